@@ -1,0 +1,51 @@
+# Two commands matter: `make demo` and `make test`. Both create or reuse .venv and
+# install everything they need, system packages included.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.soloscope-installed
+# espeak-ng is the speech engine pyttsx3 drives on Linux.
+RUNTIME_DEBS := espeak-ng
+# Debian's Chromium is the browser the web-page tests drive through Playwright.
+TEST_DEBS := $(RUNTIME_DEBS) chromium fonts-dejavu-core
+
+.PHONY: demo test bench lint format sysdeps-runtime sysdeps-test clean
+
+demo: sysdeps-runtime $(STAMP)
+	$(PY) -m assistant.cli demo
+
+test: sysdeps-test $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy engine
+	$(VENV)/bin/pytest -q
+
+bench: sysdeps-runtime $(STAMP)
+	$(PY) benchmarks/engine_bench.py
+	$(PY) benchmarks/vision_bench.py
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy engine
+
+format: $(STAMP)
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+sysdeps-runtime:
+	@$(PYTHON) -c "import ensurepip, venv" 2>/dev/null || scripts/ensure-system-packages.sh python3-venv
+	@scripts/ensure-system-packages.sh $(RUNTIME_DEBS)
+
+sysdeps-test:
+	@$(PYTHON) -c "import ensurepip, venv" 2>/dev/null || scripts/ensure-system-packages.sh python3-venv
+	@scripts/ensure-system-packages.sh $(TEST_DEBS)
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

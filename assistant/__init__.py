@@ -1,0 +1,1 @@
+"""The application: command line, live session, speech, web page, recording and replay."""

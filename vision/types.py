@@ -1,0 +1,78 @@
+"""Value types shared by the vision pipeline (sources -> detector -> tracker).
+
+Pixels until a calibration profile maps them; table inches and degrees after.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import NewType
+
+import numpy as np
+import numpy.typing as npt
+
+TagId = NewType("TagId", int)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One image from a frame source."""
+
+    index: int
+    """Position of the frame in its source, from 0."""
+    t: float
+    """Time of the frame in seconds from the start of the source."""
+    image: npt.NDArray[np.uint8]
+    """BGR (or grey) image, rows x columns (x channels), in pixels."""
+
+
+@dataclass(frozen=True)
+class TagSighting:
+    """A decoded marker in one frame, in pixels."""
+
+    tag_id: TagId
+    corners_px: tuple[tuple[float, float], ...]
+    """The four corners in OpenCV's order (top-left, top-right, bottom-right, bottom-left of
+    the marker as printed), each (x, y) in pixels."""
+
+
+class TagState(StrEnum):
+    """What the tracker knows of a tag right now."""
+
+    SEEN = "seen"
+    """Detected in this frame."""
+    HELD = "held"
+    """Not detected in this frame, but hidden only briefly: the last pose is kept."""
+    LIFTED = "lifted"
+    """Not detected for longer than the hold timeout: taken off the table or in a hand."""
+
+
+@dataclass(frozen=True)
+class TagPose:
+    """A tracked tag on the table."""
+
+    tag_id: TagId
+    x_in: float
+    """Tag centre, inches right of the play area's left front corner."""
+    y_in: float
+    """Tag centre, inches away from the player from the play area's front edge."""
+    heading_deg: float
+    """Direction of the tag's "up", degrees clockwise from +y, in [0, 360)."""
+    state: TagState
+
+
+@dataclass(frozen=True)
+class BoardSnapshot:
+    """The tracker's view of the table after one frame."""
+
+    t: float
+    """Seconds from the start of the source."""
+    frame_index: int
+    tags: tuple[TagPose, ...]
+    settled: bool
+    """True when nothing is moving and nothing (a hand) is over the table."""
+    duplicates: tuple[TagId, ...] = field(default=())
+    """Ids seen more than once on the table in this frame; neither copy is trusted."""
+    warnings: tuple[str, ...] = field(default=())
+    """Plain-language notes about this frame (corner tags lost, camera bumped, ...)."""
