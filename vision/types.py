@@ -76,3 +76,48 @@ class BoardSnapshot:
     """Ids seen more than once on the table in this frame; neither copy is trusted."""
     warnings: tuple[str, ...] = field(default=())
     """Plain-language notes about this frame (corner tags lost, camera bumped, ...)."""
+
+
+@dataclass(frozen=True)
+class TagMount:
+    """Where a tag sits on a rigid piece (a miniature's base or a terrain piece).
+
+    Offsets are in the piece's own frame, in millimetres from the base centre (or the terrain
+    piece's reference point): ``forward_mm`` along the piece's facing, ``right_mm`` to its right.
+    """
+
+    tag_id: TagId
+    forward_mm: float = 5.0
+    right_mm: float = 0.0
+    size_mm: float = 10.0
+    """Side of the black square, without the white margin."""
+    rotation_deg: float = 0.0
+    """The tag's "up" relative to the piece's facing, clockwise degrees (0: tag up = front)."""
+    height_mm: float = 3.0
+    """Height of the tag's plane above the table (base top, or a terrain piece's top)."""
+
+
+@dataclass(frozen=True)
+class PieceSpec:
+    """A rigid piece the tracker fits from whichever of its tags are visible."""
+
+    name: str
+    tags: tuple[TagMount, ...]
+    base_diameter_mm: float = 25.0
+    """0 for terrain and other non-round pieces."""
+
+
+@dataclass(frozen=True)
+class PiecePose:
+    """A fitted piece pose on the table."""
+
+    name: str
+    x_in: float
+    """Base centre (or terrain reference point), inches from the left front corner, +x right."""
+    y_in: float
+    """Inches away from the player."""
+    heading_deg: float
+    """Facing, degrees clockwise from +y, in [0, 360)."""
+    state: TagState
+    """SEEN if any of its tags was seen this frame, HELD if all are briefly hidden, else LIFTED."""
+    tags_seen: tuple[TagId, ...] = ()
