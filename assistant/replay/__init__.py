@@ -1,0 +1,1 @@
+"""Battle replay from footage: timeline, reconstruction, offline viewer, annotated video."""
