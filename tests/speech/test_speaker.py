@@ -1,0 +1,192 @@
+"""Speech: real espeak-ng synthesis through pyttsx3, checked by reading the WAV files back."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import wave
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from assistant.speech import (
+    Speaker,
+    SpeechError,
+    find_audio_output,
+    parse_speech_option,
+    wav_duration_s,
+)
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("espeak-ng") is None, reason="espeak-ng is not installed (make sysdeps-runtime)"
+)
+
+SHORT = "Orc Captain, stand fast."
+MEDIUM = "Orc Captain: pivot left, move four inches toward the ruined tower, then shoot the Ranger."
+LONG = (
+    "Goblin Archers: pivot right about forty five degrees, move six inches toward the stone wall "
+    "on the left table edge, keeping out of sight of the Ranger, then shoot the Knight, because "
+    "the nearest enemy in the open is the priority target for a shooting unit this round."
+)
+
+
+def _read_wav(path: Path) -> tuple[np.ndarray, int]:
+    with wave.open(str(path), "rb") as wav:
+        assert wav.getsampwidth() == 2
+        assert wav.getnchannels() == 1
+        rate = wav.getframerate()
+        samples = np.frombuffer(wav.readframes(wav.getnframes()), dtype="<i2")
+    return samples.astype(np.float64), rate
+
+
+def test_one_non_silent_wav_per_announcement_in_order(tmp_path: Path) -> None:
+    texts = [LONG, SHORT, MEDIUM]
+    rate_wpm = 165
+    with Speaker("wav", tmp_path, rate_wpm=rate_wpm, echo=None) as speaker:
+        for text in texts:
+            speaker.say(text)
+    done = speaker.announcements
+    assert [a.text for a in done] == texts
+    assert [a.number for a in done] == [1, 2, 3]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["001.wav", "002.wav", "003.wav"]
+
+    durations = []
+    for announcement, text in zip(done, texts, strict=True):
+        assert announcement.wav_path == tmp_path / f"{announcement.number:03d}.wav"
+        assert announcement.engine in ("pyttsx3", "espeak-ng")
+        samples, rate = _read_wav(announcement.wav_path)
+        seconds = len(samples) / rate
+        words = len(text.split())
+        expected = words / rate_wpm * 60.0
+        assert 0.5 * expected < seconds < 2.0 * expected + 1.0, (text, seconds, expected)
+        rms = float(np.sqrt(np.mean(samples**2)))
+        assert rms > 500.0, f"announcement {announcement.number} is nearly silent (RMS {rms:.0f})"
+        # Speech fills most of the file: at least half of the 20 ms windows are voiced.
+        window = rate // 50
+        frames = samples[: len(samples) // window * window].reshape(-1, window)
+        voiced = np.sqrt(np.mean(frames**2, axis=1)) > 300.0
+        assert voiced.mean() > 0.5
+        durations.append(seconds)
+    # The files are the texts in the order given: long, short, medium.
+    assert durations[1] < durations[2] < durations[0]
+
+
+def test_rate_changes_duration(tmp_path: Path) -> None:
+    with Speaker("wav", tmp_path / "slow", rate_wpm=90, echo=None) as slow:
+        slow.say(MEDIUM)
+    with Speaker("wav", tmp_path / "fast", rate_wpm=240, echo=None) as fast:
+        fast.say(MEDIUM)
+    slow_s = wav_duration_s(tmp_path / "slow" / "001.wav")
+    fast_s = wav_duration_s(tmp_path / "fast" / "001.wav")
+    assert slow_s > 1.8 * fast_s
+
+
+def test_numbering_continues_after_existing_files(tmp_path: Path) -> None:
+    with Speaker("wav", tmp_path, echo=None) as first:
+        first.say(SHORT)
+    with Speaker("wav", tmp_path, echo=None) as second:
+        second.say(MEDIUM)
+    assert [a.number for a in second.announcements] == [2]
+    assert (tmp_path / "001.wav").exists() and (tmp_path / "002.wav").exists()
+
+
+def test_say_never_blocks_while_speech_is_slow(tmp_path: Path) -> None:
+    # A slow rate and a long text: minutes of audio. say() must hand it over and return.
+    text = " ".join([LONG] * 6)
+    speaker = Speaker("wav", tmp_path, rate_wpm=80, echo=None)
+    try:
+        speaker.say(text)
+        speaker.say(SHORT)
+        assert speaker.announcements == []  # say() returned before any synthesis finished
+        assert speaker.pending == 2
+        work_done = 0
+        while speaker.pending:
+            work_done += sum(range(1000))  # the camera loop's work goes on meanwhile
+        assert work_done > 0
+    finally:
+        assert speaker.close(60.0)
+    first, second = speaker.announcements
+    assert (first.text, second.text) == (text, SHORT)
+    assert first.wav_path is not None and wav_duration_s(first.wav_path) > 60.0
+
+
+def test_off_mode_prints_only(tmp_path: Path) -> None:
+    out = io.StringIO()
+    with Speaker("off", echo=out) as speaker:
+        speaker.say("Round 2: the AI has the initiative.")
+        speaker.say("  Orc Captain:\n pass.  ")
+    assert out.getvalue().splitlines() == [
+        "Round 2: the AI has the initiative.",
+        "Orc Captain: pass.",
+    ]
+    assert all(a.wav_path is None and a.engine is None for a in speaker.announcements)
+    assert speaker.notices == []
+
+
+def test_on_mode_without_audio_device_says_so_once(tmp_path: Path) -> None:
+    player, _ = find_audio_output()
+    if player is not None:
+        pytest.skip("this machine has an audio device; the no-device path cannot be shown here")
+    notices: list[str] = []
+    out = io.StringIO()
+    with Speaker("on", tmp_path, echo=out, on_notice=notices.append) as speaker:
+        for text in (SHORT, MEDIUM, SHORT):
+            speaker.say(text)
+    assert len(notices) == 1
+    assert "no audio device" in notices[0] and str(tmp_path) in notices[0]
+    assert out.getvalue().splitlines() == [SHORT, MEDIUM, SHORT]
+    # With a folder it carries on writing the announcements as WAV files.
+    assert [a.wav_path.name for a in speaker.announcements if a.wav_path] == [
+        "001.wav",
+        "002.wav",
+        "003.wav",
+    ]
+
+
+def test_unknown_voice_noticed_once_and_default_used(tmp_path: Path) -> None:
+    notices: list[str] = []
+    with Speaker("wav", tmp_path, voice="no-such-voice", echo=None, on_notice=notices.append) as s:
+        s.say(SHORT)
+        s.say(SHORT)
+    assert len(notices) == 1 and "no-such-voice" in notices[0]
+    assert all(a.wav_path is not None for a in s.announcements)
+
+
+def test_known_voice_is_used(tmp_path: Path) -> None:
+    with Speaker("wav", tmp_path, voice="en-us", echo=None, on_notice=pytest.fail) as speaker:
+        speaker.say(SHORT)
+    (announcement,) = speaker.announcements
+    assert announcement.wav_path is not None and wav_duration_s(announcement.wav_path) > 0.5
+
+
+def test_speech_option_parsing(tmp_path: Path) -> None:
+    assert parse_speech_option("on") == ("on", None)
+    assert parse_speech_option("off") == ("off", None)
+    assert parse_speech_option(f"wav:{tmp_path}") == ("wav", tmp_path)
+    for bad in ("loud", "wav:", ""):
+        with pytest.raises(SpeechError, match="--speech"):
+            parse_speech_option(bad)
+    with pytest.raises(SpeechError, match="folder"):
+        Speaker("wav")
+    with pytest.raises(SpeechError, match="rate"):
+        Speaker("off", rate_wpm=5)
+
+
+def test_closed_speaker_refuses_more() -> None:
+    speaker = Speaker("off", echo=None)
+    assert speaker.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        speaker.say(SHORT)
+
+
+def test_espeak_program_fallback_writes_speech(tmp_path: Path) -> None:
+    # The path taken when pyttsx3 cannot start or hangs: the espeak-ng program itself.
+    speaker = Speaker("off", echo=None, voice="en-us")
+    try:
+        assert speaker._espeak_program(MEDIUM, tmp_path / "x.wav") == "espeak-ng"
+    finally:
+        speaker.close()
+    samples, rate = _read_wav(tmp_path / "x.wav")
+    assert len(samples) / rate > 2.0
+    assert float(np.sqrt(np.mean(samples**2))) > 500.0
