@@ -1,0 +1,259 @@
+"""The autopilot: plays the human side of a narrative (seed 000) battle sensibly.
+
+Used by simulations, the demo and the tests. It weighs each ready character's options by
+the chance of wounding (and felling) an enemy, grabs objectives it can reach, and
+otherwise advances; it activates the character with the best option first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.actions import Action, ActionKind, Order
+from engine.controllers.narrative_tactics import (
+    contact_path,
+    firing_position,
+    loose_objectives,
+    move_toward,
+    objective_next_to,
+    shortened,
+)
+from engine.dice import RandomSource
+from engine.geometry import Edge, Point, path_cost_in, point_gap_in
+from engine.model import GameState, Phase, Unit
+from engine.protocols import Pending, Ruleset, register_controller
+from engine.rulesets.narrative import NarrativeRuleset
+from engine.rulesets.narrative_board import (
+    OBJECTIVE_REACH_IN,
+    can_shoot_from,
+    card_of,
+    contact_tol,
+    contacting_enemies,
+    flee_path,
+    gap_between,
+    in_contact_with_anyone,
+    nearest_key,
+    p_wound,
+)
+
+NAME = "autopilot"
+
+
+@dataclass(frozen=True)
+class _Plan:
+    value: float
+    order: Order
+
+
+class Autopilot:
+    """A sensible human stand-in for the narrative ruleset."""
+
+    name: str = NAME
+    rulesets: tuple[str, ...] = ("narrative",)
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[int, str], _Plan] = {}
+
+    def choose_unit(self, state: GameState, ruleset: Ruleset, pending: Pending) -> str | None:
+        """The ready character with the most promising action (sheet order breaks ties)."""
+        if not pending.candidates:
+            return None
+        if len(pending.candidates) == 1:
+            return pending.candidates[0]
+        # Planning needs no dice except for exact nearest-edge ties: plan with a throwaway die.
+        best = max(
+            pending.candidates,
+            key=lambda uid: (
+                self._plan(state, ruleset, uid, None).value,
+                -state.unit(uid).sheet_order,
+            ),
+        )
+        return best
+
+    def decide(self, state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource) -> Order:
+        """The best order found for this character."""
+        return self._plan(state, ruleset, unit_id, dice).order
+
+    # ---------------------------------------------------------------- plans
+    def _plan(
+        self, state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource | None
+    ) -> _Plan:
+        key = (id(state), unit_id)
+        cached = self._cache.get(key)
+        if cached is not None and (dice is None or not cached.order.rolls):
+            return cached
+        plan = _Planner(state, ruleset, state.unit(unit_id), dice).best()
+        if len(self._cache) > 256:
+            self._cache.clear()
+        self._cache[key] = plan
+        return plan
+
+
+class _Planner:
+    def __init__(
+        self, state: GameState, ruleset: Ruleset, unit: Unit, dice: RandomSource | None
+    ) -> None:
+        self.state, self.ruleset, self.unit, self.dice = state, ruleset, unit, dice
+        self.card = card_of(unit)
+        bonus = state.phase is Phase.BONUS
+        self.move_in = state.bonus_move_in if bonus else self.card.move_in
+        self.pick_up: str | None = None
+
+    def order(
+        self,
+        kind: ActionKind,
+        rule: str,
+        reason: str,
+        path: tuple[Point, ...] = (),
+        target: Unit | None = None,
+    ) -> Order:
+        action = Action(
+            kind,
+            self.unit.id,
+            path=path,
+            target_id=target.id if target else None,
+            pick_up=self.pick_up,
+        )
+        tgap = None
+        if target is not None:
+            tgap = gap_between(self.unit, target, path[-1] if path else None)
+        return Order(action, rule, reason, path_cost_in(path) if path else 0.0, tgap)
+
+    def legal(self, order: Order) -> bool:
+        return not self.ruleset.validate(self.state, order.action)
+
+    def kill_value(self, target: Unit) -> float:
+        """How much wounding this target is worth: more if the wound fells it."""
+        tcard = card_of(target)
+        return 1.0 + (1.5 if target.wounds >= tcard.wound_slots else 0.0) + 0.1 * tcard.attack_mod
+
+    def delta(self, target: Unit, moved: bool) -> int:
+        return self.card.attack_mod - card_of(target).defence_mod - (1 if moved else 0)
+
+    def best(self) -> _Plan:
+        state, unit = self.state, self.unit
+        if state.is_routing(unit):
+            edge = self._edge()
+            path, _ = flee_path(state, unit, Edge(edge), self.move_in)
+            return _Plan(0.0, self.order(ActionKind.ROUT, "forced", "its company is routing", path))
+        engaged = contacting_enemies(state, unit)
+        if engaged:
+            target = max(
+                engaged,
+                key=lambda e: (p_wound(self.delta(e, False)) * self.kill_value(e), -e.sheet_order),
+            )
+            return _Plan(
+                p_wound(self.delta(target, False)) * self.kill_value(target) * 1.2,
+                self.order(ActionKind.CONTINUE_MELEE, "forced", "it is in melee", target=target),
+            )
+        if unit.carrying is None:
+            near = objective_next_to(state, unit)
+            if near is not None:
+                self.pick_up = near.id
+        if unit.carrying is not None or self.pick_up is not None:
+            edge = self._edge()
+            path, _ = flee_path(state, unit, Edge(edge), self.move_in)
+            order = self.order(
+                ActionKind.MOVE, "carry", f"it carries an objective to the {edge} edge", path
+            )
+            if self.legal(order):
+                return _Plan(2.0, order)
+        plans = [*self._attacks(), *self._objective_moves(), *self._advance()]
+        legal = [p for p in plans if self.legal(p.order)]
+        if legal:
+            return max(legal, key=lambda p: p.value)
+        return _Plan(0.0, self.order(ActionKind.MOVE, "hold", "it has nothing useful to do"))
+
+    def _edge(self) -> str:
+        assert isinstance(self.ruleset, NarrativeRuleset)
+        from engine.dice import SeededDice
+
+        dice = self.dice if self.dice is not None else SeededDice(0)
+        return self.ruleset.nearest_edge(self.state, self.unit, dice).value
+
+    def _attacks(self) -> list[_Plan]:
+        plans = []
+        enemies = self.state.enemies_of(self.unit)
+        if self.card.shoot_range_in is not None:
+            for e in enemies:
+                if can_shoot_from(self.state, self.unit, e):
+                    value = p_wound(self.delta(e, False)) * self.kill_value(e)
+                    plans.append(
+                        _Plan(
+                            value,
+                            self.order(
+                                ActionKind.SHOOT, "shoot", f"a clear shot at {e.name}", target=e
+                            ),
+                        )
+                    )
+            if not plans:
+                for e in sorted(enemies, key=lambda e: nearest_key(self.unit, e))[:3]:
+                    path = firing_position(self.state, self.unit, e, self.move_in)
+                    if path is not None:
+                        value = p_wound(self.delta(e, True)) * self.kill_value(e) * 0.95
+                        plans.append(
+                            _Plan(
+                                value,
+                                self.order(
+                                    ActionKind.MOVE_AND_SHOOT,
+                                    "move and shoot",
+                                    f"a shot at {e.name} after moving",
+                                    path,
+                                    e,
+                                ),
+                            )
+                        )
+        for e in enemies:
+            if in_contact_with_anyone(self.state, e):
+                continue
+            if gap_between(self.unit, e) > self.move_in + contact_tol(self.state):
+                continue
+            path = contact_path(self.state, self.unit, e, self.move_in)
+            if path is not None:
+                value = p_wound(self.delta(e, False)) * self.kill_value(e) * 1.15
+                plans.append(
+                    _Plan(
+                        value,
+                        self.order(
+                            ActionKind.MOVE_INTO_MELEE, "charge", f"a charge at {e.name}", path, e
+                        ),
+                    )
+                )
+        return plans
+
+    def _objective_moves(self) -> list[_Plan]:
+        plans = []
+        for o in loose_objectives(self.state):
+            stop = self.unit.radius_in + OBJECTIVE_REACH_IN / 2
+            path = move_toward(self.state, self.unit, o.position, stop, self.move_in)
+            if len(path) < 2:
+                continue
+            reached = point_gap_in(path[-1], self.unit.radius_in, o.position) <= OBJECTIVE_REACH_IN
+            value = 0.7 if reached else 0.15
+            for p in (path, *shortened(path)):
+                order = self.order(ActionKind.MOVE, "objective", f"heads for {o.name}", p)
+                if self.legal(order):
+                    plans.append(_Plan(value, order))
+                    break
+        return plans
+
+    def _advance(self) -> list[_Plan]:
+        enemies = self.state.enemies_of(self.unit)
+        if not enemies:
+            return []
+        target = min(enemies, key=lambda e: nearest_key(self.unit, e))
+        keep = self.card.shoot_range_in if self.card.shoot_range_in is not None else 0.0
+        stop = (
+            self.unit.radius_in + target.radius_in + max(contact_tol(self.state) + 0.2, keep * 0.8)
+        )
+        path = move_toward(self.state, self.unit, target.position, stop, self.move_in)
+        plans = []
+        for p in (path, *shortened(path)):
+            order = self.order(ActionKind.MOVE, "advance", f"advances on {target.name}", p)
+            if len(p) > 1 and self.legal(order):
+                plans.append(_Plan(0.05, order))
+                break
+        return plans
+
+
+register_controller(NAME, Autopilot)

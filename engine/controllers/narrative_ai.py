@@ -1,0 +1,363 @@
+"""The seed-000 AI: the exact priority list of RULES §2.k.
+
+Characters activate in sheet order; the AI never passes while it has characters ready.
+Each activation runs the pre-activation checks (routing, melee, pick-up) and then the
+first step of the list that applies; the order says which step fired and why.
+"""
+
+from __future__ import annotations
+
+from engine.actions import Action, ActionKind, Order
+from engine.controllers.narrative_tactics import (
+    clockwise_from_heading,
+    contact_path,
+    d6_pick,
+    firing_position,
+    loose_objectives,
+    move_toward,
+    nearest,
+    objective_next_to,
+    pick_nearest,
+    pivot_toward,
+    shortened,
+    viewable,
+)
+from engine.dice import RandomSource
+from engine.geometry import (
+    Edge,
+    Point,
+    advance,
+    bearing_deg,
+    centre_distance_in,
+    path_cost_in,
+    point_gap_in,
+)
+from engine.model import GameState, Phase, Unit
+from engine.protocols import Pending, Ruleset, register_controller
+from engine.rulesets.narrative import NarrativeRuleset
+from engine.rulesets.narrative_board import (
+    OBJECTIVE_REACH_IN,
+    can_shoot_from,
+    card_of,
+    contact_tol,
+    contacting_enemies,
+    flee_path,
+    gap_between,
+    in_contact_with_anyone,
+    sight_between,
+)
+
+NAME = "narrative-ai"
+
+
+class NarrativeAI:
+    """Seed 000's AI general."""
+
+    name: str = NAME
+    rulesets: tuple[str, ...] = ("narrative",)
+
+    def choose_unit(self, state: GameState, ruleset: Ruleset, pending: Pending) -> str | None:
+        """The first ready character on the sheet; never a pass while one is ready."""
+        return pending.candidates[0] if pending.candidates else None
+
+    def decide(self, state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource) -> Order:
+        """The order for this activation, following the priority list."""
+        return _Activation(state, ruleset, state.unit(unit_id), dice).decide()
+
+
+class _Activation:
+    """One AI activation's reasoning (a small object to keep the steps readable)."""
+
+    def __init__(self, state: GameState, ruleset: Ruleset, unit: Unit, dice: RandomSource) -> None:
+        self.state = state
+        self.ruleset = ruleset
+        self.unit = unit
+        self.dice = dice
+        self.card = card_of(unit)
+        self.bonus = state.phase is Phase.BONUS
+        self.move_in = state.bonus_move_in if self.bonus else self.card.move_in
+        self.rolls: list[tuple[str, int]] = []
+        self.pick_up: str | None = None
+
+    def _roll_note(self, purpose: str, result: int | None) -> None:
+        if result is not None:
+            self.rolls.append((purpose, result))
+
+    def order(
+        self,
+        kind: ActionKind,
+        rule: str,
+        reason: str,
+        path: tuple[Point, ...] = (),
+        target: Unit | None = None,
+        heading: float | None = None,
+        blocked: tuple[str, ...] = (),
+    ) -> Order:
+        action = Action(
+            kind,
+            self.unit.id,
+            path=path,
+            heading_deg=heading,
+            target_id=target.id if target else None,
+            pick_up=self.pick_up,
+        )
+        end = path[-1] if path else None
+        tgap = gap_between(self.unit, target, end) if target is not None else None
+        return Order(
+            action,
+            rule,
+            reason,
+            distance_in=path_cost_in(path) if path else 0.0,
+            target_distance_in=tgap,
+            blocked=blocked,
+            rolls=tuple(self.rolls),
+        )
+
+    def legal(self, order: Order) -> bool:
+        return not self.ruleset.validate(self.state, order.action)
+
+    # ----------------------------------------------------------- the list
+    def decide(self) -> Order:
+        state, unit = self.state, self.unit
+        if state.is_routing(unit):
+            edge = self._nearest_edge()
+            path, _ = flee_path(state, unit, Edge(edge), self.move_in)
+            return self.order(
+                ActionKind.ROUT,
+                "P1: routing",
+                f"its company is routing toward the {edge} edge",
+                path,
+            )
+        engaged = contacting_enemies(state, unit)
+        if engaged:
+            return self._continue_melee(engaged)
+        if unit.carrying is None:
+            objective = objective_next_to(state, unit)
+            if objective is not None:
+                self.pick_up = objective.id
+        if unit.carrying is not None or self.pick_up is not None:
+            return self._carry_off()
+        if self.bonus and state.bonus_toward is not None:
+            # D000-08: turn to where the felled enemy stood, then the steps with half a move.
+            self.unit = unit = pivot_toward(unit, state.bonus_toward)
+        for step in (
+            self._step3_shoot,
+            self._step4_move_and_shoot,
+            self._step5_objective_in_reach,
+            self._step6_charge,
+            self._step7_objective_in_sight,
+            self._step8_enemy_in_sight,
+        ):
+            found = step()
+            if found is not None:
+                return found
+        if self.bonus:
+            ahead = advance(unit.position, unit.heading_deg, self.move_in)
+            path = move_toward(state, unit, ahead, 0.0, self.move_in)
+            forward = self._move_order(
+                path, "bonus: forward", "nothing else applies, so it presses on", unit.heading_deg
+            )
+            if forward is not None:
+                return forward
+            return self.order(
+                ActionKind.MOVE,
+                "bonus: forward",
+                "nothing else applies and the way ahead is blocked",
+                heading=unit.heading_deg,
+            )
+        return self._step9_face_nearest()
+
+    def _nearest_edge(self) -> str:
+        assert isinstance(self.ruleset, NarrativeRuleset)
+        return self.ruleset.nearest_edge(self.state, self.unit, self.dice).value
+
+    def _carry_off(self) -> Order:
+        assert isinstance(self.ruleset, NarrativeRuleset)
+        edge = self.ruleset.nearest_edge(self.state, self.unit, self.dice)
+        path, leaves = flee_path(self.state, self.unit, edge, self.move_in)
+        what = self.unit.carrying or self.pick_up
+        name = self.state.objective(what or "").name
+        reason = f"it carries {name} and runs for the {edge.value} edge"
+        if leaves:
+            reason += ", off the table"
+        order = self.order(ActionKind.MOVE, "step 1: carry the objective off", reason, path)
+        if self.legal(order):
+            return order
+        return self.order(ActionKind.MOVE, "step 1: carry the objective off", reason + " (blocked)")
+
+    def _continue_melee(self, engaged: tuple[Unit, ...]) -> Order:
+        ordered = clockwise_from_heading(self.unit, engaged)
+        index, rolls = d6_pick(len(ordered), self.dice, f"melee target for {self.unit.name}")
+        for r in rolls:
+            self.rolls.append((f"melee target for {self.unit.name}", r))
+        target = ordered[index]
+        reason = f"it is in melee with {target.name}"
+        if len(ordered) > 1:
+            reason += f" (picked by d6 {rolls[-1]} among {len(ordered)})"
+        return self.order(
+            ActionKind.CONTINUE_MELEE, "step 2: continue melee", reason, target=target
+        )
+
+    def _enemies(self) -> tuple[Unit, ...]:
+        return self.state.enemies_of(self.unit)
+
+    def _step3_shoot(self) -> Order | None:
+        if self.card.shoot_range_in is None:
+            return None
+        shootable = [e for e in self._enemies() if can_shoot_from(self.state, self.unit, e)]
+        if not shootable:
+            return None
+        target, roll = pick_nearest(
+            nearest(self.unit, shootable), self.dice, f"nearest-target tie for {self.unit.name}"
+        )
+        self._roll_note(f"nearest-target tie for {self.unit.name}", roll)
+        gap = gap_between(self.unit, target)
+        return self.order(
+            ActionKind.SHOOT,
+            "step 3: stand and shoot the nearest enemy in range",
+            f"{target.name} is the nearest enemy in range, {gap:.1f} in away",
+            target=target,
+        )
+
+    def _blocked_names(self) -> tuple[str, ...]:
+        names: list[str] = []
+        rng = self.card.shoot_range_in
+        for e in self._enemies():
+            if rng is not None and gap_between(self.unit, e) <= rng:
+                for name in sight_between(self.state, self.unit, e).blocked_by:
+                    if name not in names:
+                        names.append(name)
+        return tuple(names)
+
+    def _step4_move_and_shoot(self) -> Order | None:
+        if self.card.shoot_range_in is None:
+            return None
+        ranked = sorted(nearest(self.unit, self._enemies()), key=lambda kv: kv[0])
+        for _, enemy in ranked:
+            path = firing_position(self.state, self.unit, enemy, self.move_in)
+            if path is None:
+                continue
+            order = self.order(
+                ActionKind.MOVE_AND_SHOOT,
+                "step 4: move and shoot the closest enemy it can reach a shot at",
+                f"{enemy.name} is the closest enemy it can get a shot at",
+                path,
+                target=enemy,
+                blocked=self._blocked_names(),
+            )
+            if self.legal(order):
+                return order
+        return None
+
+    def _step5_objective_in_reach(self) -> Order | None:
+        for objective in self._objectives_by_distance(viewable_only=True):
+            stop = self.unit.radius_in + OBJECTIVE_REACH_IN / 2
+            path = move_toward(self.state, self.unit, objective.position, stop, self.move_in)
+            if (
+                point_gap_in(path[-1], self.unit.radius_in, objective.position)
+                <= OBJECTIVE_REACH_IN
+            ):
+                order = self._move_order(
+                    path,
+                    "step 5: move to a visible objective in reach",
+                    f"{objective.name} is in sight and within its move",
+                )
+                if order is not None and order.action.path:
+                    return order
+        return None
+
+    def _objectives_by_distance(self, viewable_only: bool) -> list:  # type: ignore[type-arg]
+        found = [
+            o
+            for o in loose_objectives(self.state)
+            if not viewable_only or viewable(self.state, self.unit, o.position)
+        ]
+        return sorted(
+            found,
+            key=lambda o: (
+                round(point_gap_in(self.unit.position, self.unit.radius_in, o.position), 9),
+                o.id,
+            ),
+        )
+
+    def _step6_charge(self) -> Order | None:
+        unengaged = [e for e in self._enemies() if not in_contact_with_anyone(self.state, e)]
+        ranked = sorted(nearest(self.unit, unengaged), key=lambda kv: kv[0])
+        for _, enemy in ranked:
+            if gap_between(self.unit, enemy) > self.move_in + contact_tol(self.state):
+                break
+            path = contact_path(self.state, self.unit, enemy, self.move_in)
+            if path is None:
+                continue
+            order = self.order(
+                ActionKind.MOVE_INTO_MELEE,
+                "step 6: charge the closest unengaged enemy in reach",
+                f"{enemy.name} is the closest enemy it can reach",
+                path,
+                target=enemy,
+            )
+            if self.legal(order):
+                return order
+        return None
+
+    def _step7_objective_in_sight(self) -> Order | None:
+        for objective in self._objectives_by_distance(viewable_only=True):
+            stop = self.unit.radius_in + OBJECTIVE_REACH_IN / 2
+            path = move_toward(self.state, self.unit, objective.position, stop, self.move_in)
+            order = self._move_order(
+                path,
+                "step 7: move toward the nearest objective in sight",
+                f"{objective.name} is the nearest objective in sight",
+            )
+            if order is not None and len(order.action.path) > 1:
+                return order
+        return None
+
+    def _step8_enemy_in_sight(self) -> Order | None:
+        seen = [e for e in self._enemies() if viewable(self.state, self.unit, e.position, e)]
+        ranked = sorted(nearest(self.unit, seen), key=lambda kv: kv[0])
+        for _, enemy in ranked:
+            stop = self.unit.radius_in + enemy.radius_in + contact_tol(self.state) + 0.1
+            path = move_toward(self.state, self.unit, enemy.position, stop, self.move_in)
+            order = self._move_order(
+                path,
+                "step 8: move toward the nearest enemy in sight",
+                f"{enemy.name} is the nearest enemy in sight",
+            )
+            if order is not None and len(order.action.path) > 1:
+                return order
+        return None
+
+    def _step9_face_nearest(self) -> Order:
+        enemies = self._enemies()
+        if not enemies:
+            return self.order(ActionKind.MOVE, "step 9: hold", "there is no enemy left to face")
+        ranked = sorted(
+            enemies,
+            key=lambda e: (
+                round(centre_distance_in(self.unit.position, e.position), 9),
+                e.sheet_order,
+            ),
+        )
+        enemy = ranked[0]
+        heading = bearing_deg(self.unit.position, enemy.position)
+        return self.order(
+            ActionKind.MOVE,
+            "step 9: nothing in sight, face the nearest enemy",
+            f"nothing is in sight, so it turns to face {enemy.name}",
+            heading=heading,
+        )
+
+    def _move_order(
+        self, path: tuple[Point, ...], rule: str, reason: str, heading: float | None = None
+    ) -> Order | None:
+        """A MOVE along ``path`` if legal, else along the path cut short; None if neither."""
+        candidates = [path, *shortened(path)] if len(path) > 1 else [path]
+        for p in candidates:
+            order = self.order(ActionKind.MOVE, rule, reason, p, heading=heading)
+            if self.legal(order):
+                return order
+        return None
+
+
+register_controller(NAME, NarrativeAI)

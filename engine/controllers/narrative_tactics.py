@@ -1,0 +1,194 @@
+"""Movement and targeting searches for controllers of the narrative ruleset (seed 000).
+
+Shared by the seed-000 AI and the autopilot. Inches and degrees throughout.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TypeVar
+
+from engine.dice import RandomSource
+from engine.geometry import (
+    Point,
+    advance,
+    bearing_deg,
+    best_move_toward,
+    check_path,
+    in_forward_arc,
+    normalize_deg,
+    point_gap_in,
+)
+from engine.model import GameState, Objective, Unit
+from engine.rulesets.narrative_board import (
+    OBJECTIVE_REACH_IN,
+    can_shoot_from,
+    card_of,
+    contact_tol,
+    gap_between,
+    move_area,
+    move_patterns,
+    nearest_key,
+    sight_between,
+    sight_to_point,
+)
+
+T = TypeVar("T")
+
+#: Step between candidate positions when searching for a firing position, inches.
+SEARCH_STEP_IN = 0.25
+
+
+def pick_nearest(
+    items: Sequence[tuple[tuple[float, float], T]], dice: RandomSource, purpose: str
+) -> tuple[T, int | None]:
+    """The item with the smallest key; exact ties broken by a logged roll (G-07)."""
+    ordered = sorted(items, key=lambda kv: kv[0])
+    best = ordered[0][0]
+    tied = [item for key, item in ordered if key == best]
+    if len(tied) == 1:
+        return tied[0], None
+    roll = dice.roll(len(tied), purpose)
+    return tied[roll - 1], roll
+
+
+def clockwise_from_heading(unit: Unit, others: Sequence[Unit]) -> list[Unit]:
+    """Others ordered clockwise starting from the unit's heading (D000-07)."""
+    return sorted(
+        others,
+        key=lambda o: (
+            round(normalize_deg(bearing_deg(unit.position, o.position) - unit.heading_deg), 9),
+            o.sheet_order,
+        ),
+    )
+
+
+def d6_pick(n: int, dice: RandomSource, purpose: str) -> tuple[int, list[int]]:
+    """Index (0-based) of one of ``n`` options chosen with a d6 (D000-07), and the rolls made."""
+    if n <= 1:
+        return 0, []
+    if n > 6:
+        roll = dice.roll(n, purpose)
+        return roll - 1, [roll]
+    rolls = []
+    while True:
+        roll = dice.roll(6, purpose)
+        rolls.append(roll)
+        if 6 % n == 0:
+            return (roll - 1) // (6 // n), rolls
+        if roll <= n:
+            return roll - 1, rolls
+
+
+def viewable(state: GameState, viewer: Unit, point: Point, target: Unit | None = None) -> bool:
+    """In the viewer's forward 180-degree arc at its current heading, and not blocked (D000-03)."""
+    if not in_forward_arc(viewer.position, viewer.heading_deg, point):
+        return False
+    if target is not None:
+        return sight_between(state, viewer, target).centre_clear
+    return sight_to_point(state, viewer, point).centre_clear
+
+
+def loose_objectives(state: GameState) -> tuple[Objective, ...]:
+    """Objectives lying on the table (neither carried nor scored)."""
+    return tuple(o for o in state.objectives if o.carried_by is None and o.scored_by is None)
+
+
+def objective_next_to(state: GameState, unit: Unit) -> Objective | None:
+    """The nearest loose objective within reach of the unit's base (D000-11)."""
+    near = [
+        (point_gap_in(unit.position, unit.radius_in, o.position), o)
+        for o in loose_objectives(state)
+        if point_gap_in(unit.position, unit.radius_in, o.position) <= OBJECTIVE_REACH_IN
+    ]
+    return min(near, key=lambda kv: kv[0])[1] if near else None
+
+
+def move_toward(
+    state: GameState, unit: Unit, goal: Point, stop_gap_in: float, move_in: float
+) -> tuple[Point, ...]:
+    """The legal path of the allowed shapes that ends closest to ``goal`` (RULES §1.5)."""
+    return best_move_toward(
+        unit.position, goal, stop_gap_in, move_patterns(move_in), move_area(state, unit)
+    )
+
+
+def contact_path(
+    state: GameState, unit: Unit, enemy: Unit, move_in: float
+) -> tuple[Point, ...] | None:
+    """A legal move that ends in base contact with ``enemy``, or None (D000-04)."""
+    stop = unit.radius_in + enemy.radius_in + min(0.02, contact_tol(state) / 2)
+    path = move_toward(state, unit, enemy.position, stop, move_in)
+    moved = replace(unit, x=path[-1][0], y=path[-1][1])
+    return path if gap_between(moved, enemy) <= contact_tol(state) else None
+
+
+def firing_position(
+    state: GameState, unit: Unit, target: Unit, move_in: float
+) -> tuple[Point, ...] | None:
+    """The shortest single straight leg after which ``target`` is in range and sight (D000-09).
+
+    Candidates are tried in order of length, straight toward the target first, then fanning out.
+    """
+    card = card_of(unit)
+    if card.shoot_range_in is None:
+        return None
+    area = move_area(state, unit)
+    start = unit.position
+    toward = bearing_deg(start, target.position)
+    steps = max(1, int(move_in / SEARCH_STEP_IN))
+    offsets = [0.0] + [
+        s * a for a in range(20, 181, 20) for s in (1, -1) if not (a == 180 and s < 0)
+    ]
+    limit = card.shoot_range_in + unit.radius_in + target.radius_in
+    candidates: list[tuple[float, int, Point]] = []
+    for k in range(1, steps + 1):
+        d = min(move_in, k * SEARCH_STEP_IN)
+        for i, off in enumerate(offsets):
+            end = advance(start, toward + off, d)
+            if math.dist(end, target.position) <= limit + 1e-9:
+                candidates.append((d, i, end))
+    for _, _, end in sorted(candidates):
+        if not can_shoot_from(state, unit, target, end):
+            continue
+        if check_path((start, end), (move_in,), area).legal:
+            return (start, end)
+    return None
+
+
+def pivot_toward(unit: Unit, point: Point) -> Unit:
+    """The unit turned to face ``point``."""
+    if point == unit.position:
+        return unit
+    return replace(unit, heading_deg=bearing_deg(unit.position, point))
+
+
+def nearest(
+    unit: Unit, others: Sequence[Unit], at: Point | None = None
+) -> list[tuple[tuple[float, float], Unit]]:
+    """(nearest key, unit) pairs for ranking by edge gap then centre distance."""
+    return [(nearest_key(unit, o, at), o) for o in others]
+
+
+def first_legal(
+    candidates: Sequence[tuple[Point, ...]], is_legal: Callable[[tuple[Point, ...]], bool]
+) -> tuple[Point, ...] | None:
+    """The first path the rules accept."""
+    for path in candidates:
+        if is_legal(path):
+            return path
+    return None
+
+
+def shortened(path: tuple[Point, ...]) -> list[tuple[Point, ...]]:
+    """The path cut back along its last leg in tenths, longest first (to avoid ending in contact)."""
+    if len(path) < 2:
+        return []
+    a, b = path[-2], path[-1]
+    out = []
+    for k in range(9, 0, -1):
+        f = k / 10
+        out.append((*path[:-1], (a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f)))
+    return out

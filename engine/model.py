@@ -1,0 +1,254 @@
+"""The immutable game state: sides, units, terrain, objectives and round bookkeeping.
+
+Positions are in table inches (origin at the human player's left front corner, +x right,
++y away from the player); headings in degrees clockwise from +y, in [0, 360).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from functools import cached_property
+
+from engine.errors import EngineError
+from engine.geometry import Edge, Point, Table
+
+
+class UnknownUnitError(EngineError, KeyError):
+    """A unit id that is not in the game."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown unit"
+
+
+class Role(StrEnum):
+    """Who commands a side."""
+
+    AI = "ai"
+    HUMAN = "human"
+
+
+class UnitStatus(StrEnum):
+    """Where a unit is in the battle."""
+
+    ACTIVE = "active"
+    """On the table and fighting."""
+    FALLEN = "fallen"
+    """Wounded to the ground and removed."""
+    ROUTED_OFF = "routed_off"
+    """Left the table while routing (counts as lost, RULES G-09)."""
+    ESCAPED = "escaped"
+    """Left the table by an edge carrying an objective, scoring it."""
+
+
+class Phase(StrEnum):
+    """What the round is waiting for."""
+
+    INITIATIVE = "initiative"
+    ACTIVATION = "activation"
+    BONUS = "bonus"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class UnitCard:
+    """Base class of a ruleset's unit card (the numbers printed on a character's card)."""
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One character (a miniature on its base)."""
+
+    id: str
+    """Unique id within the game (used in logs and orders)."""
+    name: str
+    """What the player calls it ("Orc Captain")."""
+    side: str
+    company: str
+    """Company name: the group whose losses trigger rout checks."""
+    sheet_order: int
+    """Position on its side's character sheet (AI activation order)."""
+    x: float
+    """Base centre, inches."""
+    y: float
+    """Base centre, inches."""
+    heading_deg: float
+    """Facing, degrees clockwise from +y."""
+    card: UnitCard
+    base_diameter_in: float = 1.0
+    wounds: int = 0
+    """Wound tokens on the card."""
+    status: UnitStatus = UnitStatus.ACTIVE
+    activated: bool = False
+    """Already activated this round."""
+    carrying: str | None = None
+    """Id of the objective it carries."""
+    general: str | None = None
+    """Name of the human general commanding it (co-operative play)."""
+
+    @property
+    def position(self) -> Point:
+        """Base centre (x, y) in inches."""
+        return (self.x, self.y)
+
+    @property
+    def radius_in(self) -> float:
+        """Base radius in inches."""
+        return self.base_diameter_in / 2.0
+
+    @property
+    def on_table(self) -> bool:
+        """Still on the table (neither fallen nor gone off an edge)."""
+        return self.status is UnitStatus.ACTIVE
+
+
+@dataclass(frozen=True)
+class TerrainPiece:
+    """A scenery polygon with the attributes of RULES §1.1."""
+
+    id: str
+    name: str
+    """How an announcement refers to it ("the ruined tower")."""
+    kind: str
+    polygon: tuple[Point, ...]
+    """Outline in table inches, counter-clockwise or clockwise."""
+    blocks_los: bool = False
+    impassable: bool = False
+    difficult: bool = False
+    cover: str = "none"
+    """"none", "soft" or "hard"."""
+    dangerous: bool = False
+    height_in: float = 0.0
+
+
+@dataclass(frozen=True)
+class Objective:
+    """A marker a character can pick up and carry off the table."""
+
+    id: str
+    name: str
+    x: float
+    y: float
+    carried_by: str | None = None
+    scored_by: str | None = None
+    """Side that carried it off the table, if any."""
+
+    @property
+    def position(self) -> Point:
+        """Marker position in inches."""
+        return (self.x, self.y)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of the battle."""
+
+    name: str
+    role: Role
+    edge: Edge
+    """The side's own deployment edge (nearest-edge ties, RULES G-05)."""
+    generals: tuple[str, ...] = ()
+    """Human generals taking turns with this side's characters (co-operative play)."""
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Everything about a battle at one moment. Never mutated: rules return new states."""
+
+    ruleset: str
+    scenario: str
+    table: Table
+    sides: tuple[Side, ...]
+    units: tuple[Unit, ...]
+    terrain: tuple[TerrainPiece, ...] = ()
+    objectives: tuple[Objective, ...] = ()
+    options: tuple[tuple[str, float], ...] = ()
+    """Numeric rule options from the scenario (contact tolerance, round limit, ...)."""
+    round: int = 0
+    phase: Phase = Phase.INITIATIVE
+    active_side: str | None = None
+    """Side whose turn it is to activate a character."""
+    passes_in_row: int = 0
+    general_turn: int = 0
+    """How many human activations there have been this battle (co-op rotation)."""
+    bonus_unit: str | None = None
+    """Unit taking a bonus activation after felling an enemy."""
+    bonus_move_in: float = 0.0
+    bonus_toward: Point | None = None
+    """Where the enemy felled by the bonus unit stood (the AI turns to face it)."""
+    routing_companies: frozenset[str] = field(default_factory=frozenset)
+    company_sizes: tuple[tuple[str, int], ...] = ()
+    """Starting number of characters per company."""
+    winner: str | None = None
+    """Winning side's name once the battle is over ("draw" for a draw)."""
+    end_reason: str = ""
+    step: int = 0
+    """Number of actions applied so far."""
+
+    @cached_property
+    def _unit_index(self) -> dict[str, Unit]:
+        return {u.id: u for u in self.units}
+
+    def unit(self, unit_id: str) -> Unit:
+        """The unit with this id."""
+        try:
+            return self._unit_index[unit_id]
+        except KeyError:
+            raise UnknownUnitError(f"no unit {unit_id!r} in this game") from None
+
+    def has_unit(self, unit_id: str) -> bool:
+        """Whether a unit with this id exists."""
+        return unit_id in self._unit_index
+
+    def side(self, name: str) -> Side:
+        """The side with this name."""
+        for s in self.sides:
+            if s.name == name:
+                return s
+        raise EngineError(f"no side {name!r} in this game")
+
+    def other_side(self, name: str) -> str:
+        """The name of the opposing side (two-sided battles)."""
+        for s in self.sides:
+            if s.name != name:
+                return s.name
+        raise EngineError(f"side {name!r} has no opponent")
+
+    def side_of_role(self, role: Role) -> Side | None:
+        """The first side with this role, if any."""
+        return next((s for s in self.sides if s.role is role), None)
+
+    def units_of(self, side: str, *, on_table: bool = True) -> tuple[Unit, ...]:
+        """A side's units in sheet order (only those still on the table by default)."""
+        chosen = [u for u in self.units if u.side == side and (u.on_table or not on_table)]
+        return tuple(sorted(chosen, key=lambda u: u.sheet_order))
+
+    def enemies_of(self, unit: Unit) -> tuple[Unit, ...]:
+        """Enemy units still on the table."""
+        return tuple(u for u in self.units if u.side != unit.side and u.on_table)
+
+    def objective(self, objective_id: str) -> Objective:
+        """The objective with this id."""
+        for o in self.objectives:
+            if o.id == objective_id:
+                return o
+        raise EngineError(f"no objective {objective_id!r} in this game")
+
+    def option(self, name: str, default: float) -> float:
+        """A numeric scenario option."""
+        return dict(self.options).get(name, default)
+
+    def is_routing(self, unit: Unit) -> bool:
+        """Whether the unit's company is routing."""
+        return unit.company in self.routing_companies
+
+    def with_unit(self, unit: Unit) -> GameState:
+        """A copy with one unit replaced (matched by id)."""
+        return replace(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
+
+    def with_objective(self, objective: Objective) -> GameState:
+        """A copy with one objective replaced (matched by id)."""
+        return replace(
+            self,
+            objectives=tuple(objective if o.id == objective.id else o for o in self.objectives),
+        )

@@ -1,0 +1,3 @@
+"""Rulesets, one module each, registered by name when this package is imported."""
+
+from engine.rulesets import narrative  # noqa: F401

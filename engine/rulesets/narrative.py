@@ -1,0 +1,802 @@
+"""Seed 000, the Solo Narrative Minis Ruleset, as decided in RULES.md §2.
+
+Rounds start with an initiative d6 (1-3 the AI side first, 4-6 the human side); sides
+alternate activating one character at a time; a pass gives up only the current
+opportunity and two passes in a row end the round. Attacks: d6 + ATK - DEF (-1 after a
+move) wounds on more than 3, a 1 always misses, a 6 always wounds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from engine.actions import Action, ActionKind, Event, EventType, IllegalActionError, event
+from engine.dice import RandomSource
+from engine.errors import EngineError
+from engine.geometry import (
+    Edge,
+    Point,
+    Table,
+    bearing_deg,
+    check_path,
+    normalize_deg,
+    path_cost_in,
+    point_gap_in,
+)
+from engine.model import (
+    GameState,
+    Objective,
+    Phase,
+    Role,
+    Side,
+    TerrainPiece,
+    Unit,
+    UnitStatus,
+)
+from engine.protocols import Outcome, Pending, PendingKind, register_ruleset
+from engine.rulesets.narrative_board import (
+    OBJECTIVE_REACH_IN,
+    NarrativeCard,
+    can_shoot_from,
+    card_of,
+    clip_to_table,
+    contact_tol,
+    contacting_enemies,
+    flee_path,
+    gap_between,
+    move_area,
+    move_patterns,
+)
+from engine.scenario import Scenario, ScenarioError, card_error
+
+NAME = "narrative"
+#: Rounds after which an undecided battle is scored (keeps every game finite).
+DEFAULT_MAX_ROUNDS = 12
+_POS_TOL_IN = 1e-3
+
+
+class _CardSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    move_in: float = Field(gt=0, le=48)
+    attack: int = Field(ge=-10, le=10)
+    defence: int = Field(ge=-10, le=10)
+    wound_slots: int = Field(ge=0, le=20)
+    shoot_range_in: float | None = Field(default=None, gt=0, le=240)
+    wounds: int = Field(default=0, ge=0, le=21)
+    """Starting wound tokens carried over from earlier battles."""
+
+
+def rout_threshold(company_size: int) -> int:
+    """Losses at which a company of this size first checks for rout: floor(N/2) + 1 (§2.i)."""
+    return company_size // 2 + 1
+
+
+def wound_roll(roll: int, delta: int) -> bool:
+    """Whether a d6 result wounds at ATK - DEF - penalty = ``delta`` (§2.g)."""
+    if roll == 1:
+        return False
+    if roll == 6:
+        return True
+    return roll + delta > 3
+
+
+class NarrativeRuleset:
+    """The seed-000 rules."""
+
+    name = NAME
+    title = "Solo Narrative Minis Ruleset (seed 000)"
+
+    # ----------------------------------------------------------------- setup
+    def new_game(self, scenario: Scenario) -> GameState:
+        """The starting state: characters deployed, cards read, round 0 awaiting initiative."""
+        sides = tuple(
+            Side(s.name, Role(s.role), Edge(s.edge), tuple(s.generals)) for s in scenario.sides
+        )
+        units = []
+        for i, spec in enumerate(scenario.units):
+            try:
+                card = _CardSpec.model_validate(spec.card)
+            except ValidationError as exc:
+                raise card_error(scenario, i, exc) from None
+            if card.wounds > card.wound_slots:
+                raise ScenarioError(
+                    f"{scenario.source}: units[{i}].card.wounds: {card.wounds} starting wounds "
+                    f"but only {card.wound_slots} wound slots"
+                )
+            units.append(
+                Unit(
+                    id=spec.id,
+                    name=spec.name,
+                    side=spec.side,
+                    company=spec.company or spec.side,
+                    sheet_order=i,
+                    x=spec.x,
+                    y=spec.y,
+                    heading_deg=normalize_deg(spec.heading),
+                    card=NarrativeCard(
+                        move_in=card.move_in,
+                        attack_mod=card.attack,
+                        defence_mod=card.defence,
+                        wound_slots=card.wound_slots,
+                        shoot_range_in=card.shoot_range_in,
+                    ),
+                    base_diameter_in=spec.base_diameter_in,
+                    wounds=card.wounds,
+                    general=spec.general,
+                )
+            )
+        terrain = tuple(
+            TerrainPiece(
+                id=t.id,
+                name=t.name,
+                kind=t.kind,
+                polygon=tuple(t.polygon),
+                blocks_los=t.blocks_los,
+                impassable=t.impassable,
+                difficult=t.difficult,
+                cover=t.cover,
+                dangerous=t.dangerous,
+                height_in=t.height_in,
+            )
+            for t in scenario.terrain
+        )
+        objectives = tuple(Objective(o.id, o.name, o.x, o.y) for o in scenario.objectives)
+        sizes: dict[str, int] = {}
+        for u in units:
+            sizes[u.company] = sizes.get(u.company, 0) + 1
+        return GameState(
+            ruleset=NAME,
+            scenario=scenario.scenario.name,
+            table=Table(scenario.table.width_in, scenario.table.depth_in),
+            sides=sides,
+            units=tuple(units),
+            terrain=terrain,
+            objectives=objectives,
+            options=tuple(sorted(scenario.options.items())),
+            company_sizes=tuple(sorted(sizes.items())),
+        )
+
+    # --------------------------------------------------------------- pending
+    def pending(self, state: GameState) -> Pending:
+        """What the battle waits for next."""
+        if state.phase is Phase.OVER:
+            return Pending(PendingKind.OVER)
+        if state.phase is Phase.INITIATIVE:
+            return Pending(PendingKind.INITIATIVE)
+        if state.phase is Phase.BONUS and state.bonus_unit is not None:
+            unit = state.unit(state.bonus_unit)
+            return Pending(PendingKind.BONUS, side=unit.side, candidates=(unit.id,))
+        side = state.active_side or state.sides[0].name
+        general, candidates = self._candidates(state, side)
+        return Pending(PendingKind.ACTIVATION, side=side, general=general, candidates=candidates)
+
+    def _candidates(self, state: GameState, side: str) -> tuple[str | None, tuple[str, ...]]:
+        ready = [u for u in state.units_of(side) if not u.activated]
+        generals = state.side(side).generals
+        if not generals:
+            return None, tuple(u.id for u in ready)
+        # Co-operative play: human generals take turns (§2.c); skip one with nobody left.
+        for k in range(len(generals)):
+            general = generals[(state.general_turn + k) % len(generals)]
+            own = [u.id for u in ready if u.general in (general, None)]
+            if own:
+                return general, tuple(own)
+        return None, ()
+
+    # -------------------------------------------------------------- validate
+    def validate(self, state: GameState, action: Action) -> list[str]:
+        """Why ``action`` is illegal now, as plain sentences (empty: legal)."""
+        pending = self.pending(state)
+        kind = action.kind
+        if pending.kind is PendingKind.OVER:
+            return ["the battle is over"]
+        if pending.kind is PendingKind.INITIATIVE:
+            return [] if kind is ActionKind.INITIATIVE else ["roll for initiative first"]
+        if kind is ActionKind.INITIATIVE:
+            return ["initiative has already been rolled this round"]
+        if kind is ActionKind.PASS:
+            if action.side not in (None, pending.side):
+                return [f"it is not {action.side}'s turn"]
+            return []
+        if action.unit_id is None or not state.has_unit(action.unit_id):
+            return [f"no character {action.unit_id!r} in this battle"]
+        unit = state.unit(action.unit_id)
+        if unit.id not in pending.candidates:
+            if not unit.on_table:
+                return [f"{unit.name} is no longer on the table"]
+            if unit.activated and pending.kind is PendingKind.ACTIVATION:
+                return [f"{unit.name} has already activated this round"]
+            return [f"it is not {unit.name}'s turn to activate"]
+        return self._unit_action_problems(state, unit, action)
+
+    def _unit_action_problems(self, state: GameState, unit: Unit, action: Action) -> list[str]:
+        card = card_of(unit)
+        kind = action.kind
+        move_in = state.bonus_move_in if state.phase is Phase.BONUS else card.move_in
+        if state.is_routing(unit):
+            return [] if kind is ActionKind.ROUT else [f"{unit.name} is routing and must flee"]
+        if kind is ActionKind.ROUT:
+            return [f"{unit.name} is not routing"]
+        engaged = contacting_enemies(state, unit)
+        if engaged:
+            if kind is not ActionKind.CONTINUE_MELEE:
+                return [f"{unit.name} is in melee and must continue the melee"]
+            if action.target_id not in {e.id for e in engaged}:
+                names = ", ".join(e.name for e in engaged)
+                return [f"{unit.name} can only attack an enemy in contact ({names})"]
+            return []
+        if kind is ActionKind.CONTINUE_MELEE:
+            return [f"{unit.name} is not in melee"]
+        problems: list[str] = []
+        carrying = unit.carrying
+        if action.pick_up is not None:
+            problems += self._pick_up_problems(state, unit, action.pick_up)
+            carrying = action.pick_up
+        target = None
+        if action.target_id is not None:
+            if not state.has_unit(action.target_id):
+                return [f"no character {action.target_id!r} in this battle"]
+            target = state.unit(action.target_id)
+            if target.side == unit.side or not target.on_table:
+                return [f"{target.name} is not an enemy on the table"]
+        moving = kind in (
+            ActionKind.MOVE,
+            ActionKind.MOVE_AND_SHOOT,
+            ActionKind.MOVE_INTO_MELEE,
+        )
+        end = unit.position
+        if moving:
+            path_problem = self._path_problem(state, unit, action.path, move_in, carrying)
+            if path_problem:
+                problems.append(path_problem)
+            elif action.path:
+                end = action.path[-1]
+        if kind in (ActionKind.SHOOT, ActionKind.MOVE_AND_SHOOT):
+            if card.shoot_range_in is None:
+                return [f"{unit.name} has no shooting range"]
+            if target is None:
+                return [*problems, "a shot needs a target"]
+            if not problems:
+                moved = replace(unit, x=end[0], y=end[1])
+                if gap_between(moved, target) > card.shoot_range_in + 1e-9:
+                    gap = gap_between(moved, target)
+                    problems.append(
+                        f"{target.name} is {gap:.1f} in away, beyond the {card.shoot_range_in:g} in range"
+                    )
+                elif not can_shoot_from(state, unit, target, end):
+                    problems.append(f"{unit.name} cannot see {target.name}")
+        elif kind is ActionKind.MOVE_INTO_MELEE:
+            if target is None:
+                return [*problems, "a charge needs a target"]
+            if not problems:
+                moved = replace(unit, x=end[0], y=end[1])
+                if gap_between(moved, target) > contact_tol(state):
+                    problems.append(f"the move does not reach base contact with {target.name}")
+        elif kind is ActionKind.MOVE and not problems:
+            moved = replace(unit, x=end[0], y=end[1])
+            touching = [
+                e.name
+                for e in state.enemies_of(unit)
+                if gap_between(moved, e) <= contact_tol(state)
+            ]
+            if touching and state.table.contains_base(end, unit.radius_in):
+                problems.append(
+                    f"the move ends in contact with {touching[0]}: declare a move into melee instead"
+                )
+        elif kind is not ActionKind.MOVE:
+            problems.append(f"{kind.value} is not an action of this ruleset")
+        return problems
+
+    def _pick_up_problems(self, state: GameState, unit: Unit, objective_id: str) -> list[str]:
+        try:
+            objective = state.objective(objective_id)
+        except EngineError:
+            return [f"no objective {objective_id!r}"]
+        if unit.carrying is not None:
+            return [f"{unit.name} already carries an objective"]
+        if objective.carried_by is not None or objective.scored_by is not None:
+            return [f"{objective.name} is not on the ground"]
+        if point_gap_in(unit.position, unit.radius_in, objective.position) > OBJECTIVE_REACH_IN:
+            return [f"{unit.name} is not next to {objective.name}"]
+        return []
+
+    def _path_problem(
+        self,
+        state: GameState,
+        unit: Unit,
+        path: tuple[Point, ...],
+        move_in: float,
+        carrying: str | None,
+    ) -> str:
+        if not path:
+            return ""
+        start = path[0]
+        if abs(start[0] - unit.x) > _POS_TOL_IN or abs(start[1] - unit.y) > _POS_TOL_IN:
+            return f"the path must start where {unit.name} stands"
+        area = move_area(state, unit)
+        leaving = carrying is not None and not state.table.contains_base(path[-1], unit.radius_in)
+        checked = path
+        if leaving:
+            # A carrier may run off an edge: the path up to the edge must be legal.
+            if len(path) < 2:
+                return f"{unit.name} is not moving"
+            checked = (*path[:-1], clip_to_table(path[-2], path[-1], unit.radius_in, state.table))
+        reasons = []
+        for legs in move_patterns(move_in):
+            if len(checked) - 1 > len(legs):
+                continue
+            limits = legs[: max(1, len(checked) - 1)]
+            result = check_path(checked, limits, area)
+            if result.legal:
+                if leaving and path_cost_in(path) > sum(legs) + 1e-6:
+                    reasons.append(f"the move is longer than {sum(legs):g} in")
+                    continue
+                return ""
+            reasons.append(result.reason)
+        return reasons[-1] if reasons else f"a move has at most two legs for {unit.name}"
+
+    # ----------------------------------------------------------------- apply
+    def apply(self, state: GameState, action: Action, dice: RandomSource) -> Outcome:
+        """Resolve a legal action; raises IllegalActionError with the reasons otherwise."""
+        problems = self.validate(state, action)
+        if problems:
+            raise IllegalActionError("; ".join(problems))
+        state = replace(state, step=state.step + 1)
+        if action.kind is ActionKind.INITIATIVE:
+            return self._initiative(state, dice)
+        if action.kind is ActionKind.PASS:
+            return self._pass(state)
+        return self._activation(state, action, dice)
+
+    def _initiative(self, state: GameState, dice: RandomSource) -> Outcome:
+        rnd = state.round + 1
+        events = []
+        limit = int(state.option("max_rounds", DEFAULT_MAX_ROUNDS))
+        if rnd > limit:
+            return self._finish_on_points(state, limit)
+        units = tuple(replace(u, activated=False) if u.activated else u for u in state.units)
+        state = replace(state, round=rnd, units=units, passes_in_row=0)
+        events.append(event(EventType.ROUND_START, rnd, f"Round {rnd} begins."))
+        roll = dice.roll(6, "initiative: 1-3 the AI side starts, 4-6 the human side")
+        ai = state.side_of_role(Role.AI)
+        human = state.side_of_role(Role.HUMAN)
+        assert ai is not None and human is not None
+        first = ai.name if roll <= 3 else human.name
+        events.append(
+            event(
+                EventType.INITIATIVE,
+                rnd,
+                f"Initiative roll {roll}: {first} activate first.",
+                roll=roll,
+                side=first,
+            )
+        )
+        state = replace(state, phase=Phase.ACTIVATION, active_side=first)
+        return self._settle_turn(state, first, events)
+
+    def _pass(self, state: GameState) -> Outcome:
+        if state.phase is Phase.BONUS:
+            unit = state.unit(state.bonus_unit or "")
+            ev = event(
+                EventType.PASS, state.round, f"{unit.name} ends the bonus activation.", unit.id
+            )
+            state = replace(state, phase=Phase.ACTIVATION, bonus_unit=None, bonus_toward=None)
+            return self._end_activation(state, unit, [ev])
+        side = state.active_side or ""
+        events = [event(EventType.PASS, state.round, f"{side} pass.", side=side)]
+        passes = state.passes_in_row + 1
+        state = replace(state, passes_in_row=passes)
+        if passes >= 2:
+            return self._end_round(state, events, "both generals passed")
+        other = state.other_side(side)
+        return self._settle_turn(state, other, events, fallback=False)
+
+    def _settle_turn(
+        self, state: GameState, side: str, events: list[Event], fallback: bool = True
+    ) -> Outcome:
+        """Give the turn to ``side``, or to the other side if it has nobody ready."""
+        if self._candidates(state, side)[1]:
+            return Outcome(replace(state, active_side=side), tuple(events))
+        other = state.other_side(side)
+        if fallback and self._candidates(state, other)[1]:
+            return Outcome(replace(state, active_side=other), tuple(events))
+        return self._end_round(state, events, "no one is left to activate")
+
+    def _end_round(self, state: GameState, events: list[Event], why: str) -> Outcome:
+        events.append(event(EventType.ROUND_END, state.round, f"Round {state.round} ends: {why}."))
+        return Outcome(
+            replace(state, phase=Phase.INITIATIVE, active_side=None, passes_in_row=0),
+            tuple(events),
+        )
+
+    def _activation(self, state: GameState, action: Action, dice: RandomSource) -> Outcome:
+        unit = state.unit(action.unit_id or "")
+        rnd = state.round
+        events: list[Event] = []
+        bonus = state.phase is Phase.BONUS
+        if not bonus:
+            events.append(
+                event(EventType.ACTIVATION, rnd, f"{unit.name} activates.", unit.id, side=unit.side)
+            )
+            unit = replace(unit, activated=True)
+            state = state.with_unit(unit)
+        state = replace(state, passes_in_row=0, phase=Phase.ACTIVATION, bonus_unit=None)
+        if action.pick_up is not None:
+            state, unit = self._pick_up(state, unit, action.pick_up, events)
+        kind = action.kind
+        felled: Unit | None = None
+        if kind is ActionKind.ROUT:
+            state, unit = self._rout(state, unit, dice, events)
+        elif kind in (ActionKind.MOVE, ActionKind.MOVE_AND_SHOOT, ActionKind.MOVE_INTO_MELEE):
+            state, unit = self._move(state, unit, action, events, dice)
+        if unit.on_table and action.target_id is not None and kind is not ActionKind.MOVE:
+            target = state.unit(action.target_id)
+            if kind in (ActionKind.SHOOT, ActionKind.MOVE_AND_SHOOT):
+                heading = bearing_deg(unit.position, target.position)
+                unit = replace(unit, heading_deg=heading)
+                state = state.with_unit(unit)
+            moved = kind is ActionKind.MOVE_AND_SHOOT
+            state, felled = self._attack(state, unit, target, moved, dice, events)
+        elif kind is ActionKind.MOVE and action.heading_deg is not None and not action.path:
+            unit = replace(unit, heading_deg=normalize_deg(action.heading_deg))
+            state = state.with_unit(unit)
+        state, over = self._check_end(state, events)
+        if over:
+            return Outcome(state, tuple(events))
+        unit = state.unit(unit.id)
+        melee = kind in (ActionKind.MOVE_INTO_MELEE, ActionKind.CONTINUE_MELEE)
+        if felled is not None and melee and unit.on_table:
+            half = card_of(unit).move_in / 2.0
+            events.append(
+                event(
+                    EventType.BONUS_ACTIVATION,
+                    rnd,
+                    f"{unit.name} felled {felled.name} and gets a bonus activation of {half:g} in.",
+                    unit.id,
+                    move_in=half,
+                )
+            )
+            state = replace(
+                state,
+                phase=Phase.BONUS,
+                bonus_unit=unit.id,
+                bonus_move_in=half,
+                bonus_toward=felled.position,
+            )
+            return Outcome(state, tuple(events))
+        return self._end_activation(state, unit, events)
+
+    def _end_activation(self, state: GameState, unit: Unit, events: list[Event]) -> Outcome:
+        side = state.side(unit.side)
+        if side.role is Role.HUMAN and side.generals:
+            state = replace(state, general_turn=state.general_turn + 1)
+        return self._settle_turn(state, state.other_side(unit.side), events)
+
+    def _pick_up(
+        self, state: GameState, unit: Unit, objective_id: str, events: list[Event]
+    ) -> tuple[GameState, Unit]:
+        objective = state.objective(objective_id)
+        unit = replace(unit, carrying=objective.id)
+        state = state.with_unit(unit).with_objective(replace(objective, carried_by=unit.id))
+        events.append(
+            event(
+                EventType.PICK_UP,
+                state.round,
+                f"{unit.name} picks up {objective.name}.",
+                unit.id,
+                objective=objective.id,
+            )
+        )
+        return state, unit
+
+    def _move(
+        self,
+        state: GameState,
+        unit: Unit,
+        action: Action,
+        events: list[Event],
+        dice: RandomSource,
+    ) -> tuple[GameState, Unit]:
+        path = action.path or (unit.position,)
+        end = path[-1]
+        heading = unit.heading_deg
+        if len(path) > 1:
+            a, b = path[-2], path[-1]
+            if a != b:
+                heading = bearing_deg(a, b)
+        if action.heading_deg is not None:
+            heading = normalize_deg(action.heading_deg)
+        distance = path_cost_in(path)
+        if unit.carrying is not None and not state.table.contains_base(end, unit.radius_in):
+            return self._leave_table(state, unit, end, True, events, dice)
+        unit = replace(unit, x=end[0], y=end[1], heading_deg=heading)
+        state = state.with_unit(unit)
+        if unit.carrying is not None:
+            state = state.with_objective(
+                replace(state.objective(unit.carrying), x=end[0], y=end[1])
+            )
+        events.append(
+            event(
+                EventType.MOVE,
+                state.round,
+                f"{unit.name} moves {distance:.1f} in.",
+                unit.id,
+                path=[[round(x, 3), round(y, 3)] for x, y in path],
+                heading=round(heading, 2),
+                distance_in=round(distance, 3),
+            )
+        )
+        return state, unit
+
+    def _rout(
+        self, state: GameState, unit: Unit, dice: RandomSource, events: list[Event]
+    ) -> tuple[GameState, Unit]:
+        edge = self.nearest_edge(state, unit, dice)
+        path, leaves = flee_path(state, unit, edge, card_of(unit).move_in)
+        if leaves:
+            return self._leave_table(state, unit, path[-1], False, events, dice)
+        end = path[-1]
+        heading = (
+            bearing_deg(path[-2], end) if len(path) > 1 and path[-2] != end else unit.heading_deg
+        )
+        unit = replace(unit, x=end[0], y=end[1], heading_deg=heading)
+        state = state.with_unit(unit)
+        if unit.carrying is not None:
+            state = state.with_objective(
+                replace(state.objective(unit.carrying), x=end[0], y=end[1])
+            )
+        events.append(
+            event(
+                EventType.MOVE,
+                state.round,
+                f"{unit.name} flees {path_cost_in(path):.1f} in toward the {edge.value} edge.",
+                unit.id,
+                path=[[round(x, 3), round(y, 3)] for x, y in path],
+                heading=round(unit.heading_deg, 2),
+                routing=True,
+            )
+        )
+        return state, unit
+
+    def nearest_edge(self, state: GameState, unit: Unit, dice: RandomSource) -> Edge:
+        """G-05: the nearest table edge; ties go to the side's own edge, then a logged d-roll."""
+
+        def tiebreak(tied: Sequence[Edge]) -> Edge:
+            return tied[dice.roll(len(tied), f"nearest-edge tie for {unit.name}") - 1]
+
+        return state.table.nearest_edge(unit.position, state.side(unit.side).edge, tiebreak)
+
+    def _leave_table(
+        self,
+        state: GameState,
+        unit: Unit,
+        where: Point,
+        escaped: bool,
+        events: list[Event],
+        dice: RandomSource,
+    ) -> tuple[GameState, Unit]:
+        rnd = state.round
+        routing = state.is_routing(unit)
+        status = UnitStatus.ROUTED_OFF if routing or not escaped else UnitStatus.ESCAPED
+        if unit.carrying is not None:
+            objective = state.objective(unit.carrying)
+            state = state.with_objective(
+                replace(objective, carried_by=None, scored_by=unit.side, x=where[0], y=where[1])
+            )
+            events.append(
+                event(
+                    EventType.SCORE,
+                    rnd,
+                    f"{unit.name} carries {objective.name} off the table: scored for {unit.side}.",
+                    unit.id,
+                    objective=objective.id,
+                    side=unit.side,
+                )
+            )
+        unit = replace(unit, status=status, carrying=None, x=where[0], y=where[1])
+        state = state.with_unit(unit)
+        events.append(
+            event(
+                EventType.LEFT_TABLE,
+                rnd,
+                f"{unit.name} leaves the table.",
+                unit.id,
+                status=status.value,
+            )
+        )
+        if status is UnitStatus.ROUTED_OFF:
+            state = self._removal(state, unit, events, dice)
+        return state, unit
+
+    def _attack(
+        self,
+        state: GameState,
+        attacker: Unit,
+        target: Unit,
+        moved: bool,
+        dice: RandomSource,
+        events: list[Event],
+    ) -> tuple[GameState, Unit | None]:
+        rnd = state.round
+        acard, tcard = card_of(attacker), card_of(target)
+        delta = acard.attack_mod - tcard.defence_mod - (1 if moved else 0)
+        in_contact = target.id in {e.id for e in contacting_enemies(state, attacker)}
+        verb = "attacks" if in_contact else "shoots"
+        roll = dice.roll(6, f"attack: {attacker.name} {verb} {target.name}")
+        wounded = wound_roll(roll, delta)
+        score = roll + delta
+        how = "wounds" if wounded else "misses"
+        events.append(
+            event(
+                EventType.ATTACK,
+                rnd,
+                f"{attacker.name} {verb} {target.name}: rolled {roll}, score {score}: {how}.",
+                attacker.id,
+                target=target.id,
+                roll=roll,
+                delta=delta,
+                score=score,
+                moved=moved,
+                wound=wounded,
+            )
+        )
+        if not wounded:
+            return state, None
+        if target.wounds < tcard.wound_slots:
+            target = replace(target, wounds=target.wounds + 1)
+            events.append(
+                event(
+                    EventType.WOUND,
+                    rnd,
+                    f"{target.name} takes a wound ({target.wounds} of {tcard.wound_slots} slots).",
+                    target.id,
+                    wounds=target.wounds,
+                    slots=tcard.wound_slots,
+                )
+            )
+            return state.with_unit(target), None
+        fallen = replace(target, status=UnitStatus.FALLEN, carrying=None)
+        state = state.with_unit(fallen)
+        events.append(
+            event(EventType.FALL, rnd, f"{target.name} falls: remove the model.", target.id)
+        )
+        if target.carrying is not None:
+            objective = state.objective(target.carrying)
+            state = state.with_objective(
+                replace(objective, carried_by=None, x=target.x, y=target.y)
+            )
+            events.append(
+                event(
+                    EventType.DROP,
+                    rnd,
+                    f"{objective.name} drops where {target.name} fell.",
+                    target.id,
+                    objective=objective.id,
+                )
+            )
+        state = self._removal(state, fallen, events, dice)
+        return state, target
+
+    def _removal(
+        self, state: GameState, removed: Unit, events: list[Event], dice: RandomSource
+    ) -> GameState:
+        """Rout check after a loss (§2.i, D000-01)."""
+        company = removed.company
+        if company in state.routing_companies:
+            return state
+        size = dict(state.company_sizes).get(company, 1)
+        lost = sum(
+            1
+            for u in state.units
+            if u.company == company and u.status in (UnitStatus.FALLEN, UnitStatus.ROUTED_OFF)
+        )
+        if lost * 2 <= size:
+            return state
+        roll = dice.roll(6, f"rout check: {company} ({lost} of {size} lost; 1-3 routs)")
+        routs = roll <= 3
+        events.append(
+            event(
+                EventType.ROUT_CHECK,
+                state.round,
+                f"{company} have lost {lost} of {size}: rout check {roll}, "
+                + ("they rout!" if routs else "they hold."),
+                None,
+                company=company,
+                roll=roll,
+                routs=routs,
+            )
+        )
+        if routs:
+            state = replace(state, routing_companies=state.routing_companies | {company})
+            events.append(
+                event(
+                    EventType.ROUTING,
+                    state.round,
+                    f"{company} are routing: they flee toward the nearest edge.",
+                    None,
+                    company=company,
+                )
+            )
+        return state
+
+    def _check_end(self, state: GameState, events: list[Event]) -> tuple[GameState, bool]:
+        standing = {s.name: len(state.units_of(s.name)) for s in state.sides}
+        beaten = [name for name, n in standing.items() if n == 0]
+        if not beaten:
+            return state, False
+        if len(beaten) == 2:
+            winner, why = self._points_winner(state), "both sides have left the field"
+        else:
+            winner = state.other_side(beaten[0])
+            why = f"{beaten[0]} have no characters left on the table"
+        return self._end(state, events, winner, why), True
+
+    def _points_winner(self, state: GameState) -> str:
+        def key(side: Side) -> tuple[int, int]:
+            scored = sum(1 for o in state.objectives if o.scored_by == side.name)
+            return scored, len(state.units_of(side.name))
+
+        ranked = sorted(state.sides, key=key, reverse=True)
+        if key(ranked[0]) == key(ranked[1]):
+            return "draw"
+        return ranked[0].name
+
+    def _finish_on_points(self, state: GameState, limit: int) -> Outcome:
+        events: list[Event] = []
+        winner = self._points_winner(state)
+        why = f"{limit} rounds played; decided by objectives scored, then characters standing"
+        return Outcome(self._end(state, events, winner, why), tuple(events))
+
+    def _end(self, state: GameState, events: list[Event], winner: str, why: str) -> GameState:
+        scored = {
+            s.name: [o.id for o in state.objectives if o.scored_by == s.name] for s in state.sides
+        }
+        text = "The battle ends in a draw" if winner == "draw" else f"{winner} win the battle"
+        events.append(
+            event(
+                EventType.END,
+                state.round,
+                f"{text}: {why}.",
+                None,
+                winner=winner,
+                reason=why,
+                scored=[[k, len(v)] for k, v in sorted(scored.items())],
+            )
+        )
+        return replace(state, phase=Phase.OVER, winner=winner, end_reason=why, active_side=None)
+
+    # ---------------------------------------------------------- invariants
+    def check_state(self, state: GameState) -> list[str]:
+        """Problems with a state that the rules should never produce."""
+        problems = []
+        on_table = [u for u in state.units if u.on_table]
+        for u in on_table:
+            if not state.table.contains_base(u.position, u.radius_in - 1e-6):
+                problems.append(f"{u.name} at ({u.x:.2f}, {u.y:.2f}) is off the table")
+            card = card_of(u)
+            if not 0 <= u.wounds <= card.wound_slots:
+                problems.append(f"{u.name} has {u.wounds} wounds for {card.wound_slots} slots")
+        for i, a in enumerate(on_table):
+            for b in on_table[i + 1 :]:
+                overlap = a.radius_in + b.radius_in - math.dist(a.position, b.position)
+                if overlap > 0.02:
+                    problems.append(f"{a.name} and {b.name} overlap by {overlap:.2f} in")
+        for o in state.objectives:
+            if o.carried_by is not None:
+                carrier = state.unit(o.carried_by)
+                if carrier.carrying != o.id or not carrier.on_table:
+                    problems.append(f"{o.name} is carried by {carrier.name}, who does not hold it")
+        for u in state.units:
+            if u.carrying is not None and state.objective(u.carrying).carried_by != u.id:
+                problems.append(f"{u.name} holds {u.carrying}, which does not know it")
+        if state.phase is Phase.BONUS and state.bonus_unit is None:
+            problems.append("bonus phase without a bonus unit")
+        return problems
+
+
+register_ruleset(NAME, NarrativeRuleset)

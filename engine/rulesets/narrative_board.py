@@ -1,0 +1,223 @@
+"""Board queries of the narrative ruleset (seed 000) in game terms: who blocks sight, who is
+in contact, which paths are legal, which enemies can be shot. Shared by the ruleset and
+its AI controllers. Inches and degrees throughout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from shapely.geometry import Polygon
+
+from engine.errors import EngineError
+from engine.geometry import (
+    Edge,
+    MoveArea,
+    Obstacle,
+    Point,
+    Sight,
+    Table,
+    base_shape,
+    best_move_toward,
+    centre_distance_in,
+    edge_gap_in,
+    heading_vector,
+    line_of_sight,
+    path_cost_in,
+    toward_edge_path,
+)
+from engine.model import GameState, TerrainPiece, Unit, UnitCard
+
+#: Edge gap (inches) within which a base is "next to" an objective marker (D000-11).
+OBJECTIVE_REACH_IN = 0.5
+#: Default base-contact tolerance in inches (G-04); scenarios may raise it (camera play).
+CONTACT_TOL_IN = 0.1
+
+
+@dataclass(frozen=True)
+class NarrativeCard(UnitCard):
+    """A seed-000 character card (RULES §8.1)."""
+
+    move_in: float
+    """Full move distance M, inches."""
+    attack_mod: int
+    defence_mod: int
+    wound_slots: int
+    shoot_range_in: float | None = None
+    """Shooting range in inches (edge to edge); None: cannot shoot."""
+
+
+def card_of(unit: Unit) -> NarrativeCard:
+    """The unit's seed-000 card."""
+    if not isinstance(unit.card, NarrativeCard):
+        raise EngineError(f"{unit.name} has no narrative-ruleset card")
+    return unit.card
+
+
+def move_patterns(move_in: float) -> tuple[tuple[float, ...], ...]:
+    """Seed 000 movement: one leg of up to M, or two legs of up to M/2 each (§2.e)."""
+    return ((move_in,), (move_in / 2.0, move_in / 2.0))
+
+
+def contact_tol(state: GameState) -> float:
+    """Base-contact tolerance of this game, inches."""
+    return state.option("contact_tol_in", CONTACT_TOL_IN)
+
+
+@lru_cache(maxsize=64)
+def _terrain_geometry(
+    terrain: tuple[TerrainPiece, ...],
+) -> tuple[tuple[Obstacle, ...], tuple[Obstacle, ...], tuple[Polygon, ...]]:
+    sight: list[Obstacle] = []
+    impassable: list[Obstacle] = []
+    difficult: list[Polygon] = []
+    for piece in terrain:
+        shape = Polygon(piece.polygon)
+        if not shape.is_valid:
+            shape = shape.buffer(0)
+        if piece.blocks_los:
+            sight.append(Obstacle(piece.name, shape, "terrain"))
+        if piece.impassable:
+            impassable.append(Obstacle(piece.name, shape, "terrain"))
+        if piece.difficult:
+            difficult.append(shape)
+    return tuple(sight), tuple(impassable), tuple(difficult)
+
+
+@lru_cache(maxsize=4096)
+def _base_obstacle(name: str, x: float, y: float, r: float) -> Obstacle:
+    return Obstacle(name, base_shape((x, y), r), "base")
+
+
+def base_obstacle(unit: Unit) -> Obstacle:
+    """The unit's base as an obstacle."""
+    return _base_obstacle(unit.name, unit.x, unit.y, unit.radius_in)
+
+
+def move_area(state: GameState, unit: Unit) -> MoveArea:
+    """What the unit's base must avoid: impassable terrain and every other base (D000-02)."""
+    _, impassable, difficult = _terrain_geometry(state.terrain)
+    bases = tuple(base_obstacle(u) for u in state.units if u.on_table and u.id != unit.id)
+    return MoveArea(state.table, unit.radius_in, impassable + bases, difficult)
+
+
+def sight_blockers(state: GameState, exclude: Sequence[str]) -> tuple[Obstacle, ...]:
+    """Seed 000 blockers: terrain that blocks sight and every character not excluded."""
+    sight, _, _ = _terrain_geometry(state.terrain)
+    bases = tuple(base_obstacle(u) for u in state.units if u.on_table and u.id not in exclude)
+    return sight + bases
+
+
+def sight_between(state: GameState, viewer: Unit, target: Unit, at: Point | None = None) -> Sight:
+    """Line of sight from the viewer (optionally standing at ``at``) to the target."""
+    origin = viewer.position if at is None else at
+    blockers = sight_blockers(state, (viewer.id, target.id))
+    return line_of_sight(origin, viewer.radius_in, target.position, target.radius_in, blockers)
+
+
+def sight_to_point(state: GameState, viewer: Unit, point: Point) -> Sight:
+    """Line of sight from the viewer to a marker on the table."""
+    blockers = sight_blockers(state, (viewer.id,))
+    return line_of_sight(viewer.position, viewer.radius_in, point, 0.0, blockers)
+
+
+def gap_between(a: Unit, b: Unit, at: Point | None = None) -> float:
+    """Edge-to-edge distance in inches (G-01), with ``a`` optionally standing at ``at``."""
+    return edge_gap_in(a.position if at is None else at, a.radius_in, b.position, b.radius_in)
+
+
+def contacting_enemies(state: GameState, unit: Unit) -> tuple[Unit, ...]:
+    """Enemies in base contact with the unit."""
+    tol = contact_tol(state)
+    return tuple(e for e in state.enemies_of(unit) if gap_between(unit, e) <= tol)
+
+
+def in_contact_with_anyone(state: GameState, unit: Unit) -> bool:
+    """Whether any other base touches this one."""
+    tol = contact_tol(state)
+    return any(
+        gap_between(unit, other) <= tol
+        for other in state.units
+        if other.on_table and other.id != unit.id
+    )
+
+
+def can_shoot_from(state: GameState, shooter: Unit, target: Unit, at: Point | None = None) -> bool:
+    """In range (edge to edge) and with a clear centre line; the pivot makes any arc legal."""
+    card = card_of(shooter)
+    if card.shoot_range_in is None:
+        return False
+    if gap_between(shooter, target, at) > card.shoot_range_in + 1e-9:
+        return False
+    return sight_between(state, shooter, target, at).centre_clear
+
+
+def nearest_key(a: Unit, b: Unit, at: Point | None = None) -> tuple[float, float]:
+    """Sort key for "nearest": edge gap, then centre distance (G-07)."""
+    origin = a.position if at is None else at
+    return (round(gap_between(a, b, at), 9), round(centre_distance_in(origin, b.position), 9))
+
+
+def p_wound(delta: int) -> float:
+    """Chance that one seed-000 attack wounds, for ATK - DEF - penalty = ``delta`` (§2.g)."""
+    wins = sum(1 for r in range(1, 7) if r == 6 or (r != 1 and r + delta > 3))
+    return wins / 6.0
+
+
+#: How far past the edge a leaving base's centre is put, inches (it only marks "off the table").
+_PAST_EDGE_IN = 0.05
+
+
+def _outward(table_edge_heading_deg: float) -> Point:
+    return heading_vector(table_edge_heading_deg)
+
+
+def flee_path(
+    state: GameState, unit: Unit, edge: Edge, move_in: float
+) -> tuple[tuple[Point, ...], bool]:
+    """A move of up to ``move_in`` toward ``edge`` (G-05) and whether it leaves the table.
+
+    Straight and perpendicular to the edge when the way is clear; when the straight line is
+    blocked, the two-leg pattern around the obstacle if that gets nearer the edge (a base
+    never stays stuck behind a wall). A leaving path ends just past the edge.
+    """
+    area = move_area(state, unit)
+    table = state.table
+    path, leaves = toward_edge_path(unit.position, edge, move_in, area)
+    if not leaves and path_cost_in(path, area.difficult) < move_in - 1e-6:
+        c = unit.position
+        exit_point = {
+            Edge.FRONT: (c[0], 0.0),
+            Edge.BACK: (c[0], table.depth_in),
+            Edge.LEFT: (0.0, c[1]),
+            Edge.RIGHT: (table.width_in, c[1]),
+        }[edge]
+        around = best_move_toward(c, exit_point, unit.radius_in, move_patterns(move_in), area)
+        if table.edge_distance_in(around[-1], edge) < table.edge_distance_in(path[-1], edge) - 1e-6:
+            path = around
+            touching = table.edge_distance_in(path[-1], edge) <= unit.radius_in + 1e-3
+            leaves = touching and path_cost_in(path, area.difficult) < move_in - 1e-6
+    if leaves:
+        ox, oy = _outward(table.edge_heading_deg(edge))
+        end = path[-1]
+        path = (*path[:-1], (end[0] + ox * _PAST_EDGE_IN, end[1] + oy * _PAST_EDGE_IN))
+        if len(path) == 1:
+            path = (unit.position, path[0])
+    return path, leaves
+
+
+def clip_to_table(a: Point, b: Point, radius_in: float, table: Table) -> Point:
+    """The last point of the leg a->b at which the base is still wholly on the table."""
+    if table.contains_base(b, radius_in):
+        return b
+    lo, hi = 0.0, 1.0
+    for _ in range(30):
+        mid = (lo + hi) / 2
+        p = (a[0] + (b[0] - a[0]) * mid, a[1] + (b[1] - a[1]) * mid)
+        if table.contains_base(p, radius_in):
+            lo = mid
+        else:
+            hi = mid
+    return (a[0] + (b[0] - a[0]) * lo, a[1] + (b[1] - a[1]) * lo)

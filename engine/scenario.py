@@ -1,0 +1,209 @@
+"""Scenario files (TOML): table, sides, characters with their cards, terrain, objectives.
+
+Parsing takes the file's text and a name for messages; reading the file is the caller's
+job (the engine does no I/O). Every error names the file, the field and what is allowed.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from engine.errors import EngineError
+
+SCENARIO_VERSION = 1
+
+
+class ScenarioError(EngineError, ValueError):
+    """A scenario file that cannot be used; the message names the file and the field."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ScenarioInfo(_Strict):
+    """The [scenario] table."""
+
+    name: str = Field(min_length=1)
+    """Short id, used on the command line."""
+    title: str = ""
+    description: str = ""
+    ruleset: str = Field(min_length=1)
+    """Registered ruleset name ("narrative")."""
+    ai_controller: str = Field(min_length=1)
+    """Registered controller for the AI side ("narrative-ai")."""
+    human_controller: str = "autopilot"
+    """Controller that plays the human side in simulations and the demo."""
+
+
+class TableSpec(_Strict):
+    """The [table] table: play-area size in inches (RULES G-06)."""
+
+    width_in: float = Field(default=24.0, gt=0, le=240)
+    depth_in: float = Field(default=24.0, gt=0, le=240)
+
+
+class TagSpec(_Strict):
+    """A tag on a base or a terrain piece, offsets in millimetres in the piece's own frame."""
+
+    id: int = Field(ge=0, le=999)
+    forward_mm: float = 5.0
+    right_mm: float = 0.0
+    size_mm: float = Field(default=10.0, gt=0, le=200)
+    rotation_deg: float = 0.0
+    height_mm: float = Field(default=3.0, ge=0, le=300)
+
+
+class SideSpec(_Strict):
+    """One [[sides]] entry."""
+
+    name: str = Field(min_length=1)
+    role: Literal["ai", "human"]
+    edge: Literal["front", "back", "left", "right"]
+    """Deployment edge: front is the human player's edge (y = 0)."""
+    generals: tuple[str, ...] = ()
+    """Human generals taking turns (co-operative play)."""
+    deployment: tuple[tuple[float, float], ...] = ()
+    """Deployment zone polygon in inches (optional)."""
+
+
+class UnitSpec(_Strict):
+    """One [[units]] entry: a character, its starting pose and its card."""
+
+    id: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    side: str
+    company: str = ""
+    x: float
+    y: float
+    heading: float = 0.0
+    base_diameter_in: float = Field(default=1.0, gt=0, le=12)
+    general: str | None = None
+    tags: tuple[TagSpec, ...] = ()
+    card: dict[str, Any]
+    """Ruleset-specific numbers, validated by the ruleset."""
+
+
+class TerrainSpec(_Strict):
+    """One [[terrain]] entry: a polygon in table inches with its attributes."""
+
+    id: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    kind: str = "scenery"
+    polygon: tuple[tuple[float, float], ...] = Field(min_length=3)
+    blocks_los: bool = False
+    impassable: bool = False
+    difficult: bool = False
+    cover: Literal["none", "soft", "hard"] = "none"
+    dangerous: bool = False
+    height_in: float = Field(default=0.0, ge=0)
+    tags: tuple[TagSpec, ...] = ()
+
+
+class ObjectiveSpec(_Strict):
+    """One [[objectives]] entry."""
+
+    id: str = Field(min_length=1)
+    name: str = Field(min_length=1)
+    x: float
+    y: float
+
+
+class Scenario(_Strict):
+    """A whole validated scenario file."""
+
+    version: Literal[1] = 1
+    scenario: ScenarioInfo
+    table: TableSpec = TableSpec()
+    options: dict[str, float] = {}
+    """Numeric rule options: contact_tol_in, max_rounds, ..."""
+    sides: tuple[SideSpec, ...] = Field(min_length=2, max_length=2)
+    units: tuple[UnitSpec, ...] = Field(min_length=2)
+    terrain: tuple[TerrainSpec, ...] = ()
+    objectives: tuple[ObjectiveSpec, ...] = ()
+    source: str = ""
+    """Where it was read from (for messages); set by the parser."""
+
+    @model_validator(mode="after")
+    def _cross_check(self) -> Scenario:
+        side_names = [s.name for s in self.sides]
+        if len(set(side_names)) != len(side_names):
+            raise ValueError(f"sides: two sides share a name ({side_names})")
+        if {s.role for s in self.sides} != {"ai", "human"}:
+            raise ValueError("sides: need one side with role 'ai' and one with role 'human'")
+        seen: set[str] = set()
+        for i, u in enumerate(self.units):
+            if u.side not in side_names:
+                raise ValueError(
+                    f"units[{i}].side: {u.side!r} is not a side (allowed: {side_names})"
+                )
+            if u.id in seen:
+                raise ValueError(f"units[{i}].id: {u.id!r} is used twice")
+            seen.add(u.id)
+            r = u.base_diameter_in / 2
+            w, d = self.table.width_in, self.table.depth_in
+            if not (r <= u.x <= w - r and r <= u.y <= d - r):
+                raise ValueError(
+                    f"units[{i}] ({u.id}): base at ({u.x}, {u.y}) is not on the {w} x {d} in table"
+                )
+        tag_ids: dict[int, str] = {}
+        owners = [(u.id, u.tags) for u in self.units] + [(t.id, t.tags) for t in self.terrain]
+        for owner, tags in owners:
+            for tag in tags:
+                if tag.id in tag_ids:
+                    raise ValueError(
+                        f"tag {tag.id} is on both {tag_ids[tag.id]!r} and {owner!r}: ids must be unique"
+                    )
+                tag_ids[tag.id] = owner
+        return self
+
+    def side_spec(self, name: str) -> SideSpec:
+        """The side with this name."""
+        for s in self.sides:
+            if s.name == name:
+                return s
+        raise ScenarioError(f"{self.source}: no side named {name!r}")
+
+
+def _field_path(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(top level)"
+
+
+def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
+    """Parse and validate a scenario from TOML text; ``source`` names it in errors."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"{source}: not valid TOML: {exc}") from None
+    version = raw.get("version", SCENARIO_VERSION)
+    if version != SCENARIO_VERSION:
+        raise ScenarioError(
+            f"{source}: version: {version!r} is not supported (allowed: {SCENARIO_VERSION})"
+        )
+    try:
+        scenario = Scenario.model_validate({**raw, "source": source})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = _field_path(tuple(first["loc"]))
+        message = first["msg"]
+        if first["type"] == "extra_forbidden":
+            message = "unknown field (check its spelling)"
+        more = f" (and {exc.error_count() - 1} more problem(s))" if exc.error_count() > 1 else ""
+        raise ScenarioError(f"{source}: {field}: {message}{more}") from None
+    return scenario
+
+
+def card_error(scenario: Scenario, unit_index: int, exc: ValidationError) -> ScenarioError:
+    """A ScenarioError naming the card field that a ruleset's card model rejected."""
+    first = exc.errors()[0]
+    field = _field_path(("units", unit_index, "card", *first["loc"]))
+    message = first["msg"]
+    if first["type"] == "extra_forbidden":
+        message = "unknown card field (check its spelling)"
+    return ScenarioError(f"{scenario.source}: {field}: {message}")
