@@ -1,0 +1,42 @@
+"""The Flask app factory for the table page (no global state: the hub lives in the app)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from assistant.live_hub import LiveHub
+from assistant.web import auth, commands, live, pages
+from assistant.web.context import HUB_KEY, STOPPING_KEY
+
+DEFAULT_CONFIG: dict[str, Any] = {
+    "TOKEN": None,
+    # None: no token needed (the page is only reachable from this computer).
+    "SSE_KEEPALIVE_S": 15.0,
+    # Seconds between keep-alive comments on an idle event stream.
+    "SSE_POLL_S": 0.5,
+    # How often (s) an event stream checks whether the server is stopping.
+}
+
+
+def create_app(hub: LiveHub, config: Mapping[str, Any] | None = None) -> Flask:
+    """The table page's Flask app, showing and commanding ``hub``.
+
+    ``config`` keys: ``TOKEN`` (str or None: when set, every request needs it as ``?token=``
+    once, then a cookie, or the ``X-Soloscope-Token`` header), ``SSE_KEEPALIVE_S``,
+    ``SSE_POLL_S``, plus any Flask setting (``TESTING``...).
+    """
+    app = Flask(__name__)
+    app.config.update(DEFAULT_CONFIG)
+    if config:
+        app.config.update(config)
+    app.extensions[HUB_KEY] = hub
+    app.extensions[STOPPING_KEY] = threading.Event()
+    auth.init_app(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(live.bp)
+    app.register_blueprint(commands.bp)
+    return app

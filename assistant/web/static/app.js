@@ -1,0 +1,425 @@
+// soloscope table page: draws the board view model (table inches) and sends the player's commands.
+// Live updates arrive as server-sent events from /events: "view" (the whole view as JSON, its
+// version as the event id) and "frame" (a new camera frame is at /frame.jpg).
+"use strict";
+
+(() => {
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  const state = {
+    view: null,
+    version: 0,
+    selectedUnit: null,
+    declareAction: null,
+    promptKey: "",
+    frameVersion: 0,
+    frameLoading: false,
+    frameWanted: 0,
+  };
+  window.soloscope = { state };
+
+  const $ = (id) => document.getElementById(id);
+
+  function el(tag, attrs = {}, parent = null, text = null) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+    if (text !== null) node.textContent = text;
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  function svg(tag, attrs = {}, parent = null, text = null) {
+    const node = document.createElementNS(SVG_NS, tag);
+    for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+    if (text !== null) node.textContent = text;
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  function sideOf(view, sideId) {
+    return (view.sides || []).find((s) => s.id === sideId) || null;
+  }
+
+  function sideClass(view, sideId) {
+    const side = sideOf(view, sideId);
+    return side ? side.controller : "other";
+  }
+
+  function unitById(view, id) {
+    return (view.units || []).find((u) => u.id === id) || null;
+  }
+
+  function formatTime(seconds) {
+    const s = Math.max(0, Math.floor(seconds));
+    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  }
+
+  function cap(text) {
+    return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+  }
+
+  // ---- header, statuses ---------------------------------------------------------------------
+
+  function renderHeader(view) {
+    $("round").textContent = view.round > 0 ? `Round ${view.round}` : "Setting up";
+    const turn = $("turn");
+    const side = view.turn ? sideOf(view, view.turn) : null;
+    turn.textContent = side ? `${side.name}'s turn` : view.turn ? `${view.turn}'s turn` : "";
+    turn.className = `turn ${side ? side.controller : ""}`;
+    $("title").textContent = view.title || "";
+    document.title = view.round > 0 ? `Round ${view.round} · soloscope` : "soloscope";
+  }
+
+  function renderStatuses(view) {
+    const box = $("statuses");
+    box.replaceChildren();
+    for (const status of view.statuses || []) {
+      el("p", { class: `status ${status.level}` }, box, status.text);
+    }
+  }
+
+  // ---- the board (SVG in table inches, +y away from the player = up on screen) --------------
+
+  function sizeBoard(view) {
+    const board = $("board");
+    const ratio = view.table_width_in / view.table_depth_in;
+    board.style.aspectRatio = `${view.table_width_in} / ${view.table_depth_in}`;
+    board.style.width = `min(100%, calc((100vh - 10rem) * ${ratio}))`;
+  }
+
+  function renderBoard(view) {
+    sizeBoard(view);
+    const W = view.table_width_in;
+    const D = view.table_depth_in;
+    const Y = (y) => D - y;
+    const root = $("overlay");
+    // Labels: about 1/42 of the table, but never under 13 screen pixels (phones).
+    const pxPerIn = root.clientWidth / W || 25;
+    const font = Math.max(Math.max(W, D) / 42, 13 / pxPerIn);
+    root.setAttribute("viewBox", `0 0 ${W} ${D}`);
+    root.setAttribute("preserveAspectRatio", "none");
+    root.replaceChildren();
+    const at = (x, y, r, headingDeg) => {
+      const a = (headingDeg * Math.PI) / 180;
+      return [x + r * Math.sin(a), Y(y) - r * Math.cos(a)];
+    };
+
+    const terrainLayer = svg("g", { class: "terrain-layer" }, root);
+    for (const piece of view.terrain || []) {
+      const pts = piece.polygon_in.map(([x, y]) => `${x},${Y(y)}`).join(" ");
+      svg("polygon", { points: pts, class: `terrain cover-${piece.cover}` }, terrainLayer);
+      const cx = piece.polygon_in.reduce((s, p) => s + p[0], 0) / piece.polygon_in.length;
+      const cy = piece.polygon_in.reduce((s, p) => s + p[1], 0) / piece.polygon_in.length;
+      svg("text", { x: cx, y: Y(cy), "font-size": font * 0.85, "text-anchor": "middle",
+        class: "label terrain-label" }, terrainLayer, piece.name);
+    }
+
+    // Ranges and arcs: for the selected unit always, for every active unit when ticked.
+    const showAll = $("show-ranges").checked;
+    const rangeLayer = svg("g", { class: "range-layer" }, root);
+    for (const unit of view.units || []) {
+      if (unit.status === "fallen" || unit.status === "off") continue;
+      if (!showAll && unit.id !== state.selectedUnit) continue;
+      const r = unit.base_diameter_in / 2;
+      const ranges = unit.ranges_in || [];
+      if (unit.front_arc_deg) {
+        // The arc reaches the longest range (measured from the base edge), or 3 in without one.
+        const R = r + (ranges.length ? Math.max(...ranges) : 3);
+        const half = unit.front_arc_deg / 2;
+        const [x1, y1] = at(unit.x_in, unit.y_in, R, unit.heading_deg - half);
+        const [x2, y2] = at(unit.x_in, unit.y_in, R, unit.heading_deg + half);
+        const large = unit.front_arc_deg > 180 ? 1 : 0;
+        svg("path", {
+          d: `M ${unit.x_in} ${Y(unit.y_in)} L ${x1} ${y1} A ${R} ${R} 0 ${large} 1 ${x2} ${y2} Z`,
+          class: "arc", "data-arc-of": unit.id,
+        }, rangeLayer);
+      }
+      for (const range of ranges) {
+        svg("circle", { cx: unit.x_in, cy: Y(unit.y_in), r: r + range, class: "range-ring",
+          "data-range-of": unit.id }, rangeLayer);
+        svg("text", { x: unit.x_in, y: Y(unit.y_in) - r - range - 0.15, "font-size": font * 0.7,
+          "text-anchor": "middle", class: "label" }, rangeLayer, `${range}"`);
+      }
+    }
+
+    if ($("show-sight").checked) {
+      const sightLayer = svg("g", { class: "sight-layer" }, root);
+      for (const line of view.sight_lines || []) {
+        const a = unitById(view, line.from_id);
+        const b = unitById(view, line.to_id);
+        if (!a || !b) continue;
+        const cls = line.clear ? `sight cover-${line.cover}` : "sight blocked";
+        svg("line", { x1: a.x_in, y1: Y(a.y_in), x2: b.x_in, y2: Y(b.y_in), class: cls,
+          "data-sight": `${line.from_id}>${line.to_id}` }, sightLayer);
+        const words = [];
+        if (line.range_in !== null && line.range_in !== undefined) words.push(`${line.range_in.toFixed(1)}"`);
+        words.push(line.clear ? (line.cover === "none" ? "in the open" : `${line.cover} cover`) : "no line of sight");
+        svg("text", { x: (a.x_in + b.x_in) / 2, y: Y((a.y_in + b.y_in) / 2) - 0.2,
+          "font-size": font * 0.75, "text-anchor": "middle", class: "label sight-label" },
+          sightLayer, words.join(" · "));
+      }
+    }
+
+    const order = view.order;
+    const orderLayer = svg("g", { class: "order-layer" }, root);
+    if (order) {
+      const unit = unitById(view, order.unit_id);
+      const points = (order.path_in || []).map(([x, y]) => `${x},${Y(y)}`);
+      if (points.length >= 2) svg("polyline", { points: points.join(" "), class: "path" }, orderLayer);
+      if (order.ghost && unit) {
+        const r = unit.base_diameter_in / 2;
+        const g = order.ghost;
+        svg("circle", { cx: g.x_in, cy: Y(g.y_in), r, class: "ghost", "data-ghost-of": unit.id },
+          orderLayer);
+        const [fx, fy] = at(g.x_in, g.y_in, r * 1.6, g.heading_deg);
+        svg("line", { x1: g.x_in, y1: Y(g.y_in), x2: fx, y2: fy, class: "ghost-facing" }, orderLayer);
+      }
+    }
+
+    const unitLayer = svg("g", { class: "unit-layer" }, root);
+    for (const unit of view.units || []) {
+      if (unit.status === "off") continue;
+      const r = unit.base_diameter_in / 2;
+      const group = svg("g", { "data-unit-id": unit.id, class: "unit" }, unitLayer);
+      const cx = unit.x_in;
+      const cy = Y(unit.y_in);
+      if (order && order.unit_id === unit.id) {
+        svg("circle", { cx, cy, r: r + 0.3, class: "ordered-ring" }, group);
+      }
+      if (order && order.target_id === unit.id) {
+        svg("circle", { cx, cy, r: r + 0.45, class: "target-ring" }, group);
+      }
+      const statusClass = unit.status === "active" ? "" : unit.status;
+      svg("circle", { cx, cy, r, class: `base ${sideClass(view, unit.side)} ${statusClass}` }, group);
+      if (unit.status === "fallen") {
+        const d = r * 0.6;
+        svg("path", { d: `M ${cx - d} ${cy - d} L ${cx + d} ${cy + d} M ${cx - d} ${cy + d} L ${cx + d} ${cy - d}`,
+          class: "fallen-mark" }, group);
+      } else {
+        const [fx, fy] = at(unit.x_in, unit.y_in, r * 1.6, unit.heading_deg);
+        svg("line", { x1: cx, y1: cy, x2: fx, y2: fy, class: "facing" }, group);
+      }
+      svg("text", { x: cx, y: cy - r - 0.25, "font-size": font, "text-anchor": "middle",
+        class: "label unit-label" }, group, unit.name);
+      group.addEventListener("click", () => selectUnit(unit.id));
+    }
+  }
+
+  // ---- the order, the prompt, the cards, the log --------------------------------------------
+
+  function renderOrder(view) {
+    const card = $("order-card");
+    card.hidden = !view.order;
+    if (!view.order) return;
+    $("order-text").textContent = view.order.text;
+    $("order-reason").textContent = view.order.reason ? `Why: ${view.order.reason}` : "";
+  }
+
+  function renderPrompt(view) {
+    const prompt = view.prompt;
+    const key = JSON.stringify(prompt);
+    if (key === state.promptKey) return;
+    state.promptKey = key;
+    state.declareAction = null;
+    const card = $("prompt-card");
+    const buttons = $("prompt-buttons");
+    buttons.replaceChildren();
+    $("prompt-targets").replaceChildren();
+    card.hidden = !prompt;
+    if (!prompt) return;
+    $("prompt-text").textContent = prompt.text;
+    if (prompt.kind === "dice") {
+      $("prompt-title").textContent = prompt.purpose ? `Dice: ${prompt.purpose}` : "Dice";
+      for (let value = 1; value <= prompt.sides; value += 1) {
+        const b = el("button", { type: "button", class: "die", "data-die": value }, buttons, String(value));
+        b.addEventListener("click", () => send({ kind: "dice", value }));
+      }
+    } else if (prompt.kind === "declare") {
+      $("prompt-title").textContent = "Declare";
+      for (const option of prompt.options || []) {
+        const b = el("button", { type: "button", class: "action", "data-action": option.action },
+          buttons, option.action);
+        b.addEventListener("click", () => chooseAction(prompt, option, b));
+      }
+    } else {
+      $("prompt-title").textContent = "Confirm";
+      const b = el("button", { type: "button", class: "confirm", "data-confirm": prompt.unit_id || "" },
+        buttons, "Confirm");
+      b.addEventListener("click", () => send({ kind: "confirm", unit_id: prompt.unit_id }));
+    }
+  }
+
+  function chooseAction(prompt, option, button) {
+    const targets = $("prompt-targets");
+    targets.replaceChildren();
+    for (const other of $("prompt-buttons").children) other.classList.remove("selected");
+    if (!option.targets || option.targets.length === 0) {
+      send({ kind: "declare", action: option.action, unit_id: prompt.unit_id });
+      return;
+    }
+    state.declareAction = option.action;
+    button.classList.add("selected");
+    for (const targetId of option.targets) {
+      const unit = unitById(state.view, targetId);
+      const b = el("button", { type: "button", class: "target", "data-target": targetId }, targets,
+        `${cap(option.action)} ${unit ? unit.name : targetId}`);
+      b.addEventListener("click", () =>
+        send({ kind: "declare", action: option.action, target: targetId, unit_id: prompt.unit_id }));
+    }
+  }
+
+  function renderUnits(view) {
+    const box = $("unit-cards");
+    box.replaceChildren();
+    const order = { ai: 0, player: 1, other: 2 };
+    const units = [...(view.units || [])].sort(
+      (a, b) => order[sideClass(view, a.side)] - order[sideClass(view, b.side)]);
+    for (const unit of units) {
+      const side = sideOf(view, unit.side);
+      const classes = ["unit-card", sideClass(view, unit.side), unit.status];
+      if (view.order && view.order.unit_id === unit.id) classes.push("ordered");
+      if (state.selectedUnit === unit.id) classes.push("selected");
+      const card = el("button", { type: "button", class: classes.join(" "), "data-card": unit.id }, box);
+      el("span", { class: "unit-name" }, card, unit.name);
+      const meta = [side ? side.name : unit.side, unit.status];
+      if (unit.activated) meta.push("acted");
+      if (unit.carrying) meta.push(`carries ${unit.carrying}`);
+      el("span", { class: "unit-meta" }, card, meta.join(" · "));
+      const wounds = el("span", { class: "wounds", title: `${unit.wounds} of ${unit.wound_slots} wounds` }, card);
+      for (let i = 0; i < unit.wound_slots; i += 1) {
+        el("span", { class: i < unit.wounds ? "wound taken" : "wound" }, wounds);
+      }
+      card.addEventListener("click", () => selectUnit(unit.id));
+    }
+  }
+
+  function renderLog(view) {
+    const log = $("log");
+    log.replaceChildren();
+    for (const line of [...(view.announcements || [])].reverse()) {
+      const item = el("li", {}, log);
+      el("time", {}, item, formatTime(line.t_s));
+      item.appendChild(document.createTextNode(line.text));
+    }
+  }
+
+  function selectUnit(id) {
+    state.selectedUnit = state.selectedUnit === id ? null : id;
+    if (state.view) {
+      renderBoard(state.view);
+      renderUnits(state.view);
+    }
+  }
+
+  function render() {
+    const view = state.view;
+    if (!view) return;
+    renderHeader(view);
+    renderStatuses(view);
+    renderBoard(view);
+    renderOrder(view);
+    renderPrompt(view);
+    renderUnits(view);
+    renderLog(view);
+    document.body.dataset.viewVersion = String(state.version);
+  }
+
+  function applyView(version, view) {
+    if (version < state.version) return;
+    state.version = version;
+    state.view = view;
+    render();
+  }
+
+  // ---- the camera frame --------------------------------------------------------------------
+
+  function wantFrame(version) {
+    state.frameWanted = Math.max(state.frameWanted, version);
+    if (state.frameLoading || state.frameWanted <= state.frameVersion) return;
+    const img = $("frame");
+    const next = state.frameWanted;
+    state.frameLoading = true;
+    const done = () => {
+      state.frameLoading = false;
+      state.frameVersion = next;
+      document.body.dataset.frameVersion = String(next);
+      if (state.frameWanted > state.frameVersion) wantFrame(state.frameWanted);
+    };
+    img.onload = done;
+    img.onerror = done;
+    img.src = `/frame.jpg?v=${next}`;
+  }
+
+  // ---- commands ----------------------------------------------------------------------------
+
+  let feedbackTimer = null;
+  function feedback(text, ok) {
+    const box = $("feedback");
+    box.textContent = text;
+    box.className = `feedback ${ok ? "ok" : "bad"}`;
+    clearTimeout(feedbackTimer);
+    feedbackTimer = setTimeout(() => { box.textContent = ""; }, 4000);
+  }
+
+  async function send(command) {
+    try {
+      const response = await fetch("/api/command", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(command),
+      });
+      const reply = await response.json().catch(() => ({}));
+      if (response.ok) {
+        const what = command.kind === "dice" ? `dice ${command.value}`
+          : command.kind === "declare" ? [command.action, command.target].filter(Boolean).join(" ")
+          : command.kind;
+        feedback(`Sent: ${what}`, true);
+      } else {
+        feedback(reply.error || `Refused (${response.status})`, false);
+      }
+    } catch (error) {
+      feedback("Not sent: the connection to soloscope is lost.", false);
+    }
+  }
+
+  // ---- wiring ------------------------------------------------------------------------------
+
+  for (const button of document.querySelectorAll("[data-command]")) {
+    button.addEventListener("click", () => send({ kind: button.dataset.command }));
+  }
+  for (const id of ["show-ranges", "show-sight"]) {
+    $(id).addEventListener("change", () => state.view && renderBoard(state.view));
+  }
+  let resizeTimer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => state.view && renderBoard(state.view), 150);
+  });
+  $("show-frame").addEventListener("change", (e) => {
+    $("frame").classList.toggle("hidden", !e.target.checked);
+  });
+
+  function connect() {
+    const source = new EventSource("/events");
+    const connection = $("connection");
+    source.onopen = () => {
+      connection.textContent = "live";
+      connection.className = "connection online";
+    };
+    source.onerror = () => {
+      connection.textContent = "reconnecting…";
+      connection.className = "connection offline";
+    };
+    source.addEventListener("view", (event) => {
+      applyView(Number(event.lastEventId) || state.version + 1, JSON.parse(event.data));
+    });
+    source.addEventListener("frame", (event) => {
+      wantFrame(JSON.parse(event.data).version);
+    });
+  }
+
+  fetch("/api/view")
+    .then((response) => response.json())
+    .then((body) => { if (body.view) applyView(body.version, body.view); })
+    .catch(() => {});
+  connect();
+})();
