@@ -92,14 +92,29 @@ def serve(
     if token is None and not is_loopback(host):
         token = secrets.token_urlsafe(12)
     app = create_app(hub, {**(config or {}), "TOKEN": token})
+    # Bind here, not in werkzeug: it prints and exits the process when the port is taken.
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
     try:
-        server = make_server(host, port, app, threaded=True, request_handler=_QuietRequestHandler)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host.strip("[]"), port))
+        listener.listen(128)
+        server = make_server(
+            host,
+            port,
+            app,
+            threaded=True,
+            request_handler=_QuietRequestHandler,
+            fd=listener.fileno(),
+        )
     except OSError as exc:
         raise UserError(
             f"the table page cannot listen on {host}:{port} ({exc.strerror or exc}); "
             "is another soloscope running? Choose another --port."
         ) from exc
-    real_port = int(server.server_port)
+    finally:
+        listener.close()  # werkzeug holds its own duplicate of the socket
+    real_port = int(server.port)
     shown = _lan_address() if host in ("0.0.0.0", "::", "") else host
     if ":" in shown:
         shown = f"[{shown}]"
