@@ -1,0 +1,268 @@
+"""Obstacles, line of sight (G-03) and cover, in inches.
+
+A line is blocked when it crosses the *interior* of a blocker: a line that touches a boundary,
+runs along it or grazes a corner (within 1e-6 in) is not blocked. Round bases are handled as
+exact circles, terrain through shapely.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cached_property, lru_cache
+
+import shapely
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+
+from engine.geometry.angles import EPS_IN, Point, segment_point_distance_in
+
+BASE_QUAD_SEGS = 16
+"""Segments per quarter circle of a base's polygon (the polygon's vertices lie on the circle)."""
+
+
+@lru_cache(maxsize=8192)
+def base_shape(c: Point, r: float) -> Polygon:
+    """A round base of radius ``r`` inches at ``c`` as a shapely polygon (cached, prepared)."""
+    shape = shapely.Point(c).buffer(r, quad_segs=BASE_QUAD_SEGS)
+    shapely.prepare(shape)
+    return shape
+
+
+def _is_areal(shape: BaseGeometry) -> bool:
+    return shape.geom_type in ("Polygon", "MultiPolygon") or (
+        shape.geom_type == "GeometryCollection" and float(shape.area) > 0.0
+    )
+
+
+class _Shaped:
+    """Cached helpers shared by obstacles and cover areas (mixed into frozen dataclasses)."""
+
+    shape: BaseGeometry
+
+    @cached_property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """(minx, miny, maxx, maxy) of the shape, inches."""
+        minx, miny, maxx, maxy = self.shape.bounds
+        return (float(minx), float(miny), float(maxx), float(maxy))
+
+    @cached_property
+    def areal(self) -> bool:
+        """Whether the shape has an area (polygons) rather than being lines or points."""
+        return _is_areal(self.shape)
+
+    @cached_property
+    def core(self) -> BaseGeometry:
+        """The shape's interior shrunk by 1e-6 in (prepared): what a line must cross to count.
+
+        Lines and points have no area; their core is the shape itself.
+        """
+        core = self.shape.buffer(-EPS_IN) if self.areal else self.shape
+        shapely.prepare(core)
+        return core
+
+    def crossed_by(self, a: Point, b: Point) -> bool:
+        """Whether the segment ``a``-``b`` crosses the interior of the shape (G-03)."""
+        minx, miny, maxx, maxy = self.bounds
+        if (
+            max(a[0], b[0]) < minx
+            or min(a[0], b[0]) > maxx
+            or max(a[1], b[1]) < miny
+            or min(a[1], b[1]) > maxy
+        ):
+            return False
+        line = shapely.Point(a) if a == b else shapely.LineString([a, b])
+        if self.areal:
+            return bool(shapely.intersects(self.core, line))
+        return bool(shapely.relate_pattern(line, self.shape, "T********"))
+
+    def entry_in(self, a: Point, b: Point) -> float:
+        """Distance in inches from ``a`` to where the segment ``a``-``b`` first meets the core."""
+        line = shapely.Point(a) if a == b else shapely.LineString([a, b])
+        hit = shapely.intersection(line, self.core)
+        if hit.is_empty:
+            return math.inf
+        return float(shapely.distance(shapely.Point(a), hit))
+
+
+@dataclass(frozen=True)
+class Obstacle(_Shaped):
+    """Something that may block sight or movement: a terrain polygon or a figure's base."""
+
+    name: str
+    """What to tell the player ("the ruined tower", "Orc Archer")."""
+    shape: BaseGeometry
+    """Shapely geometry in inches (bases: a circle polygon, see ``base_shape``)."""
+    kind: str = "terrain"
+    """Either "terrain" or "base"."""
+    centre: Point | None = None
+    """For a base: its centre, inches (derived from the shape's bounds when absent)."""
+    radius_in: float | None = None
+    """For a base: its radius, inches (derived from the shape's bounds when absent)."""
+
+    @cached_property
+    def circle(self) -> tuple[Point, float] | None:
+        """(centre, radius in inches) for a round base, else None; bases are tested as circles."""
+        if self.centre is not None and self.radius_in is not None:
+            return (self.centre, self.radius_in)
+        if self.kind != "base":
+            return None
+        minx, miny, maxx, maxy = self.bounds
+        return (((minx + maxx) / 2.0, (miny + maxy) / 2.0), (maxx - minx) / 2.0)
+
+    def blocks_segment(self, a: Point, b: Point) -> bool:
+        """Whether the sight line ``a``-``b`` crosses this obstacle's interior."""
+        circle = self.circle
+        if circle is None:
+            return self.crossed_by(a, b)
+        c, rb = circle
+        return segment_point_distance_in(a, b, c) < rb - EPS_IN
+
+    def entry_along_in(self, a: Point, b: Point) -> float:
+        """Distance in inches from ``a`` along ``a``-``b`` to where that line enters this."""
+        circle = self.circle
+        if circle is None:
+            return self.entry_in(a, b)
+        c, rb = circle
+        length = math.hypot(b[0] - a[0], b[1] - a[1])
+        if length == 0.0:
+            return 0.0
+        ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+        proj = (c[0] - a[0]) * ux + (c[1] - a[1]) * uy
+        off2 = (c[0] - a[0]) ** 2 + (c[1] - a[1]) ** 2 - proj * proj
+        return max(0.0, proj - math.sqrt(max(0.0, rb * rb - off2)))
+
+
+def base_obstacle(name: str, c: Point, r: float) -> Obstacle:
+    """An obstacle for a figure's round base (centre ``c``, radius ``r`` inches)."""
+    return Obstacle(name=name, shape=base_shape(c, r), kind="base", centre=c, radius_in=r)
+
+
+@dataclass(frozen=True)
+class Sight:
+    """The result of a line-of-sight test between two bases (G-03)."""
+
+    centre_clear: bool
+    """The centre-to-centre line is unblocked (the primary test)."""
+    lines_clear: tuple[bool, bool, bool]
+    """Centre line, left tangent line, right tangent line (left/right seen from the viewer)."""
+    blocked_by: tuple[str, ...]
+    """Names of the obstacles blocking the centre line, in order along it, no duplicates."""
+
+    @property
+    def visible(self) -> bool:
+        """At least one of the three lines is clear."""
+        return any(self.lines_clear)
+
+    @property
+    def fully_clear(self) -> bool:
+        """All three lines are clear."""
+        return all(self.lines_clear)
+
+    @property
+    def obscured(self) -> bool:
+        """Visible but not fully clear (partial sight, seed 001A "obscured")."""
+        return self.visible and not self.fully_clear
+
+
+def tangent_lines(a: Point, ra: float, b: Point, rb: float) -> tuple[tuple[Point, Point], ...]:
+    """The left and right outer tangent lines between two round bases, inches.
+
+    Each line runs from a point on base ``a``'s edge to a point on base ``b``'s edge; "left" is
+    on the left when looking from ``a`` to ``b``. For equal radii these are the centre line
+    offset sideways by the radius. When one base lies inside the other (no outer tangents) the
+    centre line is offset by each base's own radius instead.
+    """
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    d = math.hypot(dx, dy)
+    if d == 0.0:
+        return ((a, b), (a, b))
+    ux, uy = dx / d, dy / d
+    lx, ly = -uy, ux  # the left-hand normal when looking from a to b
+    cos_phi = (ra - rb) / d
+    if abs(cos_phi) >= 1.0:
+        left = ((a[0] + ra * lx, a[1] + ra * ly), (b[0] + rb * lx, b[1] + rb * ly))
+        right = ((a[0] - ra * lx, a[1] - ra * ly), (b[0] - rb * lx, b[1] - rb * ly))
+        return (left, right)
+    sin_phi = math.sqrt(1.0 - cos_phi * cos_phi)
+    lines = []
+    for side in (1.0, -1.0):
+        nx = cos_phi * ux + side * sin_phi * lx
+        ny = cos_phi * uy + side * sin_phi * ly
+        lines.append(((a[0] + ra * nx, a[1] + ra * ny), (b[0] + rb * nx, b[1] + rb * ny)))
+    return (lines[0], lines[1])
+
+
+def line_of_sight(a: Point, ra: float, b: Point, rb: float, blockers: Sequence[Obstacle]) -> Sight:
+    """Line of sight from the base at ``a`` (radius ``ra``) to the base at ``b`` (radius ``rb``).
+
+    Tests the centre line and the two outer tangent lines against ``blockers``: only the
+    obstacles that block for the caller's ruleset, never the viewer's or the target's own base.
+    """
+    left, right = tangent_lines(a, ra, b, rb)
+    blocking = [ob for ob in blockers if ob.blocks_segment(a, b)]
+    centre_clear = not blocking
+    left_clear = not any(ob.blocks_segment(*left) for ob in blockers)
+    right_clear = not any(ob.blocks_segment(*right) for ob in blockers)
+    names: list[str] = []
+    for ob in sorted(blocking, key=lambda ob: ob.entry_along_in(a, b)):
+        if ob.name not in names:
+            names.append(ob.name)
+    return Sight(
+        centre_clear=centre_clear,
+        lines_clear=(centre_clear, left_clear, right_clear),
+        blocked_by=tuple(names),
+    )
+
+
+class Cover(StrEnum):
+    """Cover a target can claim, ordered none < soft < hard."""
+
+    NONE = "none"
+    SOFT = "soft"
+    HARD = "hard"
+
+    def rank(self) -> int:
+        """0 for none, 1 for soft, 2 for hard."""
+        return _COVER_RANK[self]
+
+
+_COVER_RANK = {Cover.NONE: 0, Cover.SOFT: 1, Cover.HARD: 2}
+
+
+@dataclass(frozen=True)
+class CoverArea(_Shaped):
+    """A piece of terrain that gives cover."""
+
+    name: str
+    """What to tell the player ("the hedge")."""
+    shape: BaseGeometry
+    """Shapely geometry in inches."""
+    cover: Cover
+    """The cover it gives."""
+
+
+def cover_between(
+    shooter: Point, target: Point, rt: float, areas: Sequence[CoverArea]
+) -> tuple[Cover, str | None]:
+    """The best cover a target (centre ``target``, radius ``rt`` inches) has against a shooter.
+
+    Counts every area that the centre-to-centre line crosses or that overlaps the target's base,
+    ignoring areas that contain the shooter's centre (a shooter behind a wall shoots over it).
+    Returns the best cover and the name of the (first listed) area giving it; (NONE, None) when
+    nothing gives cover.
+    """
+    best: tuple[Cover, str | None] = (Cover.NONE, None)
+    shooter_pt = shapely.Point(shooter)
+    target_pt = shapely.Point(target)
+    for area in areas:
+        if area.cover.rank() <= best[0].rank():
+            continue
+        if float(shapely.distance(area.shape, shooter_pt)) <= EPS_IN:
+            continue
+        overlaps = float(shapely.distance(area.shape, target_pt)) < rt - EPS_IN
+        if overlaps or area.crossed_by(shooter, target):
+            best = (area.cover, area.name)
+    return best

@@ -1,0 +1,109 @@
+"""The table rectangle, its four edges and the nearest-edge rule (G-05, G-06), in inches."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+import shapely
+from shapely.geometry import Polygon
+
+from engine.geometry.angles import EPS_IN, Point
+
+EDGE_TIE_IN = 1e-9
+"""Two centre-to-edge distances closer than this (inches) are an exact tie (G-05)."""
+
+
+class Edge(StrEnum):
+    """A table edge, named from the human player's seat."""
+
+    FRONT = "front"
+    """y = 0, the human player's edge."""
+    RIGHT = "right"
+    """x = width."""
+    BACK = "back"
+    """y = depth, the far edge."""
+    LEFT = "left"
+    """x = 0."""
+
+
+EDGE_ORDER: tuple[Edge, ...] = (Edge.FRONT, Edge.RIGHT, Edge.BACK, Edge.LEFT)
+"""The fixed order used when nothing else breaks a tie between edges."""
+
+_EDGE_HEADING_DEG = {Edge.BACK: 0.0, Edge.RIGHT: 90.0, Edge.FRONT: 180.0, Edge.LEFT: 270.0}
+
+
+@dataclass(frozen=True)
+class Table:
+    """The playing area: a rectangle from (0, 0) to (width_in, depth_in), in inches."""
+
+    width_in: float = 24.0
+    """Size along x, inches."""
+    depth_in: float = 24.0
+    """Size along y (away from the player), inches."""
+
+    def contains_base(self, c: Point, r: float) -> bool:
+        """Whether a round base (centre ``c``, radius ``r`` inches) lies wholly on the table.
+
+        A base touching an edge (within 1e-6 in) is on the table.
+        """
+        x, y = c
+        return (
+            x - r >= -EPS_IN
+            and y - r >= -EPS_IN
+            and x + r <= self.width_in + EPS_IN
+            and y + r <= self.depth_in + EPS_IN
+        )
+
+    def edge_distance_in(self, c: Point, edge: Edge) -> float:
+        """Distance in inches from the point ``c`` (a base centre) to the line of ``edge``.
+
+        Negative when ``c`` lies beyond the edge.
+        """
+        x, y = c
+        if edge is Edge.FRONT:
+            return y
+        if edge is Edge.RIGHT:
+            return self.width_in - x
+        if edge is Edge.BACK:
+            return self.depth_in - y
+        return x
+
+    def nearest_edges(self, c: Point) -> tuple[Edge, ...]:
+        """Every edge whose centre distance ties at the minimum (within 1e-9 in), FRONT first."""
+        dists = [(edge, self.edge_distance_in(c, edge)) for edge in EDGE_ORDER]
+        best = min(d for _, d in dists)
+        return tuple(edge for edge, d in dists if d <= best + EDGE_TIE_IN)
+
+    def nearest_edge(
+        self,
+        c: Point,
+        own_edge: Edge | None = None,
+        tiebreak: Callable[[Sequence[Edge]], Edge] | None = None,
+    ) -> Edge:
+        """The table edge nearest to the centre ``c`` (G-05).
+
+        An exact tie goes to ``own_edge`` (the figure's deployment edge) when it is among the
+        tied edges, else to ``tiebreak(tied)`` (the caller's logged random choice), else to
+        the first tied edge in FRONT, RIGHT, BACK, LEFT order.
+        """
+        tied = self.nearest_edges(c)
+        if len(tied) == 1:
+            return tied[0]
+        if own_edge is not None and own_edge in tied:
+            return own_edge
+        if tiebreak is not None:
+            return tiebreak(tied)
+        return tied[0]
+
+    def edge_heading_deg(self, edge: Edge) -> float:
+        """The compass heading in degrees pointing straight at ``edge``.
+
+        BACK 0, RIGHT 90, FRONT 180, LEFT 270.
+        """
+        return _EDGE_HEADING_DEG[edge]
+
+    def polygon(self) -> Polygon:
+        """The table as a shapely rectangle, inches."""
+        return shapely.box(0.0, 0.0, self.width_in, self.depth_in)
