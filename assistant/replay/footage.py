@@ -1,0 +1,159 @@
+"""Reading footage for a replay: a video file, a recording folder or a folder of images.
+
+Frames are decoded only when asked for: ``FootageReader.frames(stride)`` grabs every frame (the
+decoder needs them all) but converts only every ``stride``-th to an image, which is what makes
+replay faster than real time. Damage is reported, never raised: a truncated or corrupt video
+yields what could be read and leaves a plain sentence in ``warnings``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+
+from assistant.errors import UserError
+from assistant.recorder import is_recording, iter_recorded_frames, read_recording_info
+from vision.types import Frame
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".m4v", ".webm", ".mjpeg", ".mjpg")
+
+
+class FootageError(UserError):
+    """Footage that cannot be read at all (names the path and the reason)."""
+
+
+@dataclass
+class FootageReader:
+    """One piece of footage; iterate ``frames(stride)`` once per pass."""
+
+    path: Path
+    kind: str
+    """"video", "recording" or "images"."""
+    fps: float
+    """Frames per second (nominal for a recording, 1 for images without timing)."""
+    frame_count: int | None
+    """Frames the container claims to hold, when it says (None for recordings)."""
+    size_px: tuple[int, int]
+    """(width, height) of the first frame in pixels."""
+    warnings: list[str] = field(default_factory=list)
+    frames_read: int = 0
+    """Frames grabbed during the last pass."""
+
+    @property
+    def duration_s(self) -> float | None:
+        """Length in seconds, when known."""
+        if self.frame_count is None or self.fps <= 0:
+            return None
+        return self.frame_count / self.fps
+
+    def frames(self, stride: int = 1, grey: bool = False) -> Iterator[Frame]:
+        """Every ``stride``-th frame (from frame 0), BGR or grey; damage goes to warnings."""
+        if stride < 1:
+            raise ValueError(f"stride must be >= 1, got {stride}")
+        self.frames_read = 0
+        if self.kind == "video":
+            yield from self._video_frames(stride, grey)
+        elif self.kind == "recording":
+            problems: list[str] = []
+            for frame in iter_recorded_frames(self.path, grey=grey, problems=problems):
+                self.frames_read += 1
+                if frame.index % stride == 0:
+                    yield frame
+            for p in problems:
+                self._warn(f"{self.path}: {p}; the replay covers what was recorded before it")
+        else:
+            files = _image_files(self.path)
+            flag = cv2.IMREAD_GRAYSCALE if grey else cv2.IMREAD_COLOR
+            for i, f in enumerate(files):
+                self.frames_read += 1
+                if i % stride:
+                    continue
+                image = cv2.imread(str(f), flag)
+                if image is None:
+                    self._warn(f"{f.name} is not a readable image, skipped")
+                    continue
+                yield Frame(i, i / self.fps, image)
+
+    def _warn(self, text: str) -> None:
+        if text not in self.warnings:
+            self.warnings.append(text)
+
+    def _video_frames(self, stride: int, grey: bool) -> Iterator[Frame]:
+        cap = cv2.VideoCapture(str(self.path))
+        if not cap.isOpened():
+            raise FootageError(f"cannot open video {self.path}")
+        index = 0
+        last_t = 0.0
+        try:
+            while True:
+                if not cap.grab():
+                    break
+                self.frames_read += 1
+                if index % stride == 0:
+                    ok, image = cap.retrieve()
+                    if ok and image is not None:
+                        if grey and image.ndim == 3:
+                            image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+                        last_t = index / self.fps
+                        yield Frame(index, last_t, image)
+                index += 1
+        finally:
+            cap.release()
+        if self.frame_count and index < self.frame_count - 2:
+            self._warn(
+                f"{self.path.name}: the video stops after {index} of {self.frame_count} frames "
+                f"(truncated or corrupt); the replay covers the first {index / self.fps:.1f} s"
+            )
+
+
+def _image_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+
+
+def open_footage(path: Path | str, *, images_fps: float = 1.0) -> FootageReader:
+    """Open FOOTAGE: a video file, a recording folder or a folder of images (1 image = 1/fps s)."""
+    p = Path(path)
+    if not p.exists():
+        raise FootageError(f"footage {p} does not exist")
+    if p.is_dir():
+        if is_recording(p):
+            info = read_recording_info(p)
+            if not info.segments:
+                raise FootageError(f"recording {p} holds no footage segments")
+            first = next(iter_recorded_frames(p), None)
+            if first is None:
+                raise FootageError(f"recording {p} holds no readable frame")
+            h, w = first.image.shape[:2]
+            reader = FootageReader(p, "recording", info.fps or 30.0, None, (w, h))
+            if not info.closed:
+                reader.warnings.append(
+                    f"{p.name}: the recording was not closed (the session stopped abruptly)"
+                )
+            return reader
+        files = _image_files(p)
+        if not files:
+            raise FootageError(f"{p} holds no video, recording or images")
+        image = cv2.imread(str(files[0]), cv2.IMREAD_COLOR)
+        if image is None:
+            raise FootageError(f"{files[0]} is not a readable image")
+        return FootageReader(p, "images", images_fps, len(files), (image.shape[1], image.shape[0]))
+    cap = cv2.VideoCapture(str(p))
+    try:
+        if not cap.isOpened():
+            raise FootageError(f"cannot read video {p}: not a video, or damaged beyond repair")
+        fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0)
+        count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        ok, image = cap.read()
+        if not ok or image is None:
+            raise FootageError(f"cannot read any frame from video {p}: damaged or empty")
+    finally:
+        cap.release()
+    if not 1.0 <= fps <= 240.0:
+        fps = 30.0
+    return FootageReader(
+        p, "video", fps, count if count > 0 else None, (int(image.shape[1]), int(image.shape[0]))
+    )
