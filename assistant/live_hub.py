@@ -18,7 +18,7 @@ import threading
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
 from assistant.errors import UserError
 
@@ -350,11 +350,12 @@ class Command:
         if kind == "dice":
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
                 raise CommandError(
-                    f"a dice result must be a whole number from 1, not {value!r:.40}"
+                    f"a dice result must be a whole number from 1 to 100, not {value!r:.40}"
                 )
         elif value is not None:
             raise CommandError(f"only a dice command carries a value, not {kind}")
-        return cls(kind, action, target, value if kind == "dice" else None, unit_id)
+        checked_kind = cast(CommandKind, kind)
+        return cls(checked_kind, action, target, value if kind == "dice" else None, unit_id)
 
     def to_dict(self) -> dict[str, Any]:
         """The command as a JSON-ready dict (what the page sends)."""
