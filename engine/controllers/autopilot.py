@@ -19,7 +19,7 @@ from engine.controllers.narrative_tactics import (
     shortened,
 )
 from engine.dice import RandomSource
-from engine.geometry import Edge, Point, path_cost_in, point_gap_in
+from engine.geometry import Edge, Point, centre_distance_in, path_cost_in, point_gap_in
 from engine.model import GameState, Phase, Unit
 from engine.protocols import Pending, Ruleset, register_controller
 from engine.rulesets.narrative import NarrativeRuleset
@@ -37,6 +37,10 @@ from engine.rulesets.narrative_board import (
 )
 
 NAME = "autopilot"
+#: Values of the non-attack plans (attacks are worth their chance to wound times the gain).
+_OBJECTIVE_REACHED = 0.7
+_OBJECTIVE_SEEN = 0.15
+_ADVANCE = 0.05
 
 
 @dataclass(frozen=True)
@@ -52,7 +56,9 @@ class Autopilot:
     rulesets: tuple[str, ...] = ("narrative",)
 
     def __init__(self) -> None:
-        self._cache: dict[tuple[int, str], _Plan] = {}
+        # Keyed by id(state) but holding the state itself: while an entry lives its state
+        # cannot be collected, so its id cannot be reused by another state.
+        self._cache: dict[tuple[int, str], tuple[GameState, _Plan]] = {}
 
     def choose_unit(self, state: GameState, ruleset: Ruleset, pending: Pending) -> str | None:
         """The ready character with the most promising action (sheet order breaks ties)."""
@@ -79,13 +85,13 @@ class Autopilot:
         self, state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource | None
     ) -> _Plan:
         key = (id(state), unit_id)
-        cached = self._cache.get(key)
-        if cached is not None and (dice is None or not cached.order.rolls):
-            return cached
+        hit = self._cache.get(key)
+        if hit is not None and hit[0] is state and (dice is None or not hit[1].order.rolls):
+            return hit[1]
         plan = _Planner(state, ruleset, state.unit(unit_id), dice).best()
         if len(self._cache) > 256:
             self._cache.clear()
-        self._cache[key] = plan
+        self._cache[key] = (state, plan)
         return plan
 
 
@@ -158,8 +164,15 @@ class _Planner:
             )
             if self.legal(order):
                 return _Plan(2.0, order)
-        plans = [*self._attacks(), *self._objective_moves(), *self._advance()]
-        legal = [p for p in plans if self.legal(p.order)]
+        # The best plan is the first of highest value in the order attacks, objective moves,
+        # advance; a later group is only searched when it could still beat what was found.
+        legal = [p for p in self._attacks() if self.legal(p.order)]
+        best = max((p.value for p in legal), default=-1.0)
+        if best < _OBJECTIVE_REACHED:
+            legal += self._objective_moves(reachable_only=best >= _OBJECTIVE_SEEN)
+            best = max((p.value for p in legal), default=-1.0)
+        if best < _ADVANCE:
+            legal += self._advance()
         if legal:
             return max(legal, key=lambda p: p.value)
         return _Plan(0.0, self.order(ActionKind.MOVE, "hold", "it has nothing useful to do"))
@@ -221,15 +234,18 @@ class _Planner:
                 )
         return plans
 
-    def _objective_moves(self) -> list[_Plan]:
+    def _objective_moves(self, reachable_only: bool = False) -> list[_Plan]:
         plans = []
+        reach = self.move_in + self.unit.radius_in + OBJECTIVE_REACH_IN + 1e-6
         for o in loose_objectives(self.state):
+            if reachable_only and centre_distance_in(self.unit.position, o.position) > reach:
+                continue  # cannot be reached this move, so worth no more than what was found
             stop = self.unit.radius_in + OBJECTIVE_REACH_IN / 2
             path = move_toward(self.state, self.unit, o.position, stop, self.move_in)
             if len(path) < 2:
                 continue
             reached = point_gap_in(path[-1], self.unit.radius_in, o.position) <= OBJECTIVE_REACH_IN
-            value = 0.7 if reached else 0.15
+            value = _OBJECTIVE_REACHED if reached else _OBJECTIVE_SEEN
             for p in (path, *shortened(path)):
                 order = self.order(ActionKind.MOVE, "objective", f"heads for {o.name}", p)
                 if self.legal(order):
@@ -251,7 +267,7 @@ class _Planner:
         for p in (path, *shortened(path)):
             order = self.order(ActionKind.MOVE, "advance", f"advances on {target.name}", p)
             if len(p) > 1 and self.legal(order):
-                plans.append(_Plan(0.05, order))
+                plans.append(_Plan(_ADVANCE, order))
                 break
         return plans
 
