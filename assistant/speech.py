@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import wave
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -63,6 +64,12 @@ class Announcement:
     """``"pyttsx3"``, ``"espeak-ng"`` (the program), or None when it was only printed."""
     played: bool
     """True when it was played on an audio device."""
+    queued_at_s: float = 0.0
+    """``time.monotonic()`` when ``say`` was called."""
+    ready_at_s: float = 0.0
+    """``time.monotonic()`` when it was ready to be heard: printed, its sound written, and (with
+    an audio device) playing started right after. ``ready_at_s - queued_at_s`` is the delay the
+    speaker adds (queue wait plus synthesis)."""
 
 
 def parse_speech_option(spec: str) -> tuple[SpeechMode, Path | None]:
@@ -142,7 +149,7 @@ class Speaker:
         self._idle = threading.Condition(self._lock)
         self._pending = 0
         self._done: list[Announcement] = []
-        self._queue: queue.Queue[str | None] = queue.Queue()
+        self._queue: queue.Queue[tuple[str, float] | None] = queue.Queue()
         self._closed = False
         self._abandon = threading.Event()
         self._worker: _Pyttsx3Worker | None = None
@@ -184,7 +191,7 @@ class Speaker:
             if self._closed:
                 raise RuntimeError(f"Speaker is closed; cannot say {text!r}")
             self._pending += 1
-        self._queue.put(text)
+        self._queue.put((text, time.monotonic()))
 
     @property
     def pending(self) -> int:
@@ -239,26 +246,29 @@ class Speaker:
 
     def _run(self) -> None:
         while True:
-            text = self._queue.get()
-            if text is None or self._abandon.is_set():
+            item = self._queue.get()
+            if item is None or self._abandon.is_set():
                 return
+            text, queued_at = item
             try:
-                announcement = self._deliver(text)
+                announcement = self._deliver(text, queued_at)
             except Exception as exc:  # never let one announcement stop the queue
                 self._notice("crash", f"Speech: an announcement failed ({exc}); carrying on.")
-                announcement = Announcement(self._take_number(), text, None, None, False)
+                now = time.monotonic()
+                number = self._take_number()
+                announcement = Announcement(number, text, None, None, False, queued_at, now)
             with self._idle:
                 self._done.append(announcement)
                 self._pending -= 1
                 self._idle.notify_all()
 
-    def _deliver(self, text: str) -> Announcement:
+    def _deliver(self, text: str, queued_at: float) -> Announcement:
         number = self._take_number()
         if self._echo is not None:
             with contextlib.suppress(OSError, ValueError):
                 print(text, file=self._echo, flush=True)
         if self.mode == "off" or (self._player is None and self.out_dir is None):
-            return Announcement(number, text, None, None, False)
+            return Announcement(number, text, None, None, False, queued_at, time.monotonic())
         if self.out_dir is not None:
             path = self.out_dir / f"{number:03d}.wav"
         else:
@@ -266,11 +276,12 @@ class Speaker:
                 self._tmp = tempfile.TemporaryDirectory(prefix="soloscope-speech-")
             path = Path(self._tmp.name) / "say.wav"
         engine = self._synthesise(text, path)
+        ready_at = time.monotonic()
         if engine is None:
-            return Announcement(number, text, None, None, False)
+            return Announcement(number, text, None, None, False, queued_at, ready_at)
         played = self._play(path) if self._player is not None else False
         kept = path if self.out_dir is not None else None
-        return Announcement(number, text, kept, engine, played)
+        return Announcement(number, text, kept, engine, played, queued_at, ready_at)
 
     def _take_number(self) -> int:
         number = self._next_number
@@ -528,8 +539,43 @@ def _worker_main() -> int:
     return 0
 
 
+def measure_delay(count: int = 20, rate_wpm: int = DEFAULT_RATE_WPM) -> dict[str, float]:
+    """Seconds from ``say`` to the sound being ready, over ``count`` typical orders (WAV mode).
+
+    Each order is said once the previous one is done, so the figure is the synthesis delay the
+    speaker adds, without queueing. ``first_s`` includes starting the pyttsx3 process.
+    """
+    with tempfile.TemporaryDirectory(prefix="soloscope-speech-measure-") as folder:
+        speaker = Speaker("wav", folder, rate_wpm=rate_wpm, echo=None)
+        try:
+            for i in range(count):
+                speaker.say(
+                    f"Orc Captain: pivot left about {10 + i} degrees, move {2 + i % 5} inches "
+                    "toward the ruined tower, then shoot the Ranger, the nearest enemy in the open."
+                )
+                speaker.wait_idle(60.0)
+        finally:
+            speaker.close()
+        delays = sorted(a.ready_at_s - a.queued_at_s for a in speaker.announcements[1:])
+        first = speaker.announcements[0]
+    return {
+        "first_s": first.ready_at_s - first.queued_at_s,
+        "median_s": delays[len(delays) // 2] if delays else float("nan"),
+        "worst_s": delays[-1] if delays else float("nan"),
+        "count": float(count),
+    }
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["--worker"]:
         sys.exit(_worker_main())
-    print("usage: python -m assistant.speech --worker  (used by assistant.speech.Speaker)")
+    if sys.argv[1:2] == ["--measure"]:
+        figures = measure_delay(int(sys.argv[2]) if len(sys.argv) > 2 else 20)
+        print(
+            f"say -> sound ready over {figures['count']:.0f} orders: first (cold) "
+            f"{figures['first_s'] * 1000:.0f} ms, then median {figures['median_s'] * 1000:.0f} ms, "
+            f"worst {figures['worst_s'] * 1000:.0f} ms"
+        )
+        sys.exit(0)
+    print("usage: python -m assistant.speech --worker | --measure [N]")
     sys.exit(2)

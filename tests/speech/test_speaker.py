@@ -70,6 +70,9 @@ def test_one_non_silent_wav_per_announcement_in_order(tmp_path: Path) -> None:
         durations.append(seconds)
     # The files are the texts in the order given: long, short, medium.
     assert durations[1] < durations[2] < durations[0]
+    # Each was ready after it was queued, one after the other.
+    assert all(a.queued_at_s <= a.ready_at_s for a in done)
+    assert [a.ready_at_s for a in done] == sorted(a.ready_at_s for a in done)
 
 
 def test_rate_changes_duration(tmp_path: Path) -> None:
