@@ -100,7 +100,7 @@ def centre_distance_in(a: Point, b: Point) -> float:
 
 def edge_gap_in(c1: Point, r1: float, c2: Point, r2: float) -> float:
     """Edge-to-edge gap in inches between two round bases (G-01): max(0, |c1 - c2| - r1 - r2)."""
-    return max(0.0, centre_distance_in(c1, c2) - r1 - r2)
+    return max(0.0, centre_distance_in(c1, c2) - (r1 + r2))
 
 
 def point_gap_in(c: Point, r: float, p: Point) -> float:

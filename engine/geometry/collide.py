@@ -34,6 +34,10 @@ from engine.geometry.sight import Obstacle
 
 FloatArray = npt.NDArray[np.float64]
 
+_RAY_SLACK_IN = EPS_IN / 2
+"""The ray caster stops a base this much short of the exact test's limit, so that rays sliding
+along or grazing an obstacle (which the exact test allows) are not cut short by rounding."""
+
 
 @dataclass(frozen=True)
 class _RayData:
@@ -197,7 +201,7 @@ class ObstacleSet:
             wx = rays.cx[None, :] - px[:, None]
             wy = rays.cy[None, :] - py[:, None]
             d0 = np.hypot(wx, wy)
-            rho = np.minimum(d0, r + rays.cr[None, :])
+            rho = np.minimum(d0, r + rays.cr[None, :]) - _RAY_SLACK_IN
             best = np.minimum(best, _disc_entry(wx, wy, d0, rho, ux, uy).min(axis=1))
         if len(rays.ax):
             best = np.minimum(best, _edge_entry(rays, px, py, ux, uy, r))
@@ -218,27 +222,28 @@ def _edge_entry(
     along = np.clip(wax * ex + way * ey, 0.0, seg_len)
     dist = np.hypot(wax - along * ex, way - along * ey)
     d_shape = np.minimum.reduceat(dist, rays.starts, axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(all="ignore"):
         crosses = ((ay > pyc) != (by > pyc)) & (pxc < ax + (pyc - ay) * (bx - ax) / (by - ay))
     crossings = np.add.reduceat((crosses & rays.ring[None, :]).astype(np.intp), rays.starts, axis=1)
     inside = (crossings % 2 == 1) & rays.areal[None, :]
-    rho_shape = np.where(inside, -1.0, np.minimum(d_shape, r))
+    rho_shape = np.where(inside, -1.0, np.minimum(d_shape, r)) - _RAY_SLACK_IN
     rho = rho_shape[:, rays.owner]
     uxc, uyc = ux[:, None], uy[:, None]
     t = np.minimum(
         _disc_entry(-wax, -way, np.hypot(wax, way), rho, ux, uy),
         _disc_entry(bx - pxc, by - pyc, np.hypot(bx - pxc, by - pyc), rho, ux, uy),
     )
-    # The two long sides of each capsule: lines at signed offset ±rho from the segment.
+    # The two long sides of each capsule: lines at signed offset ±rho from the segment,
+    # crossed toward the segment.
     nx, ny = -ey, ex
     h = wax * nx + way * ny
     un = uxc * nx + uyc * ny
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(all="ignore"):
         for side in (1.0, -1.0):
             ts = (side * rho - h) / un
             hx, hy = wax + ts * uxc, way + ts * uyc
             s = hx * ex + hy * ey
-            ok = (rho > 0.0) & (un != 0.0) & (ts >= 0.0) & (s >= 0.0) & (s <= seg_len)
+            ok = (rho > 0.0) & (side * un < 0.0) & (ts >= 0.0) & (s >= 0.0) & (s <= seg_len)
             t = np.minimum(t, np.where(ok, ts, np.inf))
     return np.asarray(t.min(axis=1), dtype=np.float64)
 
@@ -251,6 +256,6 @@ def _disc_entry(
     b = wx * ux[:, None] + wy * uy[:, None]
     disc = b * b - (d0 * d0 - rho * rho)
     ok = (rho > 0.0) & (b > 0.0) & (disc > 0.0)
-    with np.errstate(invalid="ignore"):
+    with np.errstate(all="ignore"):
         t = np.where(ok, b - np.sqrt(np.where(ok, disc, 0.0)), np.inf)
     return np.asarray(np.maximum(t, 0.0), dtype=np.float64)

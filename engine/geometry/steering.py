@@ -28,6 +28,10 @@ BEAM = 48
 """How many bend points are carried from one leg to the next."""
 MAX_CHECKS = 40
 """How many candidate paths at most are checked exactly before giving up (stay put)."""
+MIN_MOVE_IN = 1e-4
+"""Legs shorter than this (inches) are not worth announcing: the base stays put instead."""
+IMPROVE_IN = 1e-6
+"""A move must bring the base at least this much closer (inches) to be worth making."""
 _PULL_BACK_IN = 1e-9
 
 _Node = tuple[tuple[Point, ...], float]
@@ -131,7 +135,7 @@ def best_move_toward(
     seen: set[tuple[Point, ...]] = set()
     checks = 0
     for score, _, _, pts, k in found:
-        if score >= stay_score or checks >= MAX_CHECKS:
+        if score > stay_score - IMPROVE_IN or checks >= MAX_CHECKS:
             break
         if pts in seen:
             continue
@@ -178,7 +182,7 @@ def _search(
         uy = np.array([u[1] for u in dirs])
         lo, hi = _ray_ranges(area, px, py, ux, uy, float(limit))
         t_goal = _goal_stops(px, py, ux, uy, lo, hi, goal, stop_gap_in, full_distance)
-        valid = (hi >= lo) & (hi > 1e-9)
+        valid = (hi >= lo) & (hi >= MIN_MOVE_IN)
         new_nodes: list[_Node] = []
         uxl, uyl, hil, tgl = ux.tolist(), uy.tolist(), hi.tolist(), t_goal.tolist()
         for j in np.nonzero(valid)[0].tolist():
@@ -186,7 +190,7 @@ def _search(
             p = pts[-1]
             stops = {tgl[j]} if last else {tgl[j], hil[j]}
             for t in stops:
-                if t <= 1e-9:
+                if t < MIN_MOVE_IN:
                     continue
                 end = (p[0] + uxl[j] * t, p[1] + uyl[j] * t)
                 new_nodes.append(((*pts, end), length + t))
@@ -221,7 +225,7 @@ def toward_edge_path(
     reach = float(area.ground.reach_in(px, py, uxa, uya, distance_in)[0])
     leaves = reach > room + EPS_IN and free >= room - EPS_IN
     t = room if leaves else max(0.0, min(reach, free, room))
-    if t <= 1e-9:
+    if t < MIN_MOVE_IN:
         return ((start,), leaves)
     end = (start[0] + ux * t, start[1] + uy * t)
     if not leaves:
