@@ -1,0 +1,644 @@
+"""The live game: a state machine between the table (observations), the engine and the player.
+
+It never touches a camera, a speaker or a web page: it is fed :class:`Observation` values
+and page commands, and it speaks through the ``say`` callback. Stages:
+
+* SETUP — until the pieces on the table match the scenario;
+* AI_ORDER — an order was announced; waiting for the model to be moved where it was told;
+* HUMAN — the player moves one of their characters and declares its action;
+* DICE — waiting for the player to enter a physical die result;
+* REMOVAL — waiting for fallen models to be taken off the table;
+* OVER.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from assistant.live_hub import Command
+from assistant.session.announce import correction_text, event_text, order_text
+from assistant.session.dice import AutoDice, NeedRoll, QueuedDice
+from assistant.session.moves import ObservedMove, observed_action, observed_path
+from assistant.session.observation import Observation, PieceSeen
+from engine.actions import Action, ActionKind, Event, EventType, IllegalActionError, Order
+from engine.dice import Roll
+from engine.geometry import bearing_deg, wrap180
+from engine.history import History
+from engine.model import GameState, Role, Unit
+from engine.protocols import Controller, PendingKind, Ruleset
+from engine.scenario import Scenario
+
+Dice = AutoDice | QueuedDice
+
+
+class Stage(StrEnum):
+    """What the live game is waiting for."""
+
+    SETUP = "setup"
+    RUNNING = "running"
+    AI_ORDER = "ai_order"
+    HUMAN = "human"
+    DICE = "dice"
+    REMOVAL = "removal"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class Tolerances:
+    """How close a model must be to where it was told to go."""
+
+    position_in: float = 0.25
+    facing_deg: float = 15.0
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """Where an ordered model should end up."""
+
+    unit_id: str
+    x_in: float
+    y_in: float
+    heading_deg: float
+    off_table: bool = False
+    """The order takes the model off the table."""
+    moves: bool = True
+    """False when only a pivot (or nothing) is asked of the model."""
+
+
+@dataclass(frozen=True)
+class AppliedStep:
+    """An action the engine applied, and the dice results it consumed (for saving)."""
+
+    action: Action
+    rolls: tuple[Roll, ...]
+
+
+@dataclass
+class Said:
+    """One announcement."""
+
+    t: float
+    """Source time (seconds) of the observation that caused it."""
+    text: str
+
+
+@dataclass
+class LiveGame:
+    """One battle at the table."""
+
+    scenario: Scenario
+    ruleset: Ruleset
+    ai: Controller
+    dice: Dice
+    say: Callable[[str], None]
+    initial: GameState
+    human_plan: Sequence[Action] = ()
+    """Declarations of the human side read from a file (the demo); empty at a real table."""
+    tolerances: Tolerances = field(default_factory=Tolerances)
+
+    stage: Stage = Stage.SETUP
+    history: History = field(init=False)
+    steps: list[AppliedStep] = field(default_factory=list)
+    announcements: list[Said] = field(default_factory=list)
+    order: Order | None = None
+    expected: Expectation | None = None
+    pending: Action | None = None
+    """An action waiting for physical dice (None: a decision is waiting)."""
+    removals: set[str] = field(default_factory=set)
+    plan_index: int = 0
+    now: float = 0.0
+    on_saved: Callable[[LiveGame], None] | None = None
+    _said_keys: set[str] = field(default_factory=set)
+    _human_move: ObservedMove | None = None
+    _redo_steps: list[AppliedStep] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.history = History(self.initial, self.dice.get_state())
+
+    # ------------------------------------------------------------ helpers
+    @property
+    def state(self) -> GameState:
+        """The engine's current game state."""
+        return self.history.state
+
+    def announce(self, text: str) -> None:
+        """Say something and log it."""
+        self.announcements.append(Said(self.now, text))
+        self.say(text)
+
+    def announce_once(self, key: str, text: str) -> None:
+        """Say something only the first time for this key (nagging helps nobody)."""
+        if key not in self._said_keys:
+            self._said_keys.add(key)
+            self.announce(text)
+
+    def _forget(self, prefix: str) -> None:
+        self._said_keys = {k for k in self._said_keys if not k.startswith(prefix)}
+
+    # -------------------------------------------------------- observations
+    def observe(self, obs: Observation) -> None:
+        """Take in one frame's view of the table."""
+        self.now = obs.t
+        for warning in obs.warnings:
+            self.announce_once(f"warn:{warning}", warning)
+        for tag in obs.duplicate_tags:
+            self.announce_once(
+                f"dup:{tag}",
+                f"Tag {tag} is on the table twice; I trust neither copy. Remove the extra one.",
+            )
+        for tag in obs.unknown_tags:
+            self.announce_once(
+                f"unknown:{tag}",
+                f"I see tag {tag}, which is not part of this scenario; I will ignore it.",
+            )
+        for button in obs.buttons:
+            self.command(Command(kind=_BUTTONS.get(button, "repeat")))  # type: ignore[arg-type]
+        if not obs.settled or self.stage is Stage.OVER:
+            return
+        self._check_fallen_back(obs)
+        if self.stage is Stage.SETUP:
+            self._check_setup(obs)
+        elif self.stage is Stage.AI_ORDER:
+            self._check_ordered_move(obs)
+        elif self.stage is Stage.HUMAN:
+            self._check_human(obs)
+        elif self.stage is Stage.REMOVAL:
+            self._check_removals(obs)
+
+    def _check_fallen_back(self, obs: Observation) -> None:
+        for unit in self.state.units:
+            seen = obs.pieces.get(unit.id)
+            if (
+                not unit.on_table
+                and seen is not None
+                and seen.visible
+                and unit.id not in self.removals
+            ):
+                self.announce_once(
+                    f"back:{unit.id}:{self.state.step}",
+                    f"{unit.name} is out of the battle, but its model is on the table: please take it off.",
+                )
+
+    def _check_setup(self, obs: Observation) -> None:
+        problems = setup_problems(self.scenario, self.state, obs, self.tolerances)
+        if problems:
+            self.announce_once("setup:" + "|".join(problems), "Set-up: " + " ".join(problems))
+            return
+        self.initial = adopt_positions(self.state, obs, self.tolerances)
+        self.history = History(self.initial, self.dice.get_state())
+        title = self.scenario.scenario.title or self.scenario.scenario.name
+        self.announce(f"The table matches {title}. Let battle begin.")
+        self.stage = Stage.RUNNING
+        self._advance()
+
+    def _check_ordered_move(self, obs: Observation) -> None:
+        exp, order = self.expected, self.order
+        if exp is None or order is None:
+            self.stage = Stage.RUNNING
+            self._advance()
+            return
+        unit = self.state.unit(exp.unit_id)
+        seen = obs.pieces.get(exp.unit_id)
+        if exp.off_table:
+            if seen is None or not seen.visible:
+                self._carry_out(order)
+            return
+        if seen is None:
+            if exp.moves:
+                self.announce_once(
+                    f"hidden:{unit.id}:{self.state.step}",
+                    f"I can't see {unit.name}'s tag. Nudge the model so its tag shows, or press confirm on the page.",
+                )
+            return
+        dx, dy = exp.x_in - seen.x_in, exp.y_in - seen.y_in
+        dh = wrap180(exp.heading_deg - seen.heading_deg)
+        if (
+            math.hypot(dx, dy) <= self.tolerances.position_in
+            and abs(dh) <= self.tolerances.facing_deg
+        ):
+            self._carry_out(order)
+            return
+        untouched = (
+            math.dist((seen.x_in, seen.y_in), unit.position) <= self.tolerances.position_in
+            and abs(wrap180(seen.heading_deg - unit.heading_deg)) <= self.tolerances.facing_deg
+        )
+        if untouched:
+            return
+        key = f"fix:{unit.id}:{round(dx * 4)}:{round(dy * 4)}:{round(dh / 10)}"
+        self.announce_once(key, correction_text(unit, dx, dy, dh))
+
+    def _carry_out(self, order: Order) -> None:
+        self.expected = None
+        self.stage = Stage.RUNNING
+        if self._apply(order.action):
+            self.order = None
+        self._advance()
+
+    def _check_human(self, obs: Observation) -> None:
+        pending = self.ruleset.pending(self.state)
+        moved = moved_units(self.state, obs, self.tolerances)
+        own = [u for u in moved if u.side == pending.side]
+        strays = [u for u in moved if u.id not in pending.candidates]
+        for u in strays:
+            if u.side == pending.side:
+                self.announce_once(
+                    f"stray:{u.id}:{self.state.step}",
+                    f"{u.name} cannot activate now; put it back where it was.",
+                )
+        movers = [u for u in own if u.id in pending.candidates]
+        if self.human_plan and self.plan_index < len(self.human_plan):
+            self._follow_plan(obs, movers)
+            return
+        if len(movers) > 1:
+            names = " and ".join(u.name for u in movers[:2])
+            self.announce_once(
+                f"two:{self.state.step}:{names}",
+                f"Only one character moves per activation, but {names} both moved.",
+            )
+            return
+        if not movers:
+            self._human_move = None
+            return
+        unit = movers[0]
+        seen = obs.pieces[unit.id]
+        path, problem = observed_path(self.state, self.ruleset, unit, seen)
+        self._human_move = (unit.id, path, problem, seen.heading_deg)
+        if problem:
+            self.announce_once(
+                f"illegal:{unit.id}:{round(seen.x_in * 4)}:{round(seen.y_in * 4)}",
+                f"That move is not legal: {problem}. Put {unit.name} back, or move it somewhere it can reach.",
+            )
+        else:
+            dist = math.dist(unit.position, (seen.x_in, seen.y_in))
+            self.announce_once(
+                f"moved:{unit.id}:{round(seen.x_in * 4)}:{round(seen.y_in * 4)}",
+                f"{unit.name} moved {dist:.1f} inches. Declare its action: shoot, melee, or done.",
+            )
+
+    def _follow_plan(self, obs: Observation, movers: list[Unit]) -> None:
+        """Demo mode: the player's declarations come from a file; declare when the table agrees."""
+        action = self.human_plan[self.plan_index]
+        if action.kind is ActionKind.PASS:
+            self.plan_index += 1
+            self._apply(action)
+            self._advance()
+            return
+        unit = self.state.unit(action.unit_id or "")
+        path = action.path
+        if len(path) > 1 and math.dist(path[0], path[-1]) > 0.05:
+            seen = obs.pieces.get(unit.id)
+            end = path[-1]
+            leaves = not self.state.table.contains_base(end, unit.radius_in)
+            if leaves and seen is not None and seen.visible:
+                return
+            if not leaves and (
+                seen is None or math.dist((seen.x_in, seen.y_in), end) > self.tolerances.position_in
+            ):
+                return
+        self.plan_index += 1
+        self.announce(f"Declared: {describe_action(self.state, action)}.")
+        if self._apply(action):
+            self._advance()
+
+    def _check_removals(self, obs: Observation) -> None:
+        still = [uid for uid in self.removals if uid in obs.pieces and obs.pieces[uid].visible]
+        if still:
+            return
+        self.removals.clear()
+        self.stage = Stage.RUNNING
+        self._advance()
+
+    # ------------------------------------------------------------- commands
+    def command(self, cmd: Command) -> None:
+        """A command from the page or a button tag."""
+        if cmd.kind == "repeat":
+            if self.announcements:
+                self.say(self.announcements[-1].text)
+        elif cmd.kind == "undo":
+            self.undo()
+        elif cmd.kind == "redo":
+            self.redo()
+        elif cmd.kind == "dice":
+            self._dice_entered(cmd.value or 0)
+        elif cmd.kind == "confirm":
+            self._confirm()
+        elif cmd.kind == "pass":
+            self.declare("pass", None)
+        elif cmd.kind == "declare":
+            self.declare(cmd.action or "", cmd.target, cmd.unit_id)
+
+    def _confirm(self) -> None:
+        if self.stage is Stage.AI_ORDER and self.order is not None:
+            self.announce(
+                f"Confirmed: {self.state.unit(self.order.action.unit_id or '').name} is in place."
+            )
+            self._carry_out(self.order)
+        elif self.stage is Stage.REMOVAL:
+            self.removals.clear()
+            self.stage = Stage.RUNNING
+            self._advance()
+
+    def declare(self, what: str, target: str | None, unit_id: str | None = None) -> None:
+        """The player declares their character's action: shoot, melee, done (move only) or pass."""
+        if self.stage is not Stage.HUMAN:
+            self.announce("It is not your turn to declare an action.")
+            return
+        if what == "pass":
+            if self._apply(Action(ActionKind.PASS, side=self.ruleset.pending(self.state).side)):
+                self._advance()
+            return
+        move = self._human_move
+        if move is not None and move[2]:
+            self.announce(f"First fix the move: {move[2]}.")
+            return
+        action = observed_action(self.state, self.ruleset, what, target, move, unit_id)
+        if isinstance(action, str):
+            self.announce(action)
+            return
+        problems = self.ruleset.validate(self.state, action)
+        if problems:
+            self.announce("Not allowed: " + "; ".join(problems) + ".")
+            return
+        self._human_move = None
+        if self._apply(action):
+            self._advance()
+
+    def _dice_entered(self, value: int) -> None:
+        if self.stage is not Stage.DICE or not isinstance(self.dice, QueuedDice):
+            self.announce("No dice roll is needed right now.")
+            return
+        self.dice.entered.append(value)
+        self.stage = Stage.RUNNING
+        if self.pending is not None:
+            action, self.pending = self.pending, None
+            if self._apply(action):
+                self._advance()
+        else:
+            self._advance()
+
+    def undo(self) -> None:
+        """Step back one applied action; the table has to be put back by hand."""
+        if not self.history.can_undo:
+            self.announce("There is nothing to undo.")
+            return
+        after = self.state
+        snapshot = self.history.undo()
+        assert snapshot is not None
+        self.dice.set_state(snapshot.dice_state)
+        self._redo_steps.append(self.steps.pop())
+        self._reset_waits()
+        moved = [
+            u
+            for u in self.state.units
+            if after.has_unit(u.id) and after.unit(u.id).position != u.position
+        ]
+        where = "; ".join(f"{u.name} back to ({u.x:.1f}, {u.y:.1f})" for u in moved[:3])
+        self.announce("Undone." + (f" Put {where}." if where else ""))
+        self._advance()
+
+    def redo(self) -> None:
+        """Redo an undone action."""
+        snapshot = self.history.redo()
+        if snapshot is None:
+            self.announce("There is nothing to redo.")
+            return
+        self.dice.set_state(snapshot.dice_state)
+        self.steps.append(self._redo_steps.pop())
+        self._reset_waits()
+        self.announce("Redone.")
+        self._save()
+        self._advance()
+
+    def _reset_waits(self) -> None:
+        self.order = None
+        self.expected = None
+        self.pending = None
+        self.removals.clear()
+        self._human_move = None
+        self.stage = Stage.RUNNING
+        self._forget("")
+
+    # -------------------------------------------------------------- engine
+    def _apply(self, action: Action) -> bool:
+        """Apply an action; True when it went through (False: waiting for dice, or illegal)."""
+        before = len(self.dice.rolls)
+        self.dice.begin()
+        try:
+            outcome = self.ruleset.apply(self.state, action, self.dice)
+        except NeedRoll as need:
+            self.pending = action
+            self._ask_for_roll(need)
+            return False
+        except IllegalActionError as exc:
+            self.announce(f"That is not allowed: {exc}.")
+            self.stage = Stage.HUMAN if self._human_turn() else Stage.RUNNING
+            return False
+        self.dice.commit()
+        self.history.push(outcome.state, self.dice.get_state(), action, outcome.events)
+        self.steps.append(AppliedStep(action, tuple(self.dice.rolls[before:])))
+        self._redo_steps.clear()
+        self.stage = Stage.RUNNING
+        self._announce_events(outcome.events)
+        self._save()
+        return True
+
+    def _announce_events(self, events: Sequence[Event]) -> None:
+        gone: set[str] = set()
+        for ev in events:
+            text = event_text(ev)
+            if text:
+                self.announce(text)
+            if ev.type in (EventType.FALL, EventType.LEFT_TABLE) and ev.unit:
+                gone.add(ev.unit)
+        if gone:
+            self.removals |= gone
+            self.stage = Stage.REMOVAL
+
+    def _ask_for_roll(self, need: NeedRoll) -> None:
+        self.stage = Stage.DICE
+        self.announce(
+            f"Roll a {need.sides}-sided die for {need.purpose}, and enter the result on the page."
+        )
+
+    def _human_turn(self) -> bool:
+        pending = self.ruleset.pending(self.state)
+        if pending.side is None:
+            return False
+        return self.state.side(pending.side).role is Role.HUMAN
+
+    def _save(self) -> None:
+        if self.on_saved is not None:
+            self.on_saved(self)
+
+    def _advance(self) -> None:
+        """Move the game on until it has to wait for the table or the player."""
+        for _ in range(200):
+            if self.stage is not Stage.RUNNING:
+                return
+            pending = self.ruleset.pending(self.state)
+            if pending.kind is PendingKind.OVER:
+                self.stage = Stage.OVER
+                self.announce_once("over", self._summary())
+                return
+            if pending.kind is PendingKind.INITIATIVE:
+                self._apply(Action(ActionKind.INITIATIVE))
+                continue
+            side = self.state.side(pending.side or "")
+            routing = [
+                uid for uid in pending.candidates if self.state.is_routing(self.state.unit(uid))
+            ]
+            if side.role is Role.AI or routing:
+                self._give_order(
+                    pending.candidates[0] if side.role is Role.AI else routing[0], pending
+                )
+                continue
+            self.stage = Stage.HUMAN
+            names = ", ".join(self.state.unit(u).name for u in pending.candidates[:4])
+            who = f"{pending.general}, your" if pending.general else "Your"
+            self.announce_once(
+                f"turn:{self.state.step}",
+                f"{who} turn: move one of your characters ({names}), then declare its action.",
+            )
+            return
+
+    def _give_order(self, unit_id: str, pending: object) -> None:
+        if self.state.side(self.state.unit(unit_id).side).role is Role.AI:
+            chosen = self.ai.choose_unit(self.state, self.ruleset, self.ruleset.pending(self.state))
+            if chosen is None:
+                self._apply(Action(ActionKind.PASS, side=self.state.unit(unit_id).side))
+                return
+            unit_id = chosen
+        self.dice.begin()
+        try:
+            order = self.ai.decide(self.state, self.ruleset, unit_id, self.dice)
+        except NeedRoll as need:
+            self.pending = None
+            self._ask_for_roll(need)
+            return
+        self.dice.commit()
+        self.order = order
+        self.announce(order_text(self.state, order))
+        self.expected = expectation(self.state, order)
+        if self.expected.moves or self.expected.off_table or self._pivot_needed():
+            self.stage = Stage.AI_ORDER
+            return
+        self.expected = None
+        if self._apply(order.action):
+            self.order = None
+
+    def _pivot_needed(self) -> bool:
+        exp = self.expected
+        if exp is None:
+            return False
+        unit = self.state.unit(exp.unit_id)
+        return abs(wrap180(exp.heading_deg - unit.heading_deg)) > self.tolerances.facing_deg
+
+    def _summary(self) -> str:
+        state = self.state
+        if state.winner in (None, "draw"):
+            return f"The battle is over: a draw after {state.round} rounds ({state.end_reason})."
+        return f"The battle is over: {state.winner} win after {state.round} rounds ({state.end_reason})."
+
+
+_BUTTONS = {"done": "declare", "undo": "undo", "repeat": "repeat", "confirm": "confirm"}
+
+
+def describe_action(state: GameState, action: Action) -> str:
+    """A short description: "Archer Wren shoots Brute Gorm"."""
+    unit = state.unit(action.unit_id or "") if action.unit_id else None
+    target = state.unit(action.target_id).name if action.target_id else ""
+    name = unit.name if unit else (action.side or "")
+    kind = action.kind
+    verbs = {
+        ActionKind.SHOOT: f"shoots {target}",
+        ActionKind.MOVE_AND_SHOOT: f"moves and shoots {target}",
+        ActionKind.MOVE_INTO_MELEE: f"charges {target}",
+        ActionKind.CONTINUE_MELEE: f"fights {target}",
+        ActionKind.MOVE: "moves",
+        ActionKind.ROUT: "flees",
+        ActionKind.PASS: "passes",
+    }
+    return f"{name} {verbs.get(kind, kind.value)}"
+
+
+def expectation(state: GameState, order: Order) -> Expectation:
+    """Where the ordered model must stand (and face) once the player has moved it."""
+    action = order.action
+    unit = state.unit(action.unit_id or "")
+    path = action.path
+    end = path[-1] if path else unit.position
+    heading = unit.heading_deg
+    if len(path) > 1 and path[-2] != path[-1]:
+        heading = bearing_deg(path[-2], path[-1])
+    if action.heading_deg is not None:
+        heading = action.heading_deg
+    if action.target_id and action.kind in (ActionKind.SHOOT, ActionKind.MOVE_AND_SHOOT):
+        heading = bearing_deg(end, state.unit(action.target_id).position)
+    off = not state.table.contains_base(end, unit.radius_in)
+    moves = math.dist(end, unit.position) > 0.05
+    return Expectation(unit.id, end[0], end[1], heading % 360.0, off, moves)
+
+
+def moved_units(state: GameState, obs: Observation, tol: Tolerances) -> list[Unit]:
+    """Units on the table whose models stand away from where the engine has them."""
+    out = []
+    for unit in state.units:
+        seen = obs.pieces.get(unit.id)
+        if not unit.on_table or seen is None or not seen.visible:
+            continue
+        far = math.dist((seen.x_in, seen.y_in), unit.position) > tol.position_in
+        turned = abs(wrap180(seen.heading_deg - unit.heading_deg)) > tol.facing_deg
+        if far or turned:
+            out.append(unit)
+    return out
+
+
+def setup_problems(
+    scenario: Scenario, state: GameState, obs: Observation, tol: Tolerances
+) -> list[str]:
+    """What keeps the table from matching the scenario, in plain sentences."""
+    problems = []
+    zones = {s.name: s.deployment for s in scenario.sides}
+    from shapely.geometry import Point as ShapelyPoint
+    from shapely.geometry import Polygon
+
+    for unit in state.units:
+        seen = obs.pieces.get(unit.id)
+        if seen is None:
+            problems.append(f"{unit.name} is missing.")
+            continue
+        zone = zones.get(unit.side) or ()
+        if len(zone) >= 3 and not Polygon(zone).buffer(0.01).contains(
+            ShapelyPoint(seen.x_in, seen.y_in)
+        ):
+            problems.append(f"{unit.name} is outside its deployment zone.")
+        elif len(zone) < 3 and math.dist((seen.x_in, seen.y_in), unit.position) > 1.0:
+            problems.append(f"{unit.name} should stand at ({unit.x:.0f}, {unit.y:.0f}) inches.")
+    for name in obs.missing_terrain:
+        problems.append(f"I can't find {name}.")
+    return problems
+
+
+def adopt_positions(state: GameState, obs: Observation, tol: Tolerances) -> GameState:
+    """The starting state with each unit where its model stands (or exactly where the
+    scenario puts it, when the model is within tolerance of that)."""
+    from dataclasses import replace
+
+    units = []
+    for unit in state.units:
+        seen: PieceSeen | None = obs.pieces.get(unit.id)
+        if seen is None:
+            units.append(unit)
+            continue
+        close = math.dist((seen.x_in, seen.y_in), unit.position) <= tol.position_in
+        facing = abs(wrap180(seen.heading_deg - unit.heading_deg)) <= tol.facing_deg
+        if close and facing:
+            units.append(unit)
+        else:
+            units.append(
+                replace(unit, x=seen.x_in, y=seen.y_in, heading_deg=seen.heading_deg % 360)
+            )
+    return replace(state, units=tuple(units))

@@ -1,0 +1,111 @@
+"""The live game's state machine at a virtual table: the same battle as ``simulate``,
+corrections for misplaced models, illegal moves flagged, physical dice, undo."""
+
+from __future__ import annotations
+
+from assistant.live_hub import Command
+from assistant.scenarios import load_game
+from assistant.session.dice import AutoDice, QueuedDice
+from assistant.session.game import LiveGame, Stage
+from assistant.session.observation import Observation, PieceSeen
+from engine.actions import ActionKind
+from engine.dice import SeededDice
+from engine.model import Role
+from engine.protocols import find_controller
+from engine.runner import controllers_for, play_battle
+from tests.session.virtual_table import VirtualTable
+
+
+def _game(scenario_name: str, seed: int, plan: bool = True, physical: bool = False):
+    scenario, ruleset, state = load_game(scenario_name)
+    said: list[str] = []
+    human_plan = ()
+    record = None
+    if plan:
+        record = play_battle(state, ruleset, controllers_for(scenario), SeededDice(seed))
+        human = state.side_of_role(Role.HUMAN)
+        assert human is not None
+        human_plan = tuple(
+            a
+            for a in record.actions
+            if (a.unit_id and state.unit(a.unit_id).side == human.name)
+            or (a.kind is ActionKind.PASS and a.side == human.name)
+        )
+    game = LiveGame(
+        scenario=scenario,
+        ruleset=ruleset,
+        ai=find_controller(scenario.scenario.ai_controller),
+        dice=QueuedDice() if physical else AutoDice(seed),
+        say=said.append,
+        initial=state,
+        human_plan=human_plan,
+    )
+    return game, said, record
+
+
+def test_live_loop_reaches_the_simulated_outcome() -> None:
+    for name, seed in (("crossroads-ambush", 3), ("ford-at-dawn", 7)):
+        game, said, record = _game(name, seed)
+        VirtualTable(game).play()
+        assert record is not None
+        assert game.state.winner == record.final.winner
+        assert game.state.round == record.final.round
+        assert [u.status for u in game.state.units] == [u.status for u in record.final.units]
+        assert any("win" in s or "draw" in s for s in said[-2:])
+
+
+def test_misplaced_ai_move_is_corrected_then_accepted() -> None:
+    game, said, _ = _game("crossroads-ambush", 3)
+    table = VirtualTable(game)
+    while not (game.stage is Stage.AI_ORDER and game.expected and game.expected.moves):
+        table.step()
+    exp = game.expected
+    assert exp is not None and exp.moves
+    steps = len(game.steps)
+    table.poses[exp.unit_id] = (exp.x_in + 1.0, exp.y_in, exp.heading_deg)
+    game.observe(table.observation())
+    assert game.stage is Stage.AI_ORDER and len(game.steps) == steps
+    assert "1.0 inches to the left" in said[-1]
+    table.poses[exp.unit_id] = (exp.x_in + 0.1, exp.y_in - 0.1, exp.heading_deg + 5)
+    game.observe(table.observation())
+    assert len(game.steps) == steps + 1
+
+
+def test_illegal_player_move_is_flagged_with_its_reason() -> None:
+    game, said, _ = _game("crossroads-ambush", 5, plan=False)
+    table = VirtualTable(game)
+    table.run_until(Stage.HUMAN)
+    unit = game.state.unit(game.ruleset.pending(game.state).candidates[0])
+    table.poses[unit.id] = (unit.x, unit.y + 9.0, unit.heading_deg)
+    game.observe(table.observation())
+    assert "not legal" in said[-1] and "more than its" in said[-1]
+    game.declare("done", None)
+    assert "fix the move" in said[-1]
+    table.poses[unit.id] = (unit.x, unit.y + 4.0, unit.heading_deg)
+    game.observe(table.observation())
+    assert "moved 4.0 inches" in said[-1]
+    steps = len(game.steps)
+    game.declare("done", None)
+    assert len(game.steps) == steps + 1
+
+
+def test_physical_dice_prompt_and_undo() -> None:
+    game, said, _ = _game("crossroads-ambush", 1, plan=False, physical=True)
+    table = VirtualTable(game)
+    game.observe(table.observation())
+    assert game.stage is Stage.DICE and "6-sided die" in said[-1]
+    game.command(Command(kind="dice", value=2))  # 1-3: the AI side starts
+    assert game.state.round == 1 and game.stage is Stage.AI_ORDER
+    game.command(Command(kind="undo"))
+    assert game.state.round == 0
+    assert game.stage is Stage.DICE
+
+
+def test_unknown_and_fallen_tags_are_reported_once() -> None:
+    game, said, _ = _game("crossroads-ambush", 3, plan=False)
+    table = VirtualTable(game)
+    obs = table.observation()
+    game.observe(Observation(obs.t, True, obs.pieces, unknown_tags=(37,)))
+    game.observe(Observation(obs.t + 1, True, obs.pieces, unknown_tags=(37,)))
+    assert sum("tag 37" in s for s in said) == 1
+    assert PieceSeen  # the module's value type is what the camera side fills in
