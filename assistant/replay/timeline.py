@@ -200,6 +200,11 @@ class TimelineBuilder:
         else:
             self._close_run()
 
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """Moves found so far (cheap: no open run is closed)."""
+        return tuple(self._moves)
+
     def warn(self, t: float, text: str) -> None:
         """Record a warning (seconds, plain sentence) in the timeline's events."""
         self._events.append(TimelineEvent(t, "warning", text))

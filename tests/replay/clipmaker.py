@@ -272,8 +272,8 @@ def standard_clip() -> Clip:
     ]
     moves = [
         MoveScript(16, (7.0, 9.0), 30.0, 1.6, 3.0),
-        MoveScript(18, (14.5, 13.0), 260.0, 5.2, 6.4),
-        MoveScript(19, (10.0, 19.5), 45.0, 10.6, 11.6),
+        MoveScript(18, (14.5, 13.0), 260.0, 6.2, 7.4),
+        MoveScript(19, (10.0, 19.5), 45.0, 12.8, 13.8),
     ]
-    hovers = [Hover((16.0, 17.0), 7.6, 9.4)]
-    return Clip(pieces, moves, hovers, duration_s=13.5)
+    hovers = [Hover((16.0, 17.0), 9.4, 11.2)]
+    return Clip(pieces, moves, hovers, duration_s=16.5)

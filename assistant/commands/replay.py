@@ -1,0 +1,101 @@
+"""``soloscope replay FOOTAGE --out DIR``: a battle's timeline, offline viewer and video."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from assistant.errors import UserError
+from assistant.replay.run import ReplayOptions, run_replay
+
+NAME = "replay"
+HELP = "build a replay (timeline, board states, events, HTML viewer) from recorded footage"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Flags of ``soloscope replay``."""
+    parser.add_argument(
+        "footage",
+        type=Path,
+        help="a video file, a recording folder from `soloscope play`, or a folder of images",
+    )
+    parser.add_argument("--out", type=Path, required=True, help="folder to write the replay in")
+    parser.add_argument("--scenario", help="scenario name or TOML file: names pieces, terrain")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="table profile JSON (default: fitted from the corner tags in the footage)",
+    )
+    parser.add_argument("--video", action="store_true", help="also write an annotated replay.mp4")
+    parser.add_argument(
+        "--stride",
+        type=int,
+        default=None,
+        help="look at every N-th frame (default: about 10 frames per second of footage)",
+    )
+    parser.add_argument("--width", type=float, default=24.0, help="table width, inches")
+    parser.add_argument("--depth", type=float, default=24.0, help="table depth, inches")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the replay and print where it went."""
+    if args.stride is not None and args.stride < 1:
+        raise UserError(f"--stride must be 1 or more, got {args.stride}")
+    if args.width <= 0 or args.depth <= 0:
+        raise UserError(f"table size must be positive, got {args.width} x {args.depth} in")
+    options = ReplayOptions(
+        footage=args.footage,
+        out_dir=args.out,
+        profile=args.profile,
+        scenario=args.scenario,
+        video=args.video,
+        stride=args.stride,
+        width_in=args.width,
+        depth_in=args.depth,
+    )
+    console = Console(stderr=True)
+    show = not args.quiet and sys.stderr.isatty()
+    with Progress(
+        TextColumn("replaying"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TextColumn("{task.completed:.0f}/{task.total:.0f} s of footage"),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not show,
+        transient=False,
+    ) as progress:
+        task = progress.add_task("replay", total=None)
+
+        def update(done_s: float, total_s: float | None) -> None:
+            progress.update(task, completed=done_s, total=total_s)
+
+        result = run_replay(options, update)
+    for w in result.warnings:
+        console.print(f"[yellow]warning:[/yellow] {w}", highlight=False)
+    tl = result.timeline
+    print(
+        f"replay of {result.footage_s:.1f} s of footage: {len(tl.moves)} moves, "
+        f"{len(tl.states)} settled states; {result.speed:.1f}x real time"
+    )
+    print(f"open {(result.out_dir / 'index.html').resolve()}")
+    if options.video:
+        print(f"video {(result.out_dir / 'replay.mp4').resolve()}")
+    if result.interrupted:
+        print("stopped early: the replay covers what was read before Ctrl-C", file=sys.stderr)
+        return 130
+    return 0

@@ -1,0 +1,319 @@
+"""From tag moves to the game: pieces, activations and the logged events of a session.
+
+With a scenario, every tag belongs to a unit (or a terrain piece) with a known mount, so a tag's
+move becomes that unit's move, base centre to base centre. When the footage was recorded by
+``soloscope play`` its event log lies beside it, and its events (with the real dice) are used
+as they are; otherwise each unit's move is one activation. Inches, degrees and seconds.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from assistant.recorder import EVENTS_NAME, is_recording, read_event_log
+from assistant.replay.timeline import Move, SettledState
+from vision.types import PieceSpec, TagId, TagMount
+
+MM_PER_IN = 25.4
+
+
+@dataclass(frozen=True)
+class TerrainOutline:
+    """A terrain piece drawn in the viewer: a polygon in table inches."""
+
+    name: str
+    polygon_in: tuple[tuple[float, float], ...]
+    kind: str = "scenery"
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form for timeline.json and the viewer."""
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "polygon": [[round(x, 3), round(y, 3)] for x, y in self.polygon_in],
+        }
+
+
+@dataclass(frozen=True)
+class Roster:
+    """What a scenario says about the table: its size, the pieces and their tags, terrain."""
+
+    width_in: float
+    depth_in: float
+    pieces: tuple[PieceSpec, ...]
+    sides: Mapping[str, str]
+    """Piece name -> side name."""
+    terrain: tuple[TerrainOutline, ...] = ()
+    title: str = ""
+
+    def piece_of_tag(self, tag_id: int) -> tuple[PieceSpec, TagMount] | None:
+        """The piece carrying this tag and the tag's mount on it, or None."""
+        for piece in self.pieces:
+            for mount in piece.tags:
+                if int(mount.tag_id) == tag_id:
+                    return piece, mount
+        return None
+
+    def tag_ids(self) -> frozenset[int]:
+        """Every tag id the scenario uses."""
+        return frozenset(int(m.tag_id) for p in self.pieces for m in p.tags)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form: pieces with their tags, and terrain."""
+        return {
+            "title": self.title,
+            "pieces": [
+                {
+                    "name": p.name,
+                    "side": self.sides.get(p.name, ""),
+                    "base_diameter_in": round(p.base_diameter_mm / MM_PER_IN, 3),
+                    "tags": [int(m.tag_id) for m in p.tags],
+                }
+                for p in self.pieces
+            ],
+            "terrain": [t.to_json() for t in self.terrain],
+        }
+
+
+def roster_from_scenario(name_or_path: str) -> Roster:
+    """Load a scenario (bundled name or TOML path) and keep what the replay needs."""
+    from assistant.scenarios import load_scenario
+
+    scenario = load_scenario(name_or_path)
+    pieces = []
+    sides = {}
+    for unit in scenario.units:
+        mounts = tuple(
+            TagMount(TagId(t.id), t.forward_mm, t.right_mm, t.size_mm, t.rotation_deg, t.height_mm)
+            for t in unit.tags
+        )
+        pieces.append(PieceSpec(unit.name, mounts, unit.base_diameter_in * MM_PER_IN))
+        sides[unit.name] = unit.side
+    for ter in scenario.terrain:
+        if ter.tags:
+            mounts = tuple(
+                TagMount(
+                    TagId(t.id), t.forward_mm, t.right_mm, t.size_mm, t.rotation_deg, t.height_mm
+                )
+                for t in ter.tags
+            )
+            pieces.append(PieceSpec(ter.name, mounts, 0.0))
+    terrain = tuple(
+        TerrainOutline(t.name, tuple((float(x), float(y)) for x, y in t.polygon), t.kind)
+        for t in scenario.terrain
+    )
+    return Roster(
+        scenario.table.width_in,
+        scenario.table.depth_in,
+        tuple(pieces),
+        sides,
+        terrain,
+        scenario.scenario.title or scenario.scenario.name,
+    )
+
+
+def piece_centre_in(
+    tag_x_in: float, tag_y_in: float, tag_heading_deg: float, mount: TagMount
+) -> tuple[float, float, float]:
+    """Base centre (inches) and facing (degrees) of a piece from one of its tags' pose."""
+    facing = (tag_heading_deg - mount.rotation_deg) % 360.0
+    h = math.radians(facing)
+    fwd = (math.sin(h), math.cos(h))
+    right = (math.cos(h), -math.sin(h))
+    dx = (mount.forward_mm * fwd[0] + mount.right_mm * right[0]) / MM_PER_IN
+    dy = (mount.forward_mm * fwd[1] + mount.right_mm * right[1]) / MM_PER_IN
+    return tag_x_in - dx, tag_y_in - dy, facing
+
+
+@dataclass(frozen=True)
+class PieceMove:
+    """A piece's move, base centre to base centre (inches, degrees, seconds)."""
+
+    piece: str
+    side: str
+    tags: tuple[int, ...]
+    from_in: tuple[float, float]
+    to_in: tuple[float, float]
+    heading_from_deg: float
+    heading_to_deg: float
+    t_start: float
+    t_end: float
+
+    @property
+    def distance_in(self) -> float:
+        """Straight-line length in inches."""
+        return math.dist(self.from_in, self.to_in)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form for timeline.json."""
+        return {
+            "piece": self.piece,
+            "side": self.side,
+            "tags": list(self.tags),
+            "from": [round(self.from_in[0], 3), round(self.from_in[1], 3)],
+            "to": [round(self.to_in[0], 3), round(self.to_in[1], 3)],
+            "heading_from": round(self.heading_from_deg, 1),
+            "heading_to": round(self.heading_to_deg, 1),
+            "t_start": round(self.t_start, 3),
+            "t_end": round(self.t_end, 3),
+        }
+
+
+def piece_moves(moves: Sequence[Move], roster: Roster) -> list[PieceMove]:
+    """Group tag moves into piece moves: tags of one piece moving in overlapping times."""
+    groups: dict[tuple[str, int], list[tuple[Move, TagMount]]] = {}
+    order: list[tuple[str, int]] = []
+    for move in sorted(moves, key=lambda m: m.t_end):
+        found = roster.piece_of_tag(move.tag_id)
+        if found is None:
+            continue
+        piece, mount = found
+        key = None
+        for k in reversed(order):
+            if k[0] == piece.name:
+                last = groups[k][-1][0]
+                if move.t_start <= last.t_end + 1.0:
+                    key = k
+                break
+        if key is None:
+            key = (piece.name, len(order))
+            order.append(key)
+            groups[key] = []
+        groups[key].append((move, mount))
+    out = []
+    for key in order:
+        items = groups[key]
+        froms = [piece_centre_in(*m.from_in, m.heading_from_deg, mt) for m, mt in items]
+        tos = [piece_centre_in(*m.to_in, m.heading_to_deg, mt) for m, mt in items]
+        out.append(
+            PieceMove(
+                key[0],
+                roster.sides.get(key[0], ""),
+                tuple(m.tag_id for m, _ in items),
+                (sum(f[0] for f in froms) / len(froms), sum(f[1] for f in froms) / len(froms)),
+                (sum(t[0] for t in tos) / len(tos), sum(t[1] for t in tos) / len(tos)),
+                froms[0][2],
+                tos[0][2],
+                min(m.t_start for m, _ in items),
+                max(m.t_end for m, _ in items),
+            )
+        )
+    return out
+
+
+def piece_positions(state: SettledState, roster: Roster) -> list[dict[str, Any]]:
+    """Base centres (inches) and facings of the pieces whose tags lie in a settled state."""
+    out = []
+    for piece in roster.pieces:
+        fits = []
+        for mount in piece.tags:
+            rest = state.tag(int(mount.tag_id))
+            if rest is not None:
+                fits.append(piece_centre_in(rest.x_in, rest.y_in, rest.heading_deg, mount))
+        if fits:
+            out.append(
+                {
+                    "name": piece.name,
+                    "x": round(sum(f[0] for f in fits) / len(fits), 3),
+                    "y": round(sum(f[1] for f in fits) / len(fits), 3),
+                    "heading": round(fits[0][2], 1),
+                }
+            )
+    return out
+
+
+# -- the session log -----------------------------------------------------------------------------
+
+
+def find_session_log(footage: Path) -> Path | None:
+    """The event log of a ``soloscope play`` session beside its footage, if there is one.
+
+    A recording folder holds ``events.jsonl``; a video ``battle.mp4`` may have
+    ``battle.events.jsonl`` (or ``events.jsonl``) beside it.
+    """
+    if footage.is_dir():
+        log = footage / EVENTS_NAME
+        return log if is_recording(footage) and log.is_file() else None
+    for candidate in (
+        footage.with_name(footage.stem + ".events.jsonl"),
+        footage.with_name(EVENTS_NAME),
+    ):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _event_text(record: Mapping[str, Any]) -> str:
+    for key in ("text", "summary", "message", "announcement"):
+        value = record.get(key)
+        if isinstance(value, str) and value:
+            return value
+    kind = str(record.get("kind") or record.get("type") or "event")
+    details = ", ".join(
+        f"{k}={v}" for k, v in record.items() if k not in ("t", "kind", "type") and v is not None
+    )
+    return f"{kind}: {details}" if details else kind
+
+
+ACTIVATION_KINDS = frozenset({"activation", "activate", "activation_start", "order"})
+"""Logged event kinds that start an activation (one step of the viewer's 'step by activation')."""
+
+
+def events_from_log(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Logged session events in the timeline's form: {"t", "kind", "text", "source": "log"}.
+
+    Records without a time are placed at the time of the record before them.
+    """
+    out: list[dict[str, Any]] = []
+    t_prev = 0.0
+    for record in records:
+        t_raw = record.get("t", record.get("time_s"))
+        t = float(t_raw) if isinstance(t_raw, int | float) else t_prev
+        t_prev = t
+        kind = str(record.get("kind") or record.get("type") or "event")
+        item: dict[str, Any] = {"t": round(t, 3), "kind": kind, "text": _event_text(record)}
+        item["source"] = "log"
+        if "unit" in record:
+            item["unit"] = record["unit"]
+        out.append(item)
+    return out
+
+
+def read_session_events(footage: Path, problems: list[str] | None = None) -> list[dict[str, Any]]:
+    """The session's logged events for this footage, or [] when it has no log."""
+    log = find_session_log(footage)
+    if log is None:
+        return []
+    return events_from_log(read_event_log(log, problems))
+
+
+def activations(
+    moves: Sequence[Move], piece_moves_: Sequence[PieceMove], logged: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """The steps of 'step by activation': logged activations when the log has them, else one
+    per piece move (with a scenario) or per tag move. Each: {"index", "t", "t_start", "label"}."""
+    steps: list[dict[str, Any]] = []
+    logged_acts = [e for e in logged if str(e.get("kind")) in ACTIVATION_KINDS]
+    if logged_acts:
+        for e in logged_acts:
+            steps.append({"t": e["t"], "t_start": e["t"], "label": e["text"]})
+    elif piece_moves_:
+        for pm in piece_moves_:
+            label = f"{pm.piece} moves {pm.distance_in:.1f} in"
+            steps.append({"t": pm.t_end, "t_start": pm.t_start, "label": label, "tags": pm.tags})
+    else:
+        for m in moves:
+            label = f"tag {m.tag_id} moves {m.distance_in:.1f} in"
+            steps.append({"t": m.t_end, "t_start": m.t_start, "label": label, "tags": [m.tag_id]})
+    steps.sort(key=lambda s: s["t"])
+    for i, s in enumerate(steps):
+        s["index"] = i
+        s["t"] = round(float(s["t"]), 3)
+        s["t_start"] = round(float(s["t_start"]), 3)
+        if "tags" in s:
+            s["tags"] = [int(x) for x in s["tags"]]
+    return steps

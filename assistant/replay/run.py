@@ -1,0 +1,267 @@
+"""The replay job: footage in, timeline.json, index.html (and an annotated MP4) out.
+
+``run_replay(options)`` reads the footage once, every ``stride``-th frame, shows a progress bar
+with the time left, and writes its outputs even when stopped early (Ctrl-C) or when the footage
+is damaged: what was read is replayed and the reason is in the warnings.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from assistant.errors import UserError
+from assistant.replay.footage import FootageReader, open_footage
+from assistant.replay.observe import FrameObserver, fit_profile_from_footage, make_detector
+from assistant.replay.reconstruct import (
+    Roster,
+    activations,
+    piece_moves,
+    piece_positions,
+    read_session_events,
+    roster_from_scenario,
+)
+from assistant.replay.timeline import Timeline, TimelineBuilder
+from calibration.profile import TableProfile, load_profile
+
+TIMELINE_VERSION = 1
+FRAMES_DIR = "frames"
+
+
+@dataclass(frozen=True)
+class ReplayOptions:
+    """What to replay and where to write it."""
+
+    footage: Path
+    out_dir: Path
+    profile: Path | None = None
+    scenario: str | None = None
+    video: bool = False
+    stride: int | None = None
+    """Look at every stride-th frame; None: about 10 frames per second of footage."""
+    width_in: float = 24.0
+    """Table width when fitting the profile from the footage without a scenario."""
+    depth_in: float = 24.0
+    keyframe_width_px: int = 480
+    keyframe_every_s: float = 2.0
+
+
+@dataclass
+class ReplayResult:
+    """What a replay found and wrote."""
+
+    timeline: Timeline
+    out_dir: Path
+    warnings: list[str] = field(default_factory=list)
+    footage_s: float = 0.0
+    """Seconds of footage covered."""
+    elapsed_s: float = 0.0
+    """Wall-clock seconds the replay took."""
+    frames_read: int = 0
+    frames_processed: int = 0
+    detections: int = 0
+    interrupted: bool = False
+
+    @property
+    def speed(self) -> float:
+        """Footage seconds per wall-clock second (4.0 = four times real time)."""
+        return self.footage_s / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+
+ProgressFn = Callable[[float, float | None], None]
+"""Called with (seconds of footage done, total seconds or None)."""
+
+
+def _keyframe(image: npt.NDArray[np.uint8], width_px: int) -> bytes:
+    h, w = image.shape[:2]
+    if w > width_px:
+        image = cv2.resize(image, (width_px, round(h * width_px / w)), interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 72])
+    return buf.tobytes() if ok else b""
+
+
+def _profile_for(
+    options: ReplayOptions, reader: FootageReader, roster: Roster | None, warnings: list[str]
+) -> TableProfile:
+    detector = make_detector()
+    if options.profile is not None:
+        profile = load_profile(options.profile)
+        if tuple(profile.image_size_px) != tuple(reader.size_px):
+            warnings.append(
+                f"the profile was made at {profile.image_size_px[0]}x{profile.image_size_px[1]} "
+                f"px but the footage is {reader.size_px[0]}x{reader.size_px[1]}: positions may "
+                "be off"
+            )
+        return profile
+    width, depth = (
+        (roster.width_in, roster.depth_in) if roster else (options.width_in, options.depth_in)
+    )
+    return fit_profile_from_footage(reader, detector, width, depth)
+
+
+def _write_json_atomic(path: Path, data: Any) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def timeline_document(
+    timeline: Timeline,
+    *,
+    profile: TableProfile,
+    roster: Roster | None,
+    logged: list[dict[str, Any]],
+    keyframes: list[dict[str, Any]],
+    warnings: list[str],
+    source: dict[str, Any],
+) -> dict[str, Any]:
+    """The version-1 timeline.json object (inches, degrees, seconds)."""
+    pmoves = piece_moves(timeline.moves, roster) if roster else []
+    events: list[dict[str, Any]] = [e.to_json() for e in timeline.events]
+    for m in timeline.moves:
+        events.append(
+            {
+                "t": round(m.t_end, 3),
+                "kind": "move",
+                "tag": m.tag_id,
+                "text": f"tag {m.tag_id} moved {m.distance_in:.1f} in "
+                f"({m.t_start:.1f}-{m.t_end:.1f} s)",
+            }
+        )
+    for pm in pmoves:
+        events.append(
+            {
+                "t": round(pm.t_end, 3),
+                "kind": "piece_move",
+                "piece": pm.piece,
+                "text": f"{pm.piece} moved {pm.distance_in:.1f} in",
+            }
+        )
+    events.extend(logged)
+    events.sort(key=lambda e: (e["t"], e["kind"]))
+    states = []
+    for s in timeline.states:
+        item = s.to_json()
+        if roster:
+            item["pieces"] = piece_positions(s, roster)
+        states.append(item)
+    return {
+        "version": TIMELINE_VERSION,
+        "source": source,
+        "table": {"width_in": profile.width_in, "depth_in": profile.depth_in},
+        "duration_s": round(timeline.duration_s, 3),
+        "moves": [m.to_json() for m in timeline.moves],
+        "piece_moves": [pm.to_json() for pm in pmoves],
+        "states": states,
+        "events": events,
+        "activations": activations(timeline.moves, pmoves, logged),
+        "roster": roster.to_json() if roster else None,
+        "keyframes": keyframes,
+        "warnings": list(warnings),
+    }
+
+
+def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> ReplayResult:
+    """Replay the footage into ``options.out_dir``; see the module docstring."""
+    from assistant.replay.viewer import write_viewer
+
+    cv2.setNumThreads(2)
+    started = time.monotonic()
+    reader = open_footage(options.footage)
+    warnings: list[str] = []
+    roster = roster_from_scenario(options.scenario) if options.scenario else None
+    profile = _profile_for(options, reader, roster, warnings)
+    out = options.out_dir
+    out.mkdir(parents=True, exist_ok=True)
+    frames_dir = out / FRAMES_DIR
+    if frames_dir.exists():
+        shutil.rmtree(frames_dir)
+    frames_dir.mkdir()
+    log_problems: list[str] = []
+    logged = read_session_events(options.footage, log_problems)
+    warnings.extend(log_problems)
+
+    ids = roster.tag_ids() if roster else None
+    observer = FrameObserver(profile, make_detector(), ids)
+    builder = TimelineBuilder()
+    stride = options.stride or (1 if reader.kind == "images" else max(1, round(reader.fps / 10)))
+    video = None
+    if options.video:
+        from assistant.replay.video import AnnotatedVideo
+
+        video = AnnotatedVideo(out / "replay.mp4", reader.fps / stride, profile, roster)
+    keyframes: list[dict[str, Any]] = []
+    total = reader.duration_s
+    every = max(options.keyframe_every_s, (total or 0.0) / 400.0)
+    next_key = 0.0
+    was_settled = False
+    last_t = 0.0
+    last_checkpoint = time.monotonic()
+    source = {
+        "footage": str(options.footage),
+        "kind": reader.kind,
+        "fps": reader.fps,
+        "size_px": list(reader.size_px),
+        "stride": stride,
+    }
+    result = ReplayResult(Timeline((), (), (), 0.0), out)
+
+    def document() -> dict[str, Any]:
+        return timeline_document(
+            builder.timeline(),
+            profile=profile,
+            roster=roster,
+            logged=logged,
+            keyframes=keyframes,
+            warnings=warnings + reader.warnings,
+            source=source,
+        )
+
+    try:
+        for frame in reader.frames(stride):
+            snap = observer.observe(frame.t, frame.index, frame.image)
+            builder.add(snap)
+            last_t = frame.t
+            if frame.t >= next_key or (snap.settled and not was_settled):
+                name = f"kf_{frame.index:07d}.jpg"
+                (frames_dir / name).write_bytes(_keyframe(frame.image, options.keyframe_width_px))
+                keyframes.append({"t": round(frame.t, 3), "src": f"{FRAMES_DIR}/{name}"})
+                if frame.t >= next_key:
+                    next_key = frame.t + every
+            was_settled = snap.settled
+            if video is not None:
+                video.write(frame.image, snap, builder)
+            if progress is not None:
+                progress(frame.t, total)
+            if time.monotonic() - last_checkpoint > 20.0:
+                _write_json_atomic(out / "timeline.json", document())
+                last_checkpoint = time.monotonic()
+    except KeyboardInterrupt:
+        result.interrupted = True
+        warnings.append(f"stopped by the user after {last_t:.1f} s of footage")
+    finally:
+        if video is not None:
+            video.close()
+    if observer.frames == 0:
+        raise UserError(f"no frame of {options.footage} could be read")
+    doc = document()
+    _write_json_atomic(out / "timeline.json", doc)
+    write_viewer(out / "index.html", doc)
+    result.timeline = builder.timeline()
+    result.warnings = doc["warnings"]
+    result.footage_s = last_t + stride / reader.fps
+    result.elapsed_s = time.monotonic() - started
+    result.frames_read = reader.frames_read
+    result.frames_processed = observer.frames
+    result.detections = observer.detections
+    return result
