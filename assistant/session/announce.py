@@ -14,8 +14,19 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 
 from engine.actions import ActionKind, Event, EventType, Order
-from engine.geometry import Edge, Point, bearing_deg, path_cost_in, wrap180
+from engine.geometry import (
+    Cover,
+    CoverArea,
+    Edge,
+    Point,
+    bearing_deg,
+    cover_between,
+    in_forward_arc,
+    path_cost_in,
+    wrap180,
+)
 from engine.model import GameState, Unit
+from engine.rulesets.narrative_board import card_of, gap_between, sight_between
 
 #: A landmark is named when the destination lies within this many inches of it.
 LANDMARK_RADIUS_IN = 3.0
@@ -147,3 +158,38 @@ def correction_text(unit: Unit, dx_in: float, dy_in: float, dheading_deg: float)
             else f"; turn it about {_round5(dheading_deg)} degrees {side}"
         )
     return text + "."
+
+
+def cover_areas(state: GameState) -> tuple[CoverArea, ...]:
+    """Terrain that gives cover, as geometry."""
+    return tuple(
+        CoverArea(piece.name, Polygon(piece.polygon), Cover(piece.cover))
+        for piece in state.terrain
+        if piece.cover != "none"
+    )
+
+
+def measure_text(state: GameState, unit: Unit, target: Unit, at: Point | None = None) -> str:
+    """What the table shows between a shooter and a target: range, arc, sight and cover."""
+    origin = at if at is not None else unit.position
+    gap = gap_between(unit, target, origin)
+    card = card_of(unit)
+    bits = [f"{unit.name} to {target.name}: {gap:.1f} inches"]
+    if card.shoot_range_in is not None:
+        bits.append(
+            "in range"
+            if gap <= card.shoot_range_in
+            else f"out of its {card.shoot_range_in:g} inch range"
+        )
+    arc = in_forward_arc(origin, unit.heading_deg, target.position)
+    bits.append("in its front arc" if arc else "behind it (it turns to shoot)")
+    sight = sight_between(state, unit, target, origin)
+    bits.append(
+        "line of sight clear"
+        if sight.centre_clear
+        else "line of sight blocked by " + ", ".join(sight.blocked_by)
+    )
+    cover, giver = cover_between(origin, target.position, target.radius_in, cover_areas(state))
+    if cover is not Cover.NONE and giver:
+        bits.append(f"{cover.value} cover from {giver}")
+    return ", ".join(bits) + "."

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from assistant.live_hub import Command
-from assistant.session.announce import correction_text, event_text, order_text
+from assistant.session.announce import correction_text, event_text, measure_text, order_text
 from assistant.session.dice import AutoDice, NeedRoll, QueuedDice
 from assistant.session.moves import ObservedMove, observed_action, observed_path
 from assistant.session.observation import Observation, PieceSeen
@@ -119,6 +119,11 @@ class LiveGame:
         self.history = History(self.initial, self.dice.get_state())
 
     # ------------------------------------------------------------ helpers
+    @property
+    def human_move_unit(self) -> str | None:
+        """The player's character the camera saw move this activation, if any."""
+        return self._human_move[0] if self._human_move else None
+
     @property
     def state(self) -> GameState:
         """The engine's current game state."""
@@ -363,6 +368,11 @@ class LiveGame:
             self.announce("Not allowed: " + "; ".join(problems) + ".")
             return
         self._human_move = None
+        if action.target_id and action.kind in (ActionKind.SHOOT, ActionKind.MOVE_AND_SHOOT):
+            shooter = self.state.unit(action.unit_id or "")
+            aimed = self.state.unit(action.target_id)
+            at = action.path[-1] if action.path else None
+            self.announce(measure_text(self.state, shooter, aimed, at))
         if self._apply(action):
             self._advance()
 
