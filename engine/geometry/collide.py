@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -60,6 +60,51 @@ class _RayData:
     """Per shape group: has polygon rings."""
 
 
+@dataclass(frozen=True)
+class _Outline:
+    """A shape's boundary as segments a[i]-b[i] (inches), plus its isolated points."""
+
+    a: FloatArray
+    b: FloatArray
+    ring: npt.NDArray[np.bool_]
+    """Per segment: part of a polygon ring."""
+    points: tuple[tuple[float, float], ...]
+
+
+@lru_cache(maxsize=4096)
+def _outline(shape: BaseGeometry) -> _Outline:
+    """The boundary segments of a shape (cached: terrain stays put from one move to the next)."""
+    seg_a: list[FloatArray] = []
+    seg_b: list[FloatArray] = []
+    ring: list[npt.NDArray[np.bool_]] = []
+    points: list[tuple[float, float]] = []
+    for part in shapely.get_parts(shape):
+        kind = part.geom_type
+        if kind == "Point":
+            x, y = shapely.get_coordinates(part)[0]
+            points.append((float(x), float(y)))
+            continue
+        if kind == "Polygon":
+            lines = [part.exterior, *part.interiors]
+            is_ring = True
+        else:
+            lines = [part] if kind in ("LineString", "LinearRing") else []
+            is_ring = False
+        for line in lines:
+            xy = shapely.get_coordinates(line)
+            a, b = xy[:-1], xy[1:]
+            keep = np.hypot(b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]) > 0.0
+            seg_a.append(a[keep])
+            seg_b.append(b[keep])
+            ring.append(np.full(int(keep.sum()), is_ring))
+    if not seg_a:
+        empty = np.zeros((0, 2), dtype=np.float64)
+        return _Outline(empty, empty, np.zeros(0, dtype=np.bool_), tuple(points))
+    return _Outline(
+        np.concatenate(seg_a), np.concatenate(seg_b), np.concatenate(ring), tuple(points)
+    )
+
+
 class ObstacleSet:
     """A fixed set of obstacles prepared for fast tests against a moving round base."""
 
@@ -84,61 +129,35 @@ class ObstacleSet:
         cxs = [c[1] for c in self.circles]
         cys = [c[2] for c in self.circles]
         crs = [c[3] for c in self.circles]
-        seg_a: list[FloatArray] = []
-        seg_b: list[FloatArray] = []
-        ring: list[npt.NDArray[np.bool_]] = []
-        starts: list[int] = []
-        n_edges = 0
-        for ob in self.shapes:
-            count = 0
-            for part in shapely.get_parts(ob.shape):
-                kind = part.geom_type
-                if kind == "Point":
-                    x, y = shapely.get_coordinates(part)[0]
-                    cxs.append(float(x))
-                    cys.append(float(y))
-                    crs.append(0.0)
-                    continue
-                if kind == "Polygon":
-                    lines = [part.exterior, *part.interiors]
-                    is_ring = True
-                else:
-                    lines = [part] if kind in ("LineString", "LinearRing") else []
-                    is_ring = False
-                for line in lines:
-                    xy = shapely.get_coordinates(line)
-                    a, b = xy[:-1], xy[1:]
-                    keep = np.hypot(b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]) > 0.0
-                    seg_a.append(a[keep])
-                    seg_b.append(b[keep])
-                    ring.append(np.full(int(keep.sum()), is_ring))
-                    count += int(keep.sum())
-            if count:
-                starts.append(n_edges)
-                n_edges += count
-        if n_edges:
-            a_all, b_all = np.concatenate(seg_a), np.concatenate(seg_b)
-            ring_all = np.concatenate(ring)
+        outlines = [_outline(ob.shape) for ob in self.shapes]
+        for outline in outlines:
+            for x, y in outline.points:
+                cxs.append(x)
+                cys.append(y)
+                crs.append(0.0)
+        outlines = [o for o in outlines if len(o.ring)]
+        counts = [len(o.ring) for o in outlines]
+        if outlines:
+            a_all = np.concatenate([o.a for o in outlines])
+            b_all = np.concatenate([o.b for o in outlines])
+            ring_all = np.concatenate([o.ring for o in outlines])
         else:
             a_all = b_all = np.zeros((0, 2), dtype=np.float64)
             ring_all = np.zeros(0, dtype=np.bool_)
-        starts_arr = np.array(starts, dtype=np.intp)
-        owner = np.repeat(
-            np.arange(len(starts), dtype=np.intp), np.diff(np.append(starts_arr, n_edges))
-        )
-        areal = np.array([bool(np.any(ring_all[owner == g])) for g in range(len(starts))])
+        starts = np.cumsum([0, *counts[:-1]]).astype(np.intp) if counts else np.zeros(0, np.intp)
+        owner = np.repeat(np.arange(len(counts), dtype=np.intp), counts)
         return _RayData(
             cx=np.array(cxs, dtype=np.float64),
             cy=np.array(cys, dtype=np.float64),
             cr=np.array(crs, dtype=np.float64),
-            ax=a_all[:, 0].copy(),
-            ay=a_all[:, 1].copy(),
-            bx=b_all[:, 0].copy(),
-            by=b_all[:, 1].copy(),
+            ax=a_all[:, 0],
+            ay=a_all[:, 1],
+            bx=b_all[:, 0],
+            by=b_all[:, 1],
             ring=ring_all,
-            starts=starts_arr,
+            starts=starts,
             owner=owner,
-            areal=areal.astype(np.bool_),
+            areal=np.array([bool(o.ring.any()) for o in outlines], dtype=np.bool_),
         )
 
     # ----------------------------------------------------------------- exact tests

@@ -42,21 +42,15 @@ def _fan(n: int) -> tuple[FloatArray, FloatArray]:
     return np.sin(ang), np.cos(ang)
 
 
-def _ray_ranges(
-    area: MoveArea,
-    px: FloatArray,
-    py: FloatArray,
-    ux: FloatArray,
-    uy: FloatArray,
-    limit_in: float,
+def _clear_ranges(
+    area: MoveArea, px: FloatArray, py: FloatArray, ux: FloatArray, uy: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
-    """(lo, hi): the distances along each ray where a leg may legally end (table, obstacles,
-    allowance); empty when lo > hi."""
+    """(lo, hi): the distances along each ray where a leg may end with the base clear of
+    obstacles and on the table (the allowance not counted); empty when lo > hi."""
     r = area.radius_in
     w, d = area.table.width_in, area.table.depth_in
     lo = np.zeros(len(px))
     hi = area.blockers.free_lengths(px, py, ux, uy, r) - _PULL_BACK_IN
-    hi = np.minimum(hi, area.ground.reach_in(px, py, ux, uy, limit_in))
     with np.errstate(divide="ignore", invalid="ignore"):
         for p, u, size in ((px, ux, w), (py, uy, d)):
             t_a = (r - p) / u
@@ -122,8 +116,9 @@ def best_move_toward(
     if d_start <= stop_gap_in + 1e-9:
         return (start,)
     found: list[tuple[float, float, int, tuple[Point, ...], int]] = []
+    cache: dict[str, tuple[FloatArray, FloatArray]] = {}
     for k, pattern in enumerate(leg_patterns):
-        for pts, length in _search(start, goal, stop_gap_in, pattern, area, full_distance):
+        for pts, length in _search(start, goal, stop_gap_in, pattern, area, full_distance, cache):
             end = pts[-1]
             d_end = centre_distance_in(end, goal)
             if d_end > d_start:
@@ -153,8 +148,13 @@ def _search(
     pattern: Sequence[float],
     area: MoveArea,
     full_distance: bool,
+    first_leg_cache: dict[str, tuple[FloatArray, FloatArray]],
 ) -> list[_Node]:
-    """Beam search over the legs of one pattern; every node reached is a candidate path."""
+    """Beam search over the legs of one pattern; every node reached is a candidate path.
+
+    The first leg's rays are the same for every pattern: their clear ranges are kept in
+    ``first_leg_cache``.
+    """
     frontier: list[_Node] = [((start,), 0.0)]
     results: list[_Node] = []
     for leg, limit in enumerate(pattern):
@@ -180,7 +180,13 @@ def _search(
         py = np.array([frontier[i][0][-1][1] for i in origins])
         ux = np.array([u[0] for u in dirs])
         uy = np.array([u[1] for u in dirs])
-        lo, hi = _ray_ranges(area, px, py, ux, uy, float(limit))
+        if leg == 0 and "first" in first_leg_cache:
+            lo, hi = first_leg_cache["first"]
+        else:
+            lo, hi = _clear_ranges(area, px, py, ux, uy)
+            if leg == 0:
+                first_leg_cache["first"] = (lo, hi)
+        hi = np.minimum(hi, area.ground.reach_in(px, py, ux, uy, float(limit)))
         t_goal = _goal_stops(px, py, ux, uy, lo, hi, goal, stop_gap_in, full_distance)
         valid = (hi >= lo) & (hi >= MIN_MOVE_IN)
         new_nodes: list[_Node] = []
