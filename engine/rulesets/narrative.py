@@ -338,7 +338,8 @@ class NarrativeRuleset:
                     continue
                 return ""
             reasons.append(result.reason)
-        return reasons[-1] if reasons else f"a move has at most two legs for {unit.name}"
+        # The first pattern that fits the path says it best (one leg: the full-move pattern).
+        return reasons[0] if reasons else f"a move has at most two legs for {unit.name}"
 
     # ----------------------------------------------------------------- apply
     def apply(self, state: GameState, action: Action, dice: RandomSource) -> Outcome:
