@@ -197,6 +197,7 @@ class LiveGame:
         title = self.scenario.scenario.title or self.scenario.scenario.name
         self.announce(f"The table matches {title}. Let battle begin.")
         self.stage = Stage.RUNNING
+        self._save()
         self._advance()
 
     def _check_ordered_move(self, obs: Observation) -> None:

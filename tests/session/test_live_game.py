@@ -109,3 +109,22 @@ def test_unknown_and_fallen_tags_are_reported_once() -> None:
     game.observe(Observation(obs.t + 1, True, obs.pieces, unknown_tags=(37,)))
     assert sum("tag 37" in s for s in said) == 1
     assert PieceSeen  # the module's value type is what the camera side fills in
+
+
+def test_saved_game_resumes_to_the_same_outcome(tmp_path) -> None:
+    from assistant.session.store import load_saved, saver
+
+    game, _, record = _game("ford-at-dawn", 7)
+    save_file = tmp_path / "game.json"
+    game.on_saved = saver(save_file, "ford-at-dawn", 7)
+    table = VirtualTable(game)
+    for _ in range(40):
+        table.step()
+    assert save_file.exists() and game.stage is not Stage.OVER
+    resumed, ref, seed = load_saved(save_file, lambda text: None)
+    assert ref == "ford-at-dawn" and seed == 7
+    assert resumed.state == game.state
+    resumed.human_plan = game.human_plan
+    resumed._advance()
+    VirtualTable(resumed).play()
+    assert record is not None and resumed.state.winner == record.final.winner

@@ -1,0 +1,138 @@
+"""Saving a live game after every step, and resuming it (versioned JSON, one loader per version).
+
+The file holds the scenario, the starting positions read off the table, every applied action
+with the dice results it consumed, and the dice state: resuming replays the actions through
+the engine, which reproduces the game exactly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from assistant.errors import UserError
+from assistant.scenarios import load_game
+from assistant.session.dice import AutoDice, QueuedDice
+from assistant.session.game import AppliedStep, LiveGame, Stage
+from engine.actions import Action
+from engine.dice import Roll, ScriptedDice
+from engine.errors import EngineError
+from engine.protocols import find_controller
+
+SAVE_VERSION = 1
+
+
+def game_to_json(game: LiveGame, scenario_ref: str, seed: int | None) -> dict[str, Any]:
+    """The saved form of a live game."""
+    return {
+        "version": SAVE_VERSION,
+        "scenario": scenario_ref,
+        "dice": "auto" if isinstance(game.dice, AutoDice) else "physical",
+        "seed": seed,
+        "dice_state": game.dice.get_state(),
+        "started": game.stage is not Stage.SETUP,
+        "positions": {
+            u.id: [round(u.x, 4), round(u.y, 4), round(u.heading_deg, 3)]
+            for u in game.initial.units
+        },
+        "plan_index": game.plan_index,
+        "steps": [
+            {
+                "action": _exact_action_json(step.action),
+                "rolls": [[r.purpose, r.sides, r.result] for r in step.rolls],
+                "dice_state": snapshot.dice_state,
+            }
+            for step, snapshot in zip(game.steps, game.history.snapshots()[1:], strict=True)
+        ],
+        "announcements": [[round(a.t, 3), a.text] for a in game.announcements[-200:]],
+    }
+
+
+def _exact_action_json(action: Action) -> dict[str, Any]:
+    """The action's JSON with full-precision path and heading, so a replay is exact."""
+    out = action.to_json()
+    if action.path:
+        out["path"] = [[x, y] for x, y in action.path]
+    if action.heading_deg is not None:
+        out["heading"] = action.heading_deg
+    return out
+
+
+def write_json_atomic(path: Path, data: Mapping[str, Any]) -> None:
+    """Write JSON so that a crash leaves either the old file or the new one, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=1)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def saver(path: Path, scenario_ref: str, seed: int | None) -> Callable[[LiveGame], None]:
+    """An ``on_saved`` callback that writes the game to ``path`` after every step."""
+
+    def save(game: LiveGame) -> None:
+        write_json_atomic(path, game_to_json(game, scenario_ref, seed))
+
+    return save
+
+
+def load_saved(path: Path, say: Callable[[str], None]) -> tuple[LiveGame, str, int | None]:
+    """A live game rebuilt from a save file; also the scenario reference and the seed."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UserError(f"cannot read the saved game {path}: {exc}") from None
+    version = data.get("version") if isinstance(data, dict) else None
+    if version == 1:
+        return _load_v1(data, path, say)
+    raise UserError(f"{path}: saved-game version {version!r} is not known (this reads version 1)")
+
+
+def _load_v1(
+    data: Mapping[str, Any], path: Path, say: Callable[[str], None]
+) -> tuple[LiveGame, str, int | None]:
+    try:
+        scenario_ref = str(data["scenario"])
+        seed = data.get("seed")
+        scenario, ruleset, state = load_game(scenario_ref)
+        units = []
+        for unit in state.units:
+            pose = data["positions"].get(unit.id)
+            units.append(
+                unit if pose is None else replace(unit, x=pose[0], y=pose[1], heading_deg=pose[2])
+            )
+        state = replace(state, units=tuple(units))
+        physical = data.get("dice") == "physical"
+        dice: AutoDice | QueuedDice = QueuedDice() if physical else AutoDice(int(seed or 0))
+        game = LiveGame(
+            scenario=scenario,
+            ruleset=ruleset,
+            ai=find_controller(scenario.scenario.ai_controller),
+            dice=dice,
+            say=say,
+            initial=state,
+        )
+        for raw in data["steps"]:
+            action = Action.from_json(raw["action"])
+            rolls = tuple(Roll(str(p), int(s), int(r)) for p, s, r in raw["rolls"])
+            outcome = ruleset.apply(game.state, action, ScriptedDice(r.result for r in rolls))
+            game.history.push(outcome.state, raw.get("dice_state"), action, outcome.events)
+            game.steps.append(AppliedStep(action, rolls))
+        dice.set_state(data.get("dice_state"))
+        game.plan_index = int(data.get("plan_index", 0))
+    except (KeyError, TypeError, ValueError, EngineError) as exc:
+        raise UserError(f"{path}: the saved game is damaged ({exc})") from None
+    if data.get("started"):
+        game.stage = Stage.RUNNING
+    return game, scenario_ref, seed
