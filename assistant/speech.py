@@ -44,6 +44,7 @@ DEFAULT_RATE_WPM = 165
 
 _WAV_NAME = re.compile(r"^(\d+)\.wav$")
 _WORKER_START_TIMEOUT_S = 15.0
+_WORKER_ATTEMPTS = 3
 
 
 class SpeechError(UserError):
@@ -531,9 +532,17 @@ def _worker_main() -> int:
                     continue
                 engine.setProperty("voice", resolved)
             engine.setProperty("rate", int(request["rate"]))
-            engine.save_to_file(request["text"], request["path"])
-            engine.runAndWait()
-            reply(ok=True)
+            # pyttsx3's espeak driver now and then returns without having written the file
+            # (3 times in some 150 test announcements here, cause not found): ask again before
+            # giving up; the parent then falls back to the espeak-ng program for this one.
+            attempts = 0
+            while attempts < _WORKER_ATTEMPTS:
+                attempts += 1
+                engine.save_to_file(request["text"], request["path"])
+                engine.runAndWait()
+                if _is_wav(Path(request["path"])):
+                    break
+            reply(ok=True, attempts=attempts)
         except Exception as exc:
             reply(ok=False, error=f"{type(exc).__name__}: {exc}")
     return 0

@@ -136,8 +136,9 @@ def test_on_mode_without_audio_device_says_so_once(tmp_path: Path) -> None:
     with Speaker("on", tmp_path, echo=out, on_notice=notices.append) as speaker:
         for text in (SHORT, MEDIUM, SHORT):
             speaker.say(text)
-    assert len(notices) == 1
-    assert "no audio device" in notices[0] and str(tmp_path) in notices[0]
+    about_audio = [n for n in notices if "audio" in n]
+    assert len(about_audio) == 1
+    assert "no audio device" in about_audio[0] and str(tmp_path) in about_audio[0]
     assert out.getvalue().splitlines() == [SHORT, MEDIUM, SHORT]
     # With a folder it carries on writing the announcements as WAV files.
     assert [a.wav_path.name for a in speaker.announcements if a.wav_path] == [
@@ -152,7 +153,8 @@ def test_unknown_voice_noticed_once_and_default_used(tmp_path: Path) -> None:
     with Speaker("wav", tmp_path, voice="no-such-voice", echo=None, on_notice=notices.append) as s:
         s.say(SHORT)
         s.say(SHORT)
-    assert len(notices) == 1 and "no-such-voice" in notices[0]
+    about_voice = [n for n in notices if "voice" in n]
+    assert len(about_voice) == 1 and "no-such-voice" in about_voice[0]
     assert all(a.wav_path is not None for a in s.announcements)
 
 
