@@ -76,6 +76,8 @@ class BoardSnapshot:
     """Ids seen more than once on the table in this frame; neither copy is trusted."""
     warnings: tuple[str, ...] = field(default=())
     """Plain-language notes about this frame (corner tags lost, camera bumped, ...)."""
+    pieces: tuple[PiecePose, ...] = field(default=())
+    """Poses of the tracker's known pieces, each fitted from whichever of its tags are visible."""
 
 
 @dataclass(frozen=True)

@@ -96,10 +96,12 @@ def render(
     width_in: float = 24,
     depth_in: float = 24,
     seed: int = 0,
+    noise_seed: int | None = None,
     noise: float = 2.0,
     blur_sigma: float = 0.6,
 ) -> npt.NDArray[np.uint8]:
-    """A grey overhead image of a textured table with the given tags (and nothing else)."""
+    """A grey overhead image of a textured table with the given tags (and nothing else).
+    ``seed`` fixes the table texture, ``noise_seed`` the sensor noise (default: ``seed``)."""
     rng = np.random.default_rng(seed)
     # table texture, 1 px = 2 mm, mid-grey with smooth blotches
     tw = int((width_in * MM_PER_IN + 200) / 2)
@@ -136,7 +138,8 @@ def render(
     out = img.astype(np.float32)
     if blur_sigma > 0:
         out = cv2.GaussianBlur(out, (0, 0), blur_sigma)
-    out += rng.normal(0, noise, out.shape).astype(np.float32)
+    noise_rng = rng if noise_seed is None else np.random.default_rng(noise_seed)
+    out += noise_rng.normal(0, noise, out.shape).astype(np.float32)
     return np.clip(out, 0, 255).astype(np.uint8)
 
 

@@ -1,0 +1,125 @@
+"""Drift: noticing that the camera (or the table) moved since calibration, and re-fitting.
+
+Every frame the corner tags in view are mapped to the table through the current mapping; if they
+land more than ``threshold_mm`` (1 mm) from where they belong, the mapping is re-fitted from the
+corner tags in view: a full homography and pose from three or four tags, a similarity correction
+of the old homography from one or two. The move is reported once; losing every corner tag keeps
+the last mapping, with a warning once per loss.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.errors import CalibrationError
+from calibration.pose import TableMapping
+from calibration.profile import TableProfile, fit_mapping
+from calibration.table import MM_PER_IN, TableFit, apply_homography, corner_layout
+
+DRIFT_THRESHOLD_MM = 1.0
+
+
+@dataclass(frozen=True)
+class DriftCheck:
+    """What one frame's corner tags said about the mapping."""
+
+    moved_mm: float | None
+    """Median distance (mm) of the visible corner tags from their places before any re-fit, or
+    None when no corner tag was seen."""
+    refitted: bool
+    """True when the mapping was re-fitted in this frame."""
+    corner_ids: tuple[int, ...]
+    """Corner tags seen."""
+    warning: str | None
+    """A sentence to show once, or None."""
+
+
+class DriftMonitor:
+    """Keeps a profile's table mapping true to the corner tags while tracking."""
+
+    def __init__(self, profile: TableProfile, threshold_mm: float = DRIFT_THRESHOLD_MM) -> None:
+        if threshold_mm <= 0:
+            raise CalibrationError(f"threshold_mm must be positive, got {threshold_mm}")
+        self.profile = profile
+        self.threshold_mm = threshold_mm
+        self.mapping: TableMapping = profile.mapping()
+        self._layout = corner_layout(profile.width_in, profile.depth_in, profile.corner_tag_mm)
+        self._lost_warned = False
+        self.refits = 0
+
+    def check(self, corners_px: Mapping[int, Sequence[tuple[float, float]]]) -> DriftCheck:
+        """Check (and if needed re-fit) the mapping from this frame's corner tags (raw pixels,
+        id -> four corners in OpenCV order)."""
+        seen = {i: np.asarray(c, dtype=np.float64).reshape(4, 2) for i, c in corners_px.items()}
+        seen = {i: c for i, c in seen.items() if i in self._layout}
+        ids = tuple(sorted(seen))
+        if not ids:
+            warning = None
+            if not self._lost_warned:
+                warning = "corner tags not in view: keeping the last table mapping"
+                self._lost_warned = True
+            return DriftCheck(None, False, ids, warning)
+        self._lost_warned = False
+        moves = []
+        for i in ids:
+            on_table = self.mapping.to_table_in(seen[i], 0.0)
+            moves.append(
+                float(np.linalg.norm(on_table - np.array(self._layout[i]), axis=1).mean())
+                * MM_PER_IN
+            )
+        moved = float(np.median(moves))
+        if moved <= self.threshold_mm:
+            return DriftCheck(moved, False, ids, None)
+        try:
+            self._refit(seen)
+        except CalibrationError as exc:
+            return DriftCheck(
+                moved, False, ids, f"camera moved by {moved:.1f} mm; re-fit failed: {exc}"
+            )
+        self.refits += 1
+        return DriftCheck(
+            moved,
+            True,
+            ids,
+            f"camera or table moved by {moved:.1f} mm: table mapping re-fitted from corner tags "
+            f"{list(ids)}",
+        )
+
+    def _refit(self, seen: Mapping[int, np.ndarray]) -> None:
+        p = self.profile
+        if len(seen) >= 3:
+            fit, pose = fit_mapping(
+                seen, p.image_size_px, p.width_in, p.depth_in, p.intrinsics, p.corner_tag_mm
+            )
+            self.profile = p.with_mapping(fit, pose)
+            self.mapping = self.profile.mapping()
+            return
+        # One or two tags: correct the old homography by a similarity on the table plane.
+        ids = sorted(seen)
+        now = np.vstack([self.mapping.to_table_in(seen[i], 0.0) for i in ids])
+        true = np.vstack([np.array(self._layout[i]) for i in ids])
+        m, _ = cv2.estimateAffinePartial2D(true, now, method=cv2.LMEDS)
+        if m is None:
+            raise CalibrationError("corner tags give no consistent correction")
+        corr = np.vstack([m, [0.0, 0.0, 1.0]])
+        h = self.mapping.matrix() @ corr
+        h = h / h[2, 2]
+        und = np.vstack([self.mapping.undistort_px(seen[i]) for i in ids])
+        back = apply_homography(np.linalg.inv(h), und)
+        err = np.linalg.norm(back - true, axis=1) * MM_PER_IN
+        old = p.fit
+        fit = TableFit(
+            homography=tuple(tuple(float(v) for v in row) for row in h),
+            corner_ids=tuple(ids),
+            reprojection_rms_mm=float(np.sqrt((err**2).mean())),
+            reprojection_max_mm=float(err.max()),
+            px_per_mm_min=old.px_per_mm_min,
+            px_per_mm_max=old.px_per_mm_max,
+            inliers=len(err),
+        )
+        self.profile = p.with_mapping(fit, p.pose)
+        self.mapping = self.profile.mapping()

@@ -1,0 +1,194 @@
+"""Settled-board judgement from the image: nothing moving and nothing (a hand) over the table.
+
+The table area (plus a margin) is warped to a small top-down grey view, about 4 mm per pixel,
+levelled by its median so a global light change does not count. Two tests:
+
+- motion: the view against the previous frame; anything changing over more than
+  ``min_area_mm2`` is movement, and the board is still only after ``still_s`` without it;
+- change against the last settled view: regions that differ must be explained by the pieces the
+  tracker saw move, appear or vanish (a disc of ``explain_radius_mm`` around their old and new
+  places). A hand held still over the table is not explained, so the board stays unsettled.
+
+An unexplained change that stays still for ``absorb_s`` and hides no tag is taken into the
+background (dice or a tape measure left on the table), so the board can settle again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.pose import TableMapping
+from vision.errors import VisionError
+
+MM_PER_IN = 25.4
+F32 = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class Place:
+    """A disc on the table: centre in inches, radius in millimetres."""
+
+    x_in: float
+    y_in: float
+    radius_mm: float = 40.0
+
+
+@dataclass(frozen=True)
+class SettleState:
+    """The judgement for one frame."""
+
+    settled: bool
+    moving: bool
+    """Something changed since the previous frame."""
+    unexplained_mm2: float
+    """Area differing from the last settled view and not explained by known piece moves, mm^2."""
+    motion_boxes_in: tuple[tuple[float, float, float, float], ...]
+    """Where things moved this frame: (x0, y0, x1, y1) table inches, for region search."""
+
+
+class SettleJudge:
+    """Judges, frame by frame, whether the board is settled (see the module docstring)."""
+
+    def __init__(
+        self,
+        mapping: TableMapping,
+        width_in: float,
+        depth_in: float,
+        *,
+        mm_per_px: float = 4.0,
+        margin_in: float = 1.0,
+        still_s: float = 0.1,
+        motion_level: float = 12.0,
+        change_level: float = 22.0,
+        min_area_mm2: float = 300.0,
+        absorb_s: float = 4.0,
+    ) -> None:
+        if mm_per_px <= 0 or still_s < 0 or min_area_mm2 <= 0:
+            raise VisionError(
+                "SettleJudge needs mm_per_px > 0, still_s >= 0 and min_area_mm2 > 0, got "
+                f"{mm_per_px}, {still_s}, {min_area_mm2}"
+            )
+        self.width_in, self.depth_in = width_in, depth_in
+        self.mm_per_px = mm_per_px
+        self.margin_in = margin_in
+        self.still_s = still_s
+        self.motion_level = motion_level
+        self.change_level = change_level
+        self.min_area_mm2 = min_area_mm2
+        self.absorb_s = absorb_s
+        px_in = mm_per_px / MM_PER_IN
+        self._size = (
+            int(np.ceil((width_in + 2 * margin_in) / px_in)),
+            int(np.ceil((depth_in + 2 * margin_in) / px_in)),
+        )
+        # view pixel (u, v) -> table inches: x = u * px_in - margin, y = depth + margin - v * px_in
+        self._view_to_table = np.array(
+            [[px_in, 0.0, -margin_in], [0.0, -px_in, depth_in + margin_in], [0.0, 0.0, 1.0]]
+        )
+        self.set_mapping(mapping)
+        self._prev: F32 | None = None
+        self._background: F32 | None = None
+        self._last_motion_t = -np.inf
+        self._still_since: float | None = None
+
+    def set_mapping(self, mapping: TableMapping) -> None:
+        """Use a new table mapping (after drift); the views are rebuilt from the next frame."""
+        self._mapping = mapping
+        self._view_to_px = mapping.matrix() @ self._view_to_table
+        self._prev = None
+        self._background = None
+
+    def _view(self, grey: npt.NDArray[np.uint8]) -> F32:
+        h = self._view_to_px
+        img = grey
+        # shrink first so the small warp averages instead of aliasing
+        scale = self._mapping.table_px_per_mm(self.width_in / 2, self.depth_in / 2)
+        factor = int(max(1, scale * self.mm_per_px // 2))
+        if factor > 1:
+            img = cv2.resize(
+                grey,
+                (grey.shape[1] // factor, grey.shape[0] // factor),
+                interpolation=cv2.INTER_AREA,
+            )
+            h = np.diag([1.0 / factor, 1.0 / factor, 1.0]) @ h
+        view = cv2.warpPerspective(
+            img, h, self._size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+        ).astype(np.float32)
+        view = cv2.GaussianBlur(view, (3, 3), 0)
+        return np.asarray(view - np.median(view), dtype=np.float32)
+
+    def _disc_mask(self, places: Sequence[Place]) -> npt.NDArray[np.uint8]:
+        mask = np.zeros((self._size[1], self._size[0]), dtype=np.uint8)
+        inv = np.linalg.inv(self._view_to_table)
+        for p in places:
+            u, v, _ = inv @ np.array([p.x_in, p.y_in, 1.0])
+            r = max(1, round(p.radius_mm / self.mm_per_px))
+            cv2.circle(mask, (round(u), round(v)), r, 255, -1)
+        return mask
+
+    def update(
+        self,
+        t: float,
+        grey: npt.NDArray[np.uint8],
+        explained: Sequence[Place] = (),
+        hidden: Sequence[Place] = (),
+    ) -> SettleState:
+        """Judge one frame (grey image, pixels) at time ``t`` seconds. ``explained``: places of
+        pieces that moved, appeared or vanished since the last settled frame; ``hidden``: places
+        of tags hidden right now (never absorbed into the background)."""
+        view = self._view(grey)
+        px_mm2 = self.mm_per_px**2
+        boxes: tuple[tuple[float, float, float, float], ...] = ()
+        moving = False
+        if self._prev is not None:
+            motion = (np.abs(view - self._prev) > self.motion_level).astype(np.uint8)
+            area = float(motion.sum()) * px_mm2
+            moving = area > self.min_area_mm2
+            if moving:
+                self._last_motion_t = t
+                boxes = self._boxes(motion)
+        else:
+            self._last_motion_t = t
+        self._prev = view
+        still = (t - self._last_motion_t) >= self.still_s and not moving
+        if not still:
+            self._still_since = None
+        elif self._still_since is None:
+            self._still_since = t
+        if self._background is None:
+            if still:
+                self._background = view
+            return SettleState(still, moving, 0.0, boxes)
+        changed = (np.abs(view - self._background) > self.change_level).astype(np.uint8)
+        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        if explained:
+            changed[self._disc_mask(explained) > 0] = 0
+        unexplained = float(changed.sum()) * px_mm2
+        settled = still and unexplained <= self.min_area_mm2
+        if (
+            not settled
+            and still
+            and self._still_since is not None
+            and t - self._still_since >= self.absorb_s
+            and not (hidden and np.any(changed[self._disc_mask(hidden) > 0]))
+        ):
+            settled = True
+        if settled:
+            self._background = view
+        return SettleState(settled, moving, unexplained, boxes)
+
+    def _boxes(self, mask: npt.NDArray[np.uint8]) -> tuple[tuple[float, float, float, float], ...]:
+        grown = cv2.dilate(mask, np.ones((5, 5), np.uint8))
+        n, _, stats, _ = cv2.connectedComponentsWithStats(grown)
+        out = []
+        for i in range(1, n):
+            x, y, w, h, _ = stats[i]
+            x0, y1, _ = self._view_to_table @ np.array([x, y, 1.0])
+            x1, y0, _ = self._view_to_table @ np.array([x + w, y + h, 1.0])
+            out.append((float(x0), float(y0), float(x1), float(y1)))
+        return tuple(out)

@@ -1,0 +1,440 @@
+"""The tracker: tag sightings (pixels) in, a BoardSnapshot (table inches, degrees) out.
+
+Per frame it (1) checks the corner tags for drift and re-fits the mapping if the camera moved,
+(2) keeps only ids in use whose centre maps inside the table area, (3) drops ids seen twice
+(reported in ``duplicates``, neither trusted), (4) maps each tag through the table plane at its own
+height, (5) confirms new tags over ``confirm_frames`` consistent frames, (6) smooths still tags
+(the mean of the measurements since the tag last moved) and jumps at once to a real move
+(beyond ``move_mm`` or ``move_deg``), (7) reports a hidden tag "held" for ``hold_s`` and then
+"lifted", and (8) judges the settled flag from the image (vision.settle) and the tags.
+
+It also plans where the next frame needs searching (:meth:`Tracker.search_regions`): around
+known tags and where the image moved, with a full-frame search every ``full_search_every``
+frames. No display and no file writing here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from calibration.drift import DriftMonitor
+from calibration.profile import TableProfile
+from calibration.table import CORNER_IDS, MM_PER_IN
+from vision.detector import Region, to_grey
+from vision.errors import VisionError
+from vision.pieces import fit_piece
+from vision.settle import Place, SettleJudge
+from vision.types import (
+    BoardSnapshot,
+    PiecePose,
+    PieceSpec,
+    TagId,
+    TagPose,
+    TagSighting,
+    TagState,
+)
+
+
+@dataclass(frozen=True)
+class TagMeasure:
+    """One tag mapped to the table: centre inches, heading degrees clockwise from +y, side mm."""
+
+    x_in: float
+    y_in: float
+    heading_deg: float
+    side_mm: float
+
+
+def measure_tag(corners_table_in: npt.NDArray[np.float64]) -> TagMeasure:
+    """Centre, heading and side of a tag from its four corners on the table (inches, OpenCV
+    order: top-left, top-right, bottom-right, bottom-left as printed; "up" = heading)."""
+    c = corners_table_in
+    centre = c.mean(axis=0)
+    up = (c[0] - c[3]) + (c[1] - c[2])
+    right = (c[1] - c[0]) + (c[2] - c[3])
+    v = up + np.array([-right[1], right[0]])
+    heading = math.degrees(math.atan2(v[0], v[1])) % 360.0
+    side = float((np.linalg.norm(up) + np.linalg.norm(right)) / 4.0) * MM_PER_IN
+    return TagMeasure(float(centre[0]), float(centre[1]), heading, side)
+
+
+def _angle_diff(a: float, b: float) -> float:
+    return (a - b + 180.0) % 360.0 - 180.0
+
+
+def _far(a: TagMeasure, b: TagMeasure, mm: float, deg: float) -> bool:
+    d_mm = math.hypot(a.x_in - b.x_in, a.y_in - b.y_in) * MM_PER_IN
+    return d_mm > mm or abs(_angle_diff(a.heading_deg, b.heading_deg)) > deg
+
+
+@dataclass
+class _Track:
+    tag_id: TagId
+    x_in: float
+    y_in: float
+    heading_deg: float
+    side_mm: float
+    last_seen_t: float
+    confirmed: bool = False
+    hits: int = 1
+    history: deque[tuple[float, float, float]] = field(default_factory=lambda: deque(maxlen=30))
+    moved_t: float = 0.0
+    state: TagState = TagState.SEEN
+    probe: TagMeasure | None = None
+    """Last sighting while (re)confirming."""
+
+    def restart(self, m: TagMeasure, t: float) -> None:
+        self.history.clear()
+        self.history.append((m.x_in, m.y_in, m.heading_deg))
+        self.x_in, self.y_in, self.heading_deg, self.side_mm = (
+            m.x_in,
+            m.y_in,
+            m.heading_deg,
+            m.side_mm,
+        )
+        self.moved_t = t
+
+    def add(self, m: TagMeasure) -> None:
+        self.history.append((m.x_in, m.y_in, m.heading_deg))
+        h = np.array(self.history)
+        self.x_in = float(h[:, 0].mean())
+        self.y_in = float(h[:, 1].mean())
+        a = np.radians(h[:, 2])
+        self.heading_deg = math.degrees(math.atan2(np.sin(a).sum(), np.cos(a).sum())) % 360.0
+        self.side_mm = m.side_mm
+
+
+class Tracker:
+    """Tracks the tags in use on one table (see the module docstring).
+
+    ``ids_in_use``: the only ids accepted (None: every id but the corner tags). ``pieces``:
+    rigid pieces fitted from their tags (their TagMount heights are the tags' plane heights).
+    ``tag_height_mm``: plane height of tags no piece names (default: the profile's).
+    ``hold_s``: seconds a hidden tag stays "held" before it is "lifted". ``lift_s``: seconds a
+    lifted tag is still reported (None: always). ``move_mm``/``move_deg``: a still tag moving
+    more than this is a real move, reported at once.
+    """
+
+    def __init__(
+        self,
+        profile: TableProfile,
+        ids_in_use: Iterable[int] | None = None,
+        *,
+        pieces: Sequence[PieceSpec] = (),
+        confirm_frames: int = 3,
+        hold_s: float = 1.0,
+        lift_s: float | None = None,
+        tag_height_mm: float | None = None,
+        move_mm: float = 1.0,
+        move_deg: float = 3.0,
+        edge_margin_in: float = 0.25,
+        drift_threshold_mm: float = 1.0,
+        full_search_every: int = 15,
+        settle: bool = True,
+    ) -> None:
+        if confirm_frames < 1:
+            raise VisionError(f"confirm_frames must be at least 1, got {confirm_frames}")
+        if hold_s < 0 or (lift_s is not None and lift_s < 0):
+            raise VisionError(f"hold_s and lift_s must be >= 0, got {hold_s}, {lift_s}")
+        if move_mm <= 0 or move_deg <= 0:
+            raise VisionError(f"move_mm and move_deg must be positive, got {move_mm}, {move_deg}")
+        if full_search_every < 1:
+            raise VisionError(f"full_search_every must be at least 1, got {full_search_every}")
+        self.profile = profile
+        self.ids_in_use = None if ids_in_use is None else frozenset(int(i) for i in ids_in_use)
+        self.pieces = tuple(pieces)
+        self.confirm_frames = confirm_frames
+        self.hold_s = hold_s
+        self.lift_s = lift_s
+        self.move_mm = move_mm
+        self.move_deg = move_deg
+        self.edge_margin_in = edge_margin_in
+        self.full_search_every = full_search_every
+        self._heights: dict[int, float] = dict(profile.tag_heights_mm)
+        self._default_height = (
+            profile.default_tag_height_mm if tag_height_mm is None else tag_height_mm
+        )
+        for spec in self.pieces:
+            for mount in spec.tags:
+                self._heights[int(mount.tag_id)] = mount.height_mm
+        self.drift = DriftMonitor(profile, drift_threshold_mm)
+        self.mapping = self.drift.mapping
+        self._settle: SettleJudge | None = (
+            SettleJudge(self.mapping, profile.width_in, profile.depth_in) if settle else None
+        )
+        self._tracks: dict[TagId, _Track] = {}
+        self._settled_poses: dict[TagId, tuple[float, float, float, TagState]] = {}
+        self._last_snapshot: BoardSnapshot | None = None
+        self._frames = 0
+        self._motion_boxes: tuple[tuple[float, float, float, float], ...] = ()
+        self._image_size: tuple[int, int] | None = None
+        self._corner_px: dict[int, npt.NDArray[np.float64]] = {}
+
+    def tag_height_mm(self, tag_id: int) -> float:
+        """Plane height of a tag above the table, millimetres."""
+        return self._heights.get(int(tag_id), self._default_height)
+
+    def accepts(self, tag_id: int) -> bool:
+        """Whether a tag id is one this tracker follows."""
+        if tag_id in CORNER_IDS:
+            return False
+        return self.ids_in_use is None or tag_id in self.ids_in_use
+
+    def update(
+        self,
+        frame_t: float,
+        frame_index: int,
+        sightings: Sequence[TagSighting],
+        image: npt.NDArray[np.uint8] | None = None,
+    ) -> BoardSnapshot:
+        """Take one frame's sightings (pixels) and its image (BGR or grey, optional) and return
+        the board as tracked after it."""
+        warnings: list[str] = []
+        if image is not None:
+            size = (int(image.shape[1]), int(image.shape[0]))
+            if size != self.profile.image_size_px:
+                w, h = self.profile.image_size_px
+                raise VisionError(
+                    f"frame {frame_index} is {size[0]}x{size[1]} px but the profile was made at "
+                    f"{w}x{h}: calibrate at this resolution"
+                )
+            self._image_size = size
+        self._frames += 1
+        # 1. corner tags and drift
+        corners = {}
+        corner_count: dict[int, int] = {}
+        for s in sightings:
+            if s.tag_id in CORNER_IDS:
+                corner_count[s.tag_id] = corner_count.get(s.tag_id, 0) + 1
+                corners[int(s.tag_id)] = s.corners_px
+        corners = {i: c for i, c in corners.items() if corner_count[i] == 1}
+        check = self.drift.check(corners)
+        self._corner_px = {i: np.asarray(c, dtype=np.float64) for i, c in corners.items()}
+        if check.warning:
+            warnings.append(check.warning)
+        if check.refitted:
+            self.mapping = self.drift.mapping
+            if self._settle is not None:
+                self._settle.set_mapping(self.mapping)
+        # 2-4. accepted, inside the table, not duplicated, mapped at their heights
+        measures: dict[TagId, list[TagMeasure]] = {}
+        for s in sightings:
+            if not self.accepts(int(s.tag_id)):
+                continue
+            on_table = self.mapping.to_table_in(s.corners_px, self.tag_height_mm(s.tag_id))
+            m = measure_tag(on_table)
+            if not self._inside(m.x_in, m.y_in):
+                continue
+            measures.setdefault(s.tag_id, []).append(m)
+        duplicates = tuple(sorted(i for i, ms in measures.items() if len(ms) > 1))
+        if duplicates:
+            warnings.append(
+                f"tag id{'s' if len(duplicates) > 1 else ''} {', '.join(map(str, duplicates))} "
+                "seen twice on the table: neither copy is trusted"
+            )
+        seen = {i: ms[0] for i, ms in measures.items() if len(ms) == 1}
+        # 5-7. tracks
+        self._update_tracks(frame_t, seen)
+        tags = self._tag_poses(frame_t)
+        # 8. settled
+        settled = self._judge_settled(frame_t, image, tags)
+        if settled:
+            self._settled_poses = {p.tag_id: (p.x_in, p.y_in, p.heading_deg, p.state) for p in tags}
+        snapshot = BoardSnapshot(
+            t=frame_t,
+            frame_index=frame_index,
+            tags=tags,
+            settled=settled,
+            duplicates=duplicates,
+            warnings=tuple(warnings),
+            pieces=self._fit_pieces(tags),
+        )
+        self._last_snapshot = snapshot
+        return snapshot
+
+    def _inside(self, x_in: float, y_in: float) -> bool:
+        m = self.edge_margin_in
+        return -m <= x_in <= self.profile.width_in + m and -m <= y_in <= self.profile.depth_in + m
+
+    def _update_tracks(self, t: float, seen: dict[TagId, TagMeasure]) -> None:
+        for tag_id, m in seen.items():
+            tr = self._tracks.get(tag_id)
+            if tr is None:
+                tr = _Track(tag_id, m.x_in, m.y_in, m.heading_deg, m.side_mm, t)
+                tr.restart(m, t)
+                tr.probe = m
+                if self.confirm_frames <= 1:
+                    tr.confirmed = True
+                self._tracks[tag_id] = tr
+                continue
+            if not tr.confirmed or tr.state == TagState.LIFTED:
+                # (re)confirmation: consistent sightings in consecutive frames
+                consistent = tr.probe is not None and not _far(
+                    tr.probe, m, self.move_mm * 2, self.move_deg * 2
+                )
+                tr.hits = tr.hits + 1 if consistent else 1
+                tr.probe = m
+                if not tr.confirmed:
+                    tr.restart(m, t)
+                    tr.last_seen_t = t
+                if tr.hits >= self.confirm_frames:
+                    tr.confirmed = True
+                    tr.restart(m, t)
+                    tr.state = TagState.SEEN
+                    tr.last_seen_t = t
+                    tr.hits = 0
+                    tr.probe = None
+                continue
+            if _far(
+                TagMeasure(tr.x_in, tr.y_in, tr.heading_deg, 0), m, self.move_mm, self.move_deg
+            ):
+                tr.restart(m, t)
+            else:
+                tr.add(m)
+            tr.state = TagState.SEEN
+            tr.last_seen_t = t
+        for tag_id, tr in list(self._tracks.items()):
+            if tag_id in seen:
+                continue
+            tr.hits = 0
+            tr.probe = None
+            if not tr.confirmed:
+                del self._tracks[tag_id]
+                continue
+            if tr.state == TagState.LIFTED:
+                if self.lift_s is not None and t - tr.last_seen_t > self.hold_s + self.lift_s:
+                    del self._tracks[tag_id]
+                continue
+            if t - tr.last_seen_t > self.hold_s:
+                tr.state = TagState.LIFTED
+                tr.moved_t = t
+            else:
+                tr.state = TagState.HELD
+
+    def _tag_poses(self, t: float) -> tuple[TagPose, ...]:
+        out = []
+        for tag_id in sorted(self._tracks):
+            tr = self._tracks[tag_id]
+            if not tr.confirmed:
+                continue
+            out.append(TagPose(tag_id, tr.x_in, tr.y_in, tr.heading_deg % 360.0, tr.state))
+        return tuple(out)
+
+    def _pending(self) -> bool:
+        return any(
+            (not tr.confirmed) or (tr.state == TagState.LIFTED and tr.probe is not None)
+            for tr in self._tracks.values()
+        )
+
+    def _judge_settled(
+        self, t: float, image: npt.NDArray[np.uint8] | None, tags: tuple[TagPose, ...]
+    ) -> bool:
+        recent_move = any(tr.confirmed and t - tr.moved_t < 0.1 for tr in self._tracks.values())
+        explained: list[Place] = []
+        hidden: list[Place] = []
+        now = {p.tag_id: p for p in tags}
+        for tag_id, (x, y, h, state) in self._settled_poses.items():
+            p = now.get(tag_id)
+            if p is None or p.state != state or self._pose_changed(p, x, y, h):
+                explained.append(Place(x, y, self._explain_radius(tag_id)))
+        for p in tags:
+            old = self._settled_poses.get(p.tag_id)
+            if old is None or p.state != old[3] or self._pose_changed(p, *old[:3]):
+                explained.append(Place(p.x_in, p.y_in, self._explain_radius(p.tag_id)))
+            if p.state == TagState.HELD:
+                hidden.append(Place(p.x_in, p.y_in, 10.0))
+        if self._settle is None or image is None:
+            self._motion_boxes = ()
+            return not recent_move and not self._pending()
+        state = self._settle.update(t, to_grey(image), explained, hidden)
+        self._motion_boxes = state.motion_boxes_in
+        return state.settled and not recent_move and not self._pending()
+
+    def _pose_changed(self, p: TagPose, x: float, y: float, h: float) -> bool:
+        return (
+            math.hypot(p.x_in - x, p.y_in - y) * MM_PER_IN > self.move_mm
+            or abs(_angle_diff(p.heading_deg, h)) > self.move_deg
+        )
+
+    def _explain_radius(self, tag_id: int) -> float:
+        """How far from a tag a moved piece changes the image, mm (base, figure and its lean)."""
+        return 40.0 if self.tag_height_mm(tag_id) < 10.0 else 120.0
+
+    def _fit_pieces(self, tags: tuple[TagPose, ...]) -> tuple[PiecePose, ...]:
+        if not self.pieces:
+            return ()
+        by_id = {p.tag_id: p for p in tags}
+        out = []
+        for spec in self.pieces:
+            ids = [m.tag_id for m in spec.tags if m.tag_id in by_id]
+            seen = [i for i in ids if by_id[i].state == TagState.SEEN]
+            held = [i for i in ids if by_id[i].state == TagState.HELD]
+            use = seen or held or ids
+            if not use:
+                continue
+            fit = fit_piece(
+                spec, {i: (by_id[i].x_in, by_id[i].y_in, by_id[i].heading_deg) for i in use}
+            )
+            if fit is None:
+                continue
+            state = TagState.SEEN if seen else TagState.HELD if held else TagState.LIFTED
+            out.append(
+                PiecePose(spec.name, fit.x_in, fit.y_in, fit.heading_deg, state, tuple(seen))
+            )
+        return tuple(out)
+
+    def search_regions(self) -> list[Region] | None:
+        """Where the next frame needs searching, in pixels: None for the whole frame (every
+        ``full_search_every`` frames, and until the tracker knows the image size), else windows
+        around the corner tags, every tracked tag and where the image moved."""
+        if self._image_size is None or self._frames % self.full_search_every == 0:
+            return None
+        w, h = self._image_size
+        regions: list[Region] = []
+        ppm = self.mapping.table_px_per_mm(self.profile.width_in / 2, self.profile.depth_in / 2)
+        for c in self._corner_px.values():
+            regions.append(_box_around(c, pad_px=0.5 * float(np.ptp(c[:, 0])) + 8))
+        for tr in self._tracks.values():
+            if tr.state == TagState.LIFTED and tr.confirmed:
+                continue
+            centre = self.mapping.to_pixels([(tr.x_in, tr.y_in)], self.tag_height_mm(tr.tag_id))
+            half = (tr.side_mm * 1.3 + 6.0) * ppm
+            regions.append(_box_around(centre, pad_px=half))
+        for x0, y0, x1, y1 in self._motion_boxes:
+            pts = self.mapping.to_pixels([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], 0.0)
+            regions.append(_box_around(pts, pad_px=20 * ppm))
+        return _merge([r.clipped(w, h) for r in regions if r.area > 0])
+
+
+def _box_around(points: npt.ArrayLike, pad_px: float) -> Region:
+    p = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    x0, y0 = p.min(axis=0) - pad_px
+    x1, y1 = p.max(axis=0) + pad_px
+    return Region(math.floor(x0), math.floor(y0), math.ceil(x1), math.ceil(y1))
+
+
+def _merge(regions: list[Region]) -> list[Region]:
+    """Merge overlapping windows so a tag is never cut between two of them."""
+    merged = [r for r in regions if r.area > 0]
+    changed = True
+    while changed:
+        changed = False
+        out: list[Region] = []
+        for r in merged:
+            for i, o in enumerate(out):
+                if r.x0 < o.x1 and o.x0 < r.x1 and r.y0 < o.y1 and o.y0 < r.y1:
+                    out[i] = Region(
+                        min(r.x0, o.x0), min(r.y0, o.y0), max(r.x1, o.x1), max(r.y1, o.y1)
+                    )
+                    changed = True
+                    break
+            else:
+                out.append(r)
+        merged = out
+    return merged
