@@ -271,6 +271,25 @@ def iter_segment(path: Path, problems: list[str] | None = None) -> Iterator[Segm
             yield SegmentRecord(index, t, data)
 
 
+def count_records(path: Path) -> int:
+    """Number of complete records in a segment file, reading only their headers."""
+    n = 0
+    with open(path, "rb") as fh:
+        if fh.read(len(_SEGMENT_MAGIC)) != _SEGMENT_MAGIC:
+            return 0
+        while True:
+            head = fh.read(_RECORD.size)
+            if len(head) < _RECORD.size:
+                return n
+            magic, _, _, length, _ = _RECORD.unpack(head)
+            if magic != _RECORD_MAGIC:
+                return n
+            fh.seek(length, os.SEEK_CUR)
+            if fh.tell() > os.fstat(fh.fileno()).st_size:
+                return n
+            n += 1
+
+
 def iter_recorded_frames(
     path: Path | str, *, grey: bool = False, problems: list[str] | None = None
 ) -> Iterator[Frame]:

@@ -8,6 +8,12 @@ yields what could be read and leaves a plain sentence in ``warnings``.
 
 from __future__ import annotations
 
+import os
+
+# FFmpeg's own messages ("header damaged", ...) would clutter the terminal: damage is reported
+# once, in plain words, through FootageReader.warnings instead.
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
+
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +21,12 @@ from pathlib import Path
 import cv2
 
 from assistant.errors import UserError
-from assistant.recorder import is_recording, iter_recorded_frames, read_recording_info
+from assistant.recorder import (
+    count_records,
+    is_recording,
+    iter_recorded_frames,
+    read_recording_info,
+)
 from vision.types import Frame
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
@@ -36,7 +47,7 @@ class FootageReader:
     fps: float
     """Frames per second (nominal for a recording, 1 for images without timing)."""
     frame_count: int | None
-    """Frames the container claims to hold, when it says (None for recordings)."""
+    """Frames the container claims to hold (complete records of a recording), when known."""
     size_px: tuple[int, int]
     """(width, height) of the first frame in pixels."""
     warnings: list[str] = field(default_factory=list)
@@ -87,19 +98,20 @@ class FootageReader:
         if not cap.isOpened():
             raise FootageError(f"cannot open video {self.path}")
         index = 0
-        last_t = 0.0
         try:
             while True:
                 if not cap.grab():
-                    break
+                    resumed = self._skip_damage(cap, index)
+                    if resumed is None:
+                        break
+                    index = resumed
                 self.frames_read += 1
                 if index % stride == 0:
                     ok, image = cap.retrieve()
                     if ok and image is not None:
                         if grey and image.ndim == 3:
                             image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-                        last_t = index / self.fps
-                        yield Frame(index, last_t, image)
+                        yield Frame(index, index / self.fps, image)
                 index += 1
         finally:
             cap.release()
@@ -108,6 +120,25 @@ class FootageReader:
                 f"{self.path.name}: the video stops after {index} of {self.frame_count} frames "
                 f"(truncated or corrupt); the replay covers the first {index / self.fps:.1f} s"
             )
+
+    def _skip_damage(self, cap: cv2.VideoCapture, index: int) -> int | None:
+        """After a failed grab inside the video, jump past the damage; the new frame's index."""
+        if not self.frame_count or index >= self.frame_count - 2:
+            return None
+        for jump_s in (1.0, 2.0, 5.0, 10.0):
+            target = index + max(1, round(jump_s * self.fps))
+            if target >= self.frame_count:
+                return None
+            cap.set(cv2.CAP_PROP_POS_FRAMES, target)
+            if cap.grab():
+                resumed = max(target, int(cap.get(cv2.CAP_PROP_POS_FRAMES)) - 1)
+                self._warn(
+                    f"{self.path.name}: frames {index}-{resumed - 1} "
+                    f"({index / self.fps:.1f}-{resumed / self.fps:.1f} s) are damaged and were "
+                    "skipped"
+                )
+                return resumed
+        return None
 
 
 def _image_files(folder: Path) -> list[Path]:
@@ -128,7 +159,8 @@ def open_footage(path: Path | str, *, images_fps: float = 1.0) -> FootageReader:
             if first is None:
                 raise FootageError(f"recording {p} holds no readable frame")
             h, w = first.image.shape[:2]
-            reader = FootageReader(p, "recording", info.fps or 30.0, None, (w, h))
+            count = sum(count_records(seg) for seg in info.segments)
+            reader = FootageReader(p, "recording", info.fps or 30.0, count, (w, h))
             if not info.closed:
                 reader.warnings.append(
                     f"{p.name}: the recording was not closed (the session stopped abruptly)"

@@ -205,6 +205,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
     every = max(options.keyframe_every_s, (total or 0.0) / 400.0)
     next_key = 0.0
     was_settled = False
+    reported = len(reader.warnings)
     last_t = 0.0
     last_checkpoint = time.monotonic()
     source = {
@@ -231,6 +232,9 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
         for frame in reader.frames(stride):
             snap = observer.observe(frame.t, frame.index, frame.image)
             builder.add(snap)
+            while reported < len(reader.warnings):
+                builder.warn(frame.t, reader.warnings[reported])
+                reported += 1
             last_t = frame.t
             if frame.t >= next_key or (snap.settled and not was_settled):
                 name = f"kf_{frame.index:07d}.jpg"

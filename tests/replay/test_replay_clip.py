@@ -1,0 +1,118 @@
+"""End to end: a scripted clip in, timeline and viewer out; damaged and tagless footage."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from assistant.cli import main
+from assistant.replay.run import ReplayOptions, ReplayResult, run_replay
+from assistant.replay.timeline import angle_diff_deg
+from tests.replay.clipmaker import MM_PER_IN, Clip, standard_clip, write_clip
+
+TAG_FORWARD_MM = 5.0  # the clip's tags sit 5 mm ahead of the base centre
+
+
+def _tag_xy(x_in: float, y_in: float, heading_deg: float) -> tuple[float, float]:
+    h = math.radians(heading_deg)
+    d = TAG_FORWARD_MM / MM_PER_IN
+    return x_in + d * math.sin(h), y_in + d * math.cos(h)
+
+
+def test_every_move_found_within_half_an_inch_and_half_a_second(
+    clip_and_truth: tuple[Clip, Path, list[dict]], replay: ReplayResult
+) -> None:
+    _, _, truth = clip_and_truth
+    moves = replay.timeline.moves
+    assert len(moves) == len(truth), [m.to_json() for m in moves]  # no phantom moves
+    for want, got in zip(truth, moves, strict=True):
+        assert got.tag_id == want["tag"]
+        assert math.dist(got.from_in, _tag_xy(*want["from"], want["heading_from"])) <= 0.5
+        assert math.dist(got.to_in, _tag_xy(*want["to"], want["heading_to"])) <= 0.5
+        assert angle_diff_deg(got.heading_to_deg, want["heading_to"]) <= 5.0
+        assert abs(got.t_start - want["t_start"]) <= 0.5
+        assert abs(got.t_end - want["t_end"]) <= 0.5
+    # the hovered pieces and the piece whose figure hides its tag never moved
+    assert not [e for e in replay.timeline.events if e.kind == "removed"]
+
+
+def test_outputs_are_written_and_versioned(replay: ReplayResult) -> None:
+    doc = json.loads((replay.out_dir / "timeline.json").read_text())
+    assert doc["version"] == 1
+    assert {"moves", "states", "events", "activations", "keyframes"} <= set(doc)
+    for m in doc["moves"]:
+        assert set(m) == {"tag", "from", "to", "heading_from", "heading_to", "t_start", "t_end"}
+    for kf in doc["keyframes"]:
+        assert (replay.out_dir / kf["src"]).is_file()
+    html = (replay.out_dir / "index.html").read_text()
+    assert "http://" not in html.replace("http://www.w3.org/2000/svg", "")
+    assert "https://" not in html
+    assert (replay.out_dir / "replay.mp4").stat().st_size > 10_000
+    assert replay.warnings == []
+
+
+def test_truncated_video_gives_partial_replay_and_warning(
+    clip_and_truth: tuple[Clip, Path, list[dict]], tmp_path: Path
+) -> None:
+    clip, _, truth = clip_and_truth
+    avi = tmp_path / "battle.avi"
+    write_clip(clip, avi, fourcc="MJPG")
+    data = avi.read_bytes()
+    cut = tmp_path / "cut.avi"
+    cut.write_bytes(data[: len(data) * 55 // 100])
+    result = run_replay(ReplayOptions(footage=cut, out_dir=tmp_path / "out"))
+    assert any("truncated or corrupt" in w for w in result.warnings)
+    assert 5.0 < result.footage_s < clip.duration_s - 3.0
+    found = [m.tag_id for m in result.timeline.moves]
+    # moves whose hand had left and whose board had settled before the cut are all there
+    settled_before_cut = [t["tag"] for t in truth if t["t_end"] + 2.5 < result.footage_s]
+    assert found[: len(settled_before_cut)] == settled_before_cut
+    assert set(found) <= {t["tag"] for t in truth if t["t_start"] < result.footage_s}
+    doc = json.loads((tmp_path / "out" / "timeline.json").read_text())
+    assert doc["warnings"] == result.warnings
+
+
+def test_corrupt_middle_is_skipped_with_a_warning(
+    clip_and_truth: tuple[Clip, Path, list[dict]], tmp_path: Path
+) -> None:
+    _, path, _ = clip_and_truth
+    data = bytearray(path.read_bytes())
+    n = len(data)
+    for k in range(n * 4 // 10, n * 4 // 10 + n // 10):
+        data[k] = (data[k] * 7 + 13) % 256
+    bad = tmp_path / "bad.mp4"
+    bad.write_bytes(bytes(data))
+    result = run_replay(ReplayOptions(footage=bad, out_dir=tmp_path / "out"))
+    assert any("damaged" in w or "corrupt" in w for w in result.warnings)
+    assert result.timeline.moves, "nothing replayed from the readable part"
+    assert (tmp_path / "out" / "index.html").is_file()
+
+
+def test_footage_without_corner_tags_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    clip = standard_clip()
+    clip.corner_tags = False
+    clip.duration_s = 1.0
+    clip.moves = []
+    clip.hovers = []
+    path = tmp_path / "nocorners.mp4"
+    write_clip(clip, path)
+    code = main(["replay", str(path), "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert len(err.splitlines()) == 1, err
+    assert "no corner tags" in err and "nocorners.mp4" in err
+
+
+def test_unreadable_file_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "junk.mp4"
+    path.write_bytes(b"\\x00not a video" * 100)
+    code = main(["replay", str(path), "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "junk.mp4" in err and "Traceback" not in err

@@ -1,0 +1,105 @@
+"""The offline viewer in a real headless Chromium, opened from disk (file://)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assistant.replay.run import ReplayResult
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def page(replay: ReplayResult) -> Any:
+    if not CHROMIUM.exists():
+        pytest.skip("needs the system Chromium at /usr/bin/chromium (apt install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        pg = browser.new_page(viewport={"width": 1280, "height": 860})
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        # offline: any request that is not a local file fails the test
+        pg.route("http*://**", lambda route: (errors.append(route.request.url), route.abort()))
+        pg.goto((replay.out_dir / "index.html").resolve().as_uri())
+        pg.wait_for_selector("body[data-ready='1']")
+        yield pg
+        assert errors == [], errors
+        browser.close()
+
+
+def _board(page: Any) -> dict[int, tuple[float, float, str]]:
+    out = {}
+    for g in page.query_selector_all("#board g.tag"):
+        out[int(g.get_attribute("data-tag"))] = (
+            float(g.get_attribute("data-x")),
+            float(g.get_attribute("data-y")),
+            g.get_attribute("data-state"),
+        )
+    return out
+
+
+def test_board_at_a_chosen_time_matches_the_settled_state(page: Any, replay: ReplayResult) -> None:
+    states = replay.timeline.states
+    assert len(states) >= 3
+    state = states[2]
+    page.evaluate(f"window.replay.seek({(state.t + state.t_until) / 2})")
+    board = _board(page)
+    for rest in state.tags:
+        x, y, st = board[rest.tag_id]
+        assert math.dist((x, y), (rest.x_in, rest.y_in)) < 0.01
+        assert st in ("seen", "hidden")
+    assert set(board) == {r.tag_id for r in state.tags}
+
+
+def test_board_at_a_chosen_activation_shows_that_move_done(page: Any, replay: ReplayResult) -> None:
+    moves = replay.timeline.moves
+    page.evaluate("window.replay.gotoActivation(1)")
+    board = _board(page)
+    second, third = moves[1], moves[2]
+    assert math.dist(board[second.tag_id][:2], second.to_in) < 0.01
+    assert math.dist(board[third.tag_id][:2], third.from_in) < 0.01  # not yet moved
+    label = page.inner_text("#activation-label")
+    assert "2 / 3" in label
+    # the event list is synchronised: the second move is the current event
+    current = page.inner_text("#events li.current")
+    assert f"tag {second.tag_id} moved" in current
+    # the key frame shown is from the footage around that time and loads from frames/
+    src = page.get_attribute("#keyframe", "src")
+    assert src.startswith("frames/")
+    assert page.evaluate("document.getElementById('keyframe').naturalWidth") > 0
+
+
+def test_a_piece_in_the_hand_is_shown_moving(page: Any, replay: ReplayResult) -> None:
+    move = replay.timeline.moves[0]
+    page.evaluate(f"window.replay.seek({(move.t_start + move.t_end) / 2})")
+    x, y, state = _board(page)[move.tag_id]
+    assert state == "moving"
+    assert math.dist((x, y), move.from_in) < 0.01
+    assert page.query_selector(f"line.move-path.active[data-move-tag='{move.tag_id}']")
+
+
+def test_next_button_steps_and_play_advances_time(page: Any, replay: ReplayResult) -> None:
+    page.evaluate("window.replay.seek(0)")
+    page.click("#next-act")
+    assert "1 / 3" in page.inner_text("#activation-label")
+    t0 = page.evaluate("window.replay.time()")
+    page.click("#play")
+    page.wait_for_timeout(400)
+    page.click("#play")
+    assert page.evaluate("window.replay.time()") > t0
