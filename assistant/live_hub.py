@@ -379,7 +379,8 @@ class HubEvent:
     version: int
     """The view's or the frame's version number (from 1)."""
     data: str | None = None
-    """For a view: its JSON text."""
+    """For a view: its JSON text. For a frame: ``{"version": N, "bounds_in": [x0, y0, x1, y1]}``
+    (the table area the image covers, in inches; null bounds: exactly the table)."""
 
 
 class Subscription:
@@ -389,7 +390,7 @@ class Subscription:
         self._hub = hub
         self._cond = threading.Condition()
         self._views: deque[HubEvent] = deque(maxlen=backlog)
-        self._frame_version: int | None = None
+        self._frame_event: HubEvent | None = None
         self._closed = False
         self.dropped = 0
         """Views this subscriber lost because it fell more than ``backlog`` versions behind."""
@@ -401,9 +402,9 @@ class Subscription:
             self._views.append(event)
             self._cond.notify_all()
 
-    def _push_frame(self, version: int) -> None:
+    def _push_frame(self, event: HubEvent) -> None:
         with self._cond:
-            self._frame_version = version
+            self._frame_event = event
             self._cond.notify_all()
 
     def _end(self) -> None:
@@ -418,13 +419,13 @@ class Subscription:
         """
         with self._cond:
             self._cond.wait_for(
-                lambda: self._closed or self._views or self._frame_version is not None, timeout
+                lambda: self._closed or self._views or self._frame_event is not None, timeout
             )
             if self._views:
                 return self._views.popleft()
-            if self._frame_version is not None:
-                version, self._frame_version = self._frame_version, None
-                return HubEvent("frame", version)
+            if self._frame_event is not None:
+                event, self._frame_event = self._frame_event, None
+                return event
             if self._closed:
                 return HubEvent("closed", 0)
             return None
@@ -455,6 +456,7 @@ class LiveHub:
         self._view_version = 0
         self._frame: bytes | None = None
         self._frame_version = 0
+        self._frame_event: HubEvent | None = None
         self._closed = False
 
     # -- the session's side ------------------------------------------------------------------
@@ -471,20 +473,35 @@ class LiveHub:
                 subscriber._push_view(event)
         return version
 
-    def publish_frame(self, jpeg_bytes: bytes) -> int:
+    def publish_frame(
+        self,
+        jpeg_bytes: bytes,
+        bounds_in: tuple[float, float, float, float] | None = None,
+    ) -> int:
         """Make these JPEG bytes the latest frame; returns its version.
 
-        The frame is the rectified top-down view of the table: the image covers the table from
-        (0, 0) to (width, depth) inches, the player's edge at the bottom, +x to the right.
+        The frame is the rectified top-down view of the table, the player's edge at the bottom
+        and +x to the right. ``bounds_in`` = (x_min, y_min, x_max, y_max) is the table area the
+        image covers, in inches (a margin shows as negative x_min/y_min or x_max/y_max beyond
+        the table); None means the image covers exactly the table, (0, 0) to (width, depth).
         """
         if not jpeg_bytes.startswith(b"\xff\xd8"):
             raise ViewError(f"a frame must be JPEG bytes; these start with {jpeg_bytes[:4]!r}")
+        if bounds_in is not None:
+            x0, y0, x1, y1 = (float(v) for v in bounds_in)
+            if not (x1 > x0 and y1 > y0):
+                raise ViewError(
+                    f"frame bounds_in {bounds_in} must have x_max > x_min, y_max > y_min"
+                )
+            bounds_in = (x0, y0, x1, y1)
         with self._lock:
             self._frame_version += 1
             version = self._frame_version
             self._frame = bytes(jpeg_bytes)
+            data = json.dumps({"version": version, "bounds_in": bounds_in})
+            self._frame_event = HubEvent("frame", version, data)
             for subscriber in self._subscribers:
-                subscriber._push_frame(version)
+                subscriber._push_frame(self._frame_event)
         return version
 
     def next_command(self, timeout: float | None = 0.0) -> Command | None:
@@ -553,8 +570,8 @@ class LiveHub:
             self._subscribers.append(subscription)
             if self._view_json is not None:
                 subscription._push_view(HubEvent("view", self._view_version, self._view_json))
-            if self._frame is not None:
-                subscription._push_frame(self._frame_version)
+            if self._frame_event is not None:
+                subscription._push_frame(self._frame_event)
         return subscription
 
     @property

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, jsonify
@@ -43,7 +42,7 @@ def health() -> Response:
 def _sse(event: HubEvent) -> str:
     if event.kind == "view":
         return f"id: {event.version}\nevent: view\ndata: {event.data}\n\n"
-    return f"event: frame\ndata: {json.dumps({'version': event.version})}\n\n"
+    return f"event: frame\ndata: {event.data}\n\n"
 
 
 @bp.get("/events")

@@ -146,7 +146,10 @@ def test_event_stream_sends_views_and_frames(client: FlaskClient, hub: LiveHub) 
     second = next(chunks).decode()
     assert second.startswith("id: 2\nevent: view\n") and '"round":3' in second
     hub.publish_frame(table_jpeg())
-    assert next(chunks).decode() == 'event: frame\ndata: {"version": 1}\n\n'
+    assert next(chunks).decode() == 'event: frame\ndata: {"version": 1, "bounds_in": null}\n\n'
+    hub.publish_frame(table_jpeg(), bounds_in=(-1, -1, 25, 25))
+    frame = next(chunks).decode()
+    assert json.loads(frame.split("data: ", 1)[1]) == {"version": 2, "bounds_in": [-1, -1, 25, 25]}
     assert hub.subscriber_count == 1
     response.close()
     assert hub.subscriber_count == 0

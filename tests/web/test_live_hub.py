@@ -103,10 +103,13 @@ def test_frames_are_coalesced_to_the_latest() -> None:
             hub.publish_frame(jpeg)
         event = subscription.get(0)
         assert event is not None and (event.kind, event.version) == ("frame", 5)
+        assert event.data is not None and json.loads(event.data)["bounds_in"] is None
         assert subscription.get(0) is None
     assert hub.latest_frame() == (5, jpeg)
     with pytest.raises(ViewError, match="JPEG"):
         hub.publish_frame(b"\x89PNG....")
+    with pytest.raises(ViewError, match="bounds_in"):
+        hub.publish_frame(jpeg, bounds_in=(5, 0, 5, 24))
 
 
 def test_commands_arrive_in_order_and_bad_ones_are_refused() -> None:

@@ -177,6 +177,19 @@ def test_updates_published_after_load_appear_without_reload(
     assert page.evaluate("document.getElementById('frame').naturalWidth") == 320
     assert page.evaluate("window.__notReloaded") is True
 
+    # A frame with a 2 in margin round the table is drawn 2 in beyond each edge of the board.
+    hub.publish_frame(table_jpeg(280, 280), bounds_in=(-2.0, -2.0, 26.0, 26.0))
+    page.wait_for_function("document.body.dataset.frameVersion === '3'", timeout=10_000)
+    board = page.locator("#overlay").bounding_box()
+    image = page.locator("#frame").bounding_box()
+    assert board is not None and image is not None
+    px_per_in = board["width"] / 24.0
+    assert abs((board["x"] - image["x"]) / px_per_in - 2.0) < 0.05
+    assert (
+        abs((image["y"] + image["height"] - board["y"] - board["height"]) / px_per_in - 2.0) < 0.05
+    )
+    assert abs(image["width"] / px_per_in - 28.0) < 0.05
+
 
 def test_page_with_a_token(browser: sync_api.Browser, hub: LiveHub) -> None:
     hub.publish(make_view(prompt=declare_prompt()))

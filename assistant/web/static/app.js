@@ -14,6 +14,8 @@
     frameVersion: 0,
     frameLoading: false,
     frameWanted: 0,
+    frameBounds: null,
+    wantedBounds: null,
   };
   window.soloscope = { state };
 
@@ -88,6 +90,7 @@
 
   function renderBoard(view) {
     sizeBoard(view);
+    placeFrame();
     const W = view.table_width_in;
     const D = view.table_depth_in;
     const Y = (y) => D - y;
@@ -332,17 +335,41 @@
 
   // ---- the camera frame --------------------------------------------------------------------
 
-  function wantFrame(version) {
+  // Place the image over the table area it covers: bounds_in = [x0, y0, x1, y1] in inches,
+  // null for exactly the table.
+  function placeFrame() {
+    const img = $("frame");
+    const b = state.frameBounds;
+    const view = state.view;
+    if (!b || !view) {
+      Object.assign(img.style, { left: "0", top: "0", width: "100%", height: "100%" });
+      return;
+    }
+    const W = view.table_width_in;
+    const D = view.table_depth_in;
+    Object.assign(img.style, {
+      left: `${(b[0] / W) * 100}%`,
+      top: `${((D - b[3]) / D) * 100}%`,
+      width: `${((b[2] - b[0]) / W) * 100}%`,
+      height: `${((b[3] - b[1]) / D) * 100}%`,
+    });
+  }
+
+  function wantFrame(version, bounds) {
+    if (version >= state.frameWanted) state.wantedBounds = bounds || null;
     state.frameWanted = Math.max(state.frameWanted, version);
     if (state.frameLoading || state.frameWanted <= state.frameVersion) return;
     const img = $("frame");
     const next = state.frameWanted;
+    const nextBounds = state.wantedBounds;
     state.frameLoading = true;
     const done = () => {
       state.frameLoading = false;
       state.frameVersion = next;
+      state.frameBounds = nextBounds;
+      placeFrame();
       document.body.dataset.frameVersion = String(next);
-      if (state.frameWanted > state.frameVersion) wantFrame(state.frameWanted);
+      if (state.frameWanted > state.frameVersion) wantFrame(state.frameWanted, state.wantedBounds);
     };
     img.onload = done;
     img.onerror = done;
@@ -413,7 +440,8 @@
       applyView(Number(event.lastEventId) || state.version + 1, JSON.parse(event.data));
     });
     source.addEventListener("frame", (event) => {
-      wantFrame(JSON.parse(event.data).version);
+      const frame = JSON.parse(event.data);
+      wantFrame(frame.version, frame.bounds_in);
     });
   }
 
