@@ -1,0 +1,99 @@
+"""A player's hand over the table: forearm, palm, thumb and fingers as skin-coloured solids.
+
+Positions in table inches, sizes and heights in millimetres, heading in degrees clockwise
+from +y (the direction the fingers point).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon, box
+
+from vision.render.camera import MM_PER_INCH
+from vision.render.draw import Canvas, ring
+from vision.render.scene import TableSpec, piece_axes
+
+SKIN_BGR = (120, 150, 205)
+
+
+@dataclass(frozen=True)
+class HandPose:
+    """Where the hand is: the palm centre over the table and its height."""
+
+    x_in: float
+    y_in: float
+    height_mm: float = 150.0
+    """Height of the palm above the table."""
+    heading_deg: float = 0.0
+    """Direction the fingers point, degrees clockwise from +y (0: reaching away from the
+    player, the forearm trailing back toward the front edge)."""
+    holding: bool = False
+    """Fingers curled around a lifted piece."""
+
+
+@dataclass(frozen=True)
+class _Capsule:
+    """A rounded solid between two points of the hand frame: (right, forward, dz) mm."""
+
+    a: tuple[float, float, float]
+    b: tuple[float, float, float]
+    ra: float
+    rb: float
+    shade: float
+
+
+def _parts(hand: HandPose) -> list[_Capsule]:
+    curl = 0.55 if hand.holding else 1.0
+    dz_f = -18.0 if hand.holding else -6.0
+    parts = [
+        _Capsule((0, -45, 10), (0, -520, 260), 32, 44, 0.92),  # forearm, rising to the elbow
+        _Capsule((0, -10, 0), (0, 25, 0), 40, 40, 1.0),  # palm
+        _Capsule((-38, -5, -4), (-72, 38 * curl, -14), 12, 10, 0.95),  # thumb
+    ]
+    for dx, length in ((-26, 70), (-9, 82), (9, 78), (26, 62)):
+        parts.append(_Capsule((dx, 40, -2), (dx * 1.1, 40 + length * curl, dz_f), 9.5, 8, 0.97))
+    return parts
+
+
+def _capsule_points(hand: HandPose, c: _Capsule) -> np.ndarray:
+    fwd, right = piece_axes(hand.heading_deg)
+    origin = np.array([hand.x_in * MM_PER_INCH, hand.y_in * MM_PER_INCH])
+    rings = []
+    for (r, f, dz), rad in ((c.a, c.ra), (c.b, c.rb)):
+        p = origin + r * right + f * fwd
+        z = hand.height_mm + dz
+        for zz in (z - rad * 0.6, z + rad * 0.6):
+            rings.append(ring(p[0], p[1], max(zz, 1.0), rad, rad, fwd, right, 12))
+    return np.concatenate(rings)
+
+
+def draw_hand(canvas: Canvas, hand: HandPose) -> None:
+    """Draw the hand on the canvas (forearm first, fingers last); every part occludes."""
+    for part in _parts(hand):
+        pts = _capsule_points(hand, part)
+        if (canvas.camera.to_camera(pts)[:, 2] < 10.0).any():
+            continue
+        shade = part.shade
+        colour = tuple(int(min(255, v * shade)) for v in SKIN_BGR)
+        canvas.fill_convex(canvas.project(pts), colour, occluder=True)  # type: ignore[arg-type]
+
+
+def hand_footprint(hand: HandPose) -> Polygon:
+    """The hand's outline projected straight down onto the table, millimetres."""
+    polys = []
+    for part in _parts(hand):
+        pts = _capsule_points(hand, part)[:, :2]
+        polys.append(shapely.convex_hull(shapely.multipoints(pts)))
+    return shapely.union_all(polys)
+
+
+def hand_over_table(hand: HandPose | None, table: TableSpec) -> bool:
+    """True when any part of the hand is over the table top (play area plus its border)."""
+    if hand is None:
+        return False
+    b = table.border_mm
+    top = box(-b, -b, table.width_mm + b, table.depth_mm + b)
+    return bool(hand_footprint(hand).intersects(top))
