@@ -126,8 +126,10 @@ class Detector:
     def detect(
         self, grey: npt.NDArray[np.uint8], regions: Sequence[Region] | None = None
     ) -> list[TagSighting]:
-        """Markers in a grey image (pixels, OpenCV corner order); with ``regions``, only those
+        """Markers in a grey (or BGR) image (pixels, OpenCV corner order); with ``regions``, only those
         windows are searched, with the perimeter limits of a full-frame search."""
+        if grey.ndim == 3:
+            grey = to_grey(grey)
         if grey.ndim != 2:
             raise VisionError(f"the detector takes a grey image, got shape {grey.shape}")
         if regions is None:

@@ -26,12 +26,13 @@ import numpy.typing as npt
 from calibration.drift import DriftMonitor
 from calibration.profile import TableProfile
 from calibration.table import CORNER_IDS, MM_PER_IN
-from vision.detector import Region, to_grey
+from vision.detector import Detector, Region, to_grey
 from vision.errors import VisionError
 from vision.pieces import fit_piece
 from vision.settle import Place, SettleJudge
 from vision.types import (
     BoardSnapshot,
+    Frame,
     PiecePose,
     PieceSpec,
     TagId,
@@ -438,3 +439,20 @@ def _merge(regions: list[Region]) -> list[Region]:
                 out.append(r)
         merged = out
     return merged
+
+
+class TablePipeline:
+    """Detector and tracker together: a frame in, a BoardSnapshot out, searching only the regions
+    the tracker asks for (full frame every ``full_search_every`` frames)."""
+
+    def __init__(self, detector: Detector, tracker: Tracker, *, region_search: bool = True) -> None:
+        self.detector = detector
+        self.tracker = tracker
+        self.region_search = region_search
+
+    def process(self, frame: Frame) -> BoardSnapshot:
+        """Detect, map and track one frame."""
+        grey = to_grey(frame.image)
+        regions = self.tracker.search_regions() if self.region_search else None
+        sightings = self.detector.detect(grey, regions)
+        return self.tracker.update(frame.t, frame.index, sightings, grey)
