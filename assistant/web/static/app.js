@@ -101,6 +101,12 @@
     root.setAttribute("viewBox", `0 0 ${W} ${D}`);
     root.setAttribute("preserveAspectRatio", "none");
     root.replaceChildren();
+    const defs = svg("defs", {}, root);
+    for (const [id, colour] of [["arrow", "#ffffff"], ["ghost-arrow", "#ffd23f"]]) {
+      const marker = svg("marker", { id, viewBox: "0 0 10 10", refX: 3, refY: 5, markerWidth: 3.5,
+        markerHeight: 3.5, orient: "auto" }, defs);
+      svg("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: colour }, marker);
+    }
     const at = (x, y, r, headingDeg) => {
       const a = (headingDeg * Math.PI) / 180;
       return [x + r * Math.sin(a), Y(y) - r * Math.cos(a)];
@@ -174,7 +180,8 @@
         svg("circle", { cx: g.x_in, cy: Y(g.y_in), r, class: "ghost", "data-ghost-of": unit.id },
           orderLayer);
         const [fx, fy] = at(g.x_in, g.y_in, r * 1.6, g.heading_deg);
-        svg("line", { x1: g.x_in, y1: Y(g.y_in), x2: fx, y2: fy, class: "ghost-facing" }, orderLayer);
+        svg("line", { x1: g.x_in, y1: Y(g.y_in), x2: fx, y2: fy, class: "ghost-facing",
+          "marker-end": "url(#ghost-arrow)" }, orderLayer);
       }
     }
 
@@ -198,8 +205,9 @@
         svg("path", { d: `M ${cx - d} ${cy - d} L ${cx + d} ${cy + d} M ${cx - d} ${cy + d} L ${cx + d} ${cy - d}`,
           class: "fallen-mark" }, group);
       } else {
-        const [fx, fy] = at(unit.x_in, unit.y_in, r * 1.6, unit.heading_deg);
-        svg("line", { x1: cx, y1: cy, x2: fx, y2: fy, class: "facing" }, group);
+        const [fx, fy] = at(unit.x_in, unit.y_in, r * 1.5, unit.heading_deg);
+        svg("line", { x1: cx, y1: cy, x2: fx, y2: fy, class: "facing", "marker-end": "url(#arrow)" },
+          group);
       }
       svg("text", { x: cx, y: cy - r - 0.25, "font-size": font, "text-anchor": "middle",
         class: "label unit-label" }, group, unit.name);
