@@ -9,8 +9,15 @@ from engine.actions import Action, ActionKind, Event, EventType, Order, event
 from engine.dice import RandomSource
 from engine.errors import EngineError
 from engine.model import GameState
-from engine.protocols import Controller, PendingKind, Ruleset, find_controller, find_ruleset
-from engine.scenario import Scenario
+from engine.protocols import (
+    Controller,
+    PendingKind,
+    Ruleset,
+    UnknownNameError,
+    find_controller,
+    find_ruleset,
+)
+from engine.scenario import Scenario, ScenarioError
 
 #: Safety net: no seed-000 battle comes near this many steps.
 MAX_STEPS = 5000
@@ -45,7 +52,10 @@ def order_event(state: GameState, order: Order) -> Event:
 
 def start_game(scenario: Scenario) -> tuple[Ruleset, GameState]:
     """The scenario's ruleset and its starting state (raises ScenarioError on bad cards)."""
-    ruleset = find_ruleset(scenario.scenario.ruleset)
+    try:
+        ruleset = find_ruleset(scenario.scenario.ruleset)
+    except UnknownNameError as exc:
+        raise ScenarioError(f"{scenario.source}: scenario.ruleset: {exc}") from None
     return ruleset, ruleset.new_game(scenario)
 
 
@@ -53,15 +63,21 @@ def controllers_for(scenario: Scenario, human: str | None = None) -> dict[str, C
     """One controller per side: the scenario's AI, and ``human`` (default: its autopilot)."""
     out: dict[str, Controller] = {}
     for side in scenario.sides:
+        field = "ai_controller" if side.role == "ai" else "human_controller"
         name = (
             scenario.scenario.ai_controller
             if side.role == "ai"
             else (human or scenario.scenario.human_controller)
         )
-        controller = find_controller(name)
+        where = f"{scenario.source}: scenario.{field}" if human is None or side.role == "ai" else ""
+        try:
+            controller = find_controller(name)
+        except UnknownNameError as exc:
+            raise ScenarioError(f"{where or 'controller'}: {exc}") from None
         if scenario.scenario.ruleset not in controller.rulesets:
-            raise EngineError(
-                f"controller {name!r} cannot play ruleset {scenario.scenario.ruleset!r}"
+            raise ScenarioError(
+                f"{where or 'controller'}: controller {name!r} cannot play ruleset "
+                f"{scenario.scenario.ruleset!r} (it plays: {', '.join(controller.rulesets)})"
             )
         out[side.name] = controller
     return out

@@ -7,7 +7,7 @@ job (the engine does no I/O). Every error names the file, the field and what is 
 from __future__ import annotations
 
 import tomllib
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -147,15 +147,19 @@ class Scenario(_Strict):
             w, d = self.table.width_in, self.table.depth_in
             if not (r <= u.x <= w - r and r <= u.y <= d - r):
                 raise ValueError(
-                    f"units[{i}] ({u.id}): base at ({u.x}, {u.y}) is not on the {w} x {d} in table"
+                    f"units[{i}].x, y: the base of {u.id!r} at ({u.x:g}, {u.y:g}) is not wholly "
+                    f"on the {w:g} x {d:g} in table (allowed for a {u.base_diameter_in:g} in "
+                    f"base: x {r:g} to {w - r:g}, y {r:g} to {d - r:g})"
                 )
         tag_ids: dict[int, str] = {}
-        owners = [(u.id, u.tags) for u in self.units] + [(t.id, t.tags) for t in self.terrain]
-        for owner, tags in owners:
-            for tag in tags:
+        owners = [(f"units[{i}]", u.id, u.tags) for i, u in enumerate(self.units)]
+        owners += [(f"terrain[{i}]", t.id, t.tags) for i, t in enumerate(self.terrain)]
+        for where, owner, tags in owners:
+            for j, tag in enumerate(tags):
                 if tag.id in tag_ids:
                     raise ValueError(
-                        f"tag {tag.id} is on both {tag_ids[tag.id]!r} and {owner!r}: ids must be unique"
+                        f"{where}.tags[{j}].id: tag {tag.id} of {owner!r} is already on "
+                        f"{tag_ids[tag.id]!r} (every tag id must be used once)"
                     )
                 tag_ids[tag.id] = owner
         return self
@@ -166,6 +170,51 @@ class Scenario(_Strict):
             if s.name == name:
                 return s
         raise ScenarioError(f"{self.source}: no side named {name!r}")
+
+
+def _allowed_fields(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
+    """The field names of the model found at ``loc`` inside ``model`` (empty if not a model)."""
+    current: Any = model
+    for part in loc:
+        if isinstance(part, int):
+            args = [a for a in get_args(current) if a is not Ellipsis]
+            current = args[0] if args else None
+        elif isinstance(current, type) and issubclass(current, BaseModel):
+            info = current.model_fields.get(part)
+            current = info.annotation if info is not None else None
+        else:
+            return []
+    if isinstance(current, type) and issubclass(current, BaseModel):
+        return [name for name in current.model_fields if name != "source"]
+    return []
+
+
+def describe_error(
+    exc: ValidationError, model: type[BaseModel], prefix: tuple[int | str, ...] = ()
+) -> str:
+    """ "field: what is wrong (what is allowed)" for the first (most telling) problem in ``exc``.
+
+    Unknown fields come first, since a misspelt field also shows up as a missing one.
+    """
+    errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
+    first = errors[0]
+    loc = tuple(first["loc"])
+    kind = first["type"]
+    if kind == "extra_forbidden":
+        allowed = _allowed_fields(model, loc[:-1])
+        message = "unknown field" + (f" (allowed: {', '.join(allowed)})" if allowed else "")
+    elif kind == "value_error" and "error" in first.get("ctx", {}):
+        message = str(first["ctx"]["error"])
+        if not loc:
+            return message  # cross-field checks name their fields themselves
+    else:
+        message = first["msg"]
+        value = first.get("input")
+        if kind != "missing" and isinstance(value, str | int | float | bool):
+            message += f" (got {value!r})"
+    more = len(errors) - 1
+    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+    return f"{_field_path(prefix + loc)}: {message}{tail}"
 
 
 def _field_path(loc: tuple[int | str, ...]) -> str:
@@ -186,24 +235,25 @@ def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
         raise ScenarioError(
             f"{source}: version: {version!r} is not supported (allowed: {SCENARIO_VERSION})"
         )
+    if "source" in raw:
+        raise ScenarioError(f"{source}: source: unknown field (it is set by soloscope)")
     try:
         scenario = Scenario.model_validate({**raw, "source": source})
     except ValidationError as exc:
-        first = exc.errors()[0]
-        field = _field_path(tuple(first["loc"]))
-        message = first["msg"]
-        if first["type"] == "extra_forbidden":
-            message = "unknown field (check its spelling)"
-        more = f" (and {exc.error_count() - 1} more problem(s))" if exc.error_count() > 1 else ""
-        raise ScenarioError(f"{source}: {field}: {message}{more}") from None
+        raise ScenarioError(f"{source}: {describe_error(exc, Scenario)}") from None
     return scenario
 
 
-def card_error(scenario: Scenario, unit_index: int, exc: ValidationError) -> ScenarioError:
+def card_error(
+    scenario: Scenario,
+    unit_index: int,
+    exc: ValidationError,
+    card_model: type[BaseModel] | None = None,
+) -> ScenarioError:
     """A ScenarioError naming the card field that a ruleset's card model rejected."""
-    first = exc.errors()[0]
-    field = _field_path(("units", unit_index, "card", *first["loc"]))
-    message = first["msg"]
-    if first["type"] == "extra_forbidden":
-        message = "unknown card field (check its spelling)"
-    return ScenarioError(f"{scenario.source}: {field}: {message}")
+    if card_model is None:
+        first = exc.errors()[0]
+        field = _field_path(("units", unit_index, "card", *first["loc"]))
+        return ScenarioError(f"{scenario.source}: {field}: {first['msg']}")
+    prefix = ("units", unit_index, "card")
+    return ScenarioError(f"{scenario.source}: {describe_error(exc, card_model, prefix)}")

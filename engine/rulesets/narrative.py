@@ -102,7 +102,7 @@ class NarrativeRuleset:
             try:
                 card = _CardSpec.model_validate(spec.card)
             except ValidationError as exc:
-                raise card_error(scenario, i, exc) from None
+                raise card_error(scenario, i, exc, _CardSpec) from None
             if card.wounds > card.wound_slots:
                 raise ScenarioError(
                     f"{scenario.source}: units[{i}].card.wounds: {card.wounds} starting wounds "
