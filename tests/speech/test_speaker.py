@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import shutil
+import sys
 import wave
 from pathlib import Path
 
@@ -195,3 +196,31 @@ def test_espeak_program_fallback_writes_speech(tmp_path: Path) -> None:
     samples, rate = _read_wav(tmp_path / "x.wav")
     assert len(samples) / rate > 2.0
     assert float(np.sqrt(np.mean(samples**2))) > 500.0
+
+
+def test_on_mode_plays_each_announcement_through_the_player(tmp_path: Path) -> None:
+    # The player is any command taking a WAV path; this one reads the WAV through and records
+    # its length, as a sound card would play it, so the test runs without an audio device.
+    log = tmp_path / "played.txt"
+    reader = (
+        "import sys, wave; w = wave.open(sys.argv[2]); "
+        "open(sys.argv[1], 'a').write(f'{w.getnframes() / w.getframerate():.2f}\\n')"
+    )
+    player = [sys.executable, "-c", reader, str(log)]
+    with Speaker("on", echo=None, player=player, on_notice=pytest.fail) as speaker:
+        for text in (LONG, SHORT):
+            speaker.say(text)
+    assert [(a.played, a.wav_path) for a in speaker.announcements] == [(True, None), (True, None)]
+    long_s, short_s = (float(line) for line in log.read_text().split())
+    assert long_s > 3 * short_s > 0
+
+
+def test_failing_player_is_noticed_once_and_text_carries_on() -> None:
+    notices: list[str] = []
+    out = io.StringIO()
+    with Speaker("on", echo=out, player=["false"], on_notice=notices.append) as speaker:
+        for text in (SHORT, MEDIUM, SHORT):
+            speaker.say(text)
+    assert len(notices) == 1 and "cannot play" in notices[0]
+    assert out.getvalue().splitlines() == [SHORT, MEDIUM, SHORT]
+    assert [a.played for a in speaker.announcements] == [False, False, False]
