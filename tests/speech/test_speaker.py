@@ -97,7 +97,7 @@ def test_numbering_continues_after_existing_files(tmp_path: Path) -> None:
 
 def test_say_never_blocks_while_speech_is_slow(tmp_path: Path) -> None:
     # A slow rate and a long text: minutes of audio. say() must hand it over and return.
-    text = " ".join([LONG] * 6)
+    text = " ".join([LONG] * 3)
     speaker = Speaker("wav", tmp_path, rate_wpm=80, echo=None)
     try:
         speaker.say(text)
