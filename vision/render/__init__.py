@@ -7,6 +7,12 @@ A still::
     camera = Camera.overhead("4k", height_mm=800)      # pinhole + lens distortion, 800 mm up
     image_bgr, truth = render_frame(scene, camera)     # truth.tags[i].visible, .corners_px ...
 
+A clip::
+
+    script = moves_script([PieceMove("p03", 12.0, 10.0, 90.0), PieceRemoval("p07")])
+    for frame, truth in render_sequence(scene, camera, script, fps=30): ...
+    render_clip("clip.mp4", "clip.json", scene, camera, script, fps=30)
+
 World frame: millimetres (poses in inches), origin at the play area's left front corner,
 +x right, +y away from the player (top of the image), z up; headings clockwise from +y.
 """
@@ -18,6 +24,7 @@ from vision.render.camera import (
     WEBCAM_DISTORTION,
     Camera,
 )
+from vision.render.clip import ClipTruth, load_truth, render_clip, write_clip
 from vision.render.effects import Effects
 from vision.render.frame import FrameTruth, PieceTruth, TagTruth, render_frame
 from vision.render.hand import HandPose, hand_over_table
@@ -33,6 +40,23 @@ from vision.render.scene import (
     random_scene,
     scene_tags,
 )
+from vision.render.sequence import (
+    Action,
+    Carry,
+    HandLeave,
+    HandTo,
+    Hover,
+    Lift,
+    NudgeCamera,
+    PieceMove,
+    PieceRemoval,
+    Place,
+    Remove,
+    Sequence,
+    Wait,
+    moves_script,
+    render_sequence,
+)
 
 __all__ = [
     "CORNER_TAG_IDS",
@@ -40,21 +64,40 @@ __all__ = [
     "NO_DISTORTION",
     "RESOLUTIONS",
     "WEBCAM_DISTORTION",
+    "Action",
     "Camera",
+    "Carry",
+    "ClipTruth",
     "Effects",
     "Figure",
     "FrameTruth",
+    "HandLeave",
     "HandPose",
+    "HandTo",
+    "Hover",
+    "Lift",
+    "NudgeCamera",
+    "PieceMove",
+    "PieceRemoval",
     "PieceTruth",
+    "Place",
     "PlacedPiece",
+    "Remove",
     "Scene",
+    "Sequence",
     "TableSpec",
     "TagTruth",
     "Terrain",
+    "Wait",
     "front_rear_tags",
     "front_tag",
     "hand_over_table",
+    "load_truth",
+    "moves_script",
     "random_scene",
+    "render_clip",
     "render_frame",
+    "render_sequence",
     "scene_tags",
+    "write_clip",
 ]

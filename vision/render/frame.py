@@ -123,6 +123,31 @@ def render_frame(
     """
     effects = Effects() if effects is None else effects
     rng = np.random.default_rng(0) if rng is None else rng
+    clean, truth = render_clean(
+        scene,
+        camera,
+        hand,
+        off_table=off_table,
+        dictionary=dictionary,
+        frame=frame,
+        t=t,
+        moving=moving,
+    )
+    return apply_effects(clean, effects, rng), truth
+
+
+def render_clean(
+    scene: Scene,
+    camera: Camera,
+    hand: HandPose | None = None,
+    *,
+    off_table: tuple[PlacedPiece, ...] = (),
+    dictionary: str = "DICT_4X4_50",
+    frame: int = 0,
+    t: float = 0.0,
+    moving: bool = False,
+) -> tuple[Image, FrameTruth]:
+    """Like :func:`render_frame` but without light falloff, blur, noise or JPEG."""
     aruco = aruco_dictionary(dictionary)
     canvas = Canvas.for_camera(camera)
     canvas.draw_mat(mat_texture(scene.table, camera.px_per_mm_at_table() * 1.3))
@@ -154,7 +179,6 @@ def render_frame(
         image = cv2.remap(canvas.image, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     else:
         image = canvas.image
-    image = apply_effects(image, effects, rng)
 
     tags = tuple(_tag_truth(canvas, camera, tag, before) for tag, before in drawn)
     pieces = [
