@@ -1,0 +1,442 @@
+"""Where everything goes on the printable kit's pages: pure geometry in millimetres.
+
+Page coordinates are millimetres from the page's top-left corner, x to the right and y down
+(as the PDF library draws). A tag is printed "up" = towards the top of the page. Nothing here
+draws or writes a file: ``calibration.kit`` draws these pages, and the tests read them to know
+what should be found where.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.errors import CalibrationError
+from calibration.kit_ids import (
+    BASE_TAG_MARGIN_MM,
+    BUTTON_IDS,
+    BUTTON_TAG_MM,
+    CHARUCO_DICTIONARY,
+    CHARUCO_MARKER_MM,
+    CHARUCO_SQUARE_MM,
+    CHARUCO_SQUARES,
+    CORNER_IDS,
+    CORNER_PLACES,
+    CORNER_TAG_MM,
+    KIT_DICTIONARY,
+    PIECE_IDS,
+    TERRAIN_IDS,
+    TERRAIN_TAG_MM,
+)
+
+MM_PER_INCH = 25.4
+PAGE_MARGIN_MM = 10.0
+HEADER_MM = 24.0
+"""Height kept at the top of every page for the title and the printing note."""
+FOOTER_MM = 30.0
+"""Height kept at the bottom of every page for the two rulers."""
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A paper size, millimetres."""
+
+    name: str
+    width_mm: float
+    height_mm: float
+
+
+PAPERS: dict[str, Paper] = {
+    "a4": Paper("a4", 210.0, 297.0),
+    "letter": Paper("letter", 215.9, 279.4),
+}
+
+
+@dataclass(frozen=True)
+class PlacedTag:
+    """One ArUco marker on a page."""
+
+    tag_id: int
+    dictionary: str
+    """``cv2.aruco`` predefined dictionary name, e.g. "DICT_4X4_50"."""
+    x_mm: float
+    """Left edge of the black square, millimetres from the page's left edge."""
+    y_mm: float
+    """Top edge of the black square, millimetres from the page's top edge."""
+    side_mm: float
+    """Side of the black square (border included), millimetres."""
+    role: str
+    """"corner", "button", "terrain", "piece" or "charuco"."""
+    label: str = ""
+
+    @property
+    def centre_mm(self) -> tuple[float, float]:
+        """Centre of the black square on the page, millimetres."""
+        return (self.x_mm + self.side_mm / 2, self.y_mm + self.side_mm / 2)
+
+
+@dataclass(frozen=True)
+class Ruler:
+    """A printed ruler to check the print scale; ticks hang down from the baseline."""
+
+    x_mm: float
+    """Page x of the ruler's zero tick, millimetres."""
+    y_mm: float
+    """Page y of the baseline, millimetres."""
+    length_mm: float
+    """Distance from the zero tick to the last tick, millimetres (100 or 4 in = 101.6)."""
+    unit: str
+    """"mm" (ticks every 1 mm, long every 10 mm) or "in" (ticks every 1/8 in, long every inch)."""
+
+    @property
+    def major_step_mm(self) -> float:
+        """Distance between long (labelled) ticks, millimetres."""
+        return 10.0 if self.unit == "mm" else MM_PER_INCH
+
+    @property
+    def minor_step_mm(self) -> float:
+        """Distance between short ticks, millimetres."""
+        return 1.0 if self.unit == "mm" else MM_PER_INCH / 8
+
+
+@dataclass(frozen=True)
+class BaseCell:
+    """One cell of the base-tag cut grid: a base outline with its tag, id and front arrow."""
+
+    tag: PlacedTag
+    x_mm: float
+    """Left edge of the cell, millimetres."""
+    y_mm: float
+    """Top edge of the cell, millimetres."""
+    base_mm: float
+    """Base diameter = cell side, millimetres."""
+    offset_mm: float
+    """How far the tag centre sits ahead of the base centre (towards the model's front =
+    page up), millimetres."""
+
+
+@dataclass(frozen=True)
+class CharucoPlacement:
+    """The lens calibration ChArUco board on its page."""
+
+    x_mm: float
+    y_mm: float
+    squares: tuple[int, int]
+    """(columns, rows)."""
+    square_mm: float
+    marker_mm: float
+    dictionary: str
+    black_squares: tuple[tuple[int, int], ...]
+    """(column, row) of every black chessboard square."""
+
+
+@dataclass(frozen=True)
+class Text:
+    """A line of text; (x_mm, y_mm) is the left end of its baseline."""
+
+    x_mm: float
+    y_mm: float
+    text: str
+    size_pt: float = 9.0
+    bold: bool = False
+
+
+@dataclass(frozen=True)
+class KitPage:
+    """Everything on one page of the kit."""
+
+    title: str
+    kind: str
+    """"corners", "bases", "buttons_terrain" or "charuco"."""
+    tags: tuple[PlacedTag, ...]
+    rulers: tuple[Ruler, ...]
+    texts: tuple[Text, ...] = ()
+    cells: tuple[BaseCell, ...] = ()
+    charuco: CharucoPlacement | None = None
+    cut_boxes: tuple[tuple[float, float, float, float], ...] = ()
+    """(x, y, w, h) millimetres: thin cut outlines around stand-alone tags."""
+    diagram_box: tuple[float, float, float, float] | None = None
+    """(x, y, w, h) millimetres of the corner-placement diagram, on the corners page."""
+
+
+@dataclass(frozen=True)
+class KitSpec:
+    """What the user asked for: paper, how many pieces, base and tag sizes."""
+
+    paper: Paper = field(default_factory=lambda: PAPERS["a4"])
+    pieces: int = len(PIECE_IDS)
+    base_mm: float = 25.0
+    """Base diameter, millimetres."""
+    tag_mm: float = 10.0
+    """Side of a base tag's black square, millimetres."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.pieces <= len(PIECE_IDS):
+            raise CalibrationError(
+                f"pieces={self.pieces}: the kit has ids for 1 to {len(PIECE_IDS)} pieces "
+                f"({PIECE_IDS.start}-{PIECE_IDS.stop - 1} of {KIT_DICTIONARY})"
+            )
+        if not 4.0 <= self.tag_mm <= 60.0:
+            raise CalibrationError(f"tag_mm={self.tag_mm}: a base tag must be 4 to 60 mm")
+        if self.base_mm < self.tag_mm + 2 * BASE_TAG_MARGIN_MM:
+            raise CalibrationError(
+                f"base_mm={self.base_mm}: a {self.tag_mm:g} mm tag with its "
+                f"{BASE_TAG_MARGIN_MM:g} mm margin does not fit on the base"
+            )
+        usable = self.paper.width_mm - 2 * PAGE_MARGIN_MM
+        if self.base_mm > usable:
+            raise CalibrationError(f"base_mm={self.base_mm}: wider than the printable page")
+
+
+def marker_cells(dictionary: str, tag_id: int) -> npt.NDArray[np.bool_]:
+    """The marker's cells, border included, as a square boolean array: True = black.
+
+    Row 0 is the top of the marker as printed (its "up")."""
+    try:
+        dict_id = getattr(cv2.aruco, dictionary)
+    except AttributeError:
+        raise CalibrationError(f"unknown ArUco dictionary {dictionary!r}") from None
+    d = cv2.aruco.getPredefinedDictionary(dict_id)
+    n = d.markerSize + 2
+    image = cv2.aruco.generateImageMarker(d, tag_id, n, borderBits=1)
+    return np.asarray(image < 128)
+
+
+def base_tag_offset_mm(
+    base_mm: float, tag_mm: float, margin_mm: float = BASE_TAG_MARGIN_MM
+) -> float:
+    """How far ahead of a round base's centre the tag's centre goes, millimetres.
+
+    As far forward as the tag and its white margin still fit inside the base circle (the model
+    stands on the rear half), rounded down to 0.1 mm: 4.9 mm for a 10 mm tag on a 25 mm base
+    (DESIGN §1: "about 5 mm")."""
+    half = tag_mm / 2 + margin_mm
+    radius = base_mm / 2
+    if half * math.sqrt(2) > radius:
+        return 0.0
+    reach = math.sqrt(radius**2 - half**2) - half
+    return max(0.0, math.floor(reach * 10 + 1e-9) / 10)
+
+
+def _rulers(paper: Paper) -> tuple[Ruler, ...]:
+    x = PAGE_MARGIN_MM + 4.0
+    bottom = paper.height_mm - PAGE_MARGIN_MM
+    return (
+        Ruler(x, bottom - FOOTER_MM + 6.0, 100.0, "mm"),
+        Ruler(x, bottom - FOOTER_MM / 2 + 5.0, 4 * MM_PER_INCH, "in"),
+    )
+
+
+def _content_box(paper: Paper) -> tuple[float, float, float, float]:
+    """(x, y, w, h) of the area between header and rulers, millimetres."""
+    x = PAGE_MARGIN_MM
+    y = PAGE_MARGIN_MM + HEADER_MM
+    w = paper.width_mm - 2 * PAGE_MARGIN_MM
+    h = paper.height_mm - 2 * PAGE_MARGIN_MM - HEADER_MM - FOOTER_MM
+    return x, y, w, h
+
+
+_INNER_CORNER = {0: "top-right", 1: "top-left", 2: "bottom-left", 3: "bottom-right"}
+"""Which corner of each corner tag's black square (as printed) touches the play area."""
+
+
+def corners_page(paper: Paper) -> KitPage:
+    """The four 40 mm corner tags laid out as they sit on the table, with a placement diagram."""
+    x0, y0, w, h = _content_box(paper)
+    diagram = (x0 + w / 2 - 45.0, y0, 90.0, 68.0)
+    side = CORNER_TAG_MM
+    block_w, block_h = w / 2, (h - diagram[3] - 4.0) / 2
+    # Printed as seen from the player's seat: far tags (3, 2) on top, near tags (0, 1) below.
+    grid = {3: (0, 0), 2: (1, 0), 0: (0, 1), 1: (1, 1)}
+    tags, texts, cuts = [], [], []
+    for tag_id in CORNER_IDS:
+        col, row = grid[tag_id]
+        bx = x0 + col * block_w
+        by = y0 + diagram[3] + 4.0 + row * block_h
+        tx = bx + (block_w - side) / 2
+        ty = by + 4.0
+        tags.append(
+            PlacedTag(tag_id, KIT_DICTIONARY, tx, ty, side, "corner", CORNER_PLACES[tag_id])
+        )
+        cuts.append((tx - 4.0, ty - 4.0, side + 8.0, side + 8.0))
+        texts.append(
+            Text(tx - 4.0, ty + side + 9.0, f"corner {tag_id}: {CORNER_PLACES[tag_id]}", 9.0, True)
+        )
+        texts.append(
+            Text(tx - 4.0, ty + side + 13.5, "top edge of the tag points away from you;", 7.0)
+        )
+        texts.append(
+            Text(
+                tx - 4.0,
+                ty + side + 17.0,
+                f"its {_INNER_CORNER[tag_id]} corner touches the play area's corner",
+                7.0,
+            )
+        )
+    return KitPage(
+        title="Corner tags (ids 0-3, 40 mm)",
+        kind="corners",
+        tags=tuple(tags),
+        rulers=_rulers(paper),
+        texts=tuple(texts),
+        cut_boxes=tuple(cuts),
+        diagram_box=diagram,
+    )
+
+
+def base_pages(spec: KitSpec) -> list[KitPage]:
+    """The base tags on a cut grid of ``spec.base_mm`` cells, as many pages as needed."""
+    x0, y0, w, h = _content_box(spec.paper)
+    cols = max(1, int(w // spec.base_mm))
+    rows = max(1, int((h - 6.0) // spec.base_mm))
+    offset = base_tag_offset_mm(spec.base_mm, spec.tag_mm)
+    ids = list(PIECE_IDS)[: spec.pieces]
+    per_page = cols * rows
+    pages = []
+    for start in range(0, len(ids), per_page):
+        chunk = ids[start : start + per_page]
+        gx = x0 + (w - cols * spec.base_mm) / 2
+        gy = y0 + 6.0
+        cells, tags = [], []
+        for k, tag_id in enumerate(chunk):
+            cx = gx + (k % cols) * spec.base_mm
+            cy = gy + (k // cols) * spec.base_mm
+            centre_x = cx + spec.base_mm / 2
+            centre_y = cy + spec.base_mm / 2 - offset  # forward = page up
+            tag = PlacedTag(
+                tag_id,
+                KIT_DICTIONARY,
+                centre_x - spec.tag_mm / 2,
+                centre_y - spec.tag_mm / 2,
+                spec.tag_mm,
+                "piece",
+                str(tag_id),
+            )
+            tags.append(tag)
+            cells.append(BaseCell(tag, cx, cy, spec.base_mm, offset))
+        note = (
+            f"{spec.base_mm:g} mm bases: {spec.tag_mm:g} mm tag + {BASE_TAG_MARGIN_MM:g} mm white "
+            f"margin, centre {offset:g} mm ahead of the base centre; arrow = model's front"
+        )
+        pages.append(
+            KitPage(
+                title=f"Base tags (ids {chunk[0]}-{chunk[-1]})",
+                kind="bases",
+                tags=tuple(tags),
+                rulers=_rulers(spec.paper),
+                texts=(Text(x0, y0 + 3.0, note, 8.0),),
+                cells=tuple(cells),
+            )
+        )
+    return pages
+
+
+def buttons_terrain_page(paper: Paper) -> KitPage:
+    """The button tags (large, labelled) and the terrain tags (reserved ids 8-15)."""
+    x0, y0, w, _h = _content_box(paper)
+    tags, texts, cuts = [], [], []
+    side = BUTTON_TAG_MM
+    step = w / len(BUTTON_IDS)
+    for k, (name, tag_id) in enumerate(BUTTON_IDS.items()):
+        tx = x0 + k * step + (step - side) / 2
+        ty = y0 + 8.0
+        tags.append(PlacedTag(tag_id, KIT_DICTIONARY, tx, ty, side, "button", name))
+        cuts.append((tx - 3.0, ty - 3.0, side + 6.0, side + 16.0))
+        texts.append(Text(tx, ty + side + 9.0, name.upper(), 14.0, True))
+    texts.append(
+        Text(x0, y0 + 2.0, "Buttons: cover one with a finger for about a second", 9.0, True)
+    )
+    ty0 = y0 + 8.0 + side + 26.0
+    texts.append(Text(x0, ty0 - 2.0, "Terrain tags (ids 8-15, 30 mm)", 9.0, True))
+    tside = TERRAIN_TAG_MM
+    cols = 4
+    tstep = w / cols
+    for k, tag_id in enumerate(TERRAIN_IDS):
+        tx = x0 + (k % cols) * tstep + (tstep - tside) / 2
+        ty = ty0 + 4.0 + (k // cols) * (tside + 20.0)
+        tags.append(
+            PlacedTag(tag_id, KIT_DICTIONARY, tx, ty, tside, "terrain", f"terrain {tag_id}")
+        )
+        cuts.append((tx - 3.0, ty - 3.0, tside + 6.0, tside + 6.0))
+        texts.append(Text(tx, ty + tside + 8.0, f"terrain {tag_id}", 9.0))
+    return KitPage(
+        title="Button and terrain tags",
+        kind="buttons_terrain",
+        tags=tuple(tags),
+        rulers=_rulers(paper),
+        texts=tuple(texts),
+        cut_boxes=tuple(cuts),
+    )
+
+
+def charuco_black_squares(squares: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    """(column, row) of the black squares of an OpenCV ChArUco board (OpenCV >= 4.6 pattern:
+    square (0, 0) black, markers in the white squares)."""
+    cols, rows = squares
+    return tuple((c, r) for r in range(rows) for c in range(cols) if (c + r) % 2 == 0)
+
+
+def charuco_page(paper: Paper) -> KitPage:
+    """The lens calibration ChArUco board (its own dictionary) centred on a page."""
+    x0, y0, w, h = _content_box(paper)
+    cols, rows = CHARUCO_SQUARES
+    bw, bh = cols * CHARUCO_SQUARE_MM, rows * CHARUCO_SQUARE_MM
+    bx = x0 + (w - bw) / 2
+    by = y0 + 6.0 + max(0.0, (h - 6.0 - bh) / 2)
+    inset = (CHARUCO_SQUARE_MM - CHARUCO_MARKER_MM) / 2
+    tags = []
+    marker_id = 0
+    black = set(charuco_black_squares(CHARUCO_SQUARES))
+    for r in range(rows):
+        for c in range(cols):
+            if (c, r) in black:
+                continue
+            tags.append(
+                PlacedTag(
+                    marker_id,
+                    CHARUCO_DICTIONARY,
+                    bx + c * CHARUCO_SQUARE_MM + inset,
+                    by + r * CHARUCO_SQUARE_MM + inset,
+                    CHARUCO_MARKER_MM,
+                    "charuco",
+                )
+            )
+            marker_id += 1
+    note = (
+        f"ChArUco board {cols} x {rows} squares of {CHARUCO_SQUARE_MM:g} mm, markers "
+        f"{CHARUCO_MARKER_MM:g} mm, {CHARUCO_DICTIONARY} (not the table tags' dictionary). "
+        "Glue flat on card."
+    )
+    return KitPage(
+        title="Lens calibration board",
+        kind="charuco",
+        tags=tuple(tags),
+        rulers=_rulers(paper),
+        texts=(
+            Text(x0, y0 + 2.0, note, 8.0),
+            Text(x0, y0 + 6.0, "Use: soloscope calibrate --lens --board charuco", 8.0),
+        ),
+        charuco=CharucoPlacement(
+            bx,
+            by,
+            CHARUCO_SQUARES,
+            CHARUCO_SQUARE_MM,
+            CHARUCO_MARKER_MM,
+            CHARUCO_DICTIONARY,
+            tuple(sorted(black)),
+        ),
+    )
+
+
+def kit_pages(spec: KitSpec) -> list[KitPage]:
+    """Every page of the kit, in print order: corners, bases, buttons and terrain, ChArUco."""
+    return [
+        corners_page(spec.paper),
+        *base_pages(spec),
+        buttons_terrain_page(spec.paper),
+        charuco_page(spec.paper),
+    ]
