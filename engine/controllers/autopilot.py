@@ -67,13 +67,26 @@ class Autopilot:
         if len(pending.candidates) == 1:
             return pending.candidates[0]
         # Planning needs no dice except for exact nearest-edge ties: plan with a throwaway die.
-        best = max(
-            pending.candidates,
-            key=lambda uid: (
-                self._plan(state, ruleset, uid, None).value,
-                -state.unit(uid).sheet_order,
-            ),
+        # Branch and bound: plan the characters in order of a cheap upper bound of their value
+        # and stop once no bound can beat the best plan found (the same choice as planning all).
+        bounded = sorted(
+            (
+                (
+                    _Planner(state, ruleset, state.unit(uid), None).upper_bound(),
+                    -state.unit(uid).sheet_order,
+                ),
+                uid,
+            )
+            for uid in pending.candidates
         )
+        best_key: tuple[float, int] | None = None
+        best = pending.candidates[0]
+        for bound_key, uid in reversed(bounded):
+            if best_key is not None and bound_key < best_key:
+                break
+            key = (self._plan(state, ruleset, uid, None).value, bound_key[1])
+            if best_key is None or key > best_key:
+                best_key, best = key, uid
         return best
 
     def decide(self, state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource) -> Order:
@@ -135,6 +148,35 @@ class _Planner:
 
     def delta(self, target: Unit, moved: bool) -> int:
         return self.card.attack_mod - card_of(target).defence_mod - (1 if moved else 0)
+
+    def upper_bound(self) -> float:
+        """A value no plan of this character can exceed, found without any path search."""
+        state, unit = self.state, self.unit
+        if state.is_routing(unit):
+            return 0.0
+        engaged = contacting_enemies(state, unit)
+        if engaged:
+            return max(p_wound(self.delta(e, False)) * self.kill_value(e) * 1.2 for e in engaged)
+        bound = 0.0
+        if unit.carrying is not None or objective_next_to(state, unit) is not None:
+            bound = 2.0
+        enemies = state.enemies_of(self.unit)
+        if enemies:
+            bound = max(bound, _ADVANCE)
+        shoot_in = self.card.shoot_range_in
+        tol = contact_tol(state)
+        for e in enemies:
+            gap = gap_between(unit, e)
+            charge = gap <= self.move_in + tol and not in_contact_with_anyone(state, e)
+            if not charge and (shoot_in is None or gap > shoot_in + self.move_in + 1e-6):
+                continue
+            value = p_wound(self.delta(e, False)) * self.kill_value(e)
+            bound = max(bound, value * 1.15 if charge else value)
+        reach = self.move_in + unit.radius_in + OBJECTIVE_REACH_IN + 1e-6
+        for o in loose_objectives(state):
+            near = centre_distance_in(unit.position, o.position) <= reach
+            bound = max(bound, _OBJECTIVE_REACHED if near else _OBJECTIVE_SEEN)
+        return bound
 
     def best(self) -> _Plan:
         state, unit = self.state, self.unit
