@@ -2,18 +2,15 @@
 
 The replay looks at every ``stride``-th frame and runs the tag detector only when the picture of
 the table changed since the last detection (a small grey thumbnail is compared, which costs a
-fraction of a millisecond); while nothing changes the previous sightings stand. Sightings go to
-the project's tracker (``vision.tracker.Tracker``) when it is installed, else to the small
-tracker below, which gives the same ``BoardSnapshot``: tag poses in table inches, seen / held /
-lifted, and a settled flag judged from the image (nothing moving, nothing over the table).
+fraction of a millisecond); while nothing changes the previous sightings stand. Sightings and the
+image go to the project's tracker (``vision.tracker.Tracker``), which gives the BoardSnapshot: tag
+poses in table inches, seen / held / lifted, and the settled flag judged from the image.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -23,7 +20,9 @@ from assistant.errors import UserError
 from assistant.replay.footage import FootageReader
 from calibration.profile import TableProfile, build_profile
 from calibration.table import CORNER_IDS
-from vision.types import BoardSnapshot, TagId, TagPose, TagSighting, TagState
+from vision.detector import Detector
+from vision.tracker import Tracker
+from vision.types import BoardSnapshot, PieceSpec, TagSighting
 
 GreyImage = npt.NDArray[np.uint8]
 
@@ -38,41 +37,9 @@ class SightingDetector(Protocol):
     def detect(self, grey: GreyImage) -> list[TagSighting]: ...
 
 
-class ArucoDetector:
-    """cv2.aruco with the parameters measured in DESIGN's research notes (pixels in and out)."""
-
-    def __init__(self, dictionary: str = "DICT_4X4_50") -> None:
-        if not hasattr(cv2.aruco, dictionary):
-            raise UserError(f"unknown ArUco dictionary {dictionary!r}")
-        d = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary))
-        p = cv2.aruco.DetectorParameters()
-        p.adaptiveThreshWinSizeMin = 5
-        p.adaptiveThreshWinSizeMax = 13
-        p.adaptiveThreshWinSizeStep = 8
-        p.minMarkerPerimeterRate = 0.02
-        p.maxMarkerPerimeterRate = 0.5
-        p.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_CONTOUR
-        self._detector = cv2.aruco.ArucoDetector(d, p)
-
-    def detect(self, grey: GreyImage) -> list[TagSighting]:
-        """Every decoded marker of the dictionary in a grey image."""
-        corners, ids, _ = self._detector.detectMarkers(grey)
-        if ids is None:
-            return []
-        return [
-            TagSighting(TagId(int(i)), tuple((float(x), float(y)) for x, y in c.reshape(4, 2)))
-            for c, i in zip(corners, ids.ravel(), strict=True)
-        ]
-
-
 def make_detector(dictionary: str = "DICT_4X4_50") -> SightingDetector:
-    """The project's detector (``vision.detector.Detector``) when present, else ArucoDetector."""
-    try:
-        from vision.detector import Detector  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return ArucoDetector(dictionary)
-    det: SightingDetector = Detector(dictionary=dictionary)
-    return det
+    """The project's tag detector for one dictionary."""
+    return Detector(dictionary=dictionary)
 
 
 def _grey(image: npt.NDArray[np.uint8]) -> GreyImage:
@@ -134,7 +101,6 @@ class ChangeGate:
     level: int = 18
     trigger_fraction: float = 0.0005
     _reference: GreyImage | None = None
-    _previous: GreyImage | None = None
 
     def thumbnail(self, grey: GreyImage) -> GreyImage:
         """A small blurred copy (``width_px`` wide) used for all comparisons."""
@@ -157,158 +123,60 @@ class ChangeGate:
             return True
         return False
 
-    def motion(self, thumb: GreyImage) -> float:
-        """Share of thumbnail pixels that changed since the previous processed frame."""
-        prev, self._previous = self._previous, thumb
-        if prev is None:
-            return 0.0
-        return float(np.count_nonzero(cv2.absdiff(thumb, prev) > self.level)) / thumb.size
-
-
-@dataclass
-class _Track:
-    x_in: float
-    y_in: float
-    heading_deg: float
-    last_seen_t: float
-    streak: int = 0
-    confirmed: bool = False
-
-
-@dataclass
-class SimpleTracker:
-    """Tags in table inches with seen/held/lifted and a settled flag judged from the image.
-
-    Used when ``vision.tracker`` is not installed. A tag is accepted after ``confirm_frames``
-    processed frames in a row inside the table; it is HELD up to ``hold_s`` seconds after it was
-    last seen, then LIFTED. The board is settled when the thumbnail has not moved for
-    ``still_s`` seconds and no large region differs from the last settled picture (a hand held
-    still), or when it has been still for ``stale_s`` seconds whatever it shows.
-    """
-
-    profile: TableProfile
-    ids_in_use: frozenset[int] | None = None
-    confirm_frames: int = 2
-    hold_s: float = 0.6
-    still_s: float = 0.3
-    motion_fraction: float = 0.002
-    hand_area_in2: float = 6.0
-    stale_s: float = 3.0
-    _tracks: dict[int, _Track] = field(default_factory=dict)
-    _still_since: float | None = None
-    _background: GreyImage | None = None
-
-    def update(
-        self,
-        t: float,
-        frame_index: int,
-        sightings: Sequence[TagSighting],
-        thumb: GreyImage,
-        motion: float,
-    ) -> BoardSnapshot:
-        """One processed frame: sightings in pixels, the table thumbnail and its motion share."""
-        mapping = self.profile.mapping()
-        counts: dict[int, int] = {}
-        for s in sightings:
-            counts[int(s.tag_id)] = counts.get(int(s.tag_id), 0) + 1
-        duplicates = tuple(TagId(i) for i, n in counts.items() if n > 1 and i not in CORNER_IDS)
-        seen_now: set[int] = set()
-        for s in sightings:
-            tid = int(s.tag_id)
-            if tid in CORNER_IDS or counts[tid] > 1:
-                continue
-            if self.ids_in_use is not None and tid not in self.ids_in_use:
-                continue
-            pts = mapping.to_table_in(s.corners_px, self.profile.tag_height_mm(tid))
-            cx, cy = float(pts[:, 0].mean()), float(pts[:, 1].mean())
-            margin = 0.5
-            if not (
-                -margin <= cx <= self.profile.width_in + margin
-                and -margin <= cy <= self.profile.depth_in + margin
-            ):
-                continue
-            up = (pts[0] + pts[1]) / 2 - (pts[3] + pts[2]) / 2
-            heading = math.degrees(math.atan2(float(up[0]), float(up[1]))) % 360.0
-            track = self._tracks.get(tid)
-            if track is None:
-                track = self._tracks[tid] = _Track(cx, cy, heading, t)
-            track.streak = track.streak + 1 if track.last_seen_t >= t - self.hold_s else 1
-            track.x_in, track.y_in, track.heading_deg, track.last_seen_t = cx, cy, heading, t
-            if track.streak >= self.confirm_frames:
-                track.confirmed = True
-            seen_now.add(tid)
-        tags = []
-        for tid, track in sorted(self._tracks.items()):
-            if not track.confirmed:
-                continue
-            if tid in seen_now:
-                state = TagState.SEEN
-            elif t - track.last_seen_t <= self.hold_s:
-                state = TagState.HELD
-            else:
-                state = TagState.LIFTED
-            tags.append(TagPose(TagId(tid), track.x_in, track.y_in, track.heading_deg, state))
-        settled = self._settled(t, thumb, motion)
-        return BoardSnapshot(t, frame_index, tuple(tags), settled, duplicates)
-
-    def _settled(self, t: float, thumb: GreyImage, motion: float) -> bool:
-        if motion > self.motion_fraction:
-            self._still_since = None
-            return False
-        if self._still_since is None:
-            self._still_since = t
-        if t - self._still_since < self.still_s:
-            return False
-        if self._background is None or t - self._still_since >= self.stale_s:
-            self._background = thumb
-            return True
-        diff = (cv2.absdiff(thumb, self._background) > 25).astype(np.uint8)
-        n, _, stats, _ = cv2.connectedComponentsWithStats(diff, connectivity=8)
-        largest = int(stats[1:, cv2.CC_STAT_AREA].max()) if n > 1 else 0
-        px_per_in = thumb.shape[1] / (self.profile.width_in + 4.0)
-        if largest > self.hand_area_in2 * px_per_in**2:
-            return False  # something big and still over the table: a hand
-        self._background = thumb
-        return True
-
 
 @dataclass
 class FrameObserver:
-    """Turns processed frames into snapshots: change gate, detector, tracker."""
+    """Turns processed frames into snapshots: change gate, detector, the project's tracker.
+
+    ``confirm_frames`` and ``hold_s`` are the tracker's (processed frames, seconds).
+    """
 
     profile: TableProfile
     detector: SightingDetector
     ids_in_use: frozenset[int] | None = None
+    pieces: tuple[PieceSpec, ...] = ()
     redetect_s: float = 1.0
     """Detect at least this often (seconds) even when the picture seems unchanged."""
+    confirm_frames: int = 3
+    hold_s: float = 1.0
     gate: ChangeGate = field(default_factory=ChangeGate)
     detections: int = 0
     frames: int = 0
-    _tracker: Any = None
+    _tracker: Tracker | None = None
     _last: list[TagSighting] = field(default_factory=list)
     _last_detect_t: float = -1e9
 
     def __post_init__(self) -> None:
-        self._tracker = SimpleTracker(self.profile, self.ids_in_use)
+        self._tracker = Tracker(
+            self.profile,
+            self.ids_in_use,
+            pieces=self.pieces,
+            confirm_frames=self.confirm_frames,
+            hold_s=self.hold_s,
+        )
+
+    @property
+    def tracker(self) -> Tracker:
+        """The tracker the snapshots come from."""
+        assert self._tracker is not None
+        return self._tracker
 
     def observe(self, t: float, frame_index: int, image: npt.NDArray[np.uint8]) -> BoardSnapshot:
         """One processed frame (BGR or grey) at ``t`` seconds."""
         grey = _grey(image)
-        thumb = self.gate.thumbnail(grey)
-        motion = self.gate.motion(thumb)
         self.frames += 1
-        if self.gate.changed(thumb) or t - self._last_detect_t >= self.redetect_s:
+        if (
+            self.gate.changed(self.gate.thumbnail(grey))
+            or t - self._last_detect_t >= self.redetect_s
+        ):
+            # The whole frame: the tracker's search windows can miss a piece set down where
+            # nothing was tracked once the hand has gone.
             self._last = self.detector.detect(grey)
             self._last_detect_t = t
             self.detections += 1
-        return self._tracker.update(t, frame_index, self._last, thumb, motion)  # type: ignore[no-any-return]
+        return self.tracker.update(t, frame_index, self._last, grey)
 
     @property
     def last_sightings(self) -> list[TagSighting]:
         """Sightings (pixels) the last snapshot was built from."""
         return self._last
-
-
-def ids_from_sightings(sightings: Iterable[TagSighting]) -> frozenset[int]:
-    """The non-corner ids among sightings."""
-    return frozenset(int(s.tag_id) for s in sightings if int(s.tag_id) not in CORNER_IDS)

@@ -31,7 +31,7 @@ from assistant.replay.reconstruct import (
     read_session_events,
     roster_from_scenario,
 )
-from assistant.replay.timeline import Timeline, TimelineBuilder
+from assistant.replay.timeline import Timeline, TimelineBuilder, TimelineSettings
 from calibration.profile import TableProfile, load_profile
 
 TIMELINE_VERSION = 1
@@ -192,9 +192,11 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
     warnings.extend(log_problems)
 
     ids = roster.tag_ids() if roster else None
-    observer = FrameObserver(profile, make_detector(), ids)
-    builder = TimelineBuilder()
+    pieces = roster.pieces if roster else ()
+    observer = FrameObserver(profile, make_detector(), ids, pieces)
     stride = options.stride or (1 if reader.kind == "images" else max(1, round(reader.fps / 10)))
+    lag_s = (observer.confirm_frames - 1) * stride / reader.fps
+    builder = TimelineBuilder(TimelineSettings(confirm_lag_s=lag_s))
     video = None
     if options.video:
         from assistant.replay.video import AnnotatedVideo

@@ -144,6 +144,9 @@ class TimelineSettings:
     near_in: float = 0.25
     """A sighting this close to a rest position counts as 'still there'."""
     near_deg: float = 10.0
+    confirm_lag_s: float = 0.0
+    """How long after a tag reappears the tracker reports it seen (its confirmation frames);
+    taken off the time a move ended."""
 
 
 @dataclass(frozen=True)
@@ -341,6 +344,8 @@ class TimelineBuilder:
             else:
                 break
         t_end = obs[i_end].t if obs else state.t
+        if obs and i_end > 0 and not obs[i_end - 1].seen:
+            t_end -= s.confirm_lag_s
         # Lifted: the first moment after the last sighting at the old place.
         t_start = prev.t_until
         for i in range(i_end - 1, -1, -1):
