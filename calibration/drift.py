@@ -3,8 +3,8 @@
 Every frame the corner tags in view are mapped to the table through the current mapping; if they
 land more than ``threshold_mm`` (1 mm) from where they belong, the mapping is re-fitted from the
 corner tags in view: a full homography and pose from three or four tags, a similarity correction
-of the old homography from one or two. The move is reported once; losing every corner tag keeps
-the last mapping, with a warning once per loss.
+of the old homography from one or two. A bump is reported once (however many frames it takes);
+losing every corner tag keeps the last mapping, with a warning once per loss.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ class DriftMonitor:
         self.mapping: TableMapping = profile.mapping()
         self._layout = corner_layout(profile.width_in, profile.depth_in, profile.corner_tag_mm)
         self._lost_warned = False
+        self._moving = False
         self.refits = 0
 
     def check(self, corners_px: Mapping[int, Sequence[tuple[float, float]]]) -> DriftCheck:
@@ -73,6 +74,7 @@ class DriftMonitor:
             )
         moved = float(np.median(moves))
         if moved <= self.threshold_mm:
+            self._moving = False
             return DriftCheck(moved, False, ids, None)
         try:
             self._refit(seen)
@@ -81,13 +83,15 @@ class DriftMonitor:
                 moved, False, ids, f"camera moved by {moved:.1f} mm; re-fit failed: {exc}"
             )
         self.refits += 1
-        return DriftCheck(
-            moved,
-            True,
-            ids,
-            f"camera or table moved by {moved:.1f} mm: table mapping re-fitted from corner tags "
-            f"{list(ids)}",
-        )
+        # one bump is often seen over a few frames: say so once per bump
+        warning = None
+        if not self._moving:
+            warning = (
+                f"camera or table moved by {moved:.1f} mm: table mapping re-fitted from corner "
+                f"tags {list(ids)}"
+            )
+        self._moving = True
+        return DriftCheck(moved, True, ids, warning)
 
     def _refit(self, seen: Mapping[int, np.ndarray]) -> None:
         p = self.profile

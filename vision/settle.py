@@ -61,7 +61,7 @@ class SettleJudge:
         depth_in: float,
         *,
         mm_per_px: float = 4.0,
-        margin_in: float = 1.0,
+        margin_in: float = 3.5,
         still_s: float = 0.1,
         motion_level: float = 12.0,
         change_level: float = 22.0,
