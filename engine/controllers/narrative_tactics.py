@@ -39,6 +39,45 @@ T = TypeVar("T")
 
 #: Step between candidate positions when searching for a firing position, inches.
 SEARCH_STEP_IN = 0.25
+#: Searches remembered before the memo is emptied (each entry is a short path).
+MEMO_SIZE = 4096
+
+# Path searches are pure functions of the board around the mover. Battles revisit the same
+# boards often (a shot that misses changes nothing), so results are remembered under a key of
+# everything a search reads: table, terrain, the mover, its goal, and every other base.
+_memo: dict[tuple[object, ...], tuple[Point, ...] | None] = {}
+
+
+def clear_memo() -> None:
+    """Forget every remembered search (for benchmarks that want a cold start)."""
+    _memo.clear()
+
+
+def _board_key(state: GameState, unit: Unit) -> tuple[object, ...]:
+    """What a path or sight search for ``unit`` depends on, besides its own arguments."""
+    others = tuple(
+        (u.name, u.x, u.y, u.base_diameter_in)
+        for u in state.units
+        if u.on_table and u.id != unit.id
+    )
+    return (state.table, id(state.terrain), unit.x, unit.y, unit.base_diameter_in, others)
+
+
+def _remember(
+    key: tuple[object, ...], state: GameState, compute: Callable[[], tuple[Point, ...] | None]
+) -> tuple[Point, ...] | None:
+    # The terrain tuple is compared by identity (hashing it is slow); keep it alive with the
+    # entry so that its id cannot be reused by another terrain while the entry exists.
+    full = (*key, state.terrain)
+    try:
+        return _memo[full]
+    except KeyError:
+        pass
+    value = compute()
+    if len(_memo) >= MEMO_SIZE:
+        _memo.clear()
+    _memo[full] = value
+    return value
 
 
 def pick_nearest(
@@ -110,9 +149,16 @@ def move_toward(
     state: GameState, unit: Unit, goal: Point, stop_gap_in: float, move_in: float
 ) -> tuple[Point, ...]:
     """The legal path of the allowed shapes that ends closest to ``goal`` (RULES §1.5)."""
-    return best_move_toward(
-        unit.position, goal, stop_gap_in, move_patterns(move_in), move_area(state, unit)
+    key = ("toward", *_board_key(state, unit), goal, stop_gap_in, move_in)
+    path = _remember(
+        key,
+        state,
+        lambda: best_move_toward(
+            unit.position, goal, stop_gap_in, move_patterns(move_in), move_area(state, unit)
+        ),
     )
+    assert path is not None
+    return path
 
 
 def contact_path(
@@ -135,6 +181,21 @@ def firing_position(
     card = card_of(unit)
     if card.shoot_range_in is None:
         return None
+    key = (
+        "firing",
+        *_board_key(state, unit),
+        target.id,
+        card.shoot_range_in,
+        move_in,
+    )
+    return _remember(key, state, lambda: _firing_position(state, unit, target, move_in))
+
+
+def _firing_position(
+    state: GameState, unit: Unit, target: Unit, move_in: float
+) -> tuple[Point, ...] | None:
+    card = card_of(unit)
+    assert card.shoot_range_in is not None
     area = move_area(state, unit)
     start = unit.position
     toward = bearing_deg(start, target.position)
