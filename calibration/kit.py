@@ -56,7 +56,8 @@ def _draw_marker(pdf: FPDF, tag: PlacedTag) -> None:
 
 def _text(pdf: FPDF, x: float, y: float, text: str, size_pt: float, bold: bool = False) -> None:
     pdf.set_font("Helvetica", "B" if bold else "", size_pt)
-    pdf.text(x, y, text)
+    # The PDF core fonts hold Latin-1 only: other characters print as "?".
+    pdf.text(x, y, text.encode("latin-1", "replace").decode("latin-1"))
 
 
 def _arrow_up(pdf: FPDF, x: float, y_tail: float, y_head: float, width: float) -> None:

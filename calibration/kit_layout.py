@@ -165,21 +165,35 @@ class KitPage:
 
 @dataclass(frozen=True)
 class KitSpec:
-    """What the user asked for: paper, how many pieces, base and tag sizes."""
+    """What the user asked for: paper, which piece ids, base and tag sizes, and optionally a
+    scenario's tag list to print."""
 
     paper: Paper = field(default_factory=lambda: PAPERS["a4"])
-    pieces: int = len(PIECE_IDS)
+    piece_ids: tuple[int, ...] = tuple(PIECE_IDS)
+    """Base tags to print, each from ``PIECE_IDS``."""
     base_mm: float = 25.0
     """Base diameter, millimetres."""
     tag_mm: float = 10.0
     """Side of a base tag's black square, millimetres."""
+    terrain_tag_mm: tuple[tuple[int, float], ...] = ()
+    """(terrain id, side in millimetres) for terrain tags printed at another size than
+    ``TERRAIN_TAG_MM`` (a scenario's sizes); 10 to 40 mm."""
+    roster_title: str = ""
+    roster: tuple[str, ...] = ()
+    """Lines of a scenario's tag list ("which id goes on which model"), printed on their own
+    page(s) when not empty."""
 
     def __post_init__(self) -> None:
-        if not 1 <= self.pieces <= len(PIECE_IDS):
+        if not self.piece_ids:
+            raise CalibrationError("no piece ids to print")
+        bad = [i for i in self.piece_ids if i not in PIECE_IDS]
+        if bad:
             raise CalibrationError(
-                f"pieces={self.pieces}: the kit has ids for 1 to {len(PIECE_IDS)} pieces "
-                f"({PIECE_IDS.start}-{PIECE_IDS.stop - 1} of {KIT_DICTIONARY})"
+                f"piece ids {bad} are outside the kit's piece range "
+                f"{PIECE_IDS.start}-{PIECE_IDS.stop - 1} of {KIT_DICTIONARY}"
             )
+        if len(set(self.piece_ids)) != len(self.piece_ids):
+            raise CalibrationError(f"piece ids repeat: {list(self.piece_ids)}")
         if not 4.0 <= self.tag_mm <= 60.0:
             raise CalibrationError(f"tag_mm={self.tag_mm}: a base tag must be 4 to 60 mm")
         if self.base_mm < self.tag_mm + 2 * BASE_TAG_MARGIN_MM:
@@ -187,6 +201,12 @@ class KitSpec:
                 f"base_mm={self.base_mm}: a {self.tag_mm:g} mm tag with its "
                 f"{BASE_TAG_MARGIN_MM:g} mm margin does not fit on the base"
             )
+        for tag_id, side in self.terrain_tag_mm:
+            if tag_id not in TERRAIN_IDS or not 10.0 <= side <= 40.0:
+                raise CalibrationError(
+                    f"terrain tag {tag_id} at {side:g} mm: terrain ids are "
+                    f"{TERRAIN_IDS.start}-{TERRAIN_IDS.stop - 1}, sizes 10 to 40 mm"
+                )
         usable = self.paper.width_mm - 2 * PAGE_MARGIN_MM
         if self.base_mm > usable:
             raise CalibrationError(f"base_mm={self.base_mm}: wider than the printable page")
@@ -212,14 +232,14 @@ def base_tag_offset_mm(
     """How far ahead of a round base's centre the tag's centre goes, millimetres.
 
     As far forward as the tag and its white margin still fit inside the base circle (the model
-    stands on the rear half), rounded down to 0.1 mm: 4.9 mm for a 10 mm tag on a 25 mm base
-    (DESIGN §1: "about 5 mm")."""
+    stands on the rear half), rounded to the nearest 0.5 mm: 5 mm for a 10 mm tag on a 25 mm
+    base (DESIGN §1; the sticker's far corners then reach 0.03 mm past the rim)."""
     half = tag_mm / 2 + margin_mm
     radius = base_mm / 2
     if half * math.sqrt(2) > radius:
         return 0.0
     reach = math.sqrt(radius**2 - half**2) - half
-    return max(0.0, math.floor(reach * 10 + 1e-9) / 10)
+    return max(0.0, round(reach * 2) / 2)
 
 
 def _rulers(paper: Paper) -> tuple[Ruler, ...]:
@@ -294,7 +314,7 @@ def base_pages(spec: KitSpec) -> list[KitPage]:
     cols = max(1, int(w // spec.base_mm))
     rows = max(1, int((h - 6.0) // spec.base_mm))
     offset = base_tag_offset_mm(spec.base_mm, spec.tag_mm)
-    ids = list(PIECE_IDS)[: spec.pieces]
+    ids = list(spec.piece_ids)
     per_page = cols * rows
     pages = []
     for start in range(0, len(ids), per_page):
@@ -335,8 +355,11 @@ def base_pages(spec: KitSpec) -> list[KitPage]:
     return pages
 
 
-def buttons_terrain_page(paper: Paper) -> KitPage:
-    """The button tags (large, labelled) and the terrain tags (reserved ids 8-15)."""
+def buttons_terrain_page(
+    paper: Paper, terrain_tag_mm: tuple[tuple[int, float], ...] = ()
+) -> KitPage:
+    """The button tags (large, labelled) and the terrain tags (reserved ids 8-15, 30 mm unless
+    ``terrain_tag_mm`` gives another side for an id)."""
     x0, y0, w, _h = _content_box(paper)
     tags, texts, cuts = [], [], []
     side = BUTTON_TAG_MM
@@ -432,11 +455,37 @@ def charuco_page(paper: Paper) -> KitPage:
     )
 
 
+def roster_pages(spec: KitSpec) -> list[KitPage]:
+    """The scenario's tag list (which id goes on which model), as many pages as needed."""
+    if not spec.roster:
+        return []
+    x0, y0, _w, h = _content_box(spec.paper)
+    line_mm = 4.2
+    per_page = max(1, int((h - 8.0) // line_mm))
+    pages = []
+    for start in range(0, len(spec.roster), per_page):
+        chunk = spec.roster[start : start + per_page]
+        texts = [Text(x0, y0 + 2.0, spec.roster_title, 10.0, True)]
+        texts += [Text(x0, y0 + 8.0 + k * line_mm, line, 8.0) for k, line in enumerate(chunk)]
+        pages.append(
+            KitPage(
+                title="Which tag goes on which model",
+                kind="roster",
+                tags=(),
+                rulers=_rulers(spec.paper),
+                texts=tuple(texts),
+            )
+        )
+    return pages
+
+
 def kit_pages(spec: KitSpec) -> list[KitPage]:
-    """Every page of the kit, in print order: corners, bases, buttons and terrain, ChArUco."""
+    """Every page of the kit, in print order: corners, bases, buttons and terrain, ChArUco,
+    then the scenario's tag list if any."""
     return [
         corners_page(spec.paper),
         *base_pages(spec),
-        buttons_terrain_page(spec.paper),
+        buttons_terrain_page(spec.paper, spec.terrain_tag_mm),
         charuco_page(spec.paper),
+        *roster_pages(spec),
     ]

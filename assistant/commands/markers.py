@@ -1,0 +1,174 @@
+"""``soloscope markers --out kit.pdf``: the printable kit at true scale.
+
+Corner, base, button and terrain tags, the lens calibration board and a ruler on every page;
+``--png DIR`` also writes each page as a 600 dpi PNG; ``--scenario NAME`` adds which tag goes on
+which model (a page in the PDF and a text file beside it).
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+
+from assistant.errors import UserError
+from assistant.scenarios import load_scenario
+from calibration.kit import render_pdf_pages_png, write_kit_pdf
+from calibration.kit_ids import PIECE_IDS, TERRAIN_IDS, TERRAIN_TAG_MM, role_of
+from calibration.kit_layout import PAPERS, KitSpec
+from engine.scenario import Scenario
+
+NAME = "markers"
+HELP = "write the printable kit (tags, lens board, rulers) as a true-scale PDF"
+
+PNG_DPI = 600.0
+MM_PER_INCH = 25.4
+
+
+@dataclass(frozen=True)
+class Roster:
+    """A scenario's tag list: which tag id goes on which model or terrain piece."""
+
+    title: str
+    lines: tuple[str, ...]
+    piece_ids: tuple[int, ...]
+    """The units' tag ids that are in the kit's piece range, sorted."""
+    terrain_tag_mm: tuple[tuple[int, float], ...]
+    """(terrain id, tag side in millimetres) as the scenario asks."""
+
+
+def _role(tag_id: int) -> str:
+    try:
+        return f"a {role_of(tag_id)} id"
+    except ValueError:
+        return "outside DICT_4X4_50"
+
+
+def _tag_words(forward_mm: float, right_mm: float, size_mm: float, printed_mm: float) -> str:
+    where = []
+    if forward_mm:
+        where.append(f"{abs(forward_mm):g} mm {'ahead of' if forward_mm > 0 else 'behind'}")
+    if right_mm:
+        where.append(f"{abs(right_mm):g} mm {'right of' if right_mm > 0 else 'left of'}")
+    place = " and ".join(where) + " the centre" if where else "on the centre"
+    size = f"{size_mm:g} mm tag"
+    if abs(size_mm - printed_mm) > 0.05:
+        size += f" (this kit prints {printed_mm:g} mm: fix one of them)"
+    return f"{size}, {place}"
+
+
+def scenario_roster(scenario: Scenario, tag_mm: float = 10.0) -> Roster:
+    """The tag list of a loaded scenario, one line per tag; ``tag_mm`` is the printed base tag
+    side, millimetres (a scenario asking for another size is flagged)."""
+    lines: list[str] = []
+    piece_ids: list[int] = []
+    terrain_sizes: dict[int, float] = {}
+    for side in scenario.sides:
+        lines.append(f"{side.name} ({side.role}):")
+        for unit in scenario.units:
+            if unit.side != side.name:
+                continue
+            base_mm = unit.base_diameter_in * MM_PER_INCH
+            if not unit.tags:
+                lines.append(f"    no tag      {unit.name} ({unit.id}): untracked")
+            for tag in unit.tags:
+                note = ""
+                if tag.id in PIECE_IDS:
+                    piece_ids.append(tag.id)
+                else:
+                    note = f"  [not a piece id: {_role(tag.id)}; not printed]"
+                lines.append(
+                    f"    tag {tag.id:>3}     {unit.name} ({unit.id}), base {base_mm:.0f} mm: "
+                    f"{_tag_words(tag.forward_mm, tag.right_mm, tag.size_mm, tag_mm)}{note}"
+                )
+    if scenario.terrain:
+        lines.append("Terrain:")
+    for piece in scenario.terrain:
+        if not piece.tags:
+            lines.append(f"    no tag      {piece.name} ({piece.id}): fixed in place")
+        for tag in piece.tags:
+            note = ""
+            printed = tag.size_mm
+            if tag.id in TERRAIN_IDS and 10.0 <= tag.size_mm <= 40.0:
+                terrain_sizes[tag.id] = tag.size_mm
+            elif tag.id in TERRAIN_IDS:
+                printed = TERRAIN_TAG_MM
+            else:
+                note = f"  [not a terrain id: {_role(tag.id)}; not printed]"
+            lines.append(
+                f"    tag {tag.id:>3}     {piece.name} ({piece.id}): "
+                f"{_tag_words(tag.forward_mm, tag.right_mm, tag.size_mm, printed)}, "
+                f"{tag.height_mm:g} mm up{note}"
+            )
+    title = f"Scenario {scenario.scenario.name}: {scenario.scenario.title}"
+    return Roster(
+        title, tuple(lines), tuple(sorted(piece_ids)), tuple(sorted(terrain_sizes.items()))
+    )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Flags of ``soloscope markers``."""
+    parser.add_argument("--out", type=Path, required=True, help="PDF file to write")
+    parser.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper size")
+    parser.add_argument(
+        "--pieces",
+        type=int,
+        default=None,
+        help=f"how many base tags to print (1-{len(PIECE_IDS)}, ids from {PIECE_IDS.start}; "
+        f"default all, or the scenario's)",
+    )
+    parser.add_argument("--base-mm", type=float, default=25.0, help="base diameter, mm")
+    parser.add_argument("--tag-mm", type=float, default=10.0, help="base tag side, mm")
+    parser.add_argument("--png", type=Path, default=None, help="also write 600 dpi PNG pages here")
+    parser.add_argument(
+        "--scenario",
+        default=None,
+        help="bundled scenario name or .toml path: also list which tag goes on which model",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Write the kit and say what was written."""
+    out: Path = args.out
+    if out.suffix.lower() != ".pdf":
+        raise UserError(f"--out must name a .pdf file, got {out}")
+    if not out.parent.exists():
+        raise UserError(f"folder {out.parent} does not exist (for --out {out})")
+    if args.base_mm <= 0 or args.tag_mm <= 0:
+        raise UserError(f"--base-mm and --tag-mm must be positive ({args.base_mm}, {args.tag_mm})")
+    roster = None
+    piece_ids: tuple[int, ...] | None = None
+    if args.scenario is not None:
+        roster = scenario_roster(load_scenario(args.scenario), args.tag_mm)
+        if not roster.piece_ids:
+            raise UserError(
+                f"scenario {args.scenario} puts no tag of ids {PIECE_IDS.start}-"
+                f"{PIECE_IDS.stop - 1} on any model"
+            )
+        piece_ids = roster.piece_ids
+    if args.pieces is not None:
+        if not 1 <= args.pieces <= len(PIECE_IDS):
+            raise UserError(f"--pieces must be 1 to {len(PIECE_IDS)}, got {args.pieces}")
+        piece_ids = tuple(PIECE_IDS)[: args.pieces]
+    spec = KitSpec(
+        paper=PAPERS[args.paper],
+        piece_ids=piece_ids if piece_ids is not None else tuple(PIECE_IDS),
+        base_mm=args.base_mm,
+        tag_mm=args.tag_mm,
+        terrain_tag_mm=() if roster is None else roster.terrain_tag_mm,
+        roster_title="" if roster is None else roster.title,
+        roster=() if roster is None else roster.lines,
+    )
+    pages = write_kit_pdf(spec, out)
+    print(f"wrote {out}: {len(pages)} pages on {args.paper}; print at 100 % (actual size)")
+    if roster is not None:
+        list_path = out.with_suffix(".tags.txt")
+        try:
+            list_path.write_text("\n".join(roster.lines) + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise UserError(f"cannot write {list_path}: {exc.strerror}") from None
+        print(f"wrote {list_path}: which tag goes on which model ({roster.title})")
+    if args.png is not None:
+        written = render_pdf_pages_png(out, args.png, PNG_DPI)
+        print(f"wrote {len(written)} PNG pages at {PNG_DPI:g} dpi to {args.png}")
+    return 0
