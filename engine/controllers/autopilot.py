@@ -277,10 +277,16 @@ class _Planner:
         return plans
 
     def _objective_moves(self, reachable_only: bool = False) -> list[_Plan]:
-        plans = []
+        """Moves toward each loose objective. Ties go to the earlier plan, so once a plan of
+        some value is found, only objectives that could be worth more are searched."""
+        plans: list[_Plan] = []
         reach = self.move_in + self.unit.radius_in + OBJECTIVE_REACH_IN + 1e-6
         for o in loose_objectives(self.state):
-            if reachable_only and centre_distance_in(self.unit.position, o.position) > reach:
+            if plans and plans[0].value >= _OBJECTIVE_REACHED:
+                break
+            if (reachable_only or plans) and centre_distance_in(
+                self.unit.position, o.position
+            ) > reach:
                 continue  # cannot be reached this move, so worth no more than what was found
             stop = self.unit.radius_in + OBJECTIVE_REACH_IN / 2
             path = move_toward(self.state, self.unit, o.position, stop, self.move_in)

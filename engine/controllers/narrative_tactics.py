@@ -26,13 +26,12 @@ from engine.rulesets.narrative_board import (
     OBJECTIVE_REACH_IN,
     can_shoot_from,
     card_of,
+    centre_line_clear,
     contact_tol,
     gap_between,
     move_area,
     move_patterns,
     nearest_key,
-    sight_between,
-    sight_to_point,
 )
 
 T = TypeVar("T")
@@ -125,9 +124,8 @@ def viewable(state: GameState, viewer: Unit, point: Point, target: Unit | None =
     """In the viewer's forward 180-degree arc at its current heading, and not blocked (D000-03)."""
     if not in_forward_arc(viewer.position, viewer.heading_deg, point):
         return False
-    if target is not None:
-        return sight_between(state, viewer, target).centre_clear
-    return sight_to_point(state, viewer, point).centre_clear
+    exclude = (viewer.id,) if target is None else (viewer.id, target.id)
+    return centre_line_clear(state, viewer.position, point, exclude)
 
 
 def loose_objectives(state: GameState) -> tuple[Objective, ...]:

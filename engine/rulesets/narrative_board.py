@@ -123,6 +123,19 @@ def sight_to_point(state: GameState, viewer: Unit, point: Point) -> Sight:
     return line_of_sight(viewer.position, viewer.radius_in, point, 0.0, blockers)
 
 
+def centre_line_clear(state: GameState, a: Point, b: Point, exclude: Sequence[str]) -> bool:
+    """Whether the centre line a-b is clear of seed-000 blockers (the primary test of G-03).
+
+    The same answer as ``line_of_sight(...).centre_clear`` without the two tangent lines;
+    bases (cheap circle tests) are tried before terrain polygons.
+    """
+    for u in state.units:
+        if u.on_table and u.id not in exclude and base_obstacle(u).blocks_segment(a, b):
+            return False
+    sight, _, _ = _terrain_geometry(state.terrain)
+    return not any(ob.blocks_segment(a, b) for ob in sight)
+
+
 def gap_between(a: Unit, b: Unit, at: Point | None = None) -> float:
     """Edge-to-edge distance in inches (G-01), with ``a`` optionally standing at ``at``."""
     return edge_gap_in(a.position if at is None else at, a.radius_in, b.position, b.radius_in)
@@ -151,7 +164,8 @@ def can_shoot_from(state: GameState, shooter: Unit, target: Unit, at: Point | No
         return False
     if gap_between(shooter, target, at) > card.shoot_range_in + 1e-9:
         return False
-    return sight_between(state, shooter, target, at).centre_clear
+    origin = shooter.position if at is None else at
+    return centre_line_clear(state, origin, target.position, (shooter.id, target.id))
 
 
 def nearest_key(a: Unit, b: Unit, at: Point | None = None) -> tuple[float, float]:
