@@ -24,59 +24,28 @@ from engine.geometry import (
 from engine.model import GameState, Objective, Unit
 from engine.rulesets.narrative_board import (
     OBJECTIVE_REACH_IN,
+    board_key,
     can_shoot_from,
     card_of,
     centre_line_clear,
+    clear_board_memo,
     contact_tol,
     gap_between,
     move_area,
     move_patterns,
     nearest_key,
+    remember,
 )
 
 T = TypeVar("T")
 
 #: Step between candidate positions when searching for a firing position, inches.
 SEARCH_STEP_IN = 0.25
-#: Searches remembered before the memo is emptied (each entry is a short path).
-MEMO_SIZE = 4096
-
-# Path searches are pure functions of the board around the mover. Battles revisit the same
-# boards often (a shot that misses changes nothing), so results are remembered under a key of
-# everything a search reads: table, terrain, the mover, its goal, and every other base.
-_memo: dict[tuple[object, ...], tuple[Point, ...] | None] = {}
 
 
 def clear_memo() -> None:
     """Forget every remembered search (for benchmarks that want a cold start)."""
-    _memo.clear()
-
-
-def _board_key(state: GameState, unit: Unit) -> tuple[object, ...]:
-    """What a path or sight search for ``unit`` depends on, besides its own arguments."""
-    others = tuple(
-        (u.name, u.x, u.y, u.base_diameter_in)
-        for u in state.units
-        if u.on_table and u.id != unit.id
-    )
-    return (state.table, id(state.terrain), unit.x, unit.y, unit.base_diameter_in, others)
-
-
-def _remember(
-    key: tuple[object, ...], state: GameState, compute: Callable[[], tuple[Point, ...] | None]
-) -> tuple[Point, ...] | None:
-    # The terrain tuple is compared by identity (hashing it is slow); keep it alive with the
-    # entry so that its id cannot be reused by another terrain while the entry exists.
-    full = (*key, state.terrain)
-    try:
-        return _memo[full]
-    except KeyError:
-        pass
-    value = compute()
-    if len(_memo) >= MEMO_SIZE:
-        _memo.clear()
-    _memo[full] = value
-    return value
+    clear_board_memo()
 
 
 def pick_nearest(
@@ -147,10 +116,9 @@ def move_toward(
     state: GameState, unit: Unit, goal: Point, stop_gap_in: float, move_in: float
 ) -> tuple[Point, ...]:
     """The legal path of the allowed shapes that ends closest to ``goal`` (RULES §1.5)."""
-    key = ("toward", *_board_key(state, unit), goal, stop_gap_in, move_in)
-    path = _remember(
+    key = ("toward", board_key(state, unit), goal, stop_gap_in, move_in)
+    path = remember(
         key,
-        state,
         lambda: best_move_toward(
             unit.position, goal, stop_gap_in, move_patterns(move_in), move_area(state, unit)
         ),
@@ -181,12 +149,12 @@ def firing_position(
         return None
     key = (
         "firing",
-        *_board_key(state, unit),
+        board_key(state, unit),
         target.id,
         card.shoot_range_in,
         move_in,
     )
-    return _remember(key, state, lambda: _firing_position(state, unit, target, move_in))
+    return remember(key, lambda: _firing_position(state, unit, target, move_in))
 
 
 def _firing_position(

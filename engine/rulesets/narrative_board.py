@@ -5,9 +5,10 @@ its AI controllers. Inches and degrees throughout.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any, TypeVar, cast
 
 from shapely.geometry import Polygon
 
@@ -29,6 +30,8 @@ from engine.geometry import (
     toward_edge_path,
 )
 from engine.model import GameState, TerrainPiece, Unit, UnitCard
+
+T = TypeVar("T")
 
 #: Edge gap (inches) within which a base is "next to" an objective marker (D000-11).
 OBJECTIVE_REACH_IN = 0.5
@@ -96,8 +99,67 @@ def base_obstacle(unit: Unit) -> Obstacle:
     return _base_obstacle(unit.name, unit.x, unit.y, unit.radius_in)
 
 
+#: Board searches remembered before the memo is emptied.
+MEMO_SIZE = 4096
+
+# Path searches and move areas are pure functions of the board around the mover, and the same
+# board is searched several times per activation (a controller plans, the ruleset validates
+# and applies; the autopilot weighs every character before it picks one). Results are
+# remembered under a key of everything they read: table, terrain, the mover and every other
+# base on the table.
+_memo: dict[tuple[object, ...], Any] = {}
+_terrains: dict[int, tuple[TerrainPiece, ...]] = {}
+
+
+def clear_board_memo() -> None:
+    """Forget every remembered board search."""
+    _memo.clear()
+    _terrains.clear()
+
+
+def _terrain_token(terrain: tuple[TerrainPiece, ...]) -> int:
+    """A cheap stand-in for the terrain in keys (hashing the polygons each time is slow).
+
+    The terrain is kept alive while it is known, so its id cannot pass to another terrain.
+    """
+    token = id(terrain)
+    if _terrains.get(token) is not terrain:
+        if len(_terrains) >= 64 or token in _terrains:
+            clear_board_memo()
+        _terrains[token] = terrain
+    return token
+
+
+def board_key(state: GameState, unit: Unit) -> tuple[object, ...]:
+    """What a search for ``unit``'s base reads of the board, as a hashable key."""
+    others = tuple(
+        (u.name, u.x, u.y, u.base_diameter_in)
+        for u in state.units
+        if u.on_table and u.id != unit.id
+    )
+    terrain = _terrain_token(state.terrain)
+    return (state.table, terrain, unit.x, unit.y, unit.base_diameter_in, others)
+
+
+def remember(key: tuple[object, ...], compute: Callable[[], T]) -> T:
+    """The remembered result for ``key`` (which must start from a ``board_key``), or compute it."""
+    try:
+        return cast(T, _memo[key])
+    except KeyError:
+        pass
+    value = compute()
+    if len(_memo) >= MEMO_SIZE:
+        _memo.clear()
+    _memo[key] = value
+    return value
+
+
 def move_area(state: GameState, unit: Unit) -> MoveArea:
     """What the unit's base must avoid: impassable terrain and every other base (D000-02)."""
+    return remember(("area", board_key(state, unit)), lambda: _move_area(state, unit))
+
+
+def _move_area(state: GameState, unit: Unit) -> MoveArea:
     _, impassable, difficult = _terrain_geometry(state.terrain)
     bases = tuple(base_obstacle(u) for u in state.units if u.on_table and u.id != unit.id)
     return MoveArea(state.table, unit.radius_in, impassable + bases, difficult)
@@ -197,6 +259,13 @@ def flee_path(
     blocked, the two-leg pattern around the obstacle if that gets nearer the edge (a base
     never stays stuck behind a wall). A leaving path ends just past the edge.
     """
+    key = ("flee", board_key(state, unit), edge, move_in)
+    return remember(key, lambda: _flee_path(state, unit, edge, move_in))
+
+
+def _flee_path(
+    state: GameState, unit: Unit, edge: Edge, move_in: float
+) -> tuple[tuple[Point, ...], bool]:
     area = move_area(state, unit)
     table = state.table
     path, leaves = toward_edge_path(unit.position, edge, move_in, area)
