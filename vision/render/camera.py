@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -102,7 +102,7 @@ class Camera:
         x, y, z = self.position_mm
         return replace(self, position_mm=(x + dx_mm, y + dy_mm, z), yaw_deg=self.yaw_deg + dyaw_deg)
 
-    @property
+    @cached_property
     def camera_matrix(self) -> FloatArray:
         """The 3x3 intrinsic matrix K (pixels)."""
         return np.array([[self.fx, 0.0, self.cx], [0.0, self.fy, self.cy], [0.0, 0.0, 1.0]])
@@ -117,7 +117,7 @@ class Camera:
         """True when any distortion coefficient is non-zero."""
         return any(abs(v) > 0 for v in self.dist)
 
-    @property
+    @cached_property
     def rotation(self) -> FloatArray:
         """World-to-camera rotation matrix (rows are the camera's x, y, z axes in world)."""
         yaw, tilt, roll = (math.radians(a) for a in (self.yaw_deg, self.tilt_deg, self.roll_deg))
@@ -130,12 +130,12 @@ class Camera:
         x_r = math.cos(roll) * x_c - math.sin(roll) * z_c
         return np.stack([x_r, y_c, z_r])
 
-    @property
+    @cached_property
     def tvec(self) -> FloatArray:
         """World-to-camera translation (millimetres), OpenCV's tvec."""
         return -self.rotation @ np.asarray(self.position_mm, dtype=np.float64)
 
-    @property
+    @cached_property
     def rvec(self) -> FloatArray:
         """World-to-camera rotation as OpenCV's Rodrigues vector."""
         r, _ = cv2.Rodrigues(self.rotation)

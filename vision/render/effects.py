@@ -59,15 +59,27 @@ def apply_effects(image: Image, effects: Effects, rng: np.random.Generator) -> I
             out, -1, _motion_kernel(effects.motion_blur_px, effects.motion_angle_deg)
         )
     if effects.noise_sigma > 0:
-        noise = np.empty(out.shape, np.int16)
-        cv2.setRNGSeed(int(rng.integers(0, 2**31 - 1)))
-        cv2.randn(noise, 0.0, effects.noise_sigma)
-        out = cv2.add(out, noise, dtype=cv2.CV_8U)
+        bank = _noise_bank(out.shape, effects.noise_sigma)
+        dy, dx = (int(v) for v in rng.integers(0, _NOISE_SLACK, size=2))
+        h, w = out.shape[:2]
+        out = cv2.add(out, bank[dy : dy + h, dx : dx + w], dtype=cv2.CV_8U)
     if effects.jpeg_quality is not None:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(effects.jpeg_quality)])
         if ok:
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return out if out is not image else image.copy()
+
+
+_NOISE_SLACK = 97
+
+
+@lru_cache(maxsize=2)
+def _noise_bank(shape: tuple[int, ...], sigma: float) -> npt.NDArray[np.int16]:
+    """Gaussian noise a little larger than an image; each frame takes a random window of it."""
+    bank = np.empty((shape[0] + _NOISE_SLACK, shape[1] + _NOISE_SLACK, *shape[2:]), np.int16)
+    cv2.setRNGSeed(int(sigma * 1000) + 1)
+    cv2.randn(bank, 0.0, sigma)
+    return bank
 
 
 @lru_cache(maxsize=4)
