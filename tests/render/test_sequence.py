@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from vision.detector import Detector
+from vision.errors import VisionError
 from vision.render import Camera, Effects, random_scene
-from vision.render.clip import load_truth, render_clip
+from vision.render.clip import load_truth, render_clip, write_clip
 from vision.render.sequence import (
     Carry,
     HandLeave,
@@ -141,3 +142,21 @@ def test_the_clip_writer_round_trips(tmp_path, scene):
     last = next(p for p in loaded.frames[-1].pieces if p.name == name)
     assert (last.x_in, last.y_in, last.heading_deg, last.on_table) == (20.0, 4.0, 180.0, True)
     assert {p.name for p in loaded.pieces} == {p.name for p in scene.pieces}
+
+
+def test_compact_gzipped_truth_round_trips(tmp_path, scene):
+    camera = Camera.overhead("720p")
+    frames = render_sequence(scene, camera, (Wait(0.25),), FPS)
+    path = tmp_path / "t.json.gz"
+    n = write_clip(
+        tmp_path / "c.mp4", path, frames, fps=FPS, scene=scene, camera=camera, compact=True
+    )
+    assert path.read_bytes()[:2] == b"\x1f\x8b"
+    loaded = load_truth(path)
+    assert len(loaded.frames) == n == 3
+    tag = loaded.frames[0].tag(int(scene.pieces[0].spec.tags[0].tag_id))
+    assert tag.corners_px == () and tag.x_in == pytest.approx(scene.pieces[0].x_in, abs=1.0)
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"version": 7}')
+    with pytest.raises(VisionError, match="unknown ground-truth version 7"):
+        load_truth(bad)

@@ -6,14 +6,17 @@ Ground truth, version 1::
      "pieces": [{"name", "kind", "base_diameter_mm", "tags": [{"id", "forward_mm", ...}]}],
      "frames": [{"frame": i, "t": s, "settled": bool,
                  "tags": [{"id", "x_in", "y_in", "heading_deg", "height_mm", "visible",
-                           "size_mm", "piece", "covered", "corners_px"}],
+                           "size_mm", "piece", "covered", "corners_px"}],   # the last four unless compact
                  "pieces": [{"name", "x_in", "y_in", "heading_deg", "on_table", "kind"}],
                  "camera": {...}  # only in frames where the camera moved from the header's
                 }]}
+
+A truth path ending in ``.gz`` is written and read gzip-compressed (long clips compress ~10x).
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -100,8 +103,12 @@ def _r(v: float, nd: int = 4) -> float:
     return round(float(v), nd)
 
 
-def frame_truth_to_dict(truth: FrameTruth, header_camera: Camera | None = None) -> dict[str, Any]:
-    """One frame's truth as JSON-ready data (the camera only when it differs from the header)."""
+def frame_truth_to_dict(
+    truth: FrameTruth, header_camera: Camera | None = None, *, compact: bool = False
+) -> dict[str, Any]:
+    """One frame's truth as JSON-ready data (the camera only when it differs from the header).
+
+    ``compact`` leaves out each tag's size, piece, covered fraction and pixel corners."""
     d: dict[str, Any] = {
         "frame": truth.frame,
         "t": _r(truth.t, 6),
@@ -115,10 +122,16 @@ def frame_truth_to_dict(truth: FrameTruth, header_camera: Camera | None = None) 
                 "heading_deg": _r(t.heading_deg, 3),
                 "height_mm": _r(t.height_mm, 3),
                 "visible": t.visible,
-                "size_mm": t.size_mm,
-                "piece": t.piece,
-                "covered": _r(t.covered_fraction, 3),
-                "corners_px": [[_r(x, 3), _r(y, 3)] for x, y in t.corners_px],
+                **(
+                    {}
+                    if compact
+                    else {
+                        "size_mm": t.size_mm,
+                        "piece": t.piece,
+                        "covered": _r(t.covered_fraction, 3),
+                        "corners_px": [[_r(x, 3), _r(y, 3)] for x, y in t.corners_px],
+                    }
+                ),
             }
             for t in truth.tags
         ],
@@ -148,6 +161,7 @@ def write_clip(
     scene: Scene,
     camera: Camera,
     fourcc: str = "mp4v",
+    compact: bool = False,
 ) -> int:
     """Write frames to an .mp4 (OpenCV's 'mp4v' by default) and their truth JSON; returns the
     number of frames written. Raises VisionError naming the path when it cannot be written."""
@@ -164,7 +178,7 @@ def write_clip(
                 if not writer.isOpened():
                     raise VisionError(f"cannot write video {path_mp4} with codec {fourcc!r}")
             writer.write(frame.image)
-            records.append(frame_truth_to_dict(truth, camera))
+            records.append(frame_truth_to_dict(truth, camera, compact=compact))
     finally:
         if writer is not None:
             writer.release()
@@ -177,7 +191,7 @@ def write_clip(
         "frames": records,
     }
     try:
-        path_truth_json.write_text(json.dumps(doc, separators=(",", ":")), encoding="utf-8")
+        _write_text(path_truth_json, json.dumps(doc, separators=(",", ":")))
     except OSError as exc:
         raise VisionError(f"cannot write ground truth {path_truth_json}: {exc}") from exc
     return len(records)
@@ -193,19 +207,25 @@ def render_clip(
     *,
     effects: Effects | None = None,
     seed: int = 0,
+    compact: bool = False,
 ) -> int:
     """Render a script and write its video and ground truth; returns the frame count."""
     seq = Sequence(scene, camera, script)
     frames = render_sequence(scene, camera, seq, fps, effects=effects, seed=seed)
-    return write_clip(path_mp4, path_truth_json, frames, fps=fps, scene=scene, camera=camera)
+    return write_clip(
+        path_mp4, path_truth_json, frames, fps=fps, scene=scene, camera=camera, compact=compact
+    )
 
 
 def load_truth(path: str | Path) -> ClipTruth:
     """Read a clip's ground-truth JSON (any known version)."""
     path = Path(path)
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+        raw = path.read_bytes()
+        if path.suffix == ".gz":
+            raw = gzip.decompress(raw)
+        doc = json.loads(raw.decode("utf-8"))
+    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise VisionError(f"cannot read ground truth {path}: {exc}") from exc
     version = doc.get("version") if isinstance(doc, dict) else None
     loaders = {1: _load_v1}
@@ -215,6 +235,11 @@ def load_truth(path: str | Path) -> ClipTruth:
         return loaders[version](doc)
     except (KeyError, TypeError, ValueError) as exc:
         raise VisionError(f"{path}: malformed ground truth (version 1): {exc}") from exc
+
+
+def _write_text(path: Path, text: str) -> None:
+    data = text.encode("utf-8")
+    path.write_bytes(gzip.compress(data, mtime=0) if path.suffix == ".gz" else data)
 
 
 def _load_v1(doc: dict[str, Any]) -> ClipTruth:
