@@ -133,14 +133,17 @@ def solve_pose(
     dist_coeffs: F64 | None,
     source: str,
 ) -> CameraPose:
-    """Camera pose from table points (inches, z = 0) and their pixels, by solvePnP (IPPE then
-    Levenberg-Marquardt refinement)."""
+    """Camera pose from table points (inches, z = 0) and their pixels, by solvePnP (IPPE, or the
+    iterative solver where IPPE fails, then Levenberg-Marquardt refinement)."""
     obj = np.asarray(table_in, dtype=np.float64).reshape(-1, 2) * MM_PER_IN
     obj3 = np.hstack([obj, np.zeros((obj.shape[0], 1))])
     img = np.asarray(image_px, dtype=np.float64).reshape(-1, 1, 2)
     dist = np.zeros(5) if dist_coeffs is None else dist_coeffs
     ok, rvec, tvec = cv2.solvePnP(obj3, img, camera_matrix, dist, flags=cv2.SOLVEPNP_IPPE)
-    if not ok:
+    if not ok or not (np.all(np.isfinite(rvec)) and np.all(np.isfinite(tvec))):
+        # IPPE gives NaN for an exactly square-on view; the iterative solver does not
+        ok, rvec, tvec = cv2.solvePnP(obj3, img, camera_matrix, dist, flags=cv2.SOLVEPNP_ITERATIVE)
+    if not ok or not (np.all(np.isfinite(rvec)) and np.all(np.isfinite(tvec))):
         raise CalibrationError("could not find the camera's pose from the corner tags")
     rvec, tvec = cv2.solvePnPRefineLM(obj3, img, camera_matrix, dist, rvec, tvec)
     r = rvec.ravel()

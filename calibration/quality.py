@@ -138,7 +138,7 @@ def assess(
             f"corner tags were missing in {frames_missing_corners} of "
             f"{frames_used + frames_missing_corners} frames (covered or blurred?)"
         )
-    if fit.reprojection_rms_mm > MAX_REPROJECTION_MM:
+    if fit.reprojection_rms_mm > MAX_REPROJECTION_MM or fit.inliers < 4 * len(fit.corner_ids):
         refusals.append(
             f"the corner tags fit a {profile.width_in:g} x {profile.depth_in:g} in table only to "
             f"{fit.reprojection_rms_mm:.1f} mm: check --width/--depth, that each corner tag sits "

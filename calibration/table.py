@@ -55,7 +55,7 @@ class TableFit:
     """Corner tags the fit used."""
     reprojection_rms_mm: float
     """RMS distance on the table, mm, between each tag corner's known place and where the fit
-    maps its pixel back to."""
+    maps its pixel back to, over all the corners (outliers of the robust fit included)."""
     reprojection_max_mm: float
     """Largest such distance, mm."""
     px_per_mm_min: float
@@ -140,7 +140,7 @@ def _fit_report(
     return TableFit(
         homography=tuple(tuple(float(v) for v in row) for row in h / h[2, 2]),
         corner_ids=ids,
-        reprojection_rms_mm=float(np.sqrt(np.mean(err_mm[keep] ** 2))),
+        reprojection_rms_mm=float(np.sqrt(np.mean(err_mm**2))),
         reprojection_max_mm=float(err_mm.max()),
         px_per_mm_min=float(min(scales)),
         px_per_mm_max=float(max(scales)),
