@@ -208,7 +208,7 @@ class _Planner:
                 return _Plan(2.0, order)
         # The best plan is the first of highest value in the order attacks, objective moves,
         # advance; a later group is only searched when it could still beat what was found.
-        legal = [p for p in self._attacks() if self.legal(p.order)]
+        legal = self._attacks()
         best = max((p.value for p in legal), default=-1.0)
         if best < _OBJECTIVE_REACHED:
             legal += self._objective_moves(reachable_only=best >= _OBJECTIVE_SEEN)
@@ -227,52 +227,65 @@ class _Planner:
         return self.ruleset.nearest_edge(self.state, self.unit, dice).value
 
     def _attacks(self) -> list[_Plan]:
-        plans = []
+        """Legal attack plans, in a fixed order: shots, else moves to shoot, then charges.
+
+        The best plan is the first of highest value, so a search is skipped when its plan
+        could not beat a legal plan found before it.
+        """
+        plans: list[_Plan] = []
+        best = -1.0
+
+        def add(value: float, order: Order) -> None:
+            nonlocal best
+            if self.legal(order):
+                plans.append(_Plan(value, order))
+                best = max(best, value)
+
         enemies = self.state.enemies_of(self.unit)
         if self.card.shoot_range_in is not None:
+            shots = False
             for e in enemies:
                 if can_shoot_from(self.state, self.unit, e):
+                    shots = True
                     value = p_wound(self.delta(e, False)) * self.kill_value(e)
-                    plans.append(
-                        _Plan(
-                            value,
-                            self.order(
-                                ActionKind.SHOOT, "shoot", f"a clear shot at {e.name}", target=e
-                            ),
-                        )
+                    add(
+                        value,
+                        self.order(
+                            ActionKind.SHOOT, "shoot", f"a clear shot at {e.name}", target=e
+                        ),
                     )
-            if not plans:
+            if not shots:
                 for e in sorted(enemies, key=lambda e: nearest_key(self.unit, e))[:3]:
+                    value = p_wound(self.delta(e, True)) * self.kill_value(e) * 0.95
+                    if value <= best:
+                        continue
                     path = firing_position(self.state, self.unit, e, self.move_in)
                     if path is not None:
-                        value = p_wound(self.delta(e, True)) * self.kill_value(e) * 0.95
-                        plans.append(
-                            _Plan(
-                                value,
-                                self.order(
-                                    ActionKind.MOVE_AND_SHOOT,
-                                    "move and shoot",
-                                    f"a shot at {e.name} after moving",
-                                    path,
-                                    e,
-                                ),
-                            )
+                        add(
+                            value,
+                            self.order(
+                                ActionKind.MOVE_AND_SHOOT,
+                                "move and shoot",
+                                f"a shot at {e.name} after moving",
+                                path,
+                                e,
+                            ),
                         )
         for e in enemies:
             if in_contact_with_anyone(self.state, e):
                 continue
             if gap_between(self.unit, e) > self.move_in + contact_tol(self.state):
                 continue
+            value = p_wound(self.delta(e, False)) * self.kill_value(e) * 1.15
+            if value <= best:
+                continue
             path = contact_path(self.state, self.unit, e, self.move_in)
             if path is not None:
-                value = p_wound(self.delta(e, False)) * self.kill_value(e) * 1.15
-                plans.append(
-                    _Plan(
-                        value,
-                        self.order(
-                            ActionKind.MOVE_INTO_MELEE, "charge", f"a charge at {e.name}", path, e
-                        ),
-                    )
+                add(
+                    value,
+                    self.order(
+                        ActionKind.MOVE_INTO_MELEE, "charge", f"a charge at {e.name}", path, e
+                    ),
                 )
         return plans
 
