@@ -13,10 +13,11 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.errors import VisionError
 from vision.render.camera import MM_PER_INCH, Camera
 from vision.render.draw import Canvas, aruco_dictionary, ring
 from vision.render.effects import Effects, apply_effects
-from vision.render.hand import HandPose, draw_hand, hand_over_table
+from vision.render.hand import HandPose, draw_hand, draw_hand_shadow, hand_over_table
 from vision.render.mat import mat_texture
 from vision.render.scene import (
     Figure,
@@ -149,6 +150,10 @@ def render_clean(
 ) -> tuple[Image, FrameTruth]:
     """Like :func:`render_frame` but without light falloff, blur, noise or JPEG."""
     aruco = aruco_dictionary(dictionary)
+    n_ids = int(aruco.bytesList.shape[0])
+    bad = sorted({i for i in scene.tag_ids() if not 0 <= i < n_ids})
+    if bad:
+        raise VisionError(f"tag id(s) {bad} are not in {dictionary} (ids 0-{n_ids - 1})")
     canvas = Canvas.for_camera(camera)
     canvas.draw_mat(mat_texture(scene.table, camera.px_per_mm_at_table() * 1.3))
 
@@ -172,6 +177,7 @@ def render_clean(
             assert isinstance(item, PlacedPiece) and item.figure is not None
             _draw_figure(canvas, item, item.figure)
     if hand is not None:
+        draw_hand_shadow(canvas, hand)
         draw_hand(canvas, hand)
 
     if canvas.ideal.fixed_maps is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 import shapely
 from shapely.geometry import Polygon, box
@@ -79,6 +80,39 @@ def draw_hand(canvas: Canvas, hand: HandPose) -> None:
         shade = part.shade
         colour = tuple(int(min(255, v * shade)) for v in SKIN_BGR)
         canvas.fill_convex(canvas.project(pts), colour, occluder=True)  # type: ignore[arg-type]
+
+
+SHADOW_LIGHT = (0.12, 0.2)
+"""Horizontal shift of a shadow per millimetre of height (light from above, behind the camera)."""
+
+
+def draw_hand_shadow(canvas: Canvas, hand: HandPose, strength: float = 0.22) -> None:
+    """Darken the table under the hand with a soft shadow (room light from above)."""
+    polys = []
+    for part in _parts(hand):
+        pts = _capsule_points(hand, part)
+        z = pts[:, 2:3]
+        flat = np.column_stack(
+            [pts[:, 0:1] + SHADOW_LIGHT[0] * z, pts[:, 1:2] + SHADOW_LIGHT[1] * z, 0.0 * z]
+        )
+        polys.append(canvas.project(flat))
+    allpts = np.concatenate(polys)
+    h, w = canvas.image.shape[:2]
+    blur_px = max(2.0, 0.08 * hand.height_mm * canvas.camera.px_per_mm_at_table())
+    pad = int(3 * blur_px) + 2
+    x0 = max(int(allpts[:, 0].min()) - pad, 0)
+    y0 = max(int(allpts[:, 1].min()) - pad, 0)
+    x1 = min(int(allpts[:, 0].max()) + pad, w)
+    y1 = min(int(allpts[:, 1].max()) + pad, h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+    for poly in polys:
+        hull = cv2.convexHull((poly - np.array([x0, y0])).astype(np.int32))
+        cv2.fillConvexPoly(mask, hull, 1.0)
+    mask = cv2.GaussianBlur(mask, (0, 0), blur_px)
+    roi = canvas.image[y0:y1, x0:x1]
+    roi[:] = (roi.astype(np.float32) * (1.0 - strength * mask)[..., None]).astype(np.uint8)
 
 
 def hand_footprint(hand: HandPose) -> Polygon:

@@ -18,6 +18,9 @@ from vision.render.scene import TableSpec
 FLOOR_BGR: tuple[int, int, int] = (48, 52, 58)
 """Colour seen beyond the table's edge."""
 
+MAX_TEXTURE_PX = 4096
+"""Longest side of a mat texture, pixels."""
+
 _MAT_COLOURS: dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]] = {
     # (base colour, secondary colour) in BGR
     "grass": ((62, 118, 84), (48, 92, 110)),
@@ -53,8 +56,14 @@ class MatTexture:
 
 
 def mat_texture(table: TableSpec, px_per_mm: float) -> MatTexture:
-    """The table's texture at about ``px_per_mm`` (cached per table and scale)."""
-    scale = float(np.clip(round(px_per_mm * 4) / 4, 0.5, 6.0))
+    """The table's texture at about ``px_per_mm`` (cached per table and scale).
+
+    The scale is capped so that the texture's longer side stays within
+    :data:`MAX_TEXTURE_PX` (big tables at 4K get a slightly softer mat, never a huge array).
+    """
+    longest_mm = max(table.width_mm, table.depth_mm) + 2 * (table.border_mm + 60.0)
+    cap = MAX_TEXTURE_PX / longest_mm
+    scale = float(np.clip(round(min(px_per_mm, cap) * 4) / 4, 0.25, 6.0))
     return _mat_texture(table, scale)
 
 
