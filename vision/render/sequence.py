@@ -8,6 +8,7 @@ script, which is how a whole battle becomes footage.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 from collections.abc import Iterable, Iterator
@@ -196,6 +197,7 @@ class Sequence:
         self.initial_camera = camera
         self.script = tuple(script)
         self.segments: list[_Segment] = []
+        self._ends: list[float] | None = None
         w = _World(scene=scene, camera=camera)
         for i, action in enumerate(self.script):
             try:
@@ -224,10 +226,10 @@ class Sequence:
     def _segment_at(self, t: float) -> _Segment | None:
         if not self.segments:
             return None
-        for seg in self.segments:
-            if t < seg.t1:
-                return seg
-        return self.segments[-1]
+        if self._ends is None or len(self._ends) != len(self.segments):
+            self._ends = [seg.t1 for seg in self.segments]
+        i = bisect.bisect_right(self._ends, t)
+        return self.segments[min(i, len(self.segments) - 1)]
 
     # -- compilation -------------------------------------------------------------------------
 
