@@ -9,6 +9,8 @@ poses in table inches, seen / held / lifted, and the settled flag judged from th
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -20,7 +22,7 @@ from assistant.errors import UserError
 from assistant.replay.footage import FootageReader
 from calibration.profile import TableProfile, build_profile
 from calibration.table import CORNER_IDS
-from vision.detector import Detector
+from vision.detector import Detector, Region
 from vision.tracker import Tracker
 from vision.types import BoardSnapshot, PieceSpec, TagSighting
 
@@ -32,9 +34,11 @@ class NoCornerTagsError(UserError):
 
 
 class SightingDetector(Protocol):
-    """Grey image -> tag sightings in pixels."""
+    """Grey image (optionally only some windows of it) -> tag sightings in pixels."""
 
-    def detect(self, grey: GreyImage) -> list[TagSighting]: ...
+    def detect(
+        self, grey: GreyImage, regions: Sequence[Region] | None = None
+    ) -> list[TagSighting]: ...
 
 
 def make_detector(dictionary: str = "DICT_4X4_50") -> SightingDetector:
@@ -91,37 +95,64 @@ def fit_profile_from_footage(
 
 @dataclass
 class ChangeGate:
-    """Says whether the table picture changed since the last detection, from thumbnails.
+    """Where the picture changed since the sightings were last brought up to date.
 
-    ``changed_fraction`` is the share of thumbnail pixels whose grey level moved by more than
-    ``level`` (0-255) since the last frame that was detected on.
+    Works on a small blurred grey thumbnail (``width_px`` wide): a thumbnail pixel has changed
+    when its grey level moved by more than ``level`` (0-255). ``changed_regions`` gives the
+    changed areas as windows in full-resolution pixels, padded by ``pad_px``.
     """
 
     width_px: int = 160
     level: int = 18
-    trigger_fraction: float = 0.0005
+    pad_px: int = 48
     _reference: GreyImage | None = None
+    _scale: float = 1.0
 
     def thumbnail(self, grey: GreyImage) -> GreyImage:
         """A small blurred copy (``width_px`` wide) used for all comparisons."""
         h, w = grey.shape[:2]
+        step = max(1, w // (self.width_px * 4))
+        coarse = grey[::step, ::step]
         small = cv2.resize(
-            grey,
+            coarse,
             (self.width_px, max(1, round(h * self.width_px / w))),
             interpolation=cv2.INTER_AREA,
         )
+        self._scale = w / self.width_px
         return cv2.GaussianBlur(small, (3, 3), 0)  # type: ignore[return-value]
 
-    def changed(self, thumb: GreyImage) -> bool:
-        """True when ``thumb`` differs from the one detected on last (then it becomes the ref)."""
-        if self._reference is None:
-            self._reference = thumb
-            return True
-        frac = float(np.count_nonzero(cv2.absdiff(thumb, self._reference) > self.level))
-        if frac / thumb.size >= self.trigger_fraction:
-            self._reference = thumb
-            return True
-        return False
+    def changed_regions(
+        self, thumb: GreyImage, image_size_px: tuple[int, int]
+    ) -> list[Region] | None:
+        """Changed windows (pixels) since the reference, [] when nothing changed, None when the
+        whole frame should be searched (no reference yet). ``thumb`` becomes the reference."""
+        ref, self._reference = self._reference, thumb
+        if ref is None:
+            return None
+        mask = (cv2.absdiff(thumb, ref) > self.level).astype(np.uint8)
+        if not mask.any():
+            return []
+        mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        w, h = image_size_px
+        regions = []
+        for i in range(1, n):
+            x, y, bw, bh = (int(v) for v in stats[i, :4])
+            regions.append(
+                Region(
+                    round(x * self._scale) - self.pad_px,
+                    round(y * self._scale) - self.pad_px,
+                    round((x + bw) * self._scale) + self.pad_px,
+                    round((y + bh) * self._scale) + self.pad_px,
+                ).clipped(w, h)
+            )
+        return regions
+
+
+def _inside(s: TagSighting, regions: list[Region]) -> bool:
+    cx = sum(p[0] for p in s.corners_px) / 4.0
+    cy = sum(p[1] for p in s.corners_px) / 4.0
+    return any(r.x0 <= cx < r.x1 and r.y0 <= cy < r.y1 for r in regions)
 
 
 @dataclass
@@ -135,8 +166,10 @@ class FrameObserver:
     detector: SightingDetector
     ids_in_use: frozenset[int] | None = None
     pieces: tuple[PieceSpec, ...] = ()
-    redetect_s: float = 1.0
-    """Detect at least this often (seconds) even when the picture seems unchanged."""
+    redetect_s: float = 2.0
+    """Search the whole frame at least this often (seconds)."""
+    full_search_share: float = 0.35
+    """Search the whole frame when the changed windows cover more than this share of it."""
     confirm_frames: int = 3
     hold_s: float = 1.0
     gate: ChangeGate = field(default_factory=ChangeGate)
@@ -144,7 +177,8 @@ class FrameObserver:
     frames: int = 0
     _tracker: Tracker | None = None
     _last: list[TagSighting] = field(default_factory=list)
-    _last_detect_t: float = -1e9
+    _last_full_t: float = -1e9
+    _recent: deque[list[Region]] = field(default_factory=lambda: deque(maxlen=5))
 
     def __post_init__(self) -> None:
         self._tracker = Tracker(
@@ -164,15 +198,31 @@ class FrameObserver:
     def observe(self, t: float, frame_index: int, image: npt.NDArray[np.uint8]) -> BoardSnapshot:
         """One processed frame (BGR or grey) at ``t`` seconds."""
         grey = _grey(image)
+        h, w = grey.shape[:2]
         self.frames += 1
-        if (
-            self.gate.changed(self.gate.thumbnail(grey))
-            or t - self._last_detect_t >= self.redetect_s
-        ):
-            # The whole frame: the tracker's search windows can miss a piece set down where
-            # nothing was tracked once the hand has gone.
+        changed = self.gate.changed_regions(self.gate.thumbnail(grey), (w, h))
+        regions: list[Region] | None = None
+        if changed is not None:
+            # Where the picture changed lately, not only since the last frame: a tag uncovered
+            # while a hand withdraws may read only a frame or two later, when that spot no
+            # longer changes.
+            self._recent.append(changed)
+            regions = [r for batch in self._recent for r in batch]
+            if sum(r.area for r in regions) > self.full_search_share * w * h:
+                regions = None
+        if regions is None or t - self._last_full_t >= self.redetect_s:
             self._last = self.detector.detect(grey)
-            self._last_detect_t = t
+            self._last_full_t = t
+            self.detections += 1
+        elif regions:
+            # Only where the picture changed; sightings elsewhere still hold.
+            # Each window is searched with a margin so that a tag whose centre lies inside it is
+            # seen whole; only sightings centred inside the windows replace the old ones.
+            m = self.gate.pad_px
+            wider = [Region(r.x0 - m, r.y0 - m, r.x1 + m, r.y1 + m).clipped(w, h) for r in regions]
+            fresh = self.detector.detect(grey, wider)
+            kept = [s for s in self._last if not _inside(s, regions)]
+            self._last = kept + [s for s in fresh if _inside(s, regions)]
             self.detections += 1
         return self.tracker.update(t, frame_index, self._last, grey)
 

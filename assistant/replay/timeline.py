@@ -289,8 +289,6 @@ class TimelineBuilder:
                             )
                         )
                         continue
-                if not rest.seen:
-                    continue  # only held: the tracker kept its old pose, no evidence of a move
                 moved = math.dist((before.x_in, before.y_in), (rest.x_in, rest.y_in))
                 turned = angle_diff_deg(before.heading_deg, rest.heading_deg)
                 if moved >= s.move_min_in or turned >= s.turn_min_deg:

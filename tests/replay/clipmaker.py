@@ -271,9 +271,9 @@ def standard_clip() -> Clip:
         Piece(21, 21.0, 21.0, 0.0, covered=True),
     ]
     moves = [
-        MoveScript(16, (7.0, 9.0), 30.0, 1.6, 3.0),
-        MoveScript(18, (14.5, 13.0), 260.0, 6.2, 7.4),
-        MoveScript(19, (10.0, 19.5), 45.0, 12.8, 13.8),
+        MoveScript(16, (7.0, 9.0), 30.0, 2.6, 4.0),
+        MoveScript(18, (14.5, 13.0), 260.0, 7.2, 8.4),
+        MoveScript(19, (10.0, 19.5), 45.0, 13.8, 14.8),
     ]
-    hovers = [Hover((16.0, 17.0), 9.4, 11.2)]
-    return Clip(pieces, moves, hovers, duration_s=16.5)
+    hovers = [Hover((16.0, 17.0), 10.4, 12.2)]
+    return Clip(pieces, moves, hovers, duration_s=17.5)

@@ -166,6 +166,17 @@ def render_battle(
     return truth_moves(script, first_truth), first_truth
 
 
+def battle_truth(script: BattleScript) -> list[dict]:
+    """The true moves of a script without rendering the clip (one still for the tag poses)."""
+    camera = Camera.overhead(
+        script.resolution,
+        table_width_in=script.scene.table.width_in,
+        table_depth_in=script.scene.table.depth_in,
+    )
+    _, first = render_clean(script.scene, camera)
+    return truth_moves(script, first)
+
+
 def standard_battle(fps: float = 8.0, resolution: str = "1080p") -> BattleScript:
     """Twelve pieces; three moves toward the middle, a hover over other pieces; the figures
     of some pieces hide their tags for the whole clip."""
