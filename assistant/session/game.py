@@ -98,6 +98,9 @@ class LiveGame:
     human_plan: Sequence[Action] = ()
     """Declarations of the human side read from a file (the demo); empty at a real table."""
     tolerances: Tolerances = field(default_factory=Tolerances)
+    confirm_hidden: bool = False
+    """Stand-in player (footage demo): confirm a model whose tags the camera cannot see, as a
+    player would on the page."""
 
     stage: Stage = Stage.SETUP
     history: History = field(init=False)
@@ -218,6 +221,8 @@ class LiveGame:
                     f"hidden:{unit.id}:{self.state.step}",
                     f"I can't see {unit.name}'s tag. Nudge the model so its tag shows, or press confirm on the page.",
                 )
+                if self.confirm_hidden:
+                    self._confirm()
             return
         dx, dy = exp.x_in - seen.x_in, exp.y_in - seen.y_in
         dh = wrap180(exp.heading_deg - seen.heading_deg)
@@ -300,10 +305,14 @@ class LiveGame:
             leaves = not self.state.table.contains_base(end, unit.radius_in)
             if leaves and seen is not None and seen.visible:
                 return
-            if not leaves and (
-                seen is None or math.dist((seen.x_in, seen.y_in), end) > self.tolerances.position_in
-            ):
-                return
+            if not leaves and seen is None:
+                # Moved, and now its own figure hides its tag: the stand-in confirms it.
+                self.announce(
+                    f"I can't see {unit.name}'s tag; the player confirms the move on the page."
+                )
+            elif seen is not None and not leaves:
+                if math.dist((seen.x_in, seen.y_in), end) > self.tolerances.position_in:
+                    return
         self.plan_index += 1
         self.announce(f"Declared: {describe_action(self.state, action)}.")
         if self._apply(action):
@@ -316,6 +325,11 @@ class LiveGame:
         self.removals.clear()
         self.stage = Stage.RUNNING
         self._advance()
+
+    def resume(self) -> None:
+        """Carry on a game restored from a save (announces what is pending)."""
+        if self.stage is Stage.RUNNING:
+            self._advance()
 
     # ------------------------------------------------------------- commands
     def command(self, cmd: Command) -> None:

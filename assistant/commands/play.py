@@ -1,0 +1,67 @@
+"""``soloscope play``: the live assistant at the table (a camera, or footage standing in for one)."""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "play"
+HELP = "Play a battle at the table: the camera reads it, the AI gives its orders aloud and on a web page."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Source, scenario, dice, speech, page and records."""
+    parser.add_argument(
+        "--source", required=True, help="camera index (0), video file, image folder"
+    )
+    parser.add_argument("--scenario", help="bundled scenario name or .toml path")
+    parser.add_argument(
+        "--profile",
+        help="table profile from 'soloscope calibrate' (default: fit from the corner tags)",
+    )
+    parser.add_argument(
+        "--dice",
+        choices=["auto", "physical"],
+        default="auto",
+        help="auto: soloscope rolls; physical: you roll and enter the results",
+    )
+    parser.add_argument(
+        "--seed", type=int, help="seed for auto dice (default: random, saved with the game)"
+    )
+    parser.add_argument(
+        "--speech",
+        default="on",
+        help="on, off, or wav:DIR to write each announcement as a WAV file",
+    )
+    parser.add_argument("--port", type=int, default=5000, help="port of the table page")
+    parser.add_argument("--no-page", action="store_true", help="do not serve the table page")
+    parser.add_argument(
+        "--listen-all",
+        action="store_true",
+        help="serve the page to other devices (a phone); requests then need a token",
+    )
+    parser.add_argument(
+        "--token", help="the token for --listen-all (default: a random one, shown with a QR code)"
+    )
+    parser.add_argument(
+        "--out", help="folder for the session's files (default: runs/DATE-SCENARIO)"
+    )
+    parser.add_argument(
+        "--declarations", help="JSON-lines file of the human side's actions (footage demos)"
+    )
+    parser.add_argument("--resume", help="carry on the saved game in this session folder")
+    parser.add_argument(
+        "--tolerance", type=float, default=0.25, help="how close a moved model must be, inches"
+    )
+    parser.add_argument(
+        "--facing-tolerance", type=float, default=15.0, help="how close its facing must be, degrees"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play, then print the summary."""
+    from assistant.session.start import options_from_args, run_session, session_summary
+
+    result = run_session(options_from_args(args))
+    for line in session_summary(result):
+        print(line)
+    return 0

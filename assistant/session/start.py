@@ -1,0 +1,263 @@
+"""Starting a live session: the profile, the game, speech, the page and the records, wired up.
+
+Used by ``soloscope play`` and ``soloscope demo``. Everything the session writes goes into one
+folder: ``game.json`` (saved after every step, for ``--resume``), ``events.jsonl`` and the
+recording manifest (and, for a camera, the footage in segments), and the WAV files when speech
+goes to files.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from assistant.commands.calibrate import gather_corners
+from assistant.errors import UserError
+from assistant.live_hub import LiveHub
+from assistant.recorder import SessionRecorder
+from assistant.scenarios import load_game
+from assistant.session.dice import AutoDice, QueuedDice
+from assistant.session.game import LiveGame, Stage, Tolerances
+from assistant.session.live import LoopStats, run_loop
+from assistant.session.reader import TableReader
+from assistant.session.store import load_saved, saver
+from assistant.speech import Speaker
+from assistant.web.auth import token_banner
+from assistant.web.server import serve
+from calibration.profile import TableProfile, build_profile, load_profile
+from engine.actions import Action
+from engine.protocols import find_controller
+from vision.detector import Detector
+from vision.sources import CameraSource, open_source
+from vision.types import Frame
+
+
+@dataclass
+class SessionOptions:
+    """What the player asked for on the command line."""
+
+    source: str
+    scenario: str | None = None
+    profile: Path | None = None
+    dice: str = "auto"
+    seed: int | None = None
+    speech: str = "on"
+    port: int = 5000
+    serve: bool = True
+    listen_all: bool = False
+    token: str | None = None
+    out: Path | None = None
+    declarations: Path | None = None
+    resume: Path | None = None
+    position_tol_in: float = 0.25
+    facing_tol_deg: float = 15.0
+
+
+@dataclass
+class SessionResult:
+    """What a session left behind."""
+
+    folder: Path
+    game: LiveGame
+    stats: LoopStats
+    speaker: Speaker
+    url: str | None
+
+
+def read_declarations(path: Path) -> tuple[Action, ...]:
+    """The human side's actions, one JSON object per line (the demo's stand-in player)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        return tuple(Action.from_json(json.loads(line)) for line in lines if line.strip())
+    except (OSError, ValueError) as exc:
+        raise UserError(f"cannot read the declarations file {path}: {exc}") from None
+
+
+def fit_profile(source_spec: str, width_in: float, depth_in: float) -> TableProfile:
+    """A table profile from the corner tags in the first frames of a source."""
+    detector = Detector()
+    with open_source(source_spec) as source:
+        gathered = gather_corners(source, detector, max_frames=90)
+    return build_profile(
+        gathered.corners_px,
+        gathered.image_size_px,
+        width_in,
+        depth_in,
+        dictionary=detector.dictionary_name,
+    )
+
+
+def _open_folder(opts: SessionOptions, scenario_name: str) -> Path:
+    from assistant.session.live import session_dir
+
+    if opts.resume is not None:
+        return opts.resume
+    if opts.out is not None:
+        opts.out.mkdir(parents=True, exist_ok=True)
+        if any(opts.out.glob("game.json")):
+            raise UserError(
+                f"{opts.out} already holds a game; resume it with --resume {opts.out}, or pick another --out"
+            )
+        return opts.out
+    return session_dir(None, scenario_name)
+
+
+def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> SessionResult:
+    """Set everything up, play until the battle ends or the frames run out, tidy up."""
+    speaker_holder: list[Speaker] = []
+
+    def say(text: str) -> None:
+        speaker_holder[0].say(text)
+
+    if opts.resume is not None:
+        game, scenario_ref, seed = load_saved(opts.resume / "game.json", say)
+        folder = opts.resume
+    else:
+        if opts.scenario is None:
+            raise UserError(
+                "give a --scenario (a bundled name or a .toml path), or --resume a saved game"
+            )
+        scenario_ref = opts.scenario
+        scenario, ruleset, state = load_game(scenario_ref)
+        seed = opts.seed if opts.seed is not None else secrets.randbelow(1_000_000)
+        dice: AutoDice | QueuedDice = QueuedDice() if opts.dice == "physical" else AutoDice(seed)
+        plan = read_declarations(opts.declarations) if opts.declarations else ()
+        game = LiveGame(
+            scenario=scenario,
+            ruleset=ruleset,
+            ai=find_controller(scenario.scenario.ai_controller),
+            dice=dice,
+            say=say,
+            initial=state,
+            human_plan=plan,
+            confirm_hidden=bool(plan),
+            tolerances=Tolerances(opts.position_tol_in, opts.facing_tol_deg),
+        )
+        folder = _open_folder(opts, scenario.scenario.name)
+    if opts.declarations and opts.resume is not None:
+        game.human_plan = read_declarations(opts.declarations)
+        game.confirm_hidden = True
+    game.on_saved = saver(folder / "game.json", scenario_ref, seed)
+    speech = opts.speech
+    speaker = Speaker.from_option(speech, out_dir=folder / "speech" if speech == "on" else None)
+    speaker_holder.append(speaker)
+    scenario = game.scenario
+    profile = (
+        load_profile(opts.profile)
+        if opts.profile is not None
+        else fit_profile(opts.source, scenario.table.width_in, scenario.table.depth_in)
+    )
+    if (profile.width_in, profile.depth_in) != (scenario.table.width_in, scenario.table.depth_in):
+        raise UserError(
+            f"the profile is for a {profile.width_in:g} x {profile.depth_in:g} in table, but "
+            f"{scenario.scenario.name} needs {scenario.table.width_in:g} x {scenario.table.depth_in:g} in"
+        )
+    hub = LiveHub()
+    handle = None
+    if opts.serve:
+        host = "0.0.0.0" if opts.listen_all else "127.0.0.1"
+        handle = serve(hub, host=host, port=opts.port, token=opts.token)
+        echo(
+            token_banner(handle.url, handle.token)
+            if handle.token
+            else f"The table page: {handle.url}"
+        )
+    recorder = (
+        SessionRecorder(folder / "recording") if not (folder / "recording").exists() else None
+    )
+    reader = TableReader(scenario, profile)
+    try:
+        with open_source(opts.source) as source:
+            if recorder is not None:
+                recorder.log_event(
+                    {
+                        "type": "session",
+                        "source": opts.source,
+                        "scenario": scenario_ref,
+                        "seed": seed,
+                    },
+                    0.0,
+                )
+            frames: Iterable[Frame] = source
+            is_camera = isinstance(source, CameraSource)
+            game.resume()
+            stats = run_loop(
+                frames,
+                reader,
+                game,
+                hub=hub,
+                recorder=recorder if (is_camera and recorder is not None) else None,
+                log_event=recorder.log_event if recorder is not None else None,
+            )
+            for warning in source.warnings:
+                echo(f"Warning: {warning}")
+        if game.stage is not Stage.OVER:
+            stats.ended_early = True
+            game.announce(
+                "The camera feed ended before the battle did. The game is saved; carry on with "
+                f"soloscope play --resume {folder} --source SOURCE."
+            )
+    finally:
+        if recorder is not None:
+            recorder.close()
+        speaker.close(timeout=120)
+        if handle is not None:
+            handle.stop()
+        hub.close()
+    return SessionResult(folder, game, stats, speaker, handle.url if handle else None)
+
+
+def session_summary(result: SessionResult) -> list[str]:
+    """The closing lines printed after a session."""
+    game, stats = result.game, result.stats
+    state = game.state
+    lines = [
+        f"Played {stats.frames} frames ({stats.seconds_of_footage:.0f} s of footage), "
+        f"{len(game.steps)} steps, round {state.round}.",
+    ]
+    if game.stage is Stage.OVER:
+        lines.append(game.announcements[-1].text if game.announcements else "The battle is over.")
+    else:
+        lines.append(
+            f"The battle is not over; resume with: soloscope play --resume {result.folder} --source SOURCE"
+        )
+    for side in state.sides:
+        standing = ", ".join(u.name for u in state.units_of(side.name)) or "nobody"
+        lines.append(f"  {side.name}: {standing} on the table.")
+    lines.append(f"Saved game: {result.folder / 'game.json'}")
+    lines.append(f"Event log: {result.folder / 'recording' / 'events.jsonl'}")
+    wavs = [a.wav_path for a in result.speaker.announcements if getattr(a, "wav_path", None)]
+    if wavs:
+        lines.append(f"Speech: {len(wavs)} WAV files in {Path(str(wavs[0])).parent}")
+    return lines
+
+
+def stderr(text: str) -> None:
+    """Print a line to standard error."""
+    print(text, file=sys.stderr)
+
+
+def options_from_args(args: Any) -> SessionOptions:
+    """SessionOptions from parsed ``play`` arguments."""
+    return SessionOptions(
+        source=args.source,
+        scenario=args.scenario,
+        profile=Path(args.profile) if args.profile else None,
+        dice=args.dice,
+        seed=args.seed,
+        speech=args.speech,
+        port=args.port,
+        serve=not args.no_page,
+        listen_all=args.listen_all,
+        token=args.token,
+        out=Path(args.out) if args.out else None,
+        declarations=Path(args.declarations) if args.declarations else None,
+        resume=Path(args.resume) if args.resume else None,
+        position_tol_in=args.tolerance,
+        facing_tol_deg=args.facing_tolerance,
+    )
