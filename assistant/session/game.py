@@ -300,23 +300,26 @@ class LiveGame:
         unit = self.state.unit(action.unit_id or "")
         path = action.path
         if len(path) > 1 and math.dist(path[0], path[-1]) > 0.05:
-            seen = obs.pieces.get(unit.id)
-            end = path[-1]
-            leaves = not self.state.table.contains_base(end, unit.radius_in)
-            if leaves and seen is not None and seen.visible:
+            if not self._planned_move_made(unit, path[-1], obs.pieces.get(unit.id)):
                 return
-            if not leaves and seen is None:
-                # Moved, and now its own figure hides its tag: the stand-in confirms it.
-                self.announce(
-                    f"I can't see {unit.name}'s tag; the player confirms the move on the page."
-                )
-            elif seen is not None and not leaves:
-                if math.dist((seen.x_in, seen.y_in), end) > self.tolerances.position_in:
-                    return
         self.plan_index += 1
         self.announce(f"Declared: {describe_action(self.state, action)}.")
         if self._apply(action):
             self._advance()
+
+    def _planned_move_made(
+        self, unit: Unit, end: tuple[float, float], seen: PieceSeen | None
+    ) -> bool:
+        """Whether the table shows the planned move carried out."""
+        if not self.state.table.contains_base(end, unit.radius_in):
+            return seen is None or not seen.visible
+        if seen is None:
+            # Moved, and now its own figure hides its tag: the stand-in confirms it.
+            self.announce(
+                f"I can't see {unit.name}'s tag; the player confirms the move on the page."
+            )
+            return True
+        return math.dist((seen.x_in, seen.y_in), end) <= self.tolerances.position_in
 
     def _check_removals(self, obs: Observation) -> None:
         still = [uid for uid in self.removals if uid in obs.pieces and obs.pieces[uid].visible]
