@@ -299,9 +299,9 @@ class LiveGame:
             return
         unit = self.state.unit(action.unit_id or "")
         path = action.path
-        if len(path) > 1 and math.dist(path[0], path[-1]) > 0.05:
-            if not self._planned_move_made(unit, path[-1], obs.pieces.get(unit.id)):
-                return
+        moves = len(path) > 1 and math.dist(path[0], path[-1]) > 0.05
+        if moves and not self._planned_move_made(unit, path[-1], obs.pieces.get(unit.id)):
+            return
         self.plan_index += 1
         self.announce(f"Declared: {describe_action(self.state, action)}.")
         if self._apply(action):
