@@ -33,11 +33,14 @@ from calibration.lens import (
     find_charuco,
     find_chessboard,
 )
+from vision.camera_controls import fix_controls
 from vision.errors import VisionError
 from vision.sources import CameraSource, FolderSource, ImageSource, open_source
 from vision.types import Frame
 
 PROFILE_VERSION = 1
+CAMERA_SETTLE_FRAMES = 15
+"""Frames a live camera runs with its automatic modes before they are fixed."""
 MAX_VIEWS = 40
 """Views kept from a camera or a video (more add time, not accuracy)."""
 NOVELTY = 0.05
@@ -230,12 +233,25 @@ class ViewCollector:
         return [names[r * 3 + c] for r, row in enumerate(grid) for c, n in enumerate(row) if n == 0]
 
 
-def _collect_camera(
-    source: CameraSource, collector: ViewCollector, args: argparse.Namespace
-) -> None:
+def _fix_camera(source: CameraSource) -> dict[str, int]:
+    """Let the camera settle, then fix focus, exposure and white balance where they are."""
     not_set = source.report.get("not_set", [])
     if not_set:
         print("camera: could not set " + ", ".join(str(v) for v in not_set))
+    for n, _frame in enumerate(source):
+        if n + 1 >= CAMERA_SETTLE_FRAMES:
+            break
+    settings, failed = fix_controls(source.index)
+    if settings:
+        print("camera: fixed " + ", ".join(f"{k}={v}" for k, v in settings.items()))
+    if failed:
+        print("camera: could not set " + "; ".join(failed))
+    return settings
+
+
+def _collect_camera(
+    source: CameraSource, collector: ViewCollector, args: argparse.Namespace
+) -> None:
     print(
         f"hold the {collector.board.describe()} in front of the camera; move it to every part "
         "of the view, near and far, tilted; Ctrl-C to finish early"
@@ -273,28 +289,45 @@ def _frames_every(frames: Iterable[Frame], stride: int) -> Iterable[Frame]:
             yield frame
 
 
-def collect_views(args: argparse.Namespace, board: BoardChoice) -> ViewCollector:
-    """Open ``args.source`` and gather board views (guided when it is a live camera)."""
+def _resolution(text: str | None) -> tuple[int | None, int | None]:
+    if not text:
+        return None, None
+    w, h = _pair(text, "--resolution")
+    return w, h
+
+
+def collect_views(
+    args: argparse.Namespace, board: BoardChoice
+) -> tuple[ViewCollector, dict[str, int]]:
+    """Open ``args.source`` and gather board views (guided when it is a live camera); also the
+    camera controls fixed for the calibration (empty for files)."""
+    width, height = _resolution(getattr(args, "resolution", None))
     try:
-        source = open_source(str(args.source))
+        source = open_source(str(args.source), width_px=width, height_px=height)
     except VisionError as exc:
         raise UserError(str(exc)) from None
     keep_all = isinstance(source, FolderSource | ImageSource)
     collector = ViewCollector(board, keep_all, [])
+    controls: dict[str, int] = {}
     with source:
         if isinstance(source, CameraSource):
+            controls = _fix_camera(source)
             _collect_camera(source, collector, args)
         else:
             fps = float(getattr(source, "fps", 30.0))
             stride = 1 if keep_all else max(1, round(fps / 3))
             for frame in _frames_every(source, stride):
                 collector.offer(frame.image)
-    return collector
+    return collector, controls
 
 
-def save_intrinsics(path: Path, intrinsics: Intrinsics) -> str:
+def save_intrinsics(
+    path: Path, intrinsics: Intrinsics, camera_controls: dict[str, int] | None = None
+) -> str:
     """Store ``intrinsics`` in the profile at ``path``: an existing profile keeps its other
-    entries, otherwise a lens-only profile is written. Returns what was done, in words."""
+    entries, otherwise a lens-only profile is written. ``camera_controls`` (V4L2 settings fixed
+    during the calibration) go to ``camera_settings["v4l2_controls"]``, to be restored with
+    ``vision.camera_controls.apply_controls`` before tracking. Returns what was done, in words."""
     data: dict[str, Any] = {"version": PROFILE_VERSION}
     existed = path.is_file()
     if existed:
@@ -309,6 +342,11 @@ def save_intrinsics(path: Path, intrinsics: Intrinsics) -> str:
         data = loaded
         data.setdefault("version", PROFILE_VERSION)
     data["intrinsics"] = intrinsics.to_dict()
+    if camera_controls:
+        settings = data.get("camera_settings")
+        settings = dict(settings) if isinstance(settings, dict) else {}
+        settings["v4l2_controls"] = dict(camera_controls)
+        data["camera_settings"] = settings
     try:
         path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     except OSError as exc:
@@ -323,7 +361,7 @@ def run_lens(args: argparse.Namespace) -> int:
     if args.views < 3:
         raise UserError(f"--views must be at least 3, got {args.views}")
     board = board_from_args(args)
-    collector = collect_views(args, board)
+    collector, controls = collect_views(args, board)
     if collector.size is None:
         raise UserError(f"{args.source} gave no frames")
     print(f"board: {board.describe()}; looked at {collector.seen} images")
@@ -336,7 +374,7 @@ def run_lens(args: argparse.Namespace) -> int:
     for line in result.report_lines():
         print(line)
     if args.save is not None:
-        print(save_intrinsics(Path(args.save), result.intrinsics))
+        print(save_intrinsics(Path(args.save), result.intrinsics, controls))
     else:
         print("not saved (give --save PROFILE to keep these intrinsics)")
     return 0

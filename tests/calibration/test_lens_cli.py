@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 from assistant.cli import main
+from assistant.lens_cli import save_intrinsics
+from calibration.intrinsics import from_arrays
 from calibration.profile import load_intrinsics
 
 REALDATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "realdata"
@@ -120,3 +122,17 @@ def test_bad_board_flags(
 ) -> None:
     assert main(["calibrate", "--lens", "--source", str(tmp_path), *flags]) == 2
     assert says in capsys.readouterr().err
+
+
+def test_fixed_camera_controls_are_kept_beside_the_other_camera_settings(tmp_path: Path) -> None:
+    profile = tmp_path / "profile.json"
+    profile.write_text(json.dumps({"version": 1, "camera_settings": {"source": "0"}}))
+    intr = from_arrays(np.diag([900.0, 900.0, 1.0]), [], (1920, 1080), "test")
+    said = save_intrinsics(profile, intr, {"focus_automatic_continuous": 0, "focus_absolute": 40})
+    assert said.startswith("updated")
+    data = json.loads(profile.read_text())
+    assert data["camera_settings"] == {
+        "source": "0",
+        "v4l2_controls": {"focus_automatic_continuous": 0, "focus_absolute": 40},
+    }
+    assert load_intrinsics(profile) == intr
