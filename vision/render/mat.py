@@ -67,7 +67,9 @@ def mat_texture(table: TableSpec, px_per_mm: float) -> MatTexture:
     return _mat_texture(table, scale)
 
 
-def _noise(rng: np.random.Generator, shape: tuple[int, int], cell_px: float) -> npt.NDArray:
+def _noise(
+    rng: np.random.Generator, shape: tuple[int, int], cell_px: float
+) -> npt.NDArray[np.float32]:
     """Smooth value noise in [-1, 1] with features about ``cell_px`` pixels across."""
     h, w = shape
     gh, gw = max(2, int(h / cell_px) + 2), max(2, int(w / cell_px) + 2)

@@ -141,7 +141,8 @@ class Scene:
     def tag_ids(self) -> list[int]:
         """Every tag id on the table (corner tags included when present)."""
         ids = list(CORNER_TAG_IDS) if self.table.corner_tags else []
-        for item in (*self.terrain, *self.pieces):
+        items: list[PlacedPiece | Terrain] = [*self.terrain, *self.pieces]
+        for item in items:
             ids.extend(int(m.tag_id) for m in item.spec.tags)
         return ids
 
@@ -217,7 +218,8 @@ def corner_tags(table: TableSpec) -> list[PlacedTag]:
 def scene_tags(scene: Scene) -> list[PlacedTag]:
     """Every tag of the scene at its true place: corners, terrain, then pieces."""
     tags = corner_tags(scene.table)
-    for item in (*scene.terrain, *scene.pieces):
+    items: list[PlacedPiece | Terrain] = [*scene.terrain, *scene.pieces]
+    for item in items:
         tags.extend(place_mount(item, m) for m in item.spec.tags)
     return tags
 

@@ -223,7 +223,7 @@ def _parse(data: dict[str, Any]) -> SceneFile:
                     heading_deg=float(kw.get("heading_deg", 0.0)),
                     footprint_mm=tuple(tuple(map(float, p)) for p in kw["footprint_mm"]),  # type: ignore[misc]
                     height_mm=float(kw.get("height_mm", 40.0)),
-                    color_bgr=tuple(kw.get("color_bgr", (70, 95, 110))),  # type: ignore[arg-type]
+                    color_bgr=tuple(kw.get("color_bgr", (70, 95, 110))),
                 )
             )
         except KeyError as exc:
