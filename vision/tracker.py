@@ -3,7 +3,7 @@
 Per frame it (1) checks the corner tags for drift and re-fits the mapping if the camera moved,
 (2) keeps only ids in use whose centre maps inside the table area, (3) drops ids seen twice
 (reported in ``duplicates``, neither trusted), (4) maps each tag through the table plane at its own
-height, (5) confirms new tags over ``confirm_frames`` consistent frames, (6) smooths still tags
+height, (5) confirms new tags over ``confirm_frames`` consistent sightings (short gaps allowed), (6) smooths still tags
 (the mean of the measurements since the tag last moved) and jumps at once to a real move
 (beyond ``move_mm`` or ``move_deg``), (7) reports a hidden tag "held" for ``hold_s`` and then
 "lifted", and (8) judges the settled flag from the image (vision.settle) and the tags.
@@ -65,6 +65,12 @@ def measure_tag(corners_table_in: npt.NDArray[np.float64]) -> TagMeasure:
     return TagMeasure(float(centre[0]), float(centre[1]), heading, side)
 
 
+#: A tag being (re)confirmed may be missed in this many frames in a row and keep its count: a
+#: marginal tag (small, at the far edge) decodes in most frames, not all; clutter that decodes
+#: by chance does not come back at the same place.
+CONFIRM_GAP_FRAMES = 2
+
+
 def _angle_diff(a: float, b: float) -> float:
     return (a - b + 180.0) % 360.0 - 180.0
 
@@ -89,6 +95,8 @@ class _Track:
     state: TagState = TagState.SEEN
     probe: TagMeasure | None = None
     """Last sighting while (re)confirming."""
+    misses: int = 0
+    """Frames in a row without a sighting."""
 
     def restart(self, m: TagMeasure, t: float) -> None:
         self.history.clear()
@@ -302,11 +310,17 @@ class Tracker:
             tr.last_seen_t = t
         for tag_id, tr in list(self._tracks.items()):
             if tag_id in seen:
+                tr.misses = 0
                 continue
-            tr.hits = 0
-            tr.probe = None
+            tr.misses += 1
+            if tr.misses > CONFIRM_GAP_FRAMES:
+                # (re)confirmation allows short gaps (a marginal tag), not long ones
+                tr.hits = 0
+                tr.probe = None
+                if not tr.confirmed:
+                    del self._tracks[tag_id]
+                    continue
             if not tr.confirmed:
-                del self._tracks[tag_id]
                 continue
             if tr.state == TagState.LIFTED:
                 if self.lift_s is not None and t - tr.last_seen_t > self.hold_s + self.lift_s:

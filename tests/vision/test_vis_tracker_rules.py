@@ -83,11 +83,15 @@ def test_new_tag_is_confirmed_over_frames_and_mapped(profile):
     assert abs(p.heading_deg - 30.0) < 0.01
 
 
-def test_a_flicker_is_never_confirmed(profile):
+def test_a_flicker_is_never_confirmed_but_a_marginal_tag_is(profile):
     tr = Tracker(profile, confirm_frames=3)
     s = [tag_sighting(21, 3.0, 3.0)]
-    snaps = run(tr, [s, [], s, [], s, []])
+    gap: list[list[TagSighting]] = [[], [], []]
+    snaps = run(tr, [s, *gap, s, *gap, s, *gap])
     assert all(not snap.tags for snap in snaps)
+    tr = Tracker(profile, confirm_frames=3)
+    snaps = run(tr, [s, [], s, [], s])
+    assert len(snaps[-1].tags) == 1
 
 
 def test_only_ids_in_use_inside_the_table(profile):
