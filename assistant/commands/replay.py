@@ -37,6 +37,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         help="table profile JSON (default: fitted from the corner tags in the footage)",
     )
+    parser.add_argument(
+        "--events",
+        type=Path,
+        help="the session's event log (events.jsonl, or the session's recording folder) when "
+        "it does not lie beside the footage",
+    )
     parser.add_argument("--video", action="store_true", help="also write an annotated replay.mp4")
     parser.add_argument(
         "--stride",
@@ -62,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         scenario=args.scenario,
         video=args.video,
         stride=args.stride,
+        events=args.events,
         width_in=args.width,
         depth_in=args.depth,
     )

@@ -248,6 +248,11 @@ def find_session_log(footage: Path) -> Path | None:
 
 
 def _event_text(record: Mapping[str, Any]) -> str:
+    action = record.get("action")
+    if isinstance(action, Mapping):
+        words = [str(action.get("kind", "step")).replace("_", " ")]
+        words += [str(action[k]) for k in ("unit", "target") if action.get(k)]
+        return " ".join(words)
     for key in ("text", "summary", "message", "announcement"):
         value = record.get(key)
         if isinstance(value, str) and value:
@@ -259,8 +264,9 @@ def _event_text(record: Mapping[str, Any]) -> str:
     return f"{kind}: {details}" if details else kind
 
 
-ACTIVATION_KINDS = frozenset({"activation", "activate", "activation_start", "order"})
-"""Logged event kinds that start an activation (one step of the viewer's 'step by activation')."""
+ACTIVATION_KINDS = ("activation", "order", "step")
+"""Logged event kinds that mark an activation (one step of the viewer's 'step by activation'),
+in order of preference: the first kind the log holds is used."""
 
 
 def events_from_log(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -283,9 +289,13 @@ def events_from_log(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]
     return out
 
 
-def read_session_events(footage: Path, problems: list[str] | None = None) -> list[dict[str, Any]]:
-    """The session's logged events for this footage, or [] when it has no log."""
-    log = find_session_log(footage)
+def read_session_events(
+    footage: Path, problems: list[str] | None = None, log: Path | None = None
+) -> list[dict[str, Any]]:
+    """The session's logged events for this footage (or from ``log``: an events.jsonl file or
+    a recording folder), or [] when there is no log."""
+    if log is None:
+        log = find_session_log(footage)
     if log is None:
         return []
     return events_from_log(read_event_log(log, problems))
@@ -297,7 +307,9 @@ def activations(
     """The steps of 'step by activation': logged activations when the log has them, else one
     per piece move (with a scenario) or per tag move. Each: {"index", "t", "t_start", "label"}."""
     steps: list[dict[str, Any]] = []
-    logged_acts = [e for e in logged if str(e.get("kind")) in ACTIVATION_KINDS]
+    kinds = {str(e.get("kind")) for e in logged}
+    kind = next((k for k in ACTIVATION_KINDS if k in kinds), None)
+    logged_acts = [e for e in logged if str(e.get("kind")) == kind]
     if logged_acts:
         for e in logged_acts:
             steps.append({"t": e["t"], "t_start": e["t"], "label": e["text"]})

@@ -52,6 +52,9 @@ class ReplayOptions:
     width_in: float = 24.0
     """Table width when fitting the profile from the footage without a scenario."""
     depth_in: float = 24.0
+    events: Path | None = None
+    """A session's event log (events.jsonl or its recording folder); default: found beside
+    the footage."""
     keyframe_width_px: int = 480
     keyframe_every_s: float = 2.0
 
@@ -188,7 +191,9 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
         shutil.rmtree(frames_dir)
     frames_dir.mkdir()
     log_problems: list[str] = []
-    logged = read_session_events(options.footage, log_problems)
+    if options.events is not None and not options.events.exists():
+        raise UserError(f"event log {options.events} does not exist")
+    logged = read_session_events(options.footage, log_problems, options.events)
     warnings.extend(log_problems)
 
     ids = roster.tag_ids() if roster else None

@@ -1,0 +1,62 @@
+"""Replaying a recording made by the session recorder, with its logged events."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+
+from assistant.recorder import SessionRecorder
+from assistant.replay.run import ReplayOptions, ReplayResult, run_replay
+from tests.replay.clipmaker import Clip
+
+
+def _record(clip_path: Path, folder: Path, stop_after_s: float | None = None) -> None:
+    """Copy a clip into a recording, logging a session's events as `soloscope play` does."""
+    rec = SessionRecorder(folder, segment_s=4.0, fps=15.0)
+    rec.log_event({"type": "session", "scenario": "test"}, 0.0)
+    cap = cv2.VideoCapture(str(clip_path))
+    i = 0
+    while True:
+        ok, image = cap.read()
+        if not ok:
+            break
+        t = i / 15.0
+        if stop_after_s is not None and t > stop_after_s:
+            return  # a crash: the recorder is never closed
+        rec.write_frame(image, t)
+        i += 1
+    cap.release()
+    for t, unit in ((1.9, "p16"), (6.5, "p18"), (13.1, "p19")):
+        rec.log_event({"type": "activation", "round": 1, "unit": unit, "text": f"{unit} acts"}, t)
+        rec.log_event({"type": "roll", "round": 1, "dice": [4, 2], "text": "rolled 4 and 2"}, t)
+    rec.close()
+
+
+def test_replay_of_a_recording_uses_its_logged_events(
+    clip_and_truth: tuple[Clip, Path, list[dict]], tmp_path: Path
+) -> None:
+    _, path, truth = clip_and_truth
+    _record(path, tmp_path / "recording")
+    result: ReplayResult = run_replay(ReplayOptions(tmp_path / "recording", tmp_path / "out"))
+    assert [m.tag_id for m in result.timeline.moves] == [t["tag"] for t in truth]
+    doc = json.loads((tmp_path / "out" / "timeline.json").read_text())
+    logged = [e for e in doc["events"] if e.get("source") == "log"]
+    assert [e["text"] for e in logged if e["kind"] == "roll"] == ["rolled 4 and 2"] * 3
+    # the viewer steps through the logged activations, not through the tag moves
+    assert [a["label"] for a in doc["activations"]] == ["p16 acts", "p18 acts", "p19 acts"]
+    assert doc["source"]["kind"] == "recording"
+
+
+def test_replay_of_a_crashed_recording_keeps_what_was_written(
+    clip_and_truth: tuple[Clip, Path, list[dict]], tmp_path: Path
+) -> None:
+    _, path, truth = clip_and_truth
+    _record(path, tmp_path / "recording", stop_after_s=11.0)
+    result = run_replay(ReplayOptions(tmp_path / "recording", tmp_path / "out"))
+    assert any("not closed" in w for w in result.warnings)
+    assert 10.0 < result.footage_s <= 11.2
+    assert [m.tag_id for m in result.timeline.moves] == [
+        t["tag"] for t in truth if t["t_end"] + 2.5 < 11.0
+    ]
