@@ -1,0 +1,78 @@
+"""``soloscope demo``: the bundled battle footage played as if it were the camera."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from assistant.errors import UserError
+
+NAME = "demo"
+HELP = "Play the bundled sample footage end to end as if it were the camera, with speech (no camera needed)."
+
+#: The clip the demo plays by default.
+DEFAULT_CLIP = "crossroads-seed3"
+
+
+def sample_footage_dir() -> Path:
+    """The repository's sample_footage folder."""
+    return Path(__file__).resolve().parents[2] / "sample_footage"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Where to write, and whether to serve the page."""
+    parser.add_argument("--out", help="folder for the demo's files (default: runs/demo-DATE)")
+    parser.add_argument(
+        "--clip", default=DEFAULT_CLIP, help="clip name in sample_footage/ (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--footage", help="folder holding the clip (default: the repository's sample_footage/)"
+    )
+    parser.add_argument(
+        "--speech",
+        default="on",
+        help="on (speaks, or writes WAV files when there is no audio device), off, or wav:DIR",
+    )
+    parser.add_argument(
+        "--serve", action="store_true", help="serve the table page while the demo runs"
+    )
+    parser.add_argument("--port", type=int, default=5000, help="port of the table page")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the clip, then print the battle's summary and what was written."""
+    from assistant.session.start import SessionOptions, run_session, session_summary
+
+    folder = Path(args.footage) if args.footage else sample_footage_dir()
+    meta_path = folder / f"{args.clip}.json"
+    if not meta_path.is_file():
+        raise UserError(f"no sample clip {args.clip!r} in {folder} (expected {meta_path.name})")
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    out = Path(args.out) if args.out else Path("runs") / f"demo-{time.strftime('%Y%m%d-%H%M%S')}"
+    print(f"soloscope demo: {meta['scenario']} (seed {meta['seed']}) from {folder / meta['video']}")
+    opts = SessionOptions(
+        source=str(folder / meta["video"]),
+        scenario=meta["scenario"],
+        seed=int(meta["seed"]),
+        speech=args.speech,
+        serve=args.serve,
+        port=args.port,
+        out=out,
+        declarations=folder / meta["declarations"],
+    )
+    result = run_session(opts)
+    print()
+    for line in session_summary(result):
+        print(line)
+    expected = meta.get("winner")
+    if result.game.state.winner == expected:
+        print(
+            f"Same outcome as 'soloscope simulate {meta['scenario']} --seed {meta['seed']}': {expected} win."
+        )
+    else:
+        print(
+            f"Note: the simulated battle ended with {expected} winning; this run ended differently."
+        )
+    return 0
