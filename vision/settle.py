@@ -9,7 +9,7 @@ levelled by its median so a global light change does not count. Two tests:
   tracker saw move, appear or vanish (a disc of ``explain_radius_mm`` around their old and new
   places). A hand held still over the table is not explained, so the board stays unsettled.
 
-An unexplained change that stays still for ``absorb_s`` and hides no tag is taken into the
+An unexplained change that stays still for ``absorb_s`` (8 s) and hides no tag is taken into the
 background (dice or a tape measure left on the table), so the board can settle again.
 """
 
@@ -66,7 +66,7 @@ class SettleJudge:
         motion_level: float = 12.0,
         change_level: float = 22.0,
         min_area_mm2: float = 300.0,
-        absorb_s: float = 4.0,
+        absorb_s: float = 8.0,
     ) -> None:
         if mm_per_px <= 0 or still_s < 0 or min_area_mm2 <= 0:
             raise VisionError(

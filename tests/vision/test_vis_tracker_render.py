@@ -16,6 +16,7 @@ from vision.render import Camera, Effects, random_scene, render_frame
 from vision.render.sequence import (
     Carry,
     HandLeave,
+    HandTo,
     Hover,
     Lift,
     NudgeCamera,
@@ -184,3 +185,16 @@ def test_camera_bump_is_refitted_and_said_once(hand_clip):
     _, snaps, _ = hand_clip
     said = [w for s in snaps for w in s.warnings if "moved by" in w]
     assert len(said) == 1
+
+
+def test_a_hand_held_still_over_the_table_is_not_settled():
+    cam = Camera.overhead("1080p", height_mm=800)
+    scene = random_scene(seed=7, n_pieces=8, tag_size_mm=16.0, base_diameter_mm=40.0)
+    script = (Wait(0.5), HandTo(10.0, 12.0, height_mm=120.0), Wait(3.0), HandLeave(), Wait(0.6))
+    frames = list(render_sequence(scene, cam, script, fps=15, seed=2))
+    pipe = TablePipeline(Detector(), Tracker(calibrate(frames[0][0].image, cam)))
+    snaps = [pipe.process(f) for f, _ in frames]
+    over = [s for (_, t), s in zip(frames, snaps, strict=True) if t.hand_over_table]
+    assert len(over) >= 45  # the 3 s of stillness are in there
+    assert not any(s.settled for s in over)
+    assert snaps[-1].settled
