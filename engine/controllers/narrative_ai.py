@@ -7,6 +7,9 @@ first step of the list that applies; the order says which step fired and why.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
+
 from engine.actions import Action, ActionKind, Order
 from engine.controllers.narrative_tactics import (
     clockwise_from_heading,
@@ -19,6 +22,7 @@ from engine.controllers.narrative_tactics import (
     objective_next_to,
     pick_nearest,
     pivot_toward,
+    ranked_with_ties,
     shortened,
     viewable,
 )
@@ -28,11 +32,10 @@ from engine.geometry import (
     Point,
     advance,
     bearing_deg,
-    centre_distance_in,
     path_cost_in,
     point_gap_in,
 )
-from engine.model import GameState, Phase, Unit
+from engine.model import GameState, Objective, Phase, Unit
 from engine.protocols import Pending, Ruleset, register_controller
 from engine.rulesets.narrative import NarrativeRuleset
 from engine.rulesets.narrative_board import (
@@ -48,6 +51,7 @@ from engine.rulesets.narrative_board import (
 )
 
 NAME = "narrative-ai"
+T = TypeVar("T")
 
 
 class NarrativeAI:
@@ -232,8 +236,7 @@ class _Activation:
     def _step4_move_and_shoot(self) -> Order | None:
         if self.card.shoot_range_in is None:
             return None
-        ranked = sorted(nearest(self.unit, self._enemies()), key=lambda kv: kv[0])
-        for _, enemy in ranked:
+        for enemy in self._ranked(nearest(self.unit, self._enemies()), "closest-target tie"):
             path = firing_position(self.state, self.unit, enemy, self.move_in)
             if path is None:
                 continue
@@ -266,26 +269,30 @@ class _Activation:
                     return order
         return None
 
-    def _objectives_by_distance(self, viewable_only: bool) -> list:  # type: ignore[type-arg]
+    def _objectives_by_distance(self, viewable_only: bool) -> Iterator[Objective]:
         found = [
             o
             for o in loose_objectives(self.state)
             if not viewable_only or viewable(self.state, self.unit, o.position)
         ]
-        return sorted(
-            found,
-            key=lambda o: (
-                round(point_gap_in(self.unit.position, self.unit.radius_in, o.position), 9),
-                o.id,
-            ),
-        )
+        keyed = [
+            ((round(point_gap_in(self.unit.position, self.unit.radius_in, o.position), 9),), o)
+            for o in found
+        ]
+        return self._ranked(keyed, "nearest-objective tie")
+
+    def _ranked(self, keyed: Sequence[tuple[tuple[float, ...], T]], what: str) -> Iterator[T]:
+        """Nearest first; exact ties in an order drawn with logged rolls (G-07)."""
+        purpose = f"{what} for {self.unit.name}"
+        for item, roll in ranked_with_ties(keyed, self.dice, purpose):
+            self._roll_note(purpose, roll)
+            yield item
 
     def _step6_charge(self) -> Order | None:
         unengaged = [e for e in self._enemies() if not in_contact_with_anyone(self.state, e)]
-        ranked = sorted(nearest(self.unit, unengaged), key=lambda kv: kv[0])
-        for _, enemy in ranked:
-            if gap_between(self.unit, enemy) > self.move_in + contact_tol(self.state):
-                break
+        reach = self.move_in + contact_tol(self.state)
+        in_reach = [e for e in unengaged if gap_between(self.unit, e) <= reach]
+        for enemy in self._ranked(nearest(self.unit, in_reach), "closest-target tie"):
             path = contact_path(self.state, self.unit, enemy, self.move_in)
             if path is None:
                 continue
@@ -315,8 +322,7 @@ class _Activation:
 
     def _step8_enemy_in_sight(self) -> Order | None:
         seen = [e for e in self._enemies() if viewable(self.state, self.unit, e.position, e)]
-        ranked = sorted(nearest(self.unit, seen), key=lambda kv: kv[0])
-        for _, enemy in ranked:
+        for enemy in self._ranked(nearest(self.unit, seen), "nearest-target tie"):
             stop = self.unit.radius_in + enemy.radius_in + contact_tol(self.state) + 0.1
             path = move_toward(self.state, self.unit, enemy.position, stop, self.move_in)
             order = self._move_order(
@@ -332,14 +338,7 @@ class _Activation:
         enemies = self._enemies()
         if not enemies:
             return self.order(ActionKind.MOVE, "step 9: hold", "there is no enemy left to face")
-        ranked = sorted(
-            enemies,
-            key=lambda e: (
-                round(centre_distance_in(self.unit.position, e.position), 9),
-                e.sheet_order,
-            ),
-        )
-        enemy = ranked[0]
+        enemy = next(self._ranked(nearest(self.unit, enemies), "nearest-enemy tie"))
         heading = bearing_deg(self.unit.position, enemy.position)
         return self.order(
             ActionKind.MOVE,

@@ -6,7 +6,7 @@ Shared by the seed-000 AI and the autopilot. Inches and degrees throughout.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
@@ -59,6 +59,31 @@ def pick_nearest(
         return tied[0], None
     roll = dice.roll(len(tied), purpose)
     return tied[roll - 1], roll
+
+
+def ranked_with_ties(
+    keyed: Sequence[tuple[tuple[float, ...], T]], dice: RandomSource, purpose: str
+) -> Iterator[tuple[T, int | None]]:
+    """Items by key, smallest first, each with the roll that chose it (None: no tie).
+
+    Items whose keys are exactly equal come out in an order drawn with the dice (G-07), one
+    roll per pick among those left of the tie; a roll is made only when the caller reaches
+    the tie.
+    """
+    ordered = sorted(keyed, key=lambda kv: kv[0])
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j < len(ordered) and ordered[j][0] == ordered[i][0]:
+            j += 1
+        group = [item for _, item in ordered[i:j]]
+        while group:
+            if len(group) == 1:
+                yield group.pop(), None
+            else:
+                roll = dice.roll(len(group), purpose)
+                yield group.pop(roll - 1), roll
+        i = j
 
 
 def clockwise_from_heading(unit: Unit, others: Sequence[Unit]) -> list[Unit]:

@@ -219,13 +219,19 @@ class NarrativeRuleset:
         kind = action.kind
         move_in = state.bonus_move_in if state.phase is Phase.BONUS else card.move_in
         if state.is_routing(unit):
-            return [] if kind is ActionKind.ROUT else [f"{unit.name} is routing and must flee"]
+            if kind is not ActionKind.ROUT:
+                return [f"{unit.name} is routing and must flee"]
+            if action.pick_up is not None:
+                return [f"{unit.name} is routing and cannot pick anything up"]
+            return []
         if kind is ActionKind.ROUT:
             return [f"{unit.name} is not routing"]
         engaged = contacting_enemies(state, unit)
         if engaged:
             if kind is not ActionKind.CONTINUE_MELEE:
                 return [f"{unit.name} is in melee and must continue the melee"]
+            if action.pick_up is not None:
+                return [f"{unit.name} is in melee and cannot pick anything up"]
             if action.target_id not in {e.id for e in engaged}:
                 names = ", ".join(e.name for e in engaged)
                 return [f"{unit.name} can only attack an enemy in contact ({names})"]
@@ -426,7 +432,9 @@ class NarrativeRuleset:
             )
             unit = replace(unit, activated=True)
             state = state.with_unit(unit)
-        state = replace(state, passes_in_row=0, phase=Phase.ACTIVATION, bonus_unit=None)
+        state = replace(
+            state, passes_in_row=0, phase=Phase.ACTIVATION, bonus_unit=None, bonus_toward=None
+        )
         if action.pick_up is not None:
             state, unit = self._pick_up(state, unit, action.pick_up, events)
         kind = action.kind

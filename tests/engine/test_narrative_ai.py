@@ -292,3 +292,25 @@ def test_ai_activates_in_sheet_order_and_never_passes_with_characters_ready() ->
     assert ai.choose_unit(state, ruleset, pending) == "second"
     state = state.with_unit(replace(state.unit("second"), activated=True))
     assert ai.choose_unit(state, ruleset, ruleset.pending(state)) == "first"
+
+
+# --- exact ties in "nearest" are broken by a logged roll (G-07)
+
+
+def test_exact_tie_in_nearest_enemy_is_rolled() -> None:
+    ruleset, state = build(
+        [unit("a", AI, 12, 20, heading=180), unit("w", HUMANS, 9, 8), unit("e", HUMANS, 15, 8)]
+    )
+    first = decide(ruleset, state, rolls=[1])
+    second = decide(ruleset, state, rolls=[2])
+    assert step(first) == step(second) == "step 8"
+    assert {first.reason.split(" ")[0], second.reason.split(" ")[0]} == {"w", "e"}
+    assert first.rolls == (("nearest-target tie for a", 1),)
+
+
+def test_exact_tie_in_step9_facing_is_rolled() -> None:
+    ruleset, state = build(
+        [unit("a", AI, 12, 10, heading=180), unit("w", HUMANS, 9, 22), unit("e", HUMANS, 15, 22)]
+    )
+    headings = {decide(ruleset, state, rolls=[r]).action.heading_deg for r in (1, 2)}
+    assert len(headings) == 2

@@ -388,3 +388,15 @@ def test_shoot_pivots_first_so_any_direction_is_legal() -> None:
     ruleset, state = build([unit("a", AI, 12, 12, heading=0, rng=10), unit("h", HUMANS, 12, 4)])
     outcome = apply(ruleset, state, shoot("a", "h"), [2])
     assert math.isclose(outcome.state.unit("a").heading_deg, 180.0)
+
+
+def test_no_pick_up_while_routing_or_in_melee() -> None:
+    ruleset, state = build(
+        [unit("a", AI, 12, 12, heading=180), unit("h", HUMANS, 12, 11), unit("far", HUMANS, 2, 2)],
+        objectives=[objective("chest", 12.9, 12.3)],
+    )
+    grab_and_fight = Action(ActionKind.CONTINUE_MELEE, "a", target_id="h", pick_up="chest")
+    assert ruleset.validate(state, grab_and_fight) == ["a is in melee and cannot pick anything up"]
+    routing = replace(state, routing_companies=frozenset({AI}))
+    grab_and_run = Action(ActionKind.ROUT, "a", pick_up="chest")
+    assert ruleset.validate(routing, grab_and_run) == ["a is routing and cannot pick anything up"]
