@@ -3,15 +3,16 @@ yielding :class:`vision.types.Frame` until the end of the stream.
 
 ``open_source(spec)`` picks the kind from the spec. A source that cannot be opened raises a
 VisionError naming it; a video that stops early (truncated or corrupt) ends with a warning in
-``source.warnings`` instead of an exception. Cameras are asked for MJPEG, a buffer of one frame,
-the requested resolution and fixed focus, exposure and white balance; ``source.report`` says what
-the camera would not take.
+``source.warnings`` instead of an exception. Cameras are asked for MJPEG, a buffer of one frame
+and the requested resolution; focus, exposure and white balance are fixed at calibration
+(:meth:`CameraSource.fix_controls`, through vision.camera_controls on V4L2) and restored from the
+profile when tracking; ``source.report`` says what the camera would not take.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -148,18 +149,28 @@ class VideoSource(FrameSource):
         self._cap.release()
 
 
-#: Controls asked of a camera: (CAP_PROP name, value, what it means).
+#: Asked of a camera through OpenCV when vision.camera_controls (V4L2) is not available:
+#: (CAP_PROP name, value, what it means).
 CAMERA_REQUESTS: tuple[tuple[str, float, str], ...] = (
-    ("CAP_PROP_BUFFERSIZE", 1, "a buffer of one frame"),
     ("CAP_PROP_AUTOFOCUS", 0, "fixed focus"),
     ("CAP_PROP_AUTO_EXPOSURE", 1, "fixed exposure (V4L2 manual mode)"),
     ("CAP_PROP_AUTO_WB", 0, "fixed white balance"),
 )
 
 
+def _camera_controls() -> object | None:
+    try:
+        from vision import camera_controls
+    except ImportError:
+        return None
+    return camera_controls
+
+
 class CameraSource(FrameSource):
-    """A camera by index: MJPEG, buffer of one, requested size, fixed focus/exposure/white
-    balance where the driver allows; ``report["not_set"]`` lists what it refused."""
+    """A camera by index: MJPEG, a buffer of one frame, the requested size; ``controls`` (V4L2
+    focus/exposure/white-balance values saved in a profile) are restored at once, and
+    :meth:`fix_controls` pins the current ones. ``report["not_set"]`` lists what the camera
+    refused."""
 
     def __init__(
         self,
@@ -167,39 +178,66 @@ class CameraSource(FrameSource):
         width_px: int | None = None,
         height_px: int | None = None,
         fps: float | None = None,
+        controls: Mapping[str, int] | None = None,
     ) -> None:
         super().__init__(f"camera {index}")
         self.index = index
-        self._cap = cv2.VideoCapture(index)
+        level = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+        try:
+            self._cap = cv2.VideoCapture(index)
+        finally:
+            cv2.utils.logging.setLogLevel(level)
         if not self._cap.isOpened():
             raise VisionError(
                 f"cannot open camera {index}: no such camera, or it is in use by another program"
             )
         not_set: list[str] = []
-        fourcc = cv2.VideoWriter.fourcc(*"MJPG")
-        if not self._cap.set(cv2.CAP_PROP_FOURCC, fourcc):
+        if not self._cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter.fourcc(*"MJPG")):
             not_set.append("MJPEG format")
+        if not self._cap.set(cv2.CAP_PROP_BUFFERSIZE, 1):
+            not_set.append("a buffer of one frame")
         if width_px and height_px:
             self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, width_px)
             self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height_px)
         if fps:
             self._cap.set(cv2.CAP_PROP_FPS, fps)
-        for prop, value, meaning in CAMERA_REQUESTS:
-            code = getattr(cv2, prop)
-            if not self._cap.set(code, value) or self._cap.get(code) != value:
-                not_set.append(meaning)
         got_w = int(self._cap.get(cv2.CAP_PROP_FRAME_WIDTH))
         got_h = int(self._cap.get(cv2.CAP_PROP_FRAME_HEIGHT))
         if width_px and height_px and (got_w, got_h) != (width_px, height_px):
             not_set.append(f"resolution {width_px}x{height_px} (got {got_w}x{got_h})")
-        not_set.extend(_apply_v4l2_controls(index))
+        self.controls: dict[str, int] = dict(controls or {})
+        cc = _camera_controls()
+        if controls:
+            if cc is None:
+                not_set.append("saved focus/exposure/white balance (no V4L2 control module)")
+            else:
+                not_set.extend(cc.apply_controls(index, controls))  # type: ignore[attr-defined]
         self.report = {
             "resolution_px": [got_w, got_h],
             "fps": float(self._cap.get(cv2.CAP_PROP_FPS)),
             "backend": self._cap.getBackendName(),
             "not_set": not_set,
+            "controls": dict(self.controls),
         }
         self._t0 = time.monotonic()
+
+    def fix_controls(self) -> list[str]:
+        """Pin focus, exposure and white balance where the camera has settled (call after a few
+        frames); the values go to ``report["controls"]``; returns what could not be set."""
+        cc = _camera_controls()
+        failed: list[str] = []
+        if cc is not None:
+            settings, failed = cc.fix_controls(self.index)  # type: ignore[attr-defined]
+            self.controls = dict(settings)
+        else:
+            for prop, value, meaning in CAMERA_REQUESTS:
+                code = getattr(cv2, prop)
+                if not self._cap.set(code, value) or self._cap.get(code) != value:
+                    failed.append(meaning)
+        self.report["controls"] = dict(self.controls)
+        self.report["not_set"] = [*self.report["not_set"], *failed]
+        return list(failed)
 
     def frames(self) -> Iterator[Frame]:
         index = 0
@@ -220,29 +258,18 @@ class CameraSource(FrameSource):
         self._cap.release()
 
 
-def _apply_v4l2_controls(index: int) -> list[str]:
-    """Fix focus/exposure/white balance through vision.camera_controls when it exists."""
-    try:
-        from vision import camera_controls  # type: ignore[attr-defined]
-    except ImportError:
-        return []
-    try:
-        current = camera_controls.read_controls(index)
-        return list(camera_controls.apply_controls(index, current))
-    except Exception as exc:  # a camera helper must never stop the source
-        return [f"V4L2 controls ({exc})"]
-
-
 def open_source(
     spec: str,
     *,
     width_px: int | None = None,
     height_px: int | None = None,
     fps: float | None = None,
+    controls: Mapping[str, int] | None = None,
 ) -> FrameSource:
-    """Open ``spec``: a camera index ("0"), a folder of images, an image file or a video file."""
+    """Open ``spec``: a camera index ("0"), a folder of images, an image file or a video file.
+    ``width_px``/``height_px``/``fps``/``controls`` apply to cameras only."""
     if spec.isdigit():
-        return CameraSource(int(spec), width_px, height_px, fps)
+        return CameraSource(int(spec), width_px, height_px, fps, controls)
     path = Path(spec).expanduser()
     if path.is_dir():
         return FolderSource(path, fps or 30.0)

@@ -111,10 +111,13 @@ def calibrate_from_source(
     detector = Detector(dictionary)
     w, h = camera_size_px or (None, None)
     with open_source(spec, width_px=w, height_px=h) as source:
-        frames: Iterable[Frame] = source
         if isinstance(source, CameraSource):
-            frames = _skip(source, CAMERA_WARMUP_FRAMES)
-        gathered = gather_corners(frames, detector)
+            # let auto-exposure and focus settle, then pin them for tracking
+            for n, _ in enumerate(source.frames()):
+                if n + 1 >= CAMERA_WARMUP_FRAMES:
+                    break
+            source.fix_controls()
+        gathered = gather_corners(source.frames(), detector)
         settings: dict[str, Any] = {"source": spec, **source.report}
     profile = build_profile(
         gathered.corners_px,
@@ -135,12 +138,6 @@ def calibrate_from_source(
         frames_used=gathered.frames_used,
     )
     return profile, report
-
-
-def _skip(frames: Iterable[Frame], n: int) -> Iterable[Frame]:
-    for i, f in enumerate(frames):
-        if i >= n:
-            yield f
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -136,7 +136,8 @@ def run(args: argparse.Namespace) -> int:
     profile = load_profile(args.profile) if args.profile is not None else None
     dictionary = args.dictionary or (profile.dictionary if profile else "DICT_4X4_50")
     detector = Detector(dictionary)
-    source = open_source(args.source)
+    controls = dict((profile.camera_settings.get("controls") or {}) if profile else {})
+    source = open_source(args.source, controls=controls or None)
     try:
         if profile is None:
             profile = _fit_profile(source, args, detector)
