@@ -179,7 +179,7 @@ def _signature(view: BoardView, size: tuple[int, int]) -> np.ndarray:
     if homography is None:
         return np.zeros(8)
     pts = cv2.perspectiveTransform(box.reshape(-1, 1, 2), homography).reshape(-1, 2)
-    return (pts / np.array([w, h])).ravel()
+    return np.asarray(pts / np.array([w, h]), dtype=np.float64).ravel()
 
 
 @dataclass

@@ -185,7 +185,8 @@ def find_charuco(image: Image, spec: CharucoSpec) -> BoardView | None:
     corners, ids, _marker_corners, _marker_ids = detector.detectBoard(_grey(image))
     if ids is None or len(ids) < MIN_CHARUCO_CORNERS:
         return None
-    obj, img = board.matchImagePoints(corners, ids)
+    # OpenCV's stub types detectedCorners as a list; the ChArUco form takes one (N, 1, 2) array.
+    obj, img = board.matchImagePoints(corners, ids)  # type: ignore[call-overload]
     return BoardView(
         np.asarray(img, dtype=np.float64).reshape(-1, 2),
         np.asarray(obj, dtype=np.float64).reshape(-1, 3),
@@ -254,7 +255,7 @@ def calibrate_views(
     img = [v.image_points_px.astype(np.float32).reshape(-1, 1, 2) for v in good]
     try:
         rms, matrix, dist, _r, _t, std_in, _std_ex, per_view = cv2.calibrateCameraExtended(
-            obj, img, image_size_px, None, None, flags=_MODEL_FLAGS[chosen]
+            obj, img, image_size_px, np.eye(3), np.zeros(5), flags=_MODEL_FLAGS[chosen]
         )
     except cv2.error as exc:
         raise CalibrationError(f"lens calibration failed on {len(good)} views: {exc.err}") from None
