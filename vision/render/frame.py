@@ -7,7 +7,7 @@ leaning outward in perspective therefore covers whatever lies beyond it, its own
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -92,7 +92,6 @@ class FrameTruth:
     pieces: tuple[PieceTruth, ...]
     camera: Camera
     hand_over_table: bool = False
-    notes: tuple[str, ...] = field(default=())
 
     def tag(self, tag_id: int) -> TagTruth:
         """The truth of tag ``tag_id``; ``KeyError`` naming it when absent."""

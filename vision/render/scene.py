@@ -8,7 +8,6 @@ its right; with heading 0, right is +x and forward is +y.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -312,8 +311,3 @@ def random_scene(
         )
         placed.append((x, y))
     return Scene(table=table, pieces=tuple(pieces))
-
-
-def pieces_of(items: Iterable[PlacedPiece | Terrain]) -> list[str]:
-    """Names of the given pieces, in order."""
-    return [i.name for i in items]
