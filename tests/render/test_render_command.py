@@ -107,3 +107,17 @@ def test_bad_scene_files_name_the_field(tmp_path, capsys, text, message):
     assert main(["render", str(bad), "--out", str(tmp_path / "x.png")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(bad) in err and "Traceback" not in err
+
+
+def test_the_bundled_example_scene_loads_and_its_script_compiles():
+    from pathlib import Path
+
+    from vision.render import Sequence
+
+    example = Path(__file__).resolve().parents[2] / "vision" / "render" / "example_scene.toml"
+    sf = load_scene_file(example)
+    assert {p.name for p in sf.scene.pieces} == {"captain", "archer", "troll"}
+    seq = Sequence(sf.scene, sf.camera, sf.script)
+    assert seq.duration_s > 5.0
+    assert {p.name for p in seq.final_scene.pieces} == {"captain", "troll"}
+    assert seq.final_scene.piece("captain").heading_deg == 45.0

@@ -26,7 +26,8 @@ Example (TOML)::
     y_in = 6.0
     heading_deg = 90
     base_diameter_mm = 25
-    figure_height_mm = 30         # 0 for no figure
+    figure_height_mm = 30         # 0 for no figure; also figure_width_mm (15),
+    figure_forward_mm = -6.5      # figure_depth_mm (10) and where it stands
     tags = [{id = 4, forward_mm = 5.5, size_mm = 10}]
 
     [[terrain]]
@@ -189,10 +190,13 @@ def _parse(data: dict[str, Any]) -> SceneFile:
     for i, raw in enumerate(data.get("pieces", [])):
         where = f"pieces[{i}]"
         allowed = {"name", "x_in", "y_in", "heading_deg", "base_diameter_mm", "tags"}
-        kw = _kwargs(where, raw, allowed | {"figure_height_mm", "figure_forward_mm"})
+        figure_fields = {"figure_height_mm", "figure_forward_mm", "figure_depth_mm"}
+        kw = _kwargs(where, raw, allowed | figure_fields | {"figure_width_mm"})
         try:
             fig_h = float(kw.pop("figure_height_mm", 30.0))
             fig_fwd = float(kw.pop("figure_forward_mm", -6.5))
+            fig_w = float(kw.pop("figure_width_mm", 15.0))
+            fig_d = float(kw.pop("figure_depth_mm", 10.0))
             spec = PieceSpec(
                 name=str(kw["name"]),
                 tags=_mounts(where, raw.get("tags", [])),
@@ -204,7 +208,7 @@ def _parse(data: dict[str, Any]) -> SceneFile:
                     x_in=float(kw["x_in"]),
                     y_in=float(kw["y_in"]),
                     heading_deg=float(kw.get("heading_deg", 0.0)),
-                    figure=Figure(height_mm=fig_h, forward_mm=fig_fwd) if fig_h > 0 else None,
+                    figure=Figure(fig_h, fig_w, fig_d, fig_fwd) if fig_h > 0 else None,
                 )
             )
         except KeyError as exc:
