@@ -90,7 +90,11 @@ class _Track:
     last_seen_t: float
     confirmed: bool = False
     hits: int = 1
-    history: deque[tuple[float, float, float]] = field(default_factory=lambda: deque(maxlen=30))
+    history: deque[tuple[float, float, float, float]] = field(
+        default_factory=lambda: deque(maxlen=30)
+    )
+    """Recent (x_in, y_in, sin, cos of heading) since the tag last moved."""
+    _sums: np.ndarray = field(default_factory=lambda: np.zeros(4))
     moved_t: float = 0.0
     state: TagState = TagState.SEEN
     probe: TagMeasure | None = None
@@ -100,22 +104,32 @@ class _Track:
 
     def restart(self, m: TagMeasure, t: float) -> None:
         self.history.clear()
-        self.history.append((m.x_in, m.y_in, m.heading_deg))
+        self._sums = np.zeros(4)
         self.x_in, self.y_in, self.heading_deg, self.side_mm = (
             m.x_in,
             m.y_in,
             m.heading_deg,
             m.side_mm,
         )
+        self._push(m)
         self.moved_t = t
 
+    def _push(self, m: TagMeasure) -> None:
+        a = math.radians(m.heading_deg)
+        row = (m.x_in, m.y_in, math.sin(a), math.cos(a))
+        if len(self.history) == self.history.maxlen:
+            self._sums -= self.history[0]
+        self.history.append(row)
+        self._sums += row
+
     def add(self, m: TagMeasure) -> None:
-        self.history.append((m.x_in, m.y_in, m.heading_deg))
-        h = np.array(self.history)
-        self.x_in = float(h[:, 0].mean())
-        self.y_in = float(h[:, 1].mean())
-        a = np.radians(h[:, 2])
-        self.heading_deg = math.degrees(math.atan2(np.sin(a).sum(), np.cos(a).sum())) % 360.0
+        """Average a still tag's measurements since it last moved (running sums)."""
+        self._push(m)
+        n = len(self.history)
+        sx, sy, ss, sc = self._sums
+        self.x_in = float(sx / n)
+        self.y_in = float(sy / n)
+        self.heading_deg = math.degrees(math.atan2(ss, sc)) % 360.0
         self.side_mm = m.side_mm
 
 
@@ -233,14 +247,17 @@ class Tracker:
                 self._settle.set_mapping(self.mapping)
         # 2-4. accepted, inside the table, not duplicated, mapped at their heights
         measures: dict[TagId, list[TagMeasure]] = {}
+        by_height: dict[float, list[TagSighting]] = {}
         for s in sightings:
-            if not self.accepts(int(s.tag_id)):
-                continue
-            on_table = self.mapping.to_table_in(s.corners_px, self.tag_height_mm(s.tag_id))
-            m = measure_tag(on_table)
-            if not self._inside(m.x_in, m.y_in):
-                continue
-            measures.setdefault(s.tag_id, []).append(m)
+            if self.accepts(int(s.tag_id)):
+                by_height.setdefault(self.tag_height_mm(s.tag_id), []).append(s)
+        for height, group in by_height.items():
+            corners = np.array([s.corners_px for s in group], dtype=np.float64).reshape(-1, 2)
+            on_table = self.mapping.to_table_in(corners, height).reshape(-1, 4, 2)
+            for s, quad in zip(group, on_table, strict=True):
+                m = measure_tag(quad)
+                if self._inside(m.x_in, m.y_in):
+                    measures.setdefault(s.tag_id, []).append(m)
         duplicates = tuple(sorted(i for i, ms in measures.items() if len(ms) > 1))
         if duplicates:
             warnings.append(
