@@ -7,7 +7,7 @@ otherwise advances; it activates the character with the best option first.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.actions import Action, ActionKind, Order
 from engine.controllers.narrative_tactics import (
@@ -18,7 +18,7 @@ from engine.controllers.narrative_tactics import (
     objective_next_to,
     shortened,
 )
-from engine.dice import RandomSource
+from engine.dice import RandomSource, SeededDice
 from engine.geometry import Edge, Point, centre_distance_in, path_cost_in, point_gap_in
 from engine.model import GameState, Phase, Unit
 from engine.protocols import Pending, Ruleset, register_controller
@@ -47,6 +47,8 @@ _ADVANCE = 0.05
 class _Plan:
     value: float
     order: Order
+    stand_in_roll: bool = False
+    """Planned with a stand-in die (a nearest-edge tie): decide() plans again with the real one."""
 
 
 class Autopilot:
@@ -99,9 +101,12 @@ class Autopilot:
     ) -> _Plan:
         key = (id(state), unit_id)
         hit = self._cache.get(key)
-        if hit is not None and hit[0] is state and (dice is None or not hit[1].order.rolls):
+        if hit is not None and hit[0] is state and (dice is None or not hit[1].stand_in_roll):
             return hit[1]
-        plan = _Planner(state, ruleset, state.unit(unit_id), dice).best()
+        planner = _Planner(state, ruleset, state.unit(unit_id), dice)
+        plan = planner.best()
+        if planner.stand_in_roll:
+            plan = replace(plan, stand_in_roll=True)
         if len(self._cache) > 256:
             self._cache.clear()
         self._cache[key] = (state, plan)
@@ -117,6 +122,7 @@ class _Planner:
         bonus = state.phase is Phase.BONUS
         self.move_in = state.bonus_move_in if bonus else self.card.move_in
         self.pick_up: str | None = None
+        self.stand_in_roll = False
 
     def order(
         self,
@@ -221,10 +227,12 @@ class _Planner:
 
     def _edge(self) -> str:
         assert isinstance(self.ruleset, NarrativeRuleset)
-        from engine.dice import SeededDice
-
-        dice = self.dice if self.dice is not None else SeededDice(0)
-        return self.ruleset.nearest_edge(self.state, self.unit, dice).value
+        if self.dice is not None:
+            return self.ruleset.nearest_edge(self.state, self.unit, self.dice).value
+        stand_in = SeededDice(0)
+        edge = self.ruleset.nearest_edge(self.state, self.unit, stand_in).value
+        self.stand_in_roll = self.stand_in_roll or bool(stand_in.rolls)
+        return edge
 
     def _attacks(self) -> list[_Plan]:
         """Legal attack plans, in a fixed order: shots, else moves to shoot, then charges.

@@ -223,6 +223,9 @@ class NarrativeRuleset:
                 return [f"{unit.name} is routing and must flee"]
             if action.pick_up is not None:
                 return [f"{unit.name} is routing and cannot pick anything up"]
+            if action.path and self._flight_edge(state, unit, action.path) is None:
+                edges = " or ".join(e.value for e in self.flight_edges(state, unit))
+                return [f"{unit.name} must flee straight toward the nearest edge ({edges})"]
             return []
         if kind is ActionKind.ROUT:
             return [f"{unit.name} is not routing"]
@@ -440,7 +443,7 @@ class NarrativeRuleset:
         kind = action.kind
         felled: Unit | None = None
         if kind is ActionKind.ROUT:
-            state, unit = self._rout(state, unit, dice, events)
+            state, unit = self._rout(state, unit, action.path, dice, events)
         elif kind in (ActionKind.MOVE, ActionKind.MOVE_AND_SHOOT, ActionKind.MOVE_INTO_MELEE):
             state, unit = self._move(state, unit, action, events, dice)
         if unit.on_table and action.target_id is not None and kind is not ActionKind.MOVE:
@@ -542,10 +545,35 @@ class NarrativeRuleset:
         )
         return state, unit
 
+    def flight_edges(self, state: GameState, unit: Unit) -> tuple[Edge, ...]:
+        """The edges a routing or carrying unit may head for (G-05): the nearest, or its own
+        edge among tied nearest ones, or every tied one (then a roll chooses)."""
+        tied = state.table.nearest_edges(unit.position)
+        own = state.side(unit.side).edge
+        return (own,) if len(tied) > 1 and own in tied else tied
+
+    def _flight_edge(self, state: GameState, unit: Unit, path: Sequence[Point]) -> Edge | None:
+        """The flight edge whose flight path is ``path`` (the one the order announced), if any."""
+        for edge in self.flight_edges(state, unit):
+            flight, _ = flee_path(state, unit, edge, card_of(unit).move_in)
+            if len(flight) == len(path) and all(
+                math.dist(a, b) <= _POS_TOL_IN for a, b in zip(flight, path, strict=True)
+            ):
+                return edge
+        return None
+
     def _rout(
-        self, state: GameState, unit: Unit, dice: RandomSource, events: list[Event]
+        self,
+        state: GameState,
+        unit: Unit,
+        path: Sequence[Point],
+        dice: RandomSource,
+        events: list[Event],
     ) -> tuple[GameState, Unit]:
-        edge = self.nearest_edge(state, unit, dice)
+        # An announced flight (the AI's order) fixes the edge; otherwise roll any tie now.
+        edge = self._flight_edge(state, unit, path) if path else None
+        if edge is None:
+            edge = self.nearest_edge(state, unit, dice)
         path, leaves = flee_path(state, unit, edge, card_of(unit).move_in)
         if leaves:
             return self._leave_table(state, unit, path[-1], False, events, dice)

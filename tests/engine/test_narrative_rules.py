@@ -400,3 +400,52 @@ def test_no_pick_up_while_routing_or_in_melee() -> None:
     routing = replace(state, routing_companies=frozenset({AI}))
     grab_and_run = Action(ActionKind.ROUT, "a", pick_up="chest")
     assert ruleset.validate(routing, grab_and_run) == ["a is routing and cannot pick anything up"]
+
+
+def test_an_announced_flight_fixes_the_edge_of_a_tie() -> None:
+    """G-05: at a corner tie that is not its own edge the AI rolls once, in its order; applying
+    that order flees the announced way and rolls nothing more."""
+    from engine.protocols import find_controller
+
+    ruleset, state = build(
+        [unit("a", AI, 3, 3, heading=0, company="raiders"), unit("h", HUMANS, 20, 20)]
+    )
+    state = replace(state, routing_companies=frozenset({"raiders"}))
+    for face, edge_x in ((1, 3.0), (2, None)):
+        dice = ScriptedDice([face])
+        order = find_controller("narrative-ai").decide(state, ruleset, "a", dice)
+        assert order.action.kind is ActionKind.ROUT and len(dice.rolls) == 1
+        outcome = apply(ruleset, state, order.action)  # no scripted rolls left to use
+        moved = outcome.state.unit("a")
+        assert moved.status is UnitStatus.ROUTED_OFF
+        if edge_x is not None:
+            assert moved.x == edge_x  # straight down off the front edge
+        else:
+            assert moved.y == 3.0  # straight left off the left edge
+
+
+def test_a_flight_that_is_not_toward_the_nearest_edge_is_refused() -> None:
+    ruleset, state = build(
+        [unit("a", AI, 3, 12, heading=0, company="raiders"), unit("h", HUMANS, 20, 20)]
+    )
+    state = replace(state, routing_companies=frozenset({"raiders"}))
+    wrong = Action(ActionKind.ROUT, "a", path=((3, 12), (9, 12)))
+    assert ruleset.validate(state, wrong) == ["a must flee straight toward the nearest edge (left)"]
+
+
+def test_autopilot_rolls_a_carrier_edge_tie_with_the_real_dice() -> None:
+    from engine.protocols import find_controller
+
+    ruleset, state = build(
+        [unit("a", AI, 3, 20, heading=180), unit("h", HUMANS, 21, 21)],
+        objectives=[objective("chest", 21, 21)],
+        turn=HUMANS,
+    )
+    state = state.with_unit(replace(state.unit("h"), carrying="chest"))
+    state = state.with_objective(replace(state.objective("chest"), carried_by="h"))
+    autopilot = find_controller("autopilot")
+    assert autopilot.choose_unit(state, ruleset, ruleset.pending(state)) == "h"
+    dice = ScriptedDice([2])
+    order = autopilot.decide(state, ruleset, "h", dice)
+    assert [r.purpose for r in dice.rolls] == ["nearest-edge tie for h"]
+    assert order.action.kind is ActionKind.MOVE
