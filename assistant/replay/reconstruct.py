@@ -72,6 +72,15 @@ class Roster:
                     "side": self.sides.get(p.name, ""),
                     "base_diameter_in": round(p.base_diameter_mm / MM_PER_IN, 3),
                     "tags": [int(m.tag_id) for m in p.tags],
+                    "mounts": [
+                        {
+                            "tag": int(m.tag_id),
+                            "forward_mm": m.forward_mm,
+                            "right_mm": m.right_mm,
+                            "rotation_deg": m.rotation_deg,
+                        }
+                        for m in p.tags
+                    ],
                 }
                 for p in self.pieces
             ],

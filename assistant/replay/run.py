@@ -132,6 +132,8 @@ def timeline_document(
     pmoves = piece_moves(timeline.moves, roster) if roster else []
     events: list[dict[str, Any]] = [e.to_json() for e in timeline.events]
     for m in timeline.moves:
+        if roster is not None and roster.piece_of_tag(m.tag_id) is not None:
+            continue  # told as its piece's move below
         events.append(
             {
                 "t": round(m.t_end, 3),
