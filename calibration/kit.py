@@ -12,6 +12,7 @@ import cv2
 from fpdf import FPDF
 
 from calibration.errors import CalibrationError
+from calibration.kit_ids import BASE_TAG_MARGIN_MM
 from calibration.kit_layout import (
     MM_PER_INCH,
     PAGE_MARGIN_MM,
@@ -98,28 +99,51 @@ def _draw_ruler(pdf: FPDF, ruler: Ruler) -> None:
 
 
 def _draw_base_cell(pdf: FPDF, cell: BaseCell) -> None:
-    s = cell.base_mm
+    side = cell.side_mm
     pdf.set_line_width(0.1)
     pdf.set_draw_color(_CUT_GREY)
-    pdf.rect(cell.x_mm, cell.y_mm, s, s)
+    pdf.rect(cell.x_mm, cell.y_mm, side, side)
     pdf.set_draw_color(_LIGHT_GREY)
-    pdf.ellipse(cell.x_mm + 0.5, cell.y_mm + 0.5, s - 1.0, s - 1.0)
+    cx, cy = cell.x_mm + side / 2, cell.y_mm + side / 2
+    r = cell.base_mm / 2
+    pdf.ellipse(cx - r + 0.5, cy - r + 0.5, 2 * r - 1.0, 2 * r - 1.0)
     tag = cell.tag
-    margin = 1.0
+    margin = BASE_TAG_MARGIN_MM
     pdf.rect(
         tag.x_mm - margin, tag.y_mm - margin, tag.side_mm + 2 * margin, tag.side_mm + 2 * margin
     )
     _draw_marker(pdf, tag)
-    cx = cell.x_mm + s / 2
-    rear_top = tag.y_mm + tag.side_mm + margin + 0.8
-    rear_bottom = cell.y_mm + s - s * 0.12
-    size_pt = max(5.0, min(10.0, s * 0.28))
+    # The id and the front arrow go on the free side of the base: behind a forward tag, ahead
+    # of a rear one.
+    size_pt = max(5.0, min(10.0, cell.base_mm * 0.28))
+    text_h = size_pt * 0.3528 * 0.72
+    if cell.offset_mm >= 0:
+        top = tag.y_mm + tag.side_mm + margin + 0.8
+        bottom = cy + r * 0.88
+    else:
+        top = cy - r * 0.88
+        bottom = tag.y_mm - margin - 0.8
+    if bottom - top < text_h + 0.5:  # no room on the base: use the cell's corner
+        top, bottom = cell.y_mm + side - text_h - 1.5, cell.y_mm + side - 0.5
     pdf.set_font("Helvetica", "B", size_pt)
     label = str(tag.tag_id)
-    text_h = size_pt * 0.3528 * 0.72
-    label_y = min(rear_bottom, rear_top + text_h + 0.5)
-    pdf.text(cx - s * 0.08 - pdf.get_string_width(label), label_y, label)
-    _arrow_up(pdf, cx + s * 0.12, label_y, rear_top, max(1.6, s * 0.09))
+    label_y = min(bottom, top + text_h + 0.5)
+    pdf.text(cx - r * 0.16 - pdf.get_string_width(label), label_y, label)
+    _arrow_up(pdf, cx + r * 0.24, label_y, top, max(1.6, r * 0.18))
+    name_y = label_y + 2.4
+    if cell.name and name_y < bottom + 0.5:
+        _fit_text(pdf, cell.name, cx, name_y, 1.6 * r * 0.8, 5.0)
+
+
+def _fit_text(
+    pdf: FPDF, text: str, centre_x: float, y: float, width: float, size_pt: float
+) -> None:
+    """Text centred on ``centre_x``, cut short with "." to fit ``width`` millimetres."""
+    pdf.set_font("Helvetica", "", size_pt)
+    text = text.encode("latin-1", "replace").decode("latin-1")
+    while text and pdf.get_string_width(text) > width:
+        text = text[:-2] + "."
+    pdf.text(centre_x - pdf.get_string_width(text) / 2, y, text)
 
 
 def _draw_corner_diagram(pdf: FPDF, box: tuple[float, float, float, float]) -> None:

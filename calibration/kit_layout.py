@@ -113,10 +113,45 @@ class BaseCell:
     y_mm: float
     """Top edge of the cell, millimetres."""
     base_mm: float
-    """Base diameter = cell side, millimetres."""
+    """Base diameter, millimetres (the circle drawn in the cell)."""
     offset_mm: float
     """How far the tag centre sits ahead of the base centre (towards the model's front =
-    page up), millimetres."""
+    page up), millimetres; negative = behind."""
+    right_mm: float = 0.0
+    """How far the tag centre sits right of the base centre, millimetres."""
+    pitch_mm: float = 0.0
+    """Side of the cut-grid cell, millimetres (0 = ``base_mm``)."""
+    name: str = ""
+    """The model it is for (a scenario's unit name), printed small on the base."""
+
+    @property
+    def side_mm(self) -> float:
+        """Side of the cut-grid cell, millimetres."""
+        return self.pitch_mm or self.base_mm
+
+
+@dataclass(frozen=True)
+class BaseTagSpec:
+    """One base tag to print: its id, the base it goes on and where on that base."""
+
+    tag_id: int
+    base_mm: float
+    """Base diameter, millimetres."""
+    tag_mm: float
+    """Side of the tag's black square, millimetres."""
+    forward_mm: float | None = None
+    """Tag centre ahead of the base centre, millimetres; None = as far forward as it fits
+    (:func:`base_tag_offset_mm`)."""
+    right_mm: float = 0.0
+    """Tag centre right of the base centre, millimetres."""
+    label: str = ""
+    """Who it is for (a scenario's unit name), printed small in the cell when there is room."""
+
+    def offset_mm(self) -> float:
+        """The forward offset used, millimetres."""
+        if self.forward_mm is not None:
+            return self.forward_mm
+        return base_tag_offset_mm(self.base_mm, self.tag_mm)
 
 
 @dataclass(frozen=True)
@@ -175,6 +210,9 @@ class KitSpec:
     """Base diameter, millimetres."""
     tag_mm: float = 10.0
     """Side of a base tag's black square, millimetres."""
+    bases: tuple[BaseTagSpec, ...] = ()
+    """Per-tag bases, sizes and offsets (a scenario's); when given, ``piece_ids``, ``base_mm``
+    and ``tag_mm`` are not used."""
     terrain_tag_mm: tuple[tuple[int, float], ...] = ()
     """(terrain id, side in millimetres) for terrain tags printed at another size than
     ``TERRAIN_TAG_MM`` (a scenario's sizes); 10 to 40 mm."""
@@ -183,24 +221,27 @@ class KitSpec:
     """Lines of a scenario's tag list ("which id goes on which model"), printed on their own
     page(s) when not empty."""
 
+    def base_tags(self) -> tuple[BaseTagSpec, ...]:
+        """Every base tag to print, in print order."""
+        if self.bases:
+            return self.bases
+        return tuple(BaseTagSpec(i, self.base_mm, self.tag_mm) for i in self.piece_ids)
+
     def __post_init__(self) -> None:
-        if not self.piece_ids:
+        entries = self.base_tags()
+        if not entries:
             raise CalibrationError("no piece ids to print")
-        bad = [i for i in self.piece_ids if i not in PIECE_IDS]
+        ids = [e.tag_id for e in entries]
+        bad = [i for i in ids if i not in PIECE_IDS]
         if bad:
             raise CalibrationError(
                 f"piece ids {bad} are outside the kit's piece range "
                 f"{PIECE_IDS.start}-{PIECE_IDS.stop - 1} of {KIT_DICTIONARY}"
             )
-        if len(set(self.piece_ids)) != len(self.piece_ids):
-            raise CalibrationError(f"piece ids repeat: {list(self.piece_ids)}")
-        if not 4.0 <= self.tag_mm <= 60.0:
-            raise CalibrationError(f"tag_mm={self.tag_mm}: a base tag must be 4 to 60 mm")
-        if self.base_mm < self.tag_mm + 2 * BASE_TAG_MARGIN_MM:
-            raise CalibrationError(
-                f"base_mm={self.base_mm}: a {self.tag_mm:g} mm tag with its "
-                f"{BASE_TAG_MARGIN_MM:g} mm margin does not fit on the base"
-            )
+        if len(set(ids)) != len(ids):
+            raise CalibrationError(f"piece ids repeat: {ids}")
+        for e in entries:
+            _check_base_tag(e)
         for tag_id, side in self.terrain_tag_mm:
             if tag_id not in TERRAIN_IDS or not 10.0 <= side <= 40.0:
                 raise CalibrationError(
@@ -208,8 +249,27 @@ class KitSpec:
                     f"{TERRAIN_IDS.start}-{TERRAIN_IDS.stop - 1}, sizes 10 to 40 mm"
                 )
         usable = self.paper.width_mm - 2 * PAGE_MARGIN_MM
-        if self.base_mm > usable:
-            raise CalibrationError(f"base_mm={self.base_mm}: wider than the printable page")
+        widest = max(e.base_mm for e in entries)
+        if widest > usable:
+            raise CalibrationError(f"base_mm={widest:g}: wider than the printable page")
+
+
+def _check_base_tag(e: BaseTagSpec) -> None:
+    """The tag with its white margin must lie on its base's square (the cut-grid cell)."""
+    who = f"tag {e.tag_id}" + (f" ({e.label})" if e.label else "")
+    if not 4.0 <= e.tag_mm <= 60.0:
+        raise CalibrationError(f"{who}: tag_mm={e.tag_mm:g}; a base tag must be 4 to 60 mm")
+    half = e.tag_mm / 2 + BASE_TAG_MARGIN_MM
+    if e.base_mm < 2 * half:
+        raise CalibrationError(
+            f"{who}: base_mm={e.base_mm:g}; a {e.tag_mm:g} mm tag with its "
+            f"{BASE_TAG_MARGIN_MM:g} mm margin does not fit on the base"
+        )
+    if max(abs(e.offset_mm()), abs(e.right_mm)) + half > e.base_mm / 2 + 1e-9:
+        raise CalibrationError(
+            f"{who}: a {e.tag_mm:g} mm tag {e.offset_mm():g} mm forward and {e.right_mm:g} mm "
+            f"right of the centre runs off a {e.base_mm:g} mm base"
+        )
 
 
 def marker_cells(dictionary: str, tag_id: int) -> npt.NDArray[np.bool_]:
@@ -309,42 +369,56 @@ def corners_page(paper: Paper) -> KitPage:
 
 
 def base_pages(spec: KitSpec) -> list[KitPage]:
-    """The base tags on a cut grid of ``spec.base_mm`` cells, as many pages as needed."""
+    """The base tags on a cut grid (cells as wide as the widest base), as many pages as
+    needed; each cell shows its base's outline and the tag at its place on that base."""
+    entries = spec.base_tags()
+    pitch = max(e.base_mm for e in entries)
     x0, y0, w, h = _content_box(spec.paper)
-    cols = max(1, int(w // spec.base_mm))
-    rows = max(1, int((h - 6.0) // spec.base_mm))
-    offset = base_tag_offset_mm(spec.base_mm, spec.tag_mm)
-    ids = list(spec.piece_ids)
+    cols = max(1, int(w // pitch))
+    rows = max(1, int((h - 6.0) // pitch))
     per_page = cols * rows
+    uniform = {(e.base_mm, e.tag_mm, e.offset_mm(), e.right_mm) for e in entries}
+    if len(uniform) == 1:
+        base_mm, tag_mm, offset, right = uniform.pop()
+        place = f"centre {offset:g} mm ahead of the base centre" if offset else "centred"
+        if right:
+            place += f", {right:g} mm right"
+        note = (
+            f"{base_mm:g} mm bases: {tag_mm:g} mm tag + {BASE_TAG_MARGIN_MM:g} mm white margin, "
+            f"{place}; arrow = model's front"
+        )
+    else:
+        note = (
+            f"Bases and tags as the scenario gives them (+ {BASE_TAG_MARGIN_MM:g} mm white "
+            "margin), each tag at its place on its base; arrow = model's front"
+        )
     pages = []
-    for start in range(0, len(ids), per_page):
-        chunk = ids[start : start + per_page]
-        gx = x0 + (w - cols * spec.base_mm) / 2
+    for start in range(0, len(entries), per_page):
+        chunk = entries[start : start + per_page]
+        gx = x0 + (w - cols * pitch) / 2
         gy = y0 + 6.0
         cells, tags = [], []
-        for k, tag_id in enumerate(chunk):
-            cx = gx + (k % cols) * spec.base_mm
-            cy = gy + (k // cols) * spec.base_mm
-            centre_x = cx + spec.base_mm / 2
-            centre_y = cy + spec.base_mm / 2 - offset  # forward = page up
+        for k, e in enumerate(chunk):
+            cx = gx + (k % cols) * pitch
+            cy = gy + (k // cols) * pitch
+            offset = e.offset_mm()
+            centre_x = cx + pitch / 2 + e.right_mm
+            centre_y = cy + pitch / 2 - offset  # forward = page up
             tag = PlacedTag(
-                tag_id,
+                e.tag_id,
                 KIT_DICTIONARY,
-                centre_x - spec.tag_mm / 2,
-                centre_y - spec.tag_mm / 2,
-                spec.tag_mm,
+                centre_x - e.tag_mm / 2,
+                centre_y - e.tag_mm / 2,
+                e.tag_mm,
                 "piece",
-                str(tag_id),
+                str(e.tag_id),
             )
             tags.append(tag)
-            cells.append(BaseCell(tag, cx, cy, spec.base_mm, offset))
-        note = (
-            f"{spec.base_mm:g} mm bases: {spec.tag_mm:g} mm tag + {BASE_TAG_MARGIN_MM:g} mm white "
-            f"margin, centre {offset:g} mm ahead of the base centre; arrow = model's front"
-        )
+            cells.append(BaseCell(tag, cx, cy, e.base_mm, offset, e.right_mm, pitch, e.label))
+        first, last = chunk[0].tag_id, chunk[-1].tag_id
         pages.append(
             KitPage(
-                title=f"Base tags (ids {chunk[0]}-{chunk[-1]})",
+                title=f"Base tags (ids {first}-{last})" if first != last else f"Base tag {first}",
                 kind="bases",
                 tags=tuple(tags),
                 rulers=_rulers(spec.paper),

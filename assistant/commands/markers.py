@@ -15,7 +15,7 @@ from assistant.errors import UserError
 from assistant.scenarios import load_scenario
 from calibration.kit import render_pdf_pages_png, write_kit_pdf
 from calibration.kit_ids import PIECE_IDS, TERRAIN_IDS, TERRAIN_TAG_MM, role_of
-from calibration.kit_layout import PAPERS, KitSpec
+from calibration.kit_layout import PAPERS, BaseTagSpec, KitSpec
 from engine.scenario import Scenario
 
 NAME = "markers"
@@ -31,10 +31,15 @@ class Roster:
 
     title: str
     lines: tuple[str, ...]
-    piece_ids: tuple[int, ...]
-    """The units' tag ids that are in the kit's piece range, sorted."""
+    bases: tuple[BaseTagSpec, ...]
+    """The units' tags in the kit's piece range, by id, with their bases and offsets."""
     terrain_tag_mm: tuple[tuple[int, float], ...]
     """(terrain id, tag side in millimetres) as the scenario asks."""
+
+    @property
+    def piece_ids(self) -> tuple[int, ...]:
+        """The units' tag ids that are printed, sorted."""
+        return tuple(b.tag_id for b in self.bases)
 
 
 def _role(tag_id: int) -> str:
@@ -44,7 +49,9 @@ def _role(tag_id: int) -> str:
         return "outside DICT_4X4_50"
 
 
-def _tag_words(forward_mm: float, right_mm: float, size_mm: float, printed_mm: float) -> str:
+def _tag_words(
+    forward_mm: float, right_mm: float, size_mm: float, printed_mm: float, rotation_deg: float = 0
+) -> str:
     where = []
     if forward_mm:
         where.append(f"{abs(forward_mm):g} mm {'ahead of' if forward_mm > 0 else 'behind'}")
@@ -54,14 +61,16 @@ def _tag_words(forward_mm: float, right_mm: float, size_mm: float, printed_mm: f
     size = f"{size_mm:g} mm tag"
     if abs(size_mm - printed_mm) > 0.05:
         size += f" (this kit prints {printed_mm:g} mm: fix one of them)"
+    if rotation_deg % 360:
+        place += f", turned {rotation_deg % 360:g} deg clockwise from the model's front"
     return f"{size}, {place}"
 
 
-def scenario_roster(scenario: Scenario, tag_mm: float = 10.0) -> Roster:
-    """The tag list of a loaded scenario, one line per tag; ``tag_mm`` is the printed base tag
-    side, millimetres (a scenario asking for another size is flagged)."""
+def scenario_roster(scenario: Scenario) -> Roster:
+    """The tag list of a loaded scenario, one line per tag, and the base tags to print: each at
+    the size and place on its base that the scenario gives."""
     lines: list[str] = []
-    piece_ids: list[int] = []
+    bases: list[BaseTagSpec] = []
     terrain_sizes: dict[int, float] = {}
     for side in scenario.sides:
         lines.append(f"{side.name} ({side.role}):")
@@ -74,12 +83,21 @@ def scenario_roster(scenario: Scenario, tag_mm: float = 10.0) -> Roster:
             for tag in unit.tags:
                 note = ""
                 if tag.id in PIECE_IDS:
-                    piece_ids.append(tag.id)
+                    bases.append(
+                        BaseTagSpec(
+                            tag.id, base_mm, tag.size_mm, tag.forward_mm, tag.right_mm, unit.name
+                        )
+                    )
+                    if tag.rotation_deg % 360:
+                        note = "  [printed upright: turn it as said when sticking it]"
                 else:
                     note = f"  [not a piece id: {_role(tag.id)}; not printed]"
+                words = _tag_words(
+                    tag.forward_mm, tag.right_mm, tag.size_mm, tag.size_mm, tag.rotation_deg
+                )
                 lines.append(
                     f"    tag {tag.id:>3}     {unit.name} ({unit.id}), base {base_mm:.0f} mm: "
-                    f"{_tag_words(tag.forward_mm, tag.right_mm, tag.size_mm, tag_mm)}{note}"
+                    f"{words}{note}"
                 )
     if scenario.terrain:
         lines.append("Terrain:")
@@ -102,7 +120,10 @@ def scenario_roster(scenario: Scenario, tag_mm: float = 10.0) -> Roster:
             )
     title = f"Scenario {scenario.scenario.name}: {scenario.scenario.title}"
     return Roster(
-        title, tuple(lines), tuple(sorted(piece_ids)), tuple(sorted(terrain_sizes.items()))
+        title,
+        tuple(lines),
+        tuple(sorted(bases, key=lambda b: b.tag_id)),
+        tuple(sorted(terrain_sizes.items())),
     )
 
 
@@ -117,13 +138,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"how many base tags to print (1-{len(PIECE_IDS)}, ids from {PIECE_IDS.start}; "
         f"default all, or the scenario's)",
     )
-    parser.add_argument("--base-mm", type=float, default=25.0, help="base diameter, mm")
-    parser.add_argument("--tag-mm", type=float, default=10.0, help="base tag side, mm")
+    parser.add_argument(
+        "--base-mm", type=float, default=None, help="base diameter, mm (default 25)"
+    )
+    parser.add_argument("--tag-mm", type=float, default=None, help="base tag side, mm (default 10)")
     parser.add_argument("--png", type=Path, default=None, help="also write 600 dpi PNG pages here")
     parser.add_argument(
         "--scenario",
         default=None,
-        help="bundled scenario name or .toml path: also list which tag goes on which model",
+        help="bundled scenario name or .toml path: print its models' tags at the sizes and "
+        "places it gives, and list which tag goes on which model",
     )
 
 
@@ -134,27 +158,41 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--out must name a .pdf file, got {out}")
     if not out.parent.exists():
         raise UserError(f"folder {out.parent} does not exist (for --out {out})")
-    if args.base_mm <= 0 or args.tag_mm <= 0:
-        raise UserError(f"--base-mm and --tag-mm must be positive ({args.base_mm}, {args.tag_mm})")
     roster = None
-    piece_ids: tuple[int, ...] | None = None
     if args.scenario is not None:
-        roster = scenario_roster(load_scenario(args.scenario), args.tag_mm)
-        if not roster.piece_ids:
+        given = [
+            f
+            for f, v in (
+                ("--pieces", args.pieces),
+                ("--base-mm", args.base_mm),
+                ("--tag-mm", args.tag_mm),
+            )
+            if v is not None
+        ]
+        if given:
+            raise UserError(
+                f"{', '.join(given)} cannot be used with --scenario: the scenario gives every "
+                "model's base and tag"
+            )
+        roster = scenario_roster(load_scenario(args.scenario))
+        if not roster.bases:
             raise UserError(
                 f"scenario {args.scenario} puts no tag of ids {PIECE_IDS.start}-"
                 f"{PIECE_IDS.stop - 1} on any model"
             )
-        piece_ids = roster.piece_ids
-    if args.pieces is not None:
-        if not 1 <= args.pieces <= len(PIECE_IDS):
-            raise UserError(f"--pieces must be 1 to {len(PIECE_IDS)}, got {args.pieces}")
-        piece_ids = tuple(PIECE_IDS)[: args.pieces]
+    base_mm = 25.0 if args.base_mm is None else args.base_mm
+    tag_mm = 10.0 if args.tag_mm is None else args.tag_mm
+    if base_mm <= 0 or tag_mm <= 0:
+        raise UserError(f"--base-mm and --tag-mm must be positive ({base_mm:g}, {tag_mm:g})")
+    pieces = len(PIECE_IDS) if args.pieces is None else args.pieces
+    if not 1 <= pieces <= len(PIECE_IDS):
+        raise UserError(f"--pieces must be 1 to {len(PIECE_IDS)}, got {pieces}")
     spec = KitSpec(
         paper=PAPERS[args.paper],
-        piece_ids=piece_ids if piece_ids is not None else tuple(PIECE_IDS),
-        base_mm=args.base_mm,
-        tag_mm=args.tag_mm,
+        piece_ids=tuple(PIECE_IDS)[:pieces],
+        base_mm=base_mm,
+        tag_mm=tag_mm,
+        bases=() if roster is None else roster.bases,
         terrain_tag_mm=() if roster is None else roster.terrain_tag_mm,
         roster_title="" if roster is None else roster.title,
         roster=() if roster is None else roster.lines,

@@ -23,7 +23,14 @@ from calibration.kit_ids import (
     PIECE_IDS,
     TERRAIN_IDS,
 )
-from calibration.kit_layout import PAPERS, KitPage, KitSpec, Ruler, base_tag_offset_mm
+from calibration.kit_layout import (
+    PAPERS,
+    BaseTagSpec,
+    KitPage,
+    KitSpec,
+    Ruler,
+    base_tag_offset_mm,
+)
 from vision.detector import Detector
 
 pdfium = pytest.importorskip("pypdfium2", reason="pypdfium2 (test extra) renders the PDF")
@@ -36,6 +43,15 @@ SPECS = {
     "a4-default": KitSpec(),
     "letter-big-bases": KitSpec(
         paper=PAPERS["letter"], piece_ids=tuple(PIECE_IDS)[:5], base_mm=32.0, tag_mm=14.0
+    ),
+    # A scenario's mix: 32 mm bases with a front and a rear tag, a tag off to the right, 40 mm.
+    "a4-mixed-bases": KitSpec(
+        bases=(
+            BaseTagSpec(16, 31.75, 14.0, 5.0),
+            BaseTagSpec(17, 31.75, 10.0, -8.0),
+            BaseTagSpec(18, 25.0, 10.0, None, 2.0),
+            BaseTagSpec(19, 40.0, 16.0, 8.0),
+        )
     ),
 }
 
@@ -87,8 +103,8 @@ def test_every_tag_found_at_its_id_place_and_size(name: str) -> None:
             assert abs(_side_mm(corners) - tag.side_mm) < TOL_MM, (tag, _side_mm(corners))
             # Printed "up" is the page's up: the marker's first corner is its top-left.
             assert corners[0][1] < corners[3][1] and corners[0][0] < corners[1][0]
-    spec = SPECS[name]
-    expected = set(CORNER_IDS) | set(BUTTON_IDS.values()) | set(TERRAIN_IDS) | set(spec.piece_ids)
+    pieces = {b.tag_id for b in SPECS[name].base_tags()}
+    expected = set(CORNER_IDS) | set(BUTTON_IDS.values()) | set(TERRAIN_IDS) | pieces
     assert declared_all == expected
 
 
@@ -107,6 +123,16 @@ def test_requested_sizes_are_the_printed_sizes() -> None:
     for cell in big:
         ahead = cell.y_mm + cell.base_mm / 2 - cell.tag.centre_mm[1]
         assert ahead == pytest.approx(base_tag_offset_mm(32.0, 14.0)) and ahead > 0
+    # Mixed bases: each tag at its own place relative to its base's centre, on a common grid.
+    pages_mixed, _ = rendered("a4-mixed-bases")
+    mixed = {c.tag.tag_id: c for p in pages_mixed for c in p.cells}
+    for b in SPECS["a4-mixed-bases"].bases:
+        cell = mixed[b.tag_id]
+        centre = (cell.x_mm + cell.side_mm / 2, cell.y_mm + cell.side_mm / 2)
+        assert cell.side_mm == 40.0 and cell.base_mm == b.base_mm
+        assert cell.tag.centre_mm[0] - centre[0] == pytest.approx(b.right_mm)
+        assert centre[1] - cell.tag.centre_mm[1] == pytest.approx(b.offset_mm())
+        assert cell.tag.side_mm == b.tag_mm
 
 
 def _tick_centres_px(image: npt.NDArray[np.uint8], ruler: Ruler) -> npt.NDArray[np.float64]:

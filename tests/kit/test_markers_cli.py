@@ -28,11 +28,25 @@ def test_writes_a_pdf_with_the_scenarios_tag_list(tmp_path: Path) -> None:
             assert f"tag {tag.id:>3}     {piece.name} ({piece.id})" in listing
 
 
-def test_roster_prints_only_the_scenarios_piece_ids() -> None:
-    scenario = load_scenario("ford-at-dawn")
+def test_roster_prints_the_scenarios_tags_at_their_sizes_and_places() -> None:
+    scenario = load_scenario("crossroads-ambush")
     roster = scenario_roster(scenario)
     wanted = sorted(t.id for u in scenario.units for t in u.tags)
     assert list(roster.piece_ids) == wanted
+    for unit in scenario.units:
+        for tag in unit.tags:
+            (base,) = [b for b in roster.bases if b.tag_id == tag.id]
+            assert base.base_mm == pytest.approx(unit.base_diameter_in * 25.4)
+            assert (base.tag_mm, base.offset_mm(), base.right_mm) == (
+                tag.size_mm,
+                tag.forward_mm,
+                tag.right_mm,
+            )
+
+
+def test_roster_keeps_the_scenarios_terrain_tag_sizes() -> None:
+    scenario = load_scenario("ford-at-dawn")
+    roster = scenario_roster(scenario)
     sizes = dict(roster.terrain_tag_mm)
     for piece in scenario.terrain:
         for tag in piece.tags:
@@ -57,6 +71,7 @@ def test_png_pages_at_600_dpi(tmp_path: Path) -> None:
         (["--pieces", "99"], "--pieces must be 1 to 34"),
         (["--tag-mm", "30"], "does not fit on the base"),
         (["--scenario", "no-such-scenario"], "no scenario named"),
+        (["--scenario", "crossroads-ambush", "--tag-mm", "10"], "cannot be used with --scenario"),
     ],
 )
 def test_bad_input_is_one_line(
