@@ -12,6 +12,7 @@ would. No display, no file writing.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -164,24 +165,34 @@ class Detector:
 
 def grow_quad(corners: npt.ArrayLike, by_px: float) -> npt.NDArray[np.float64]:
     """Move each edge of a convex quad ``by_px`` pixels outward (4x2 in, 4x2 out)."""
-    c = np.asarray(corners, dtype=np.float64).reshape(4, 2)
-    centre = c.mean(axis=0)
-    edges = np.roll(c, -1, axis=0) - c
-    normals = np.stack([edges[:, 1], -edges[:, 0]], axis=1)
-    normals /= np.linalg.norm(normals, axis=1, keepdims=True)
-    outward = np.sign(np.einsum("ij,ij->i", normals, c - centre))[:, None]
-    starts = c + normals * outward * by_px
-    out = np.empty_like(c)
+    return np.array(_grow(np.asarray(corners, dtype=np.float64).reshape(4, 2).tolist(), by_px))
+
+
+def _grow(c: list[list[float]], d: float) -> list[tuple[float, float]]:
+    # plain floats: this runs for every marker of every frame, and numpy's per-call overhead on
+    # 4x2 arrays costs more than the arithmetic
+    cx = (c[0][0] + c[1][0] + c[2][0] + c[3][0]) / 4.0
+    cy = (c[0][1] + c[1][1] + c[2][1] + c[3][1]) / 4.0
+    lines = []
     for i in range(4):
-        p1, e1 = starts[i - 1], edges[i - 1]
-        p2, e2 = starts[i], edges[i]
-        det = e1[0] * -e2[1] - e1[1] * -e2[0]
+        px, py = c[i]
+        ex, ey = c[(i + 1) % 4][0] - px, c[(i + 1) % 4][1] - py
+        n = math.hypot(ex, ey) or 1.0
+        nx, ny = ey / n, -ex / n
+        if nx * (px - cx) + ny * (py - cy) < 0:
+            nx, ny = -nx, -ny
+        lines.append((px + nx * d, py + ny * d, ex, ey))
+    out = []
+    for i in range(4):
+        p1x, p1y, e1x, e1y = lines[i - 1]
+        p2x, p2y, e2x, e2y = lines[i]
+        det = -e1x * e2y + e1y * e2x
         if abs(det) < 1e-9:
-            out[i] = c[i]
+            out.append((c[i][0], c[i][1]))
             continue
-        d = p2 - p1
-        t = (d[0] * -e2[1] - d[1] * -e2[0]) / det
-        out[i] = p1 + t * e1
+        dx, dy = p2x - p1x, p2y - p1y
+        t = (-dx * e2y + dy * e2x) / det
+        out.append((p1x + t * e1x, p1y + t * e1y))
     return out
 
 
@@ -191,7 +202,7 @@ def _sightings(corners: Sequence[npt.NDArray[np.float32]], ids: object) -> list[
     id_list = np.asarray(ids).ravel().tolist()
     out = []
     for i, c in zip(id_list, corners, strict=True):
-        q = grow_quad(c, EDGE_BIAS_PX)
+        q = _grow(c.reshape(4, 2).tolist(), EDGE_BIAS_PX)
         out.append(TagSighting(TagId(int(i)), tuple((float(x), float(y)) for x, y in q)))
     return out
 
@@ -199,13 +210,15 @@ def _sightings(corners: Sequence[npt.NDArray[np.float32]], ids: object) -> list[
 def _dedupe(sightings: list[TagSighting]) -> list[TagSighting]:
     """Drop the copies of one marker found in two overlapping regions (same id, same place)."""
     kept: list[TagSighting] = []
+    centres: dict[int, list[tuple[float, float]]] = {}
     for s in sightings:
-        c = np.mean(s.corners_px, axis=0)
-        if any(
-            k.tag_id == s.tag_id and np.hypot(*(np.mean(k.corners_px, axis=0) - c)) < 2.0
-            for k in kept
-        ):
+        c = s.corners_px
+        cx = (c[0][0] + c[1][0] + c[2][0] + c[3][0]) / 4.0
+        cy = (c[0][1] + c[1][1] + c[2][1] + c[3][1]) / 4.0
+        seen = centres.setdefault(int(s.tag_id), [])
+        if any(abs(cx - x) < 2.0 and abs(cy - y) < 2.0 for x, y in seen):
             continue
+        seen.append((cx, cy))
         kept.append(s)
     return kept
 
