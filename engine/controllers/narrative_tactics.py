@@ -13,10 +13,10 @@ from typing import TypeVar
 from engine.dice import RandomSource
 from engine.geometry import (
     Point,
-    advance,
     bearing_deg,
     best_move_toward,
     check_path,
+    heading_vector,
     in_forward_arc,
     normalize_deg,
     point_gap_in,
@@ -195,18 +195,19 @@ def _firing_position(
         s * a for a in range(20, 181, 20) for s in (1, -1) if not (a == 180 and s < 0)
     ]
     limit = card.shoot_range_in + unit.radius_in + target.radius_in
-    candidates: list[tuple[float, int, Point]] = []
+    # Candidates in order of length, then of offset (straight at the target first): the
+    # first that sees the target and can be reached is the answer.
+    vectors = [heading_vector(toward + off) for off in offsets]
     for k in range(1, steps + 1):
         d = min(move_in, k * SEARCH_STEP_IN)
-        for i, off in enumerate(offsets):
-            end = advance(start, toward + off, d)
-            if math.dist(end, target.position) <= limit + 1e-9:
-                candidates.append((d, i, end))
-    for _, _, end in sorted(candidates):
-        if not can_shoot_from(state, unit, target, end):
-            continue
-        if check_path((start, end), (move_in,), area).legal:
-            return (start, end)
+        for ux, uy in vectors:
+            end = (start[0] + ux * d, start[1] + uy * d)
+            if math.dist(end, target.position) > limit + 1e-9:
+                continue
+            if not can_shoot_from(state, unit, target, end):
+                continue
+            if check_path((start, end), (move_in,), area).legal:
+                return (start, end)
     return None
 
 
