@@ -233,6 +233,10 @@ def run(args: argparse.Namespace) -> int:
     )
     for line in report.lines():
         print(line)
+    for item in profile.camera_settings.get("not_set") or []:
+        print(f"camera would not take: {item}")
+    if profile.camera_settings.get("controls"):
+        print(f"camera controls kept for tracking: {profile.camera_settings['controls']}")
     if not report.ok:
         raise UserError(
             "profile not saved: this set-up would not track reliably: " + "; ".join(report.refusals)

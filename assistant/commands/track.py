@@ -138,6 +138,8 @@ def run(args: argparse.Namespace) -> int:
     detector = Detector(dictionary)
     controls = dict((profile.camera_settings.get("controls") or {}) if profile else {})
     source = open_source(args.source, controls=controls or None)
+    for item in source.report.get("not_set") or []:
+        print(f"soloscope track: camera would not take: {item}", file=sys.stderr)
     try:
         if profile is None:
             profile = _fit_profile(source, args, detector)
