@@ -100,7 +100,7 @@ def base_obstacle(unit: Unit) -> Obstacle:
 
 
 #: Board searches remembered before the memo is emptied.
-MEMO_SIZE = 4096
+MEMO_SIZE = 1024
 
 # Path searches and move areas are pure functions of the board around the mover, and the same
 # board is searched several times per activation (a controller plans, the ruleset validates
