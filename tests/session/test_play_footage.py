@@ -107,7 +107,7 @@ def test_misplaced_ai_move_is_corrected_on_footage(tmp_path: Path) -> None:
 
 def test_illegal_player_move_is_flagged_on_footage(tmp_path: Path) -> None:
     seed = _seed_where(Stage.HUMAN)
-    scenario, _, state = load_game(SCENARIO)
+    state = load_game(SCENARIO)[2]
     unit = state.unit("crossbow")
     script = [
         Wait(2.0),
