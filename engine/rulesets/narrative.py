@@ -831,8 +831,19 @@ class NarrativeRuleset:
         for u in state.units:
             if u.carrying is not None and state.objective(u.carrying).carried_by != u.id:
                 problems.append(f"{u.name} holds {u.carrying}, which does not know it")
-        if state.phase is Phase.BONUS and state.bonus_unit is None:
-            problems.append("bonus phase without a bonus unit")
+        if state.phase is Phase.BONUS:
+            if state.bonus_unit is None:
+                problems.append("bonus phase without a bonus unit")
+            elif not state.unit(state.bonus_unit).on_table:
+                problems.append(f"bonus activation for {state.bonus_unit}, who is off the table")
+        if (state.phase is Phase.OVER) != (state.winner is not None):
+            problems.append(f"phase {state.phase.value} with winner {state.winner!r}")
+        for o in state.objectives:
+            if o.scored_by is not None and o.carried_by is not None:
+                problems.append(f"{o.name} is both scored and carried")
+        companies = {u.company for u in state.units}
+        for company in sorted(state.routing_companies - companies):
+            problems.append(f"routing company {company!r} has no characters")
         return problems
 
 
