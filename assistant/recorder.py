@@ -303,7 +303,7 @@ def iter_recorded_frames(
                 if problems is not None:
                     problems.append(f"{segment.name}: frame {record.frame_index} does not decode")
                 continue
-            yield Frame(record.frame_index, record.t, image)
+            yield Frame(record.frame_index, record.t, np.asarray(image, dtype=np.uint8))
 
 
 def read_event_log(path: Path | str, problems: list[str] | None = None) -> list[dict[str, Any]]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from assistant.errors import UserError
 from assistant.recorder import (
@@ -87,7 +88,7 @@ class FootageReader:
                 if image is None:
                     self._warn(f"{f.name} is not a readable image, skipped")
                     continue
-                yield Frame(i, i / self.fps, image)
+                yield Frame(i, i / self.fps, np.asarray(image, dtype=np.uint8))
 
     def _warn(self, text: str) -> None:
         if text not in self.warnings:
@@ -111,7 +112,7 @@ class FootageReader:
                     if ok and image is not None:
                         if grey and image.ndim == 3:
                             image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-                        yield Frame(index, index / self.fps, image)
+                        yield Frame(index, index / self.fps, np.asarray(image, dtype=np.uint8))
                 index += 1
         finally:
             cap.release()

@@ -132,7 +132,7 @@ class ChangeGate:
         mask = (cv2.absdiff(thumb, ref) > self.level).astype(np.uint8)
         if not mask.any():
             return []
-        mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
+        mask = np.asarray(cv2.dilate(mask, np.ones((3, 3), np.uint8)), dtype=np.uint8)
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         w, h = image_size_px
         regions = []

@@ -87,9 +87,11 @@ ProgressFn = Callable[[float, float | None], None]
 
 def _keyframe(image: npt.NDArray[np.uint8], width_px: int) -> bytes:
     h, w = image.shape[:2]
+    small = image
     if w > width_px:
-        image = cv2.resize(image, (width_px, round(h * width_px / w)), interpolation=cv2.INTER_AREA)
-    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 72])
+        size = (width_px, round(h * width_px / w))
+        small = np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), dtype=np.uint8)
+    ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 72])
     return buf.tobytes() if ok else b""
 
 

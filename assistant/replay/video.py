@@ -69,7 +69,7 @@ class AnnotatedVideo:
             size = (round(w * self._scale) // 2 * 2, round(h * self._scale) // 2 * 2)
             self._size = size
             self._writer = cv2.VideoWriter(
-                str(self.path), cv2.VideoWriter_fourcc(*"mp4v"), self._fps, size
+                str(self.path), cv2.VideoWriter.fourcc(*"mp4v"), self._fps, size
             )
             if not self._writer.isOpened():
                 raise UserError(f"cannot write the annotated video {self.path}")
