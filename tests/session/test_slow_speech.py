@@ -59,7 +59,7 @@ def test_camera_loop_and_page_go_on_while_speech_is_slow(tmp_path: Path) -> None
         assert speaker.pending >= 1 and loop_s < said * SLOW_PLAYER_S
         # The page answers while the speaker is still busy.
         with urllib.request.urlopen(handle.url.rstrip("/") + "/api/view", timeout=5) as response:
-            view = json.loads(response.read())
+            view = json.loads(response.read())["view"]
         assert speaker.pending >= 1
         assert view["round"] == 1 and len(view["announcements"]) == said
     finally:
