@@ -50,6 +50,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="look at every N-th frame (default: about 10 frames per second of footage)",
     )
+    parser.add_argument(
+        "--images-fps",
+        type=float,
+        default=1.0,
+        help="for a folder of images: images per second of footage (default 1)",
+    )
     parser.add_argument("--width", type=float, default=24.0, help="table width, inches")
     parser.add_argument("--depth", type=float, default=24.0, help="table depth, inches")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -59,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
     """Run the replay and print where it went."""
     if args.stride is not None and args.stride < 1:
         raise UserError(f"--stride must be 1 or more, got {args.stride}")
+    if args.images_fps <= 0:
+        raise UserError(f"--images-fps must be positive, got {args.images_fps}")
     if args.width <= 0 or args.depth <= 0:
         raise UserError(f"table size must be positive, got {args.width} x {args.depth} in")
     options = ReplayOptions(
@@ -69,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
         video=args.video,
         stride=args.stride,
         events=args.events,
+        images_fps=args.images_fps,
         width_in=args.width,
         depth_in=args.depth,
     )

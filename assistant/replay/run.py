@@ -49,6 +49,8 @@ class ReplayOptions:
     video: bool = False
     stride: int | None = None
     """Look at every stride-th frame; None: about 10 frames per second of footage."""
+    images_fps: float = 1.0
+    """For a folder of images: how many images make one second of footage."""
     width_in: float = 24.0
     """Table width when fitting the profile from the footage without a scenario."""
     depth_in: float = 24.0
@@ -184,7 +186,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
 
     cv2.setNumThreads(2)
     started = time.monotonic()
-    reader = open_footage(options.footage)
+    reader = open_footage(options.footage, images_fps=options.images_fps)
     warnings: list[str] = []
     roster = roster_from_scenario(options.scenario) if options.scenario else None
     profile = _profile_for(options, reader, roster, warnings)

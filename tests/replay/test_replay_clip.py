@@ -7,11 +7,15 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import pytest
 
 from assistant.cli import main
+from assistant.replay.footage import open_footage
+from assistant.replay.observe import fit_profile_from_footage, make_detector
 from assistant.replay.run import ReplayOptions, ReplayResult, run_replay
 from assistant.replay.timeline import angle_diff_deg
+from calibration.profile import save_profile
 from tests.replay.clipmaker import MM_PER_IN, Clip, standard_clip, write_clip
 
 TAG_FORWARD_MM = 5.0  # the clip's tags sit 5 mm ahead of the base centre
@@ -118,3 +122,36 @@ def test_unreadable_file_is_a_clear_error(
     code = main(["replay", str(path), "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err.strip()
     assert code == 2 and "junk.mp4" in err and "Traceback" not in err
+
+
+def test_replay_with_a_saved_profile_and_from_an_image_folder(
+    clip_and_truth: tuple[Clip, Path, list[dict]], replay: ReplayResult, tmp_path: Path
+) -> None:
+    _, path, truth = clip_and_truth
+    reader = open_footage(path)
+    profile = fit_profile_from_footage(reader, make_detector())
+    save_profile(profile, tmp_path / "table.json")
+    with_profile = run_replay(
+        ReplayOptions(footage=path, out_dir=tmp_path / "p", profile=tmp_path / "table.json")
+    )
+    assert [m.tag_id for m in with_profile.timeline.moves] == [t["tag"] for t in truth]
+    # every second frame of the clip as PNG files
+    images = tmp_path / "images"
+    images.mkdir()
+    cap = cv2.VideoCapture(str(path))
+    i = 0
+    while True:
+        ok, image = cap.read()
+        if not ok:
+            break
+        if i % 2 == 0:
+            cv2.imwrite(str(images / f"frame_{i:05d}.png"), image)
+        i += 1
+    from_images = run_replay(
+        ReplayOptions(footage=images, out_dir=tmp_path / "i", images_fps=reader.fps / 2)
+    )
+    got = from_images.timeline.moves
+    assert [m.tag_id for m in got] == [t["tag"] for t in truth]
+    for want, move in zip(replay.timeline.moves, got, strict=True):
+        assert math.dist(move.to_in, want.to_in) < 0.1
+        assert abs(move.t_end - want.t_end) <= 0.3
