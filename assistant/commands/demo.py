@@ -21,6 +21,27 @@ def sample_footage_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "sample_footage"
 
 
+def _write_replay(video: Path, scenario: str, session: Path) -> Path | None:
+    """The battle's replay from the footage and the session's event log."""
+    from assistant.replay.run import ReplayOptions, run_replay
+
+    out = session / "replay"
+    print(f"Writing the battle's replay to {out} ...")
+    try:
+        run_replay(
+            ReplayOptions(
+                footage=video,
+                out_dir=out,
+                scenario=scenario,
+                events=session / "recording" / "events.jsonl",
+            )
+        )
+    except UserError as exc:
+        print(f"The replay could not be written: {exc}")
+        return None
+    return out
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Where to write, and whether to serve the page."""
     parser.add_argument("--out", help="folder for the demo's files (default: runs/demo-DATE)")
@@ -66,6 +87,11 @@ def run(args: argparse.Namespace) -> int:
     print()
     for line in session_summary(result):
         print(line)
+    replay_dir = _write_replay(folder / meta["video"], meta["scenario"], result.folder)
+    if replay_dir is not None:
+        print(
+            f"Replay: open {replay_dir / 'index.html'} in a browser (timeline: {replay_dir / 'timeline.json'})"
+        )
     expected = meta.get("winner")
     if result.game.state.winner == expected:
         print(
