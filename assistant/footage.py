@@ -65,7 +65,9 @@ def battle_moves(scenario: Scenario, ruleset: Ruleset, state: GameState, seed: i
     return out
 
 
-def _changes(before: GameState, after: GameState, action: Action) -> Iterator[PieceMove | PieceRemoval]:
+def _changes(
+    before: GameState, after: GameState, action: Action
+) -> Iterator[PieceMove | PieceRemoval]:
     mover = action.unit_id
     order = sorted(before.units, key=lambda u: u.id != mover)
     for unit in order:
@@ -93,7 +95,9 @@ def battle_scene(scenario: Scenario, state: GameState, mat_seed: int = 0) -> Sce
         figure = Figure(forward_mm=-0.28 * base_mm, color_bgr=side_colour[unit.side])
         pieces.append(PlacedPiece(spec, unit.x, unit.y, unit.heading_deg, figure=figure))
     terrain = tuple(
-        Terrain(kit.spec, kit.x_in, kit.y_in, 0.0, kit.footprint_mm, height_mm=max(3.0, kit.height_mm))
+        Terrain(
+            kit.spec, kit.x_in, kit.y_in, 0.0, kit.footprint_mm, height_mm=max(3.0, kit.height_mm)
+        )
         for kit in terrain_kits(scenario)
     )
     table = TableSpec(scenario.table.width_in, scenario.table.depth_in, seed=mat_seed)

@@ -13,9 +13,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Scenario, seed, output and video settings."""
     parser.add_argument("scenario", help="bundled scenario name or .toml path")
     parser.add_argument("--seed", type=int, default=1, help="dice seed of the battle")
-    parser.add_argument("--out", required=True, help="folder for NAME.mp4, NAME.truth.json, NAME.declarations.jsonl, NAME.json")
+    parser.add_argument(
+        "--out",
+        required=True,
+        help="folder for NAME.mp4, NAME.truth.json, NAME.declarations.jsonl, NAME.json",
+    )
     parser.add_argument("--name", default="battle", help="file name stem")
-    parser.add_argument("--resolution", default="1080p", choices=["720p", "1080p", "4k"], help="video size")
+    parser.add_argument(
+        "--resolution", default="1080p", choices=["720p", "1080p", "4k"], help="video size"
+    )
     parser.add_argument("--fps", type=float, default=10.0, help="frames per second")
 
 
