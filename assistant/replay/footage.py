@@ -23,10 +23,10 @@ import numpy as np
 
 from assistant.errors import UserError
 from assistant.recorder import (
-    count_records,
     is_recording,
     iter_recorded_frames,
     read_recording_info,
+    segment_span,
 )
 from vision.types import Frame
 
@@ -160,8 +160,13 @@ def open_footage(path: Path | str, *, images_fps: float = 1.0) -> FootageReader:
             if first is None:
                 raise FootageError(f"recording {p} holds no readable frame")
             h, w = first.image.shape[:2]
-            count = sum(count_records(seg) for seg in info.segments)
-            reader = FootageReader(p, "recording", info.fps or 30.0, count, (w, h))
+            spans = [segment_span(seg) for seg in info.segments]
+            count = sum(n for n, _, _ in spans)
+            times = [t for _, a, b in spans for t in (a, b) if t is not None]
+            fps = info.fps or 30.0
+            if count > 1 and times and max(times) > min(times):
+                fps = (count - 1) / (max(times) - min(times))  # as recorded (it may be thinned)
+            reader = FootageReader(p, "recording", fps, count, (w, h))
             if not info.closed:
                 reader.warnings.append(
                     f"{p.name}: the recording was not closed (the session stopped abruptly)"

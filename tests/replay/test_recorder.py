@@ -100,3 +100,12 @@ def test_recorder_refuses_a_folder_with_a_recording(tmp_path: Path) -> None:
         rec.log_event({"kind": "start"})
     with pytest.raises(Exception, match="already holds a recording"):
         SessionRecorder(tmp_path / "r")
+
+
+def test_recorder_thins_frames_to_a_minimum_interval(tmp_path: Path) -> None:
+    rec = SessionRecorder(tmp_path / "r", segment_s=5.0, min_interval_s=0.06)
+    kept = [rec.write_frame(np.zeros((20, 20, 3), np.uint8), i / 30.0) for i in range(30)]
+    rec.close()
+    assert kept == [i % 2 == 0 for i in range(30)]
+    frames = list(iter_recorded_frames(tmp_path / "r"))
+    assert [round(f.t * 30) for f in frames] == list(range(0, 30, 2))

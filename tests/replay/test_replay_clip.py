@@ -135,7 +135,7 @@ def test_replay_with_a_saved_profile_and_from_an_image_folder(
         ReplayOptions(footage=path, out_dir=tmp_path / "p", profile=tmp_path / "table.json")
     )
     assert [m.tag_id for m in with_profile.timeline.moves] == [t["tag"] for t in truth]
-    # every second frame of the clip as PNG files
+    # every second frame of the clip as JPEG files
     images = tmp_path / "images"
     images.mkdir()
     cap = cv2.VideoCapture(str(path))
@@ -145,7 +145,7 @@ def test_replay_with_a_saved_profile_and_from_an_image_folder(
         if not ok:
             break
         if i % 2 == 0:
-            cv2.imwrite(str(images / f"frame_{i:05d}.png"), image)
+            cv2.imwrite(str(images / f"frame_{i:05d}.jpg"), image)
         i += 1
     from_images = run_replay(
         ReplayOptions(footage=images, out_dir=tmp_path / "i", images_fps=reader.fps / 2)
