@@ -215,7 +215,7 @@ def test_step8_enemy_in_sight_beats_step9() -> None:
     assert step(order) == "step 8"
     assert order.action.kind is ActionKind.MOVE
     assert math.isclose(order.distance_in, 6.0, abs_tol=1e-6)
-    assert "h" in order.reason or "h is" in order.reason
+    assert order.reason == "h is the nearest enemy in sight"
 
 
 def test_step9_nothing_in_sight_faces_nearest_enemy() -> None:

@@ -449,3 +449,32 @@ def test_autopilot_rolls_a_carrier_edge_tie_with_the_real_dice() -> None:
     order = autopilot.decide(state, ruleset, "h", dice)
     assert [r.purpose for r in dice.rolls] == ["nearest-edge tie for h"]
     assert order.action.kind is ActionKind.MOVE
+
+
+# --- movement against terrain and bases (D000-02)
+
+
+def _mover(terrain: list) -> tuple[NarrativeRuleset, GameState]:
+    return build(
+        [unit("a", AI, 4, 12, heading=90, move=6), unit("b", AI, 6, 14), unit("h", HUMANS, 20, 2)],
+        terrain,
+    )
+
+
+def test_difficult_ground_counts_double() -> None:
+    ruleset, state = _mover(
+        [wall("marsh", 6, 0, 9, 24, blocks_los=False, impassable=False, difficult=True)]
+    )
+    # 5 in east: 1.5 in clear, then 3 in of marsh counted twice and 0.5 in clear = 8 in.
+    problems = ruleset.validate(state, Action(ActionKind.MOVE, "a", path=((4, 12), (9.5, 12))))
+    assert problems and "difficult ground counts double" in problems[0]
+    # Ending in the marsh after 1.5 + 2 * 2.25 = 6 in is legal.
+    assert ruleset.validate(state, Action(ActionKind.MOVE, "a", path=((4, 12), (7.75, 12)))) == []
+
+
+def test_impassable_terrain_and_other_bases_block_a_leg() -> None:
+    ruleset, state = _mover([wall("rock", 6, 8, 7, 12.8, blocks_los=False)])
+    through_rock = ruleset.validate(state, Action(ActionKind.MOVE, "a", path=((4, 12), (9, 12))))
+    assert through_rock == ["the path crosses rock"]
+    through_friend = ruleset.validate(state, Action(ActionKind.MOVE, "a", path=((4, 12), (8, 16))))
+    assert through_friend == ["the path runs through b"]
