@@ -198,6 +198,8 @@ class Tracker:
         self._motion_boxes: tuple[tuple[float, float, float, float], ...] = ()
         self._image_size: tuple[int, int] | None = None
         self._corner_px: dict[int, npt.NDArray[np.float64]] = {}
+        self._skipped: set[int] = set()
+        """Tags the last search_regions call left out (unchanged since last seen)."""
 
     def tag_height_mm(self, tag_id: int) -> float:
         """Plane height of a tag above the table, millimetres."""
@@ -272,6 +274,7 @@ class Tracker:
         settled = self._judge_settled(frame_t, image, tags)
         if settled:
             self._settled_poses = {p.tag_id: (p.x_in, p.y_in, p.heading_deg, p.state) for p in tags}
+        self._skipped = set()
         snapshot = BoardSnapshot(
             t=frame_t,
             frame_index=frame_index,
@@ -326,8 +329,10 @@ class Tracker:
             tr.state = TagState.SEEN
             tr.last_seen_t = t
         for tag_id, tr in list(self._tracks.items()):
-            if tag_id in seen:
+            if tag_id in seen or (tag_id in self._skipped and tr.state == TagState.SEEN):
+                # seen, or not searched because nothing changed near it: still seen there
                 tr.misses = 0
+                tr.last_seen_t = t if tag_id not in seen else tr.last_seen_t
                 continue
             tr.misses += 1
             if tr.misses > CONFIRM_GAP_FRAMES:
@@ -421,27 +426,54 @@ class Tracker:
             )
         return tuple(out)
 
-    def search_regions(self) -> list[Region] | None:
-        """Where the next frame needs searching, in pixels: None for the whole frame (every
+    def search_regions(self, grey: npt.NDArray[np.uint8] | None = None) -> list[Region] | None:
+        """Where the coming frame needs searching, in pixels: None for the whole frame (every
         ``full_search_every`` frames, and until the tracker knows the image size), else windows
-        around the corner tags, every tracked tag and where the image moved."""
+        around the corner tags and tracked tags, and where the image moved lately.
+
+        Given the coming frame's ``grey`` image, tags that are seen and still, with no change in
+        the image near them since the previous frame, are not searched at all: the tracker keeps
+        them as seen where they were (decoding each marker is what costs, not the area searched).
+        """
+        self._skipped = set()
         if self._image_size is None or self._frames % self.full_search_every == 0:
             return None
         w, h = self._image_size
-        regions: list[Region] = []
         ppm = self.mapping.table_px_per_mm(self.profile.width_in / 2, self.profile.depth_in / 2)
-        for c in self._corner_px.values():
-            regions.append(_box_around(c, pad_px=0.5 * float(np.ptp(c[:, 0])) + 8))
+        wanted: list[tuple[int, npt.NDArray[np.float64], float]] = []
+        for i, c in self._corner_px.items():
+            wanted.append((i, c, 0.5 * float(np.ptp(c[:, 0])) + 8))
         for tr in self._tracks.values():
             if tr.state == TagState.LIFTED and tr.confirmed:
                 continue
             centre = self.mapping.to_pixels([(tr.x_in, tr.y_in)], self.tag_height_mm(tr.tag_id))
-            half = (tr.side_mm * 1.3 + 6.0) * ppm
-            regions.append(_box_around(centre, pad_px=half))
+            wanted.append((int(tr.tag_id), centre, (tr.side_mm * 1.3 + 6.0) * ppm))
+        if grey is not None and self._settle is not None and grey.shape[:2] == (h, w):
+            places = [self._place_of(i) for i, _, _ in wanted]
+            moved = self._settle.moved_near(grey, places)
+            keep = []
+            for (i, c, pad), m in zip(wanted, moved, strict=True):
+                # corner tags are searched every frame: drift is checked on fresh corners
+                if m or i in CORNER_IDS or not self._still_seen(i):
+                    keep.append((i, c, pad))
+                else:
+                    self._skipped.add(i)
+            wanted = keep
+        regions = [_box_around(c, pad_px=pad) for _, c, pad in wanted]
         for x0, y0, x1, y1 in self._motion_boxes:
             pts = self.mapping.to_pixels([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], 0.0)
             regions.append(_box_around(pts, pad_px=20 * ppm))
         return _merge([r.clipped(w, h) for r in regions if r.area > 0])
+
+    def _place_of(self, tag_id: int) -> Place:
+        if tag_id in CORNER_IDS:
+            return Place(0.0, 0.0, 1.0)  # never skipped
+        tr = self._tracks[TagId(tag_id)]
+        return Place(tr.x_in, tr.y_in, tr.side_mm + 10.0)
+
+    def _still_seen(self, tag_id: int) -> bool:
+        tr = self._tracks.get(TagId(tag_id))
+        return tr is not None and tr.confirmed and tr.state == TagState.SEEN
 
 
 def _box_around(points: npt.ArrayLike, pad_px: float) -> Region:
@@ -484,6 +516,6 @@ class TablePipeline:
     def process(self, frame: Frame) -> BoardSnapshot:
         """Detect, map and track one frame."""
         grey = to_grey(frame.image)
-        regions = self.tracker.search_regions() if self.region_search else None
+        regions = self.tracker.search_regions(grey) if self.region_search else None
         sightings = self.detector.detect(grey, regions)
         return self.tracker.update(frame.t, frame.index, sightings, grey)
