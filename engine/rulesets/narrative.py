@@ -398,13 +398,37 @@ class NarrativeRuleset:
             state = replace(state, phase=Phase.ACTIVATION, bonus_unit=None, bonus_toward=None)
             return self._end_activation(state, unit, [ev])
         side = state.active_side or ""
-        events = [event(EventType.PASS, state.round, f"{side} pass.", side=side)]
+        general, _ = self._candidates(state, side)
+        if general is None:
+            events = [event(EventType.PASS, state.round, f"{side} pass.", side=side)]
+        else:
+            # Co-operative play: the pass is this general's; the rotation moves on (§2.c).
+            text = f"{general} ({side}) passes."
+            events = [event(EventType.PASS, state.round, text, side=side, general=general)]
+            state = replace(state, general_turn=state.general_turn + 1)
         passes = state.passes_in_row + 1
         state = replace(state, passes_in_row=passes)
-        if passes >= 2:
-            return self._end_round(state, events, "both generals passed")
+        # D000-06: the round ends when every general who could still act has passed in
+        # succession (two generals: two passes in a row).
+        ready = self._generals_ready(state)
+        if passes >= ready:
+            why = {1: "the only general with characters ready passed", 2: "both generals passed"}
+            return self._end_round(state, events, why.get(ready, f"all {ready} generals passed"))
         other = state.other_side(side)
-        return self._settle_turn(state, other, events, fallback=False)
+        if self._candidates(state, other)[1]:
+            return Outcome(replace(state, active_side=other), tuple(events))
+        return Outcome(replace(state, active_side=side), tuple(events))
+
+    def _generals_ready(self, state: GameState) -> int:
+        """How many generals have a character ready (each co-operative general counts)."""
+        count = 0
+        for side in state.sides:
+            ready = [u for u in state.units_of(side.name) if not u.activated]
+            if not side.generals:
+                count += 1 if ready else 0
+            else:
+                count += sum(1 for g in side.generals if any(u.general in (g, None) for u in ready))
+        return count
 
     def _settle_turn(
         self, state: GameState, side: str, events: list[Event], fallback: bool = True

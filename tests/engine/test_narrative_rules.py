@@ -478,3 +478,34 @@ def test_impassable_terrain_and_other_bases_block_a_leg() -> None:
     assert through_rock == ["the path crosses rock"]
     through_friend = ruleset.validate(state, Action(ActionKind.MOVE, "a", path=((4, 12), (8, 16))))
     assert through_friend == ["the path runs through b"]
+
+
+def _coop() -> tuple[NarrativeRuleset, GameState]:
+    return build(
+        [
+            unit("ann1", HUMANS, 3, 3, general="Ann"),
+            unit("ben1", HUMANS, 18, 3, general="Ben"),
+            unit("a1", AI, 3, 21, heading=180),
+        ],
+        turn=HUMANS,
+        generals=("Ann", "Ben"),
+    )
+
+
+def test_coop_a_pass_hands_the_next_human_turn_to_the_next_general() -> None:
+    ruleset, state = _coop()
+    assert ruleset.pending(state).general == "Ann"
+    outcome = apply(ruleset, state, pass_(HUMANS))
+    assert outcome.events[0].get("general") == "Ann"
+    state = apply(ruleset, outcome.state, pivot("a1")).state
+    assert ruleset.pending(state).general == "Ben"
+
+
+def test_coop_the_round_ends_only_when_every_general_who_could_act_passed() -> None:
+    ruleset, state = _coop()
+    state = state.with_unit(replace(state.unit("a1"), activated=True))  # the AI is done
+    state = apply(ruleset, state, pass_(HUMANS)).state  # Ann passes: Ben still may act
+    assert state.phase is Phase.ACTIVATION
+    assert ruleset.pending(state).general == "Ben"
+    outcome = apply(ruleset, state, pass_(HUMANS))  # Ben passes too
+    assert types(outcome.events) == [EventType.PASS, EventType.ROUND_END]
