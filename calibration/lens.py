@@ -1,19 +1,26 @@
 """Lens calibration: camera intrinsics from views of a ChArUco board or a chessboard.
 
 Pixels for everything in the image (reprojection errors, principal point, focal lengths);
-millimetres for the board. The distortion model is chosen by the number of views (``model``):
+millimetres for the board. Board corners are found the way OpenCV's own ChArUco tutorial does:
+``cv2.aruco.CharucoDetector`` with its default parameters (markers found, each chessboard corner
+predicted from its two neighbouring markers, then refined by ``cornerSubPix`` in a window kept
+clear of the marker corners), ``matchImagePoints`` for the object points, then
+``cv2.calibrateCamera``. The distortion model is chosen by the number of views (``model``):
 
 - ``"radial"``: k1, k2 with fx, fy, cx, cy free; no tangential terms, no k3. Webcam lenses have
   negligible decentring, and k3 only matters for wide-angle lenses; leaving them free lets the
   fit trade them against the focal length and the principal point.
 - ``"radial-square"``: the same with square pixels (fx = fy), for few views (fewer than
   ``FEW_VIEWS``): with three ChArUco views the full 5-term model lands 3.3 % off in fx and
-  16 px off in cy, this one 0.6 % in fx (see tests/calibration/test_lens_realdata.py).
+  16 px off in cy, this one 0.6 % in fx and 11 px in cy (see
+  tests/calibration/test_lens_realdata.py, which also shows why cy cannot be pinned down there).
 - ``"full"``: OpenCV's k1, k2, p1, p2, k3 with everything free, for many well spread views.
 - ``"auto"`` (default): ``"radial-square"`` under ``FEW_VIEWS`` views, else ``"radial"``.
 
 Every result carries OpenCV's standard deviation of fx, fy, cx, cy, so a caller can say when the
 views do not pin a parameter down, and a coverage grid of where board corners were seen.
+``reprojection_rms_px`` says how well given intrinsics (a saved profile, a reference) explain
+board views: when it is as low as a fresh fit's, the views cannot tell the two apart.
 """
 
 from __future__ import annotations
@@ -76,7 +83,9 @@ class CharucoSpec:
     marker_mm: float
     """Side of one marker's black square, millimetres."""
     legacy_pattern: bool = False
-    """True for boards printed by OpenCV < 4.6 with an even number of rows."""
+    """True for boards printed by OpenCV < 4.6 with an even number of rows. Only an even row
+    count differs (the old layout starts with a white square there); with an odd one, such as
+    the 5x7 tutorial board, both settings give the same markers and corners."""
 
     def board(self) -> cv2.aruco.CharucoBoard:
         """The OpenCV board object (object points in millimetres)."""
@@ -128,7 +137,8 @@ class LensResult:
     """Distortion model used (one of ``MODELS`` except "auto")."""
     std_px: tuple[float, float, float, float]
     """OpenCV's standard deviation of (fx, fy, cx, cy), pixels: how well the views pin them down
-    (a fixed aspect ratio gives fx a deviation of 0)."""
+    (with square pixels fx is fy, and so is its deviation). A linear estimate: with few views
+    the real spread can be larger."""
 
     def empty_cells(self) -> list[str]:
         """Names ("top left", "centre", ...) of image cells where no board corner was seen."""
@@ -263,6 +273,9 @@ def calibrate_views(
     if chosen != "full":
         dist = dist[:5]
     std = np.asarray(std_in, dtype=np.float64).ravel()
+    if chosen == "radial-square":
+        # OpenCV reports 0 for fx when the aspect ratio is fixed: fx moves with fy.
+        std[0] = std[1] * matrix[0, 0] / matrix[1, 1]
     intrinsics = from_arrays(
         matrix,
         dist,
@@ -279,6 +292,27 @@ def calibrate_views(
         model=chosen,
         std_px=(float(std[0]), float(std[1]), float(std[2]), float(std[3])),
     )
+
+
+def reprojection_rms_px(views: Sequence[BoardView], intrinsics: Intrinsics) -> float:
+    """RMS reprojection error, pixels, of board views under fixed ``intrinsics`` (at the views'
+    resolution), each view's board pose fitted: how well those intrinsics explain the views."""
+    if not views:
+        raise CalibrationError("reprojection error asked for no board views")
+    matrix, dist = intrinsics.matrix(), intrinsics.distortion()
+    squared = 0.0
+    count = 0
+    for i, view in enumerate(views):
+        obj = view.object_points_mm.astype(np.float64).reshape(-1, 1, 3)
+        img = view.image_points_px.astype(np.float64).reshape(-1, 1, 2)
+        ok, rvec, tvec = cv2.solvePnP(obj, img, matrix, dist, flags=cv2.SOLVEPNP_IPPE)
+        if not ok:
+            raise CalibrationError(f"board view {i}: no pose fits its {len(obj)} corners")
+        rvec, tvec = cv2.solvePnPRefineLM(obj, img, matrix, dist, rvec, tvec)
+        projected, _ = cv2.projectPoints(obj, rvec, tvec, matrix, dist)
+        squared += float(np.sum((projected - img) ** 2))
+        count += len(obj)
+    return float(np.sqrt(squared / count))
 
 
 def _image_size(images: Sequence[Image]) -> tuple[int, int]:
