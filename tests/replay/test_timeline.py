@@ -66,7 +66,10 @@ def test_moves_found_and_hover_and_covered_tag_are_not_moves() -> None:
         13: [(8.1, 9.2)],
     }
     unsettled = [(2.0, 4.2), (5.0, 6.3), (7.8, 9.9)]
-    timeline = build_timeline(_stream(poses, hidden, unsettled, 12.0))
+    # tags hidden exactly from lift to set-down here: no hand reach to allow for
+    timeline = build_timeline(
+        _stream(poses, hidden, unsettled, 12.0), TimelineSettings(reach_share=0.0)
+    )
     assert len(timeline.moves) == 2, timeline.moves
     m10, m13 = timeline.moves
     assert m10.tag_id == 10 and m13.tag_id == 13
@@ -131,3 +134,12 @@ def test_many_hovers_give_no_phantom_moves(seed: int) -> None:
     timeline = build_timeline(_stream(poses, hidden, unsettled, t + 1.0, jitter_in=0.04, seed=seed))
     assert timeline.moves == ()
     assert len(timeline.states) == 7
+
+
+def test_lift_and_set_down_lie_inside_the_span_the_hand_hides_the_tag() -> None:
+    # the hand reaches over the piece at 2.0 s, lifts it at 2.6, sets it down at 3.8 and
+    # has left it by 4.4: the tag is hidden from 2.0 to 4.4
+    poses = {10: [(0.0, 5.0, 5.0, 0.0), (3.8, 9.0, 7.5, 45.0)]}
+    timeline = build_timeline(_stream(poses, {10: [(2.0, 4.4)]}, [(1.8, 4.8)], 7.0))
+    (move,) = timeline.moves
+    assert abs(move.t_start - 2.6) <= 0.15 and abs(move.t_end - 3.8) <= 0.15
