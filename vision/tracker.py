@@ -444,10 +444,15 @@ class Tracker:
         for i, c in self._corner_px.items():
             wanted.append((i, c, 0.5 * float(np.ptp(c[:, 0])) + 8))
         for tr in self._tracks.values():
-            if tr.state == TagState.LIFTED and tr.confirmed:
-                continue
-            centre = self.mapping.to_pixels([(tr.x_in, tr.y_in)], self.tag_height_mm(tr.tag_id))
-            wanted.append((int(tr.tag_id), centre, (tr.side_mm * 1.3 + 6.0) * ppm))
+            height = self.tag_height_mm(tr.tag_id)
+            pad = (tr.side_mm * 1.3 + 6.0) * ppm
+            # a lifted tag is looked for where it was (put back) and, while it is being
+            # confirmed again, where it was last sighted
+            centre = self.mapping.to_pixels([(tr.x_in, tr.y_in)], height)
+            wanted.append((int(tr.tag_id), centre, pad))
+            if tr.probe is not None and tr.confirmed:
+                probe = self.mapping.to_pixels([(tr.probe.x_in, tr.probe.y_in)], height)
+                wanted.append((int(tr.tag_id), probe, pad))
         if grey is not None and self._settle is not None and grey.shape[:2] == (h, w):
             places = [self._place_of(i) for i, _, _ in wanted]
             moved = self._settle.moved_near(grey, places)
