@@ -49,7 +49,7 @@ def tracked():
 
 
 def test_tags_found_and_none_misplaced(tracked):
-    frames, snaps, truths = tracked
+    _, snaps, truths = tracked
     visible = found = 0
     for snap, truth in zip(snaps[5:], truths[5:], strict=True):
         got = {p.tag_id: p for p in snap.tags if p.state == TagState.SEEN}
