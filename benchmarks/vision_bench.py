@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import statistics
 import sys
 import time
@@ -33,7 +34,7 @@ from calibration.intrinsics import from_arrays  # noqa: E402
 from calibration.profile import build_profile  # noqa: E402
 from vision.detector import Detector, to_grey  # noqa: E402
 from vision.render import Camera, random_scene, render_frame  # noqa: E402
-from vision.render.sequence import Wait, render_sequence  # noqa: E402
+from vision.render.sequence import HandLeave, Hover, Wait, render_sequence  # noqa: E402
 from vision.tracker import TablePipeline, Tracker  # noqa: E402
 from vision.types import Frame, TagState  # noqa: E402
 
@@ -140,14 +141,22 @@ HEADER = (
 )
 
 
-def rendered_set(resolution: str, tag_mm: float, base_mm: float, n_frames: int) -> None:
+def rendered_set(
+    resolution: str, tag_mm: float, base_mm: float, n_frames: int, hand: bool = False
+) -> None:
+    """A still board of 48 tags, or (``hand``) the same with a hand sweeping over it."""
     cam = Camera.overhead(resolution, height_mm=800)
     scene = random_scene(seed=21, n_pieces=44, tag_size_mm=tag_mm, base_diameter_mm=base_mm)
-    pairs = list(render_sequence(scene, cam, (Wait(n_frames / 30),), fps=30, seed=1))
+    if hand:
+        path = ((3.0, 3.0), (12.0, 20.0), (21.0, 4.0))
+        script: tuple[object, ...] = (Wait(0.2), Hover(path, seconds=2.0), HandLeave(), Wait(0.3))
+    else:
+        script = (Wait(n_frames / 30),)
+    pairs = list(render_sequence(scene, cam, script, fps=30, seed=1))  # type: ignore[arg-type]
     frames = [f for f, _ in pairs]
     truths = [t for _, t in pairs]
     profile = _profile(frames[0].image, cam)
-    name = f"rendered {resolution}, 48 tags, {tag_mm:g} mm"
+    name = f"rendered {resolution}, 48 tags, {tag_mm:g} mm{', hand sweeping' if hand else ''}"
     _row(name, frames, truths, profile, _time_jpeg_decode(frames))
 
 
@@ -217,10 +226,16 @@ def main() -> int:
     parser.add_argument("--frames", type=int, default=30, help="frames per rendered set")
     parser.add_argument("--footage-frames", type=int, default=300, help="frames per clip")
     args = parser.parse_args()
-    print(f"OpenCV {cv2.__version__}, {cv2.getNumThreads()} threads\n")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"OpenCV {cv2.__version__}, {cv2.getNumThreads()} threads, {os.cpu_count()} cores, "
+        f"load average {load:.1f} at the start (times are wall clock, medians)\n"
+    )
     print(HEADER)
     rendered_set("1080p", 16.0, 40.0, args.frames)
     rendered_set("4k", 10.0, 25.0, args.frames)
+    rendered_set("1080p", 16.0, 40.0, args.frames, hand=True)
+    rendered_set("4k", 10.0, 25.0, args.frames, hand=True)
     clips = sorted((ROOT / "sample_footage").glob("*.mp4"))
     for clip in clips:
         footage(clip, args.footage_frames)
