@@ -87,18 +87,19 @@ def run(args: argparse.Namespace) -> int:
         TextColumn("replaying"),
         BarColumn(),
         TaskProgressColumn(),
-        TextColumn("{task.completed:.0f}/{task.total:.0f} s of footage"),
+        TextColumn("{task.fields[footage]} ·"),
         TimeElapsedColumn(),
-        TextColumn("left"),
+        TextColumn("elapsed · ETA"),
         TimeRemainingColumn(),
         console=console,
         disable=not show,
         transient=False,
     ) as progress:
-        task = progress.add_task("replay", total=None)
+        task = progress.add_task("replay", total=None, footage="")
 
         def update(done_s: float, total_s: float | None) -> None:
-            progress.update(task, completed=done_s, total=total_s)
+            text = f"{done_s:.0f}/{total_s:.0f} s of footage" if total_s else f"{done_s:.0f} s"
+            progress.update(task, completed=done_s, total=total_s, footage=text)
 
         result = run_replay(options, update)
     for w in result.warnings:

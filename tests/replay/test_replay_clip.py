@@ -131,9 +131,13 @@ def test_replay_with_a_saved_profile_and_from_an_image_folder(
     reader = open_footage(path)
     profile = fit_profile_from_footage(reader, make_detector())
     save_profile(profile, tmp_path / "table.json")
+    progress: list[tuple[float, float | None]] = []
     with_profile = run_replay(
-        ReplayOptions(footage=path, out_dir=tmp_path / "p", profile=tmp_path / "table.json")
+        ReplayOptions(footage=path, out_dir=tmp_path / "p", profile=tmp_path / "table.json"),
+        lambda done, total: progress.append((done, total)),
     )
+    assert progress and all(total == pytest.approx(reader.duration_s) for _, total in progress)
+    assert [d for d, _ in progress] == sorted(d for d, _ in progress)
     assert [m.tag_id for m in with_profile.timeline.moves] == [t["tag"] for t in truth]
     # every second frame of the clip as JPEG files
     images = tmp_path / "images"
