@@ -560,7 +560,9 @@ class NarrativeRuleset:
             event(
                 EventType.MOVE,
                 state.round,
-                f"{unit.name} moves {distance:.1f} in.",
+                f"{unit.name} moves {distance:.1f} in."
+                if distance > 0.0
+                else f"{unit.name} turns on the spot to face {round(heading) % 360} degrees.",
                 unit.id,
                 path=[[round(x, 3), round(y, 3)] for x, y in path],
                 heading=round(heading, 2),
