@@ -134,7 +134,14 @@ def timeline_document(
 ) -> dict[str, Any]:
     """The version-1 timeline.json object (inches, degrees, seconds)."""
     pmoves = piece_moves(timeline.moves, roster) if roster else []
-    events: list[dict[str, Any]] = [e.to_json() for e in timeline.events]
+    events: list[dict[str, Any]] = []
+    for e in timeline.events:
+        item = e.to_json()
+        found = roster.piece_of_tag(e.tag_id) if roster and e.tag_id is not None else None
+        if found is not None:
+            item["piece"] = found[0].name
+            item["text"] = item["text"].replace(f"tag {e.tag_id}", found[0].name, 1)
+        events.append(item)
     for m in timeline.moves:
         if roster is not None and roster.piece_of_tag(m.tag_id) is not None:
             continue  # told as its piece's move below

@@ -310,11 +310,11 @@ class TimelineBuilder:
                     # taken away. It keeps its place.
                     carried.append(replace(before, seen=False))
                     continue
-                self._events.append(
-                    TimelineEvent(
-                        seen_at[-1], "removed", f"tag {before.tag_id} left the table", before.tag_id
-                    )
+                text = (
+                    f"tag {before.tag_id} not seen since {seen_at[-1]:.1f} s: taken off the "
+                    "table, or hidden by its figure"
                 )
+                self._events.append(TimelineEvent(seen_at[-1], "removed", text, before.tag_id))
             if carried:
                 tags = sorted((*state.tags, *carried), key=lambda r: r.tag_id)
                 state = replace(state, tags=tuple(tags))
