@@ -12,7 +12,9 @@ to tell (an overhead camera), and the source says which.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -81,11 +83,11 @@ class CameraPose:
         }
 
     @staticmethod
-    def from_dict(data: dict[str, object]) -> CameraPose:
+    def from_dict(data: Mapping[str, Any]) -> CameraPose:
         """Read :meth:`to_dict`'s output; raises CalibrationError naming a bad field."""
         try:
-            rvec = tuple(float(v) for v in data["rvec"])  # type: ignore[attr-defined]
-            tvec = tuple(float(v) for v in data["tvec_mm"])  # type: ignore[attr-defined]
+            rvec = tuple(float(v) for v in data["rvec"])
+            tvec = tuple(float(v) for v in data["tvec_mm"])
             m = np.array(data["camera_matrix"], dtype=np.float64).reshape(3, 3)
             source = str(data["source"])
         except (KeyError, TypeError, ValueError) as exc:

@@ -93,6 +93,7 @@ class SettleJudge:
         self.set_mapping(mapping)
         self._prev: F32 | None = None
         self._background: F32 | None = None
+        self._peeked: tuple[int, F32] | None = None
         self._last_motion_t = -np.inf
         self._still_since: float | None = None
 
@@ -102,6 +103,7 @@ class SettleJudge:
         self._view_to_px = mapping.matrix() @ self._view_to_table
         self._prev = None
         self._background = None
+        self._peeked = None
 
     def moved_near(self, grey: npt.NDArray[np.uint8], places: Sequence[Place]) -> list[bool]:
         """For each place, whether the image changed near it since the previous frame (before
@@ -123,7 +125,7 @@ class SettleJudge:
         return out
 
     def _view(self, grey: npt.NDArray[np.uint8]) -> F32:
-        peeked = getattr(self, "_peeked", None)
+        peeked = self._peeked
         if peeked is not None and peeked[0] == id(grey):
             self._peeked = None
             return peeked[1]

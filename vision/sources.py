@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from types import TracebackType
+from types import ModuleType, TracebackType
 from typing import Any
 
 import cv2
@@ -158,7 +158,7 @@ CAMERA_REQUESTS: tuple[tuple[str, float, str], ...] = (
 )
 
 
-def _camera_controls() -> object | None:
+def _camera_controls() -> ModuleType | None:
     try:
         from vision import camera_controls
     except ImportError:
@@ -212,7 +212,7 @@ class CameraSource(FrameSource):
             if cc is None:
                 not_set.append("saved focus/exposure/white balance (no V4L2 control module)")
             else:
-                not_set.extend(cc.apply_controls(index, controls))  # type: ignore[attr-defined]
+                not_set.extend(cc.apply_controls(index, controls))
         self.report = {
             "resolution_px": [got_w, got_h],
             "fps": float(self._cap.get(cv2.CAP_PROP_FPS)),
@@ -228,7 +228,7 @@ class CameraSource(FrameSource):
         cc = _camera_controls()
         failed: list[str] = []
         if cc is not None:
-            settings, failed = cc.fix_controls(self.index)  # type: ignore[attr-defined]
+            settings, failed = cc.fix_controls(self.index)
             self.controls = dict(settings)
         else:
             for prop, value, meaning in CAMERA_REQUESTS:

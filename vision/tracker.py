@@ -254,8 +254,8 @@ class Tracker:
             if self.accepts(int(s.tag_id)):
                 by_height.setdefault(self.tag_height_mm(s.tag_id), []).append(s)
         for height, group in by_height.items():
-            corners = np.array([s.corners_px for s in group], dtype=np.float64).reshape(-1, 2)
-            on_table = self.mapping.to_table_in(corners, height).reshape(-1, 4, 2)
+            quads_px = np.array([s.corners_px for s in group], dtype=np.float64).reshape(-1, 2)
+            on_table = self.mapping.to_table_in(quads_px, height).reshape(-1, 4, 2)
             for s, quad in zip(group, on_table, strict=True):
                 m = measure_tag(quad)
                 if self._inside(m.x_in, m.y_in):
@@ -389,9 +389,9 @@ class Tracker:
         if self._settle is None or image is None:
             self._motion_boxes = ()
             return not recent_move and not self._pending()
-        state = self._settle.update(t, to_grey(image), explained, hidden)
-        self._motion_boxes = state.motion_boxes_in
-        return state.settled and not recent_move and not self._pending()
+        judged = self._settle.update(t, to_grey(image), explained, hidden)
+        self._motion_boxes = judged.motion_boxes_in
+        return judged.settled and not recent_move and not self._pending()
 
     def _pose_changed(self, p: TagPose, x: float, y: float, h: float) -> bool:
         return (
