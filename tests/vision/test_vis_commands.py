@@ -164,3 +164,22 @@ def test_missing_sources_are_clear(tmp_path):
 def test_missing_camera_is_clear():
     with pytest.raises(VisionError, match="cannot open camera 99"):
         open_source("99")
+
+
+def test_calibrate_keeps_lens_intrinsics_already_in_the_profile(table_folder, tmp_path, capsys):
+    k = CAM.k()
+    lens = {
+        "camera_matrix": k.tolist(),
+        "dist_coeffs": [0.0, 0.0, 0.0, 0.0, 0.0],
+        "image_size_px": [CAM.width_px, CAM.height_px],
+        "source": "test lens",
+    }
+    out = tmp_path / "p.json"
+    out.write_text(json.dumps({"version": 1, "intrinsics": lens}))
+    code = main(["calibrate", "--source", str(table_folder), "--save", str(out), "--tag-mm", "20"])
+    assert code == 0, capsys.readouterr()
+    assert "using the lens intrinsics already in" in capsys.readouterr().out
+    prof = load_profile(out)
+    assert prof.intrinsics is not None and prof.intrinsics.source == "test lens"
+    assert prof.pose.source == "intrinsics"
+    assert abs(prof.pose.centre_mm[2] - CAM.height_mm) < 5.0
