@@ -78,12 +78,18 @@ def test_tilted_distorted_camera_heights_corrected_everywhere():
     # step the camera back toward the player so the tilted view stays centred on the table
     back = 900 * math.tan(math.radians(6.0))
     cam = replace(cam, position_mm=(304.8, 304.8 - back, 900.0))
-    scene = random_scene(seed=4, n_pieces=24, tag_size_mm=16.0, base_diameter_mm=40.0)
+    scene = random_scene(seed=4, n_pieces=20, tag_size_mm=16.0, base_diameter_mm=40.0)
+    # four pieces right at the play area's corners, facing the middle
+    corners = ((1.0, 1.0, 45.0), (23.0, 1.0, 315.0), (23.0, 23.0, 225.0), (1.0, 23.0, 135.0))
+    for piece, (x, y, h) in zip(scene.pieces[:4], corners, strict=True):
+        scene = scene.with_piece_at(piece.name, x, y, h)
+    corner_tags = {int(m.tag_id) for p in scene.pieces[:4] for m in p.spec.tags}
     image, truth = render_frame(scene, cam, rng=np.random.default_rng(0))
     profile = calibrate(image, cam)
     m = profile.mapping()
     tags = {s.tag_id: s for s in Detector().detect(image) if s.tag_id >= 4}
     corrected, flat = [], []
+    assert corner_tags <= {t.tag_id for t in truth.tags if t.visible}
     for t in truth.tags:
         if t.tag_id < 4 or not t.visible:
             continue
