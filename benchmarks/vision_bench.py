@@ -213,7 +213,10 @@ def height_correction() -> None:
     )
     cam = Camera.overhead("1080p", height_mm=900, tilt_deg=6.0)
     cam = replace(cam, position_mm=(304.8, 304.8 - 900 * math.tan(math.radians(6.0)), 900.0))
-    scene = random_scene(seed=4, n_pieces=24, tag_size_mm=16.0, base_diameter_mm=40.0)
+    scene = random_scene(seed=4, n_pieces=20, tag_size_mm=16.0, base_diameter_mm=40.0)
+    corners = ((1.0, 1.0, 45.0), (23.0, 1.0, 315.0), (23.0, 23.0, 225.0), (1.0, 23.0, 135.0))
+    for piece, (x, y, h) in zip(scene.pieces[:4], corners, strict=True):
+        scene = scene.with_piece_at(piece.name, x, y, h)  # pieces at the play area's corners
     image, truth = render_frame(scene, cam, rng=np.random.default_rng(0))
     seen = {s.tag_id: np.asarray(s.corners_px) for s in Detector().detect(image)}
     for label, lens in (("with lens intrinsics", cam), ("without intrinsics", None)):
