@@ -297,13 +297,14 @@ class Tracker:
             if tr is None:
                 tr = _Track(tag_id, m.x_in, m.y_in, m.heading_deg, m.side_mm, t)
                 tr.restart(m, t)
-                tr.probe = m
                 if self.confirm_frames <= 1:
                     tr.confirmed = True
+                else:
+                    tr.probe = m
                 self._tracks[tag_id] = tr
                 continue
             if not tr.confirmed or tr.state == TagState.LIFTED:
-                # (re)confirmation: consistent sightings in consecutive frames
+                # (re)confirmation: consistent sightings, short gaps allowed
                 consistent = tr.probe is not None and not _far(
                     tr.probe, m, self.move_mm * 2, self.move_deg * 2
                 )
