@@ -298,6 +298,23 @@ def events_from_log(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]
     return out
 
 
+def tidy_logged(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The logged events worth listing: an announcement that only repeats an event's sentence
+    is dropped, and so are the raw 'step' records when the log has the engine's events."""
+    texts = {(e["text"], e["t"]) for e in events if e["kind"] not in ("announcement", "step")}
+    has_engine_events = any(e["kind"] == "activation" for e in events)
+    out = []
+    for e in events:
+        if e["kind"] == "announcement" and any(
+            text == e["text"] and abs(t - e["t"]) <= 1.0 for text, t in texts
+        ):
+            continue
+        if e["kind"] == "step" and has_engine_events:
+            continue
+        out.append(e)
+    return out
+
+
 def read_session_events(
     footage: Path, problems: list[str] | None = None, log: Path | None = None
 ) -> list[dict[str, Any]]:
@@ -307,7 +324,7 @@ def read_session_events(
         log = find_session_log(footage)
     if log is None:
         return []
-    return events_from_log(read_event_log(log, problems))
+    return tidy_logged(events_from_log(read_event_log(log, problems)))
 
 
 def activations(

@@ -8,6 +8,7 @@ from pathlib import Path
 import cv2
 
 from assistant.recorder import SessionRecorder
+from assistant.replay.reconstruct import activations, events_from_log, tidy_logged
 from assistant.replay.run import ReplayOptions, ReplayResult, run_replay
 from tests.replay.clipmaker import Clip
 
@@ -60,3 +61,22 @@ def test_replay_of_a_crashed_recording_keeps_what_was_written(
     assert [m.tag_id for m in result.timeline.moves] == [
         t["tag"] for t in truth if t["t_end"] + 2.5 < 11.0
     ]
+
+
+def test_logged_events_are_tidied_as_the_live_session_writes_them() -> None:
+    records = [
+        {"type": "step", "action": {"kind": "initiative"}, "t": 0.4},
+        {"type": "initiative", "round": 1, "roll": 4, "text": "Initiative roll 4.", "t": 0.4},
+        {"type": "announcement", "text": "Initiative roll 4.", "t": 0.4},
+        {"type": "announcement", "text": "Your turn: move a character.", "t": 0.4},
+        {"type": "activation", "round": 1, "unit": "crossbow", "text": "Ivy activates.", "t": 5.7},
+        {"type": "roll", "round": 1, "dice": [4], "t": 5.7},
+    ]
+    events = tidy_logged(events_from_log(records))
+    assert [(e["kind"], e["text"]) for e in events] == [
+        ("initiative", "Initiative roll 4."),
+        ("announcement", "Your turn: move a character."),
+        ("activation", "Ivy activates."),
+        ("roll", "roll: round=1, dice=[4]"),
+    ]
+    assert activations([], [], events)[0]["label"] == "Ivy activates."
