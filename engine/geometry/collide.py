@@ -58,6 +58,16 @@ class _RayData:
     """Per segment: index of its shape group."""
     areal: npt.NDArray[np.bool_]
     """Per shape group: has polygon rings."""
+    ex: FloatArray
+    ey: FloatArray
+    """Per segment: unit vector from a to b."""
+    seg_len: FloatArray
+    """Per segment: length, inches."""
+    vx: FloatArray
+    vy: FloatArray
+    vowner: npt.NDArray[np.intp]
+    """Segment end points (each once per segment start, plus the far end of open lines) and
+    the shape group each belongs to."""
 
 
 @dataclass(frozen=True)
@@ -146,6 +156,11 @@ class ObstacleSet:
             ring_all = np.zeros(0, dtype=np.bool_)
         starts = np.cumsum([0, *counts[:-1]]).astype(np.intp) if counts else np.zeros(0, np.intp)
         owner = np.repeat(np.arange(len(counts), dtype=np.intp), counts)
+        seg_len = np.hypot(b_all[:, 0] - a_all[:, 0], b_all[:, 1] - a_all[:, 1])
+        with np.errstate(all="ignore"):
+            ex = (b_all[:, 0] - a_all[:, 0]) / seg_len
+            ey = (b_all[:, 1] - a_all[:, 1]) / seg_len
+        open_end = ~ring_all
         return _RayData(
             cx=np.array(cxs, dtype=np.float64),
             cy=np.array(cys, dtype=np.float64),
@@ -158,6 +173,12 @@ class ObstacleSet:
             starts=starts,
             owner=owner,
             areal=np.array([bool(o.ring.any()) for o in outlines], dtype=np.bool_),
+            ex=ex,
+            ey=ey,
+            seg_len=seg_len,
+            vx=np.concatenate([a_all[:, 0], b_all[open_end, 0]]),
+            vy=np.concatenate([a_all[:, 1], b_all[open_end, 1]]),
+            vowner=np.concatenate([owner, owner[open_end]]),
         )
 
     # ----------------------------------------------------------------- exact tests
@@ -214,31 +235,60 @@ class ObstacleSet:
         a leg to at most this length passes ``leg_blockers`` (up to rounding: callers verify
         what they keep).
         """
+        if len(px) == 0:
+            return np.full(0, np.inf)
+        origins, inv = np.unique(np.stack([px, py], axis=1), axis=0, return_inverse=True)
+        return self.free_lengths_from(origins[:, 0], origins[:, 1], inv.reshape(-1), ux, uy, r)
+
+    def free_lengths_from(
+        self,
+        ox: FloatArray,
+        oy: FloatArray,
+        inv: npt.NDArray[np.intp],
+        ux: FloatArray,
+        uy: FloatArray,
+        r: float,
+    ) -> FloatArray:
+        """``free_lengths`` for rays that share origins: ray i starts at origin ``inv[i]`` of
+        (``ox``, ``oy``). Per-origin work (distances, inside tests) is done once per origin."""
         rays = self.rays
-        best = np.full(len(px), np.inf)
+        best = np.full(len(ux), np.inf)
+        if len(ux) == 0:
+            return best
         if len(rays.cx):
-            wx = rays.cx[None, :] - px[:, None]
-            wy = rays.cy[None, :] - py[:, None]
+            wx = rays.cx[None, :] - ox[:, None]
+            wy = rays.cy[None, :] - oy[:, None]
             d0 = np.hypot(wx, wy)
             rho = np.minimum(d0, r + rays.cr[None, :]) - _RAY_SLACK_IN
-            best = np.minimum(best, _disc_entry(wx, wy, d0, rho, ux, uy).min(axis=1))
+            hit = _disc_entry(wx[inv], wy[inv], (d0 * d0 - rho * rho)[inv], rho[inv], ux, uy)
+            best = np.minimum(best, hit.min(axis=1))
         if len(rays.ax):
-            best = np.minimum(best, _edge_entry(rays, px, py, ux, uy, r))
+            best = np.minimum(best, _edge_entry(rays, ox, oy, inv, ux, uy, r))
         return best
 
 
 def _edge_entry(
-    rays: _RayData, px: FloatArray, py: FloatArray, ux: FloatArray, uy: FloatArray, r: float
+    rays: _RayData,
+    ox: FloatArray,
+    oy: FloatArray,
+    inv: npt.NDArray[np.intp],
+    ux: FloatArray,
+    uy: FloatArray,
+    r: float,
 ) -> FloatArray:
-    """Ray parameter of the first contact with any shape's boundary segments (see above)."""
+    """Ray parameter of the first contact with any shape's boundary segments.
+
+    ``ox``/``oy`` are the distinct ray origins and ``inv`` maps each ray to its origin. Each
+    segment, grown by the clearance rho, is a capsule: two discs at its ends and two long
+    sides; a ray from outside first enters through a disc or through the side facing it.
+    """
     ax, ay, bx, by = rays.ax[None, :], rays.ay[None, :], rays.bx[None, :], rays.by[None, :]
-    pxc, pyc = px[:, None], py[:, None]
-    ex, ey = bx - ax, by - ay
-    seg_len = np.hypot(ex, ey)
-    ex, ey = ex / seg_len, ey / seg_len
-    # Distance from each ray origin to each segment, and inside tests for polygons.
+    ex, ey, seg_len = rays.ex[None, :], rays.ey[None, :], rays.seg_len[None, :]
+    pxc, pyc = ox[:, None], oy[:, None]
+    # Per origin: distance to each shape and whether it stands inside a polygon.
     wax, way = pxc - ax, pyc - ay
-    along = np.clip(wax * ex + way * ey, 0.0, seg_len)
+    s0 = wax * ex + way * ey
+    along = np.clip(s0, 0.0, seg_len)
     dist = np.hypot(wax - along * ex, way - along * ey)
     d_shape = np.minimum.reduceat(dist, rays.starts, axis=1)
     with np.errstate(all="ignore"):
@@ -246,34 +296,35 @@ def _edge_entry(
     crossings = np.add.reduceat((crosses & rays.ring[None, :]).astype(np.intp), rays.starts, axis=1)
     inside = (crossings % 2 == 1) & rays.areal[None, :]
     rho_shape = np.where(inside, -1.0, np.minimum(d_shape, r)) - _RAY_SLACK_IN
+    # Discs at the segment ends.
+    rho_v = rho_shape[:, rays.vowner]
+    wvx = rays.vx[None, :] - pxc
+    wvy = rays.vy[None, :] - pyc
+    c_v = wvx * wvx + wvy * wvy - rho_v * rho_v
+    t = _disc_entry(wvx[inv], wvy[inv], c_v[inv], rho_v[inv], ux, uy).min(axis=1)
+    # The long side facing the origin, crossed toward the segment.
     rho = rho_shape[:, rays.owner]
+    h = wax * -ey + way * ex
+    side = np.where(h >= 0.0, 1.0, -1.0)
+    num = (side * rho - h)[inv]
     uxc, uyc = ux[:, None], uy[:, None]
-    t = np.minimum(
-        _disc_entry(-wax, -way, np.hypot(wax, way), rho, ux, uy),
-        _disc_entry(bx - pxc, by - pyc, np.hypot(bx - pxc, by - pyc), rho, ux, uy),
-    )
-    # The two long sides of each capsule: lines at signed offset ±rho from the segment,
-    # crossed toward the segment.
-    nx, ny = -ey, ex
-    h = wax * nx + way * ny
-    un = uxc * nx + uyc * ny
+    un = uxc * -ey + uyc * ex
+    ue = uxc * ex + uyc * ey
     with np.errstate(all="ignore"):
-        for side in (1.0, -1.0):
-            ts = (side * rho - h) / un
-            hx, hy = wax + ts * uxc, way + ts * uyc
-            s = hx * ex + hy * ey
-            ok = (rho > 0.0) & (side * un < 0.0) & (ts >= 0.0) & (s >= 0.0) & (s <= seg_len)
-            t = np.minimum(t, np.where(ok, ts, np.inf))
-    return np.asarray(t.min(axis=1), dtype=np.float64)
+        ts = num / un
+        s = s0[inv] + ts * ue
+        ok = (rho > 0.0)[inv] & (side[inv] * un < 0.0) & (ts >= 0.0) & (s >= 0.0) & (s <= seg_len)
+        t_side = np.where(ok, ts, np.inf).min(axis=1)
+    return np.asarray(np.minimum(t, t_side), dtype=np.float64)
 
 
 def _disc_entry(
-    wx: FloatArray, wy: FloatArray, d0: FloatArray, rho: FloatArray, ux: FloatArray, uy: FloatArray
+    wx: FloatArray, wy: FloatArray, c: FloatArray, rho: FloatArray, ux: FloatArray, uy: FloatArray
 ) -> FloatArray:
-    """Ray parameter where rays (origin at distance ``d0`` from each centre, offset w = centre -
-    origin) first come closer than ``rho`` to each centre; inf if never or ``rho`` <= 0."""
+    """Ray parameter where rays (offset w = centre - origin, c = |w|^2 - rho^2) first come
+    closer than ``rho`` to each centre; inf if never or ``rho`` <= 0."""
     b = wx * ux[:, None] + wy * uy[:, None]
-    disc = b * b - (d0 * d0 - rho * rho)
+    disc = b * b - c
     ok = (rho > 0.0) & (b > 0.0) & (disc > 0.0)
     with np.errstate(all="ignore"):
         t = np.where(ok, b - np.sqrt(np.where(ok, disc, 0.0)), np.inf)

@@ -1,14 +1,13 @@
 """Moving toward something: the generic "move towards X" (RULES.md §1.5) and the straight run
 toward a table edge (G-05), in inches.
 
-``best_move_toward`` is on the AI's hot path, so it searches with the numpy ray caster of
-``collide`` (a fan of directions per leg, a beam of bend points) and only checks its best few
-candidates exactly with ``check_path``; the path it returns always passes ``check_path``.
+``best_move_toward`` is on the AI's hot path, so it searches with the numpy ray caster
+(``raysearch``) and only checks its best few candidates exactly with ``check_path``; the path
+it returns always passes ``check_path``.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -16,78 +15,14 @@ import numpy as np
 from engine.geometry.angles import EPS_IN, Point, centre_distance_in, heading_vector
 from engine.geometry.collide import FloatArray
 from engine.geometry.movement import MoveArea, check_path
+from engine.geometry.raysearch import MIN_MOVE_IN, Batch, search
 from engine.geometry.table import Edge
 
-FIRST_FAN = 32
-"""Directions tried for the first leg (every 11.25 degrees), besides straight at the goal."""
-LATER_FAN = 16
-"""Directions tried for a later leg from each of the best few bend points."""
-FAN_NODES = 6
-"""How many of the best bend points get a full fan for their next leg."""
-BEAM = 48
-"""How many bend points are carried from one leg to the next."""
 MAX_CHECKS = 40
 """How many candidate paths at most are checked exactly before giving up (stay put)."""
-MIN_MOVE_IN = 1e-4
-"""Legs shorter than this (inches) are not worth announcing: the base stays put instead."""
 IMPROVE_IN = 1e-6
 """A move must bring the base at least this much closer (inches) to be worth making."""
 _PULL_BACK_IN = 1e-9
-
-_Node = tuple[tuple[Point, ...], float]
-
-
-def _fan(n: int) -> tuple[FloatArray, FloatArray]:
-    ang = np.arange(n, dtype=np.float64) * (2.0 * math.pi / n)
-    return np.sin(ang), np.cos(ang)
-
-
-def _clear_ranges(
-    area: MoveArea, px: FloatArray, py: FloatArray, ux: FloatArray, uy: FloatArray
-) -> tuple[FloatArray, FloatArray]:
-    """(lo, hi): the distances along each ray where a leg may end with the base clear of
-    obstacles and on the table (the allowance not counted); empty when lo > hi."""
-    r = area.radius_in
-    w, d = area.table.width_in, area.table.depth_in
-    lo = np.zeros(len(px))
-    hi = area.blockers.free_lengths(px, py, ux, uy, r) - _PULL_BACK_IN
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for p, u, size in ((px, ux, w), (py, uy, d)):
-            t_a = (r - p) / u
-            t_b = (size - r - p) / u
-            inside = (p >= r - EPS_IN) & (p <= size - r + EPS_IN)
-            enter = np.where(u != 0.0, np.minimum(t_a, t_b), np.where(inside, -np.inf, np.inf))
-            leave = np.where(u != 0.0, np.maximum(t_a, t_b), np.where(inside, np.inf, -np.inf))
-            lo = np.maximum(lo, enter)
-            hi = np.minimum(hi, leave)
-    return lo, hi
-
-
-def _goal_stops(
-    px: FloatArray,
-    py: FloatArray,
-    ux: FloatArray,
-    uy: FloatArray,
-    lo: FloatArray,
-    hi: FloatArray,
-    goal: Point,
-    stop_gap_in: float,
-    full_distance: bool,
-) -> FloatArray:
-    """Where along each ray to stop: on reaching the stop gap, else at the closest approach to
-    the goal (or, with ``full_distance``, at the end of the allowance)."""
-    wx, wy = goal[0] - px, goal[1] - py
-    proj = wx * ux + wy * uy
-    perp2 = np.maximum(0.0, wx * wx + wy * wy - proj * proj)
-    gap2 = stop_gap_in * stop_gap_in
-    reaches = perp2 <= gap2 + 1e-12
-    t_in = proj - np.sqrt(np.maximum(0.0, gap2 - perp2))
-    t_out = proj + np.sqrt(np.maximum(0.0, gap2 - perp2))
-    # The ray meets the stop circle inside [lo, hi]: stop at the first point inside it.
-    meets = reaches & (t_out >= lo) & (t_in <= hi)
-    t_meet = np.clip(t_in, lo, hi)
-    fallback = hi if full_distance else np.clip(proj, lo, hi)
-    return np.where(meets, t_meet, fallback)
 
 
 def best_move_toward(
@@ -115,23 +50,34 @@ def best_move_toward(
     d_start = centre_distance_in(start, goal)
     if d_start <= stop_gap_in + 1e-9:
         return (start,)
-    found: list[tuple[float, float, int, tuple[Point, ...], int]] = []
-    cache: dict[str, tuple[FloatArray, FloatArray]] = {}
+    cache: dict[str, tuple[FloatArray, ...]] = {}
+    first_reach = max((float(p[0]) for p in leg_patterns if p), default=0.0)
+    batches: list[tuple[int, Batch]] = []
     for k, pattern in enumerate(leg_patterns):
-        for pts, length in _search(start, goal, stop_gap_in, pattern, area, full_distance, cache):
-            end = pts[-1]
-            d_end = centre_distance_in(end, goal)
-            if d_end > d_start:
-                continue
-            score = round(max(0.0, d_end - stop_gap_in), 9)
-            found.append((score, length, len(pts), pts, k))
-    found.sort(key=lambda c: (c[0], c[1], c[2]))
+        found = search(start, goal, stop_gap_in, pattern, area, full_distance, cache, first_reach)
+        batches.extend((k, batch) for batch in found)
+    if not batches:
+        return (start,)
+    scores, lengths, n_points, which, index = [], [], [], [], []
+    for b, (_, batch) in enumerate(batches):
+        d_end = np.hypot(batch.ex - goal[0], batch.ey - goal[1])
+        keep = np.nonzero(d_end <= d_start)[0]
+        scores.append(np.round(np.maximum(0.0, d_end[keep] - stop_gap_in), 9))
+        lengths.append(batch.length[keep])
+        n_points.append(np.full(len(keep), len(batch.frontier[0][0]) + 1))
+        which.append(np.full(len(keep), b))
+        index.append(keep)
+    score = np.concatenate(scores)
+    order = np.lexsort((np.concatenate(n_points), np.concatenate(lengths), score))
+    which_all, index_all = np.concatenate(which), np.concatenate(index)
     stay_score = round(d_start - stop_gap_in, 9)
     seen: set[tuple[Point, ...]] = set()
     checks = 0
-    for score, _, _, pts, k in found:
-        if score > stay_score - IMPROVE_IN or checks >= MAX_CHECKS:
+    for o in order.tolist():
+        if score[o] > stay_score - IMPROVE_IN or checks >= MAX_CHECKS:
             break
+        k, batch = batches[int(which_all[o])]
+        pts = batch.path(int(index_all[o]))
         if pts in seen:
             continue
         seen.add(pts)
@@ -139,75 +85,6 @@ def best_move_toward(
         if check_path(pts, leg_patterns[k], area).legal:
             return pts
     return (start,)
-
-
-def _search(
-    start: Point,
-    goal: Point,
-    stop_gap_in: float,
-    pattern: Sequence[float],
-    area: MoveArea,
-    full_distance: bool,
-    first_leg_cache: dict[str, tuple[FloatArray, FloatArray]],
-) -> list[_Node]:
-    """Beam search over the legs of one pattern; every node reached is a candidate path.
-
-    The first leg's rays are the same for every pattern: their clear ranges are kept in
-    ``first_leg_cache``.
-    """
-    frontier: list[_Node] = [((start,), 0.0)]
-    results: list[_Node] = []
-    for leg, limit in enumerate(pattern):
-        if not frontier or limit <= 0.0:
-            break
-        last = leg == len(pattern) - 1
-        fan_n = FIRST_FAN if leg == 0 else LATER_FAN
-        origins: list[int] = []
-        dirs: list[tuple[float, float]] = []
-        fx, fy = _fan(fan_n)
-        for i, (pts, _) in enumerate(frontier):
-            p = pts[-1]
-            d = centre_distance_in(p, goal)
-            if d > 0.0:
-                origins.append(i)
-                dirs.append(((goal[0] - p[0]) / d, (goal[1] - p[1]) / d))
-            if i < FAN_NODES or leg == 0:
-                origins.extend([i] * fan_n)
-                dirs.extend(zip(fx.tolist(), fy.tolist(), strict=True))
-        if not origins:
-            break
-        px = np.array([frontier[i][0][-1][0] for i in origins])
-        py = np.array([frontier[i][0][-1][1] for i in origins])
-        ux = np.array([u[0] for u in dirs])
-        uy = np.array([u[1] for u in dirs])
-        if leg == 0 and "first" in first_leg_cache:
-            lo, hi = first_leg_cache["first"]
-        else:
-            lo, hi = _clear_ranges(area, px, py, ux, uy)
-            if leg == 0:
-                first_leg_cache["first"] = (lo, hi)
-        hi = np.minimum(hi, area.ground.reach_in(px, py, ux, uy, float(limit)))
-        t_goal = _goal_stops(px, py, ux, uy, lo, hi, goal, stop_gap_in, full_distance)
-        valid = (hi >= lo) & (hi >= MIN_MOVE_IN)
-        new_nodes: list[_Node] = []
-        uxl, uyl, hil, tgl = ux.tolist(), uy.tolist(), hi.tolist(), t_goal.tolist()
-        for j in np.nonzero(valid)[0].tolist():
-            pts, length = frontier[origins[j]]
-            p = pts[-1]
-            stops = {tgl[j]} if last else {tgl[j], hil[j]}
-            for t in stops:
-                if t < MIN_MOVE_IN:
-                    continue
-                end = (p[0] + uxl[j] * t, p[1] + uyl[j] * t)
-                new_nodes.append(((*pts, end), length + t))
-        results.extend(new_nodes)
-        if last:
-            break
-        # Carry on only from bends that have not yet reached the stop gap, best first.
-        open_nodes = [n for n in new_nodes if centre_distance_in(n[0][-1], goal) > stop_gap_in]
-        open_nodes.sort(key=lambda n: centre_distance_in(n[0][-1], goal))
-        frontier = open_nodes[:BEAM]
-    return results
 
 
 def toward_edge_path(
