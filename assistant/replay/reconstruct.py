@@ -202,7 +202,7 @@ def piece_moves(moves: Sequence[Move], roster: Roster) -> list[PieceMove]:
             PieceMove(
                 key[0],
                 roster.sides.get(key[0], ""),
-                tuple(m.tag_id for m, _ in items),
+                tuple(sorted(m.tag_id for m, _ in items)),
                 (sum(f[0] for f in froms) / len(froms), sum(f[1] for f in froms) / len(froms)),
                 (sum(t[0] for t in tos) / len(tos), sum(t[1] for t in tos) / len(tos)),
                 froms[0][2],

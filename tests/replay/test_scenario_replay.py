@@ -78,3 +78,23 @@ def test_scenario_replay_names_the_units_that_moved(tmp_path: Path) -> None:
     assert [a["label"].split(" moves")[0] for a in doc["activations"]] == [m.piece for m in moves]
     assert doc["roster"]["terrain"][0]["polygon"]
     assert len(result.timeline.moves) == 3
+
+
+def test_a_piece_with_two_tags_makes_one_move_from_both() -> None:
+    from assistant.replay.reconstruct import Roster, piece_moves
+    from assistant.replay.timeline import Move
+
+    front = TagMount(TagId(30), forward_mm=10.0)
+    rear = TagMount(TagId(31), forward_mm=-10.0, rotation_deg=180.0)
+    roster = Roster(24.0, 24.0, (PieceSpec("Ogre", (front, rear), 40.0),), {"Ogre": "Goblins"})
+    d = 10.0 / MM_PER_IN
+    moves = [  # facing 0 -> 90: the front tag ahead, the rear tag behind (turned 180 degrees)
+        Move(30, (5.0, 5.0 + d), (9.0 + d, 6.0), 0.0, 90.0, 2.0, 3.1),
+        Move(31, (5.0, 5.0 - d), (9.0 - d, 6.0), 180.0, 270.0, 2.1, 3.0),
+    ]
+    (move,) = piece_moves(moves, roster)
+    assert move.piece == "Ogre" and move.tags == (30, 31)
+    assert math.dist(move.from_in, (5.0, 5.0)) < 1e-9
+    assert math.dist(move.to_in, (9.0, 6.0)) < 1e-9
+    assert move.heading_to_deg == pytest.approx(90.0)
+    assert (move.t_start, move.t_end) == (2.0, 3.1)
