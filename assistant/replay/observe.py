@@ -1,10 +1,12 @@
 """Footage frames to board snapshots, fast enough for replay.
 
-The replay looks at every ``stride``-th frame and runs the tag detector only when the picture of
-the table changed since the last detection (a small grey thumbnail is compared, which costs a
-fraction of a millisecond); while nothing changes the previous sightings stand. Sightings and the
-image go to the project's tracker (``vision.tracker.Tracker``), which gives the BoardSnapshot: tag
-poses in table inches, seen / held / lifted, and the settled flag judged from the image.
+The replay looks at every ``stride``-th frame and runs the tag detector at full resolution only
+where the picture changed lately (a small grey thumbnail is compared with the previous one, which
+costs a fraction of a millisecond): sightings elsewhere stand as they were. The whole frame is
+searched every ``redetect_s`` seconds and when most of it changed (a hand sweeping over the
+table). Sightings and the image go to the project's tracker (``vision.tracker.Tracker``), which
+gives the BoardSnapshot: tag poses in table inches, seen / held / lifted, and the settled flag
+judged from the image.
 """
 
 from __future__ import annotations
