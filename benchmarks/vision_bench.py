@@ -89,10 +89,9 @@ def _score(snapshots, truths):
     )
 
 
-def _time_pipeline(frames, profile, region_search: bool):
-    pipe = TablePipeline(
-        Detector(profile.dictionary), Tracker(profile), region_search=region_search
-    )
+def _time_pipeline(frames, profile, region_search: bool, pieces=()):
+    tracker = Tracker(profile, pieces=pieces)  # pieces give terrain tags their heights
+    pipe = TablePipeline(Detector(profile.dictionary), tracker, region_search=region_search)
     snaps, ms, cpu = [], [], []
     for f in frames:
         t0 = time.perf_counter()
