@@ -1,7 +1,8 @@
 """The replay job: footage in, timeline.json, index.html (and an annotated MP4) out.
 
-``run_replay(options)`` reads the footage once, every ``stride``-th frame, shows a progress bar
-with the time left, and writes its outputs even when stopped early (Ctrl-C) or when the footage
+``run_replay(options, progress)`` reads the footage once, every ``stride``-th frame, reports
+its progress through a callback (the command draws a progress bar with the time left from it),
+and writes its outputs even when stopped early (Ctrl-C) or when the footage
 is damaged: what was read is replayed and the reason is in the warnings.
 """
 
@@ -21,20 +22,17 @@ import numpy as np
 import numpy.typing as npt
 
 from assistant.errors import UserError
+from assistant.replay.document import timeline_document
 from assistant.replay.footage import FootageReader, open_footage
 from assistant.replay.observe import FrameObserver, fit_profile_from_footage, make_detector
 from assistant.replay.reconstruct import (
     Roster,
-    activations,
-    piece_moves,
-    piece_positions,
     read_session_events,
     roster_from_scenario,
 )
 from assistant.replay.timeline import Timeline, TimelineBuilder, TimelineSettings
 from calibration.profile import TableProfile, load_profile
 
-TIMELINE_VERSION = 1
 FRAMES_DIR = "frames"
 
 
@@ -120,71 +118,6 @@ def _write_json_atomic(path: Path, data: Any) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
     os.replace(tmp, path)
-
-
-def timeline_document(
-    timeline: Timeline,
-    *,
-    profile: TableProfile,
-    roster: Roster | None,
-    logged: list[dict[str, Any]],
-    keyframes: list[dict[str, Any]],
-    warnings: list[str],
-    source: dict[str, Any],
-) -> dict[str, Any]:
-    """The version-1 timeline.json object (inches, degrees, seconds)."""
-    pmoves = piece_moves(timeline.moves, roster) if roster else []
-    events: list[dict[str, Any]] = []
-    for e in timeline.events:
-        item = e.to_json()
-        found = roster.piece_of_tag(e.tag_id) if roster and e.tag_id is not None else None
-        if found is not None:
-            item["piece"] = found[0].name
-            item["text"] = item["text"].replace(f"tag {e.tag_id}", found[0].name, 1)
-        events.append(item)
-    for m in timeline.moves:
-        if roster is not None and roster.piece_of_tag(m.tag_id) is not None:
-            continue  # told as its piece's move below
-        events.append(
-            {
-                "t": round(m.t_end, 3),
-                "kind": "move",
-                "tag": m.tag_id,
-                "text": f"tag {m.tag_id} moved {m.distance_in:.1f} in "
-                f"({m.t_start:.1f}-{m.t_end:.1f} s)",
-            }
-        )
-    for pm in pmoves:
-        events.append(
-            {
-                "t": round(pm.t_end, 3),
-                "kind": "piece_move",
-                "piece": pm.piece,
-                "text": f"{pm.piece} moved {pm.distance_in:.1f} in",
-            }
-        )
-    events.extend(logged)
-    events.sort(key=lambda e: (e["t"], e["kind"]))
-    states = []
-    for s in timeline.states:
-        item = s.to_json()
-        if roster:
-            item["pieces"] = piece_positions(s, roster)
-        states.append(item)
-    return {
-        "version": TIMELINE_VERSION,
-        "source": source,
-        "table": {"width_in": profile.width_in, "depth_in": profile.depth_in},
-        "duration_s": round(timeline.duration_s, 3),
-        "moves": [m.to_json() for m in timeline.moves],
-        "piece_moves": [pm.to_json() for pm in pmoves],
-        "states": states,
-        "events": events,
-        "activations": activations(timeline.moves, pmoves, logged),
-        "roster": roster.to_json() if roster else None,
-        "keyframes": keyframes,
-        "warnings": list(warnings),
-    }
 
 
 def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> ReplayResult:

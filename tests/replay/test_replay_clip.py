@@ -11,6 +11,8 @@ import cv2
 import pytest
 
 from assistant.cli import main
+from assistant.errors import UserError
+from assistant.replay.document import load_timeline
 from assistant.replay.footage import open_footage
 from assistant.replay.observe import fit_profile_from_footage, make_detector
 from assistant.replay.run import ReplayOptions, ReplayResult, run_replay
@@ -159,3 +161,12 @@ def test_replay_with_a_saved_profile_and_from_an_image_folder(
     for want, move in zip(replay.timeline.moves, got, strict=True):
         assert math.dist(move.to_in, want.to_in) < 0.1
         assert abs(move.t_end - want.t_end) <= 0.3
+
+
+def test_timeline_json_loads_by_version(replay: ReplayResult, tmp_path: Path) -> None:
+    doc = load_timeline(replay.out_dir / "timeline.json")
+    assert [m["tag"] for m in doc["moves"]] == [m.tag_id for m in replay.timeline.moves]
+    future = tmp_path / "future.json"
+    future.write_text(json.dumps({**doc, "version": 99}))
+    with pytest.raises(UserError, match=r"future\.json has version 99"):
+        load_timeline(future)

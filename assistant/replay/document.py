@@ -1,0 +1,118 @@
+"""timeline.json: the replay's saved form, version 1, and its loader.
+
+Version 1 (table inches, degrees, seconds)::
+
+    {"version": 1, "source": {...}, "table": {"width_in", "depth_in"}, "duration_s",
+     "moves": [{"tag", "from", "to", "heading_from", "heading_to", "t_start", "t_end"}],
+     "piece_moves": [{"piece", "side", "tags", "from", "to", ...}],   (with a scenario)
+     "states": [{"t", "t_until", "frame", "tags": [{"id", "x", "y", "heading", "seen"}],
+                 "pieces": [...]}],
+     "events": [{"t", "kind", "text", ...}], "activations": [{"index", "t", "t_start", "label"}],
+     "roster": {...} | null, "keyframes": [{"t", "src"}], "warnings": [...]}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from assistant.errors import UserError
+from assistant.replay.reconstruct import Roster, activations, piece_moves, piece_positions
+from assistant.replay.timeline import Timeline
+from calibration.profile import TableProfile
+
+TIMELINE_VERSION = 1
+
+
+def timeline_document(
+    timeline: Timeline,
+    *,
+    profile: TableProfile,
+    roster: Roster | None,
+    logged: list[dict[str, Any]],
+    keyframes: list[dict[str, Any]],
+    warnings: list[str],
+    source: dict[str, Any],
+) -> dict[str, Any]:
+    """The version-1 timeline.json object (inches, degrees, seconds)."""
+    pmoves = piece_moves(timeline.moves, roster) if roster else []
+    events: list[dict[str, Any]] = []
+    for e in timeline.events:
+        item = e.to_json()
+        found = roster.piece_of_tag(e.tag_id) if roster and e.tag_id is not None else None
+        if found is not None:
+            item["piece"] = found[0].name
+            item["text"] = item["text"].replace(f"tag {e.tag_id}", found[0].name, 1)
+        events.append(item)
+    for m in timeline.moves:
+        if roster is not None and roster.piece_of_tag(m.tag_id) is not None:
+            continue  # told as its piece's move below
+        events.append(
+            {
+                "t": round(m.t_end, 3),
+                "kind": "move",
+                "tag": m.tag_id,
+                "text": f"tag {m.tag_id} moved {m.distance_in:.1f} in "
+                f"({m.t_start:.1f}-{m.t_end:.1f} s)",
+            }
+        )
+    for pm in pmoves:
+        events.append(
+            {
+                "t": round(pm.t_end, 3),
+                "kind": "piece_move",
+                "piece": pm.piece,
+                "text": f"{pm.piece} moved {pm.distance_in:.1f} in",
+            }
+        )
+    events.extend(logged)
+    events.sort(key=lambda e: (e["t"], e["kind"]))
+    states = []
+    for s in timeline.states:
+        item = s.to_json()
+        if roster:
+            item["pieces"] = piece_positions(s, roster)
+        states.append(item)
+    return {
+        "version": TIMELINE_VERSION,
+        "source": source,
+        "table": {"width_in": profile.width_in, "depth_in": profile.depth_in},
+        "duration_s": round(timeline.duration_s, 3),
+        "moves": [m.to_json() for m in timeline.moves],
+        "piece_moves": [pm.to_json() for pm in pmoves],
+        "states": states,
+        "events": events,
+        "activations": activations(timeline.moves, pmoves, logged),
+        "roster": roster.to_json() if roster else None,
+        "keyframes": keyframes,
+        "warnings": list(warnings),
+    }
+
+
+def _load_v1(doc: dict[str, Any], where: str) -> dict[str, Any]:
+    missing = [k for k in ("moves", "states", "events", "table") if k not in doc]
+    if missing:
+        raise UserError(f"timeline {where} lacks {', '.join(missing)}")
+    return doc
+
+
+LOADERS: dict[int, Callable[[dict[str, Any], str], dict[str, Any]]] = {1: _load_v1}
+"""One loader per timeline.json version."""
+
+
+def load_timeline(path: Path | str) -> dict[str, Any]:
+    """Read a timeline.json of any known version (UserError naming the file otherwise)."""
+    p = Path(path)
+    try:
+        doc = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UserError(f"cannot read timeline {p}: {exc}") from exc
+    version = doc.get("version") if isinstance(doc, dict) else None
+    loader = LOADERS.get(version) if isinstance(version, int) else None
+    if loader is None:
+        raise UserError(
+            f"timeline {p} has version {version!r}; this soloscope reads {sorted(LOADERS)}"
+        )
+    return loader(doc, str(p))
