@@ -96,16 +96,16 @@ def _keyframe(image: npt.NDArray[np.uint8], width_px: int) -> bytes:
 
 
 def _profile_for(
-    options: ReplayOptions, reader: FootageReader, roster: Roster | None, warnings: list[str]
+    options: ReplayOptions, reader: FootageReader, roster: Roster | None
 ) -> TableProfile:
     detector = make_detector()
     if options.profile is not None:
         profile = load_profile(options.profile)
         if tuple(profile.image_size_px) != tuple(reader.size_px):
-            warnings.append(
-                f"the profile was made at {profile.image_size_px[0]}x{profile.image_size_px[1]} "
-                f"px but the footage is {reader.size_px[0]}x{reader.size_px[1]}: positions may "
-                "be off"
+            raise UserError(
+                f"profile {options.profile} was made at {profile.image_size_px[0]}x"
+                f"{profile.image_size_px[1]} px but {options.footage} is {reader.size_px[0]}x"
+                f"{reader.size_px[1]}: leave out --profile to fit one from the footage's corner tags"
             )
         return profile
     width, depth = (
@@ -129,7 +129,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
     reader = open_footage(options.footage, images_fps=options.images_fps)
     warnings: list[str] = []
     roster = roster_from_scenario(options.scenario) if options.scenario else None
-    profile = _profile_for(options, reader, roster, warnings)
+    profile = _profile_for(options, reader, roster)
     out = options.out_dir
     out.mkdir(parents=True, exist_ok=True)
     frames_dir = out / FRAMES_DIR

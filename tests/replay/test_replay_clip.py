@@ -170,3 +170,18 @@ def test_timeline_json_loads_by_version(replay: ReplayResult, tmp_path: Path) ->
     future.write_text(json.dumps({**doc, "version": 99}))
     with pytest.raises(UserError, match=r"future\.json has version 99"):
         load_timeline(future)
+
+
+def test_a_profile_of_another_resolution_is_a_clear_error(
+    clip_and_truth: tuple[Clip, Path, list[dict]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, path, _ = clip_and_truth
+    profile = fit_profile_from_footage(open_footage(path), make_detector())
+    save_profile(replace(profile, image_size_px=(3840, 2160)), tmp_path / "4k.json")
+    code = main(
+        ["replay", str(path), "--profile", str(tmp_path / "4k.json"), "--out", str(tmp_path)]
+    )
+    err = capsys.readouterr().err
+    assert code == 2 and "3840x2160" in err and "1920x1080" in err
