@@ -183,3 +183,19 @@ def test_calibrate_keeps_lens_intrinsics_already_in_the_profile(table_folder, tm
     assert prof.intrinsics is not None and prof.intrinsics.source == "test lens"
     assert prof.pose.source == "intrinsics"
     assert abs(prof.pose.centre_mm[2] - CAM.height_mm) < 5.0
+
+
+def test_calibrate_from_a_video(tmp_path, capsys):
+    path = tmp_path / "table.avi"
+    w = cv2.VideoWriter(
+        str(path), cv2.VideoWriter.fourcc(*"MJPG"), 10, (CAM.width_px, CAM.height_px)
+    )
+    for i in range(4):
+        w.write(
+            cv2.cvtColor(render(CAM, corner_synth_tags() + TAGS, noise_seed=i), cv2.COLOR_GRAY2BGR)
+        )
+    w.release()
+    out = tmp_path / "p.json"
+    assert main(["calibrate", "--source", str(path), "--save", str(out), "--tag-mm", "20"]) == 0
+    assert "corner tags found: [0, 1, 2, 3]" in capsys.readouterr().out
+    assert load_profile(out).fit.reprojection_rms_mm < 0.5
