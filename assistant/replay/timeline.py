@@ -220,8 +220,25 @@ class TimelineBuilder:
         self._events.append(TimelineEvent(t, "warning", text))
 
     def timeline(self) -> Timeline:
-        """Everything found so far; an open settled run counts if it is long enough."""
-        self._close_run(final=True)
+        """Everything found so far; an open settled run counts if it is long enough.
+
+        Asking changes nothing: the open run is closed in a copy of the builder.
+        """
+        if self._run:
+            fork = replace(
+                self,
+                _states=list(self._states),
+                _moves=list(self._moves),
+                _events=list(self._events),
+                _run=list(self._run),
+                _obs={k: list(v) for k, v in self._obs.items()},
+                _last_known=dict(self._last_known),
+            )
+            fork._close_run()
+            return fork._result()
+        return self._result()
+
+    def _result(self) -> Timeline:
         start = self._t_first or 0.0
         events = sorted(self._events, key=lambda e: e.t)
         return Timeline(
@@ -230,27 +247,14 @@ class TimelineBuilder:
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _close_run(self, final: bool = False) -> None:
+    def _close_run(self) -> None:
         run = self._run
         if not run:
             return
-        if run[-1].t - run[0].t + 1e-9 < self.settings.settle_min_s:
-            if not final:
-                self._run = []
-            return
-        state = self._state_from_run(run)
-        if final:
-            # The run may go on with more snapshots: keep it open, but record what it shows.
-            if self._states and self._states[-1].frame_index == state.frame_index:
-                self._states[-1] = state
-                return
-            self._commit(state)
-            return
         self._run = []
-        if self._states and self._states[-1].frame_index == state.frame_index:
-            self._states[-1] = state
+        if run[-1].t - run[0].t + 1e-9 < self.settings.settle_min_s:
             return
-        self._commit(state)
+        self._commit(self._state_from_run(run))
 
     def _state_from_run(self, run: list[BoardSnapshot]) -> SettledState:
         per_tag: dict[int, list[tuple[float, float, float]]] = {}

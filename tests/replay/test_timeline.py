@@ -7,7 +7,12 @@ import random
 
 import pytest
 
-from assistant.replay.timeline import TimelineSettings, angle_diff_deg, build_timeline
+from assistant.replay.timeline import (
+    TimelineBuilder,
+    TimelineSettings,
+    angle_diff_deg,
+    build_timeline,
+)
 from vision.types import BoardSnapshot, TagId, TagPose, TagState
 
 FPS = 10.0
@@ -143,3 +148,22 @@ def test_lift_and_set_down_lie_inside_the_span_the_hand_hides_the_tag() -> None:
     timeline = build_timeline(_stream(poses, {10: [(2.0, 4.4)]}, [(1.8, 4.8)], 7.0))
     (move,) = timeline.moves
     assert abs(move.t_start - 2.6) <= 0.15 and abs(move.t_end - 3.8) <= 0.15
+
+
+def test_asking_for_the_timeline_midway_changes_nothing() -> None:
+    poses = {
+        10: [(0.0, 5.0, 5.0, 0.0), (3.6, 9.0, 7.5, 45.0)],
+        12: [(0.0, 20.0, 3.0, 180.0)],
+    }
+    hidden = {10: [(2.4, 3.6)], 12: [(1.0, 99.0)]}
+    stream = _stream(poses, hidden, [(2.0, 4.2)], 9.0)
+    once = build_timeline(stream)
+    builder = TimelineBuilder()
+    for i, snap in enumerate(stream):
+        builder.add(snap)
+        if i % 7 == 0:
+            builder.timeline()  # a checkpoint, as the replay writes every 20 s
+    again = builder.timeline()
+    assert again.moves == once.moves
+    assert [s.tags for s in again.states] == [s.tags for s in once.states]
+    assert again.states[-1].tag(12) is not None  # hidden by its figure, still on the table
