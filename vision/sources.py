@@ -218,13 +218,13 @@ class CameraSource(FrameSource):
             "fps": float(self._cap.get(cv2.CAP_PROP_FPS)),
             "backend": self._cap.getBackendName(),
             "not_set": not_set,
-            "controls": dict(self.controls),
+            "v4l2_controls": dict(self.controls),
         }
         self._t0 = time.monotonic()
 
     def fix_controls(self) -> list[str]:
         """Pin focus, exposure and white balance where the camera has settled (call after a few
-        frames); the values go to ``report["controls"]``; returns what could not be set."""
+        frames); the values go to ``report["v4l2_controls"]``; returns what could not be set."""
         cc = _camera_controls()
         failed: list[str] = []
         if cc is not None:
@@ -235,7 +235,7 @@ class CameraSource(FrameSource):
                 code = getattr(cv2, prop)
                 if not self._cap.set(code, value) or self._cap.get(code) != value:
                     failed.append(meaning)
-        self.report["controls"] = dict(self.controls)
+        self.report["v4l2_controls"] = dict(self.controls)
         self.report["not_set"] = [*self.report["not_set"], *failed]
         return list(failed)
 

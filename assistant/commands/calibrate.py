@@ -235,8 +235,8 @@ def run(args: argparse.Namespace) -> int:
         print(line)
     for item in profile.camera_settings.get("not_set") or []:
         print(f"camera would not take: {item}")
-    if profile.camera_settings.get("controls"):
-        print(f"camera controls kept for tracking: {profile.camera_settings['controls']}")
+    if profile.camera_settings.get("v4l2_controls"):
+        print(f"camera controls kept for tracking: {profile.camera_settings['v4l2_controls']}")
     if not report.ok:
         raise UserError(
             "profile not saved: this set-up would not track reliably: " + "; ".join(report.refusals)

@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
     profile = load_profile(args.profile) if args.profile is not None else None
     dictionary = args.dictionary or (profile.dictionary if profile else "DICT_4X4_50")
     detector = Detector(dictionary)
-    controls = dict((profile.camera_settings.get("controls") or {}) if profile else {})
+    controls = dict((profile.camera_settings.get("v4l2_controls") or {}) if profile else {})
     source = open_source(args.source, controls=controls or None)
     for item in source.report.get("not_set") or []:
         print(f"soloscope track: camera would not take: {item}", file=sys.stderr)
