@@ -294,13 +294,22 @@ class LiveGame:
         action = self.human_plan[self.plan_index]
         if action.kind is ActionKind.PASS:
             self.plan_index += 1
-            self._apply(action)
-            self._advance()
+            if self._apply(action):
+                self._advance()
             return
         unit = self.state.unit(action.unit_id or "")
         path = action.path
         moves = len(path) > 1 and math.dist(path[0], path[-1]) > 0.05
         if moves and not self._planned_move_made(unit, path[-1], obs.pieces.get(unit.id)):
+            return
+        problems = self.ruleset.validate(self.state, action)
+        if problems:
+            self.announce_once(
+                f"plan:{self.plan_index}",
+                f"The declarations file does not fit this game at declaration {self.plan_index + 1}: "
+                + "; ".join(problems)
+                + ".",
+            )
             return
         self.plan_index += 1
         self.announce(f"Declared: {describe_action(self.state, action)}.")
