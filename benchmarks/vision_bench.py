@@ -228,7 +228,8 @@ def height_correction() -> None:
                 c = m.to_table_in(seen[t.tag_id], t.height_mm if use_height else 0.0).mean(axis=0)
                 errs.append(math.hypot(c[0] - t.x_in, c[1] - t.y_in) * MM)
             print(
-                f"  {label}, {height_label}: centre RMS {math.sqrt(np.mean(np.square(errs))):.3f} mm,"
+                f"  {label}, {height_label}: centre RMS "
+                f"{math.sqrt(np.mean(np.square(errs))):.3f} mm,"
                 f" max {max(errs):.3f} mm over {len(errs)} tags"
             )
 

@@ -5,9 +5,11 @@ OpenCV's default error-correction rate: two adaptive-threshold passes (windows 3
 min/max/step 3/13/10 instead of the notes' 5/13/8: the same cost on renders, and 5 px loses id 0
 of the real ChArUco photo img_02.jpg), minimum perimeter 0.02 of the image's larger side, maximum
 perimeter 1.0 (the notes' 0.2 loses 25 of the 35 markers of the real photo gboriginal.png and
-close-up corner tags; no measurable cost on renders), CORNER_REFINE_CONTOUR. It can also search only given regions of the image (around known
-tags): the regions are packed into one mosaic and searched in a single call, with the perimeter
-limits kept in pixels, so a region finds the same tags a full frame would. No display, no file writing.
+close-up corner tags; no measurable cost on renders), CORNER_REFINE_CONTOUR.
+
+It can also search only given regions of the image (around known tags): the regions are packed
+into one mosaic and searched in a single call, with the perimeter limits kept in pixels, so a
+region finds the same tags a full frame would. No display, no file writing.
 """
 
 from __future__ import annotations
@@ -32,8 +34,9 @@ MIN_PERIMETER_RATE = 0.02
 MAX_PERIMETER_RATE = 1.0
 #: CORNER_REFINE_CONTOUR fits its edge lines through the centres of the marker's boundary
 #: pixels, half a pixel inside the true edge: every quad comes out shrunk by about 0.5 px per
-#: side. Measured on renders (true corners known) at 1080p and 4K, 40 mm corner tags: corner RMS
-#: 0.77-0.82 px as detected, 0.25-0.32 px after moving each edge 0.5 px outward (0.75 px: 0.40-0.46).
+#: side. Measured on renders (true corners known) at 1080p and 4K, 40 mm corner tags: corner
+#: RMS 0.77-0.82 px as detected, 0.25-0.32 px after moving each edge 0.5 px outward (0.75 px:
+#: 0.40-0.46).
 EDGE_BIAS_PX = 0.5
 
 
@@ -132,8 +135,8 @@ class Detector:
     def detect(
         self, grey: npt.NDArray[np.uint8], regions: Sequence[Region] | None = None
     ) -> list[TagSighting]:
-        """Markers in a grey (or BGR) image (pixels, OpenCV corner order); with ``regions``, only those
-        windows are searched, with the perimeter limits of a full-frame search."""
+        """Markers in a grey (or BGR) image (pixels, OpenCV corner order); with ``regions``,
+        only those windows are searched, with the perimeter limits of a full-frame search."""
         if grey.ndim == 3:
             grey = to_grey(grey)
         if grey.ndim != 2:

@@ -2,9 +2,10 @@
 
 Per frame it (1) checks the corner tags for drift and re-fits the mapping if the camera moved,
 (2) keeps only ids in use whose centre maps inside the table area, (3) drops ids seen twice
-(reported in ``duplicates``, neither trusted), (4) maps each tag through the table plane at its own
-height, (5) confirms new tags over ``confirm_frames`` consistent sightings (short gaps allowed), (6) smooths still tags
-(the mean of the measurements since the tag last moved) and jumps at once to a real move
+(reported in ``duplicates``, neither trusted), (4) maps each tag through the table plane at its
+own height, (5) confirms new tags over ``confirm_frames`` consistent sightings (short gaps
+allowed), (6) smooths still tags (the mean of the measurements since the tag last moved) and
+jumps at once to a real move
 (beyond ``move_mm`` or ``move_deg``), (7) reports a hidden tag "held" for ``hold_s`` and then
 "lifted", and (8) judges the settled flag from the image (vision.settle) and the tags.
 

@@ -19,7 +19,7 @@ MM_PER_IN = 25.4
 
 @dataclass(frozen=True)
 class SynthTag:
-    """A tag to draw: id, centre in table mm, heading (deg clockwise from +y), side and height mm."""
+    """A tag to draw: id, centre (table mm), heading (deg clockwise from +y), side, height (mm)."""
 
     tag_id: int
     x_mm: float
