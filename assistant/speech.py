@@ -388,6 +388,30 @@ def _is_wav(path: Path) -> bool:
         return False
 
 
+def _wav_complete(path: Path) -> bool:
+    """Whether the WAV's RIFF header accounts for the whole file (espeak writes the header's
+    sizes last, so a file still being written does not pass)."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(12)
+        size = path.stat().st_size
+    except OSError:
+        return False
+    if len(head) < 12 or head[:4] != b"RIFF" or head[8:12] != b"WAVE":
+        return False
+    return int.from_bytes(head[4:8], "little") + 8 == size and _is_wav(path)
+
+
+def _wait_for_complete_wav(path: Path, timeout_s: float = 5.0) -> bool:
+    """Wait until the WAV file is completely written (pyttsx3 may return before that)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if _wav_complete(path):
+            return True
+        time.sleep(0.02)
+    return _wav_complete(path)
+
+
 def _synth_timeout_s(text: str) -> float:
     # espeak synthesises some 100 times faster than real time here; this is only a hang guard.
     return 20.0 + len(text) / 50.0
@@ -540,7 +564,7 @@ def _worker_main() -> int:
                 attempts += 1
                 engine.save_to_file(request["text"], request["path"])
                 engine.runAndWait()
-                if _is_wav(Path(request["path"])):
+                if _wait_for_complete_wav(Path(request["path"])):
                     break
             reply(ok=True, attempts=attempts)
         except Exception as exc:
