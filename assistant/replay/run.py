@@ -182,7 +182,16 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
         )
 
     try:
+        size_px = tuple(profile.image_size_px)
         for frame in reader.frames(stride):
+            if (frame.image.shape[1], frame.image.shape[0]) != size_px:
+                text = (
+                    f"frame {frame.index} is {frame.image.shape[1]}x{frame.image.shape[0]} px, "
+                    f"not {size_px[0]}x{size_px[1]} like the rest: skipped"
+                )
+                warnings.append(text)
+                builder.warn(frame.t, text)
+                continue
             snap = observer.observe(frame.t, frame.index, frame.image)
             builder.add(snap)
             while reported < len(reader.warnings):

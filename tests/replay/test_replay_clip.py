@@ -150,6 +150,8 @@ def test_replay_with_a_saved_profile_and_from_an_image_folder(
         ok, image = cap.read()
         if not ok:
             break
+        if i == 10:  # one odd image of another size
+            image = cv2.resize(image, (640, 360))
         if i % 2 == 0:
             cv2.imwrite(str(images / f"frame_{i:05d}.jpg"), image)
         i += 1
@@ -157,6 +159,7 @@ def test_replay_with_a_saved_profile_and_from_an_image_folder(
         ReplayOptions(footage=images, out_dir=tmp_path / "i", images_fps=reader.fps / 2)
     )
     got = from_images.timeline.moves
+    assert from_images.warnings == ["frame 5 is 640x360 px, not 1920x1080 like the rest: skipped"]
     assert [m.tag_id for m in got] == [t["tag"] for t in truth]
     for want, move in zip(replay.timeline.moves, got, strict=True):
         assert math.dist(move.to_in, want.to_in) < 0.1
