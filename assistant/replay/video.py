@@ -73,7 +73,7 @@ class AnnotatedVideo:
             )
             if not self._writer.isOpened():
                 raise UserError(f"cannot write the annotated video {self.path}")
-        out = cv2.resize(image, self._size, interpolation=cv2.INTER_AREA)
+        out = cv2.resize(image, self._size, interpolation=cv2.INTER_LINEAR)
         font = cv2.FONT_HERSHEY_SIMPLEX
         for move in builder.moves:
             if move.t_end <= snapshot.t <= move.t_end + self._arrow_s:
