@@ -151,6 +151,9 @@ class Scenario(_Strict):
                     f"on the {w:g} x {d:g} in table (allowed for a {u.base_diameter_in:g} in "
                     f"base: x {r:g} to {w - r:g}, y {r:g} to {d - r:g})"
                 )
+        for i, side in enumerate(self.sides):
+            if not any(u.side == side.name for u in self.units):
+                raise ValueError(f"sides[{i}]: side {side.name!r} has no units")
         tag_ids: dict[int, str] = {}
         owners = [(f"units[{i}]", u.id, u.tags) for i, u in enumerate(self.units)]
         owners += [(f"terrain[{i}]", t.id, t.tags) for i, t in enumerate(self.terrain)]

@@ -162,6 +162,17 @@ def test_bad_scenarios_get_one_line(
     assert expected in err, err
 
 
+def test_a_side_without_units_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "empty-side.toml"
+    text = FORD.read_text(encoding="utf-8").replace('side = "Raiders"', 'side = "Wardens"')
+    path.write_text(text, encoding="utf-8")
+    code, out, err = _run(capsys, ["simulate", str(path)])
+    assert code == 2 and out == ""
+    assert err == f"soloscope simulate: {path}: sides[1]: side 'Raiders' has no units\n"
+
+
 def test_bad_scenario_through_the_installed_command(tmp_path: Path) -> None:
     path = _bad(tmp_path, 'role = "human"', 'role = "robot"')
     exe = REPO / ".venv" / "bin" / "soloscope"
