@@ -20,8 +20,9 @@ from vision.detector import Detector, to_grey
 from vision.tracker import Tracker
 from vision.types import Frame, TagState
 
-#: An unknown tag must be sighted this many times before it is mentioned.
-UNKNOWN_SIGHTINGS = 5
+#: An unknown tag must be sighted this many times (full-frame searches come every 15 frames)
+#: before it is mentioned.
+UNKNOWN_SIGHTINGS = 3
 #: Covering a button tag for at least this long (seconds) presses it.
 BUTTON_PRESS_S = 0.6
 #: ...and at most this long (longer is a hand resting there, or the tag taken away).
@@ -60,7 +61,7 @@ class TableReader:
     """Reads the scenario's pieces off each frame."""
 
     def __init__(
-        self, scenario: Scenario, profile: TableProfile, *, region_search: bool = False
+        self, scenario: Scenario, profile: TableProfile, *, region_search: bool = True
     ) -> None:
         self.profile = profile
         self.units = {spec.name for spec in unit_specs(scenario)}
@@ -78,7 +79,7 @@ class TableReader:
     def read(self, frame: Frame) -> Observation:
         """The table as this frame shows it."""
         grey = to_grey(frame.image)
-        regions = self.tracker.search_regions() if self.region_search else None
+        regions = self.tracker.search_regions(grey) if self.region_search else None
         sightings = self.detector.detect(grey, regions)
         snap = self.tracker.update(frame.t, frame.index, sightings, grey)
         pieces: dict[str, PieceSeen] = {}

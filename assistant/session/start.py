@@ -172,7 +172,12 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
     )
     reader = TableReader(scenario, profile)
     try:
-        with open_source(opts.source) as source:
+        controls = dict(profile.camera_settings.get("v4l2_controls") or {})
+        width_px, height_px = profile.image_size_px
+        camera_size = (
+            {"width_px": width_px, "height_px": height_px} if opts.source.isdigit() else {}
+        )
+        with open_source(opts.source, controls=controls or None, **camera_size) as source:
             if recorder is not None:
                 recorder.log_event(
                     {
@@ -196,6 +201,9 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
             )
             for warning in source.warnings:
                 echo(f"Warning: {warning}")
+            not_set = source.report.get("not_set")
+            if not_set:
+                echo(f"The camera did not take these settings: {not_set}")
         if game.stage is not Stage.OVER:
             stats.ended_early = True
             game.announce(

@@ -131,7 +131,7 @@ def test_unknown_tag_is_reported_once(tmp_path: Path) -> None:
         figure=None,
     )
     seed = _seed_where(Stage.HUMAN)
-    _, said = _play(tmp_path, _render(tmp_path, [Wait(4.0)], extra=(stranger,)), seed)
+    _, said = _play(tmp_path, _render(tmp_path, [Wait(6.0)], extra=(stranger,)), seed)
     mentions = [s for s in said if "tag 37" in s]
     assert len(mentions) == 1 and "not part of this scenario" in mentions[0]
 
