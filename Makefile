@@ -23,6 +23,9 @@ test: sysdeps-test $(STAMP)
 bench: sysdeps-runtime $(STAMP)
 	$(PY) benchmarks/engine_bench.py
 	$(PY) benchmarks/vision_bench.py
+	$(PY) benchmarks/replay_bench.py
+	$(PY) benchmarks/live_latency.py
+	$(PY) benchmarks/visibility_study.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
