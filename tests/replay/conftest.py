@@ -1,4 +1,5 @@
-"""Shared replay fixtures: one scripted clip and its replay per test session."""
+"""Shared replay fixtures: one rendered battle clip (the project's renderer, with ground truth)
+and its replay, made once per test session."""
 
 from __future__ import annotations
 
@@ -7,22 +8,31 @@ from pathlib import Path
 import pytest
 
 from assistant.replay.run import ReplayOptions, ReplayResult, run_replay
-from tests.replay.clipmaker import Clip, standard_clip, write_clip
+from tests.replay.rendered_clip import BattleScript, render_battle, standard_battle
 
 
 @pytest.fixture(scope="session")
-def clip_and_truth(tmp_path_factory: pytest.TempPathFactory) -> tuple[Clip, Path, list[dict]]:
+def clip_and_truth(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[BattleScript, Path, list[dict]]:
+    """The standard battle (1080p, 8 fps, 17 s: three moves, a hover, hidden tags), its path
+    and its true moves (tag centres in inches, degrees, seconds)."""
     folder = tmp_path_factory.mktemp("clip")
-    clip = standard_clip()
+    script = standard_battle()
     path = folder / "battle.mp4"
-    truth = write_clip(clip, path)
-    return clip, path, truth
+    truth, first = render_battle(script, path)
+    assert [t.tag_id for t in first.tags if not t.visible and t.tag_id >= 16], (
+        "the scene should have figures hiding their own tags"
+    )
+    return script, path, truth
 
 
 @pytest.fixture(scope="session")
 def replay(
-    clip_and_truth: tuple[Clip, Path, list[dict]], tmp_path_factory: pytest.TempPathFactory
+    clip_and_truth: tuple[BattleScript, Path, list[dict]],
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> ReplayResult:
+    """The replay of the standard battle, with the annotated video."""
     _, path, _ = clip_and_truth
     out = tmp_path_factory.mktemp("replay")
     return run_replay(ReplayOptions(footage=path, out_dir=out, video=True))

@@ -9,13 +9,13 @@ import sys
 import time
 from pathlib import Path
 
-from tests.replay.clipmaker import Clip
+from tests.replay.rendered_clip import BattleScript
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def test_ctrl_c_keeps_a_partial_replay(
-    clip_and_truth: tuple[Clip, Path, list[dict]], tmp_path: Path
+    clip_and_truth: tuple[BattleScript, Path, list[dict]], tmp_path: Path
 ) -> None:
     _, clip, _ = clip_and_truth
     out = tmp_path / "out"

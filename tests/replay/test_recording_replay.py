@@ -10,20 +10,21 @@ import cv2
 from assistant.recorder import SessionRecorder
 from assistant.replay.reconstruct import activations, events_from_log, tidy_logged
 from assistant.replay.run import ReplayOptions, ReplayResult, run_replay
-from tests.replay.clipmaker import Clip
+from tests.replay.rendered_clip import BattleScript
 
 
 def _record(clip_path: Path, folder: Path, stop_after_s: float | None = None) -> None:
     """Copy a clip into a recording, logging a session's events as `soloscope play` does."""
-    rec = SessionRecorder(folder, segment_s=4.0, fps=15.0)
-    rec.log_event({"type": "session", "scenario": "test"}, 0.0)
     cap = cv2.VideoCapture(str(clip_path))
+    fps = cap.get(cv2.CAP_PROP_FPS)
+    rec = SessionRecorder(folder, segment_s=4.0, fps=fps)
+    rec.log_event({"type": "session", "scenario": "test"}, 0.0)
     i = 0
     while True:
         ok, image = cap.read()
         if not ok:
             break
-        t = i / 15.0
+        t = i / fps
         if stop_after_s is not None and t > stop_after_s:
             return  # a crash: the recorder is never closed
         rec.write_frame(image, t)
@@ -36,7 +37,7 @@ def _record(clip_path: Path, folder: Path, stop_after_s: float | None = None) ->
 
 
 def test_replay_of_a_recording_uses_its_logged_events(
-    clip_and_truth: tuple[Clip, Path, list[dict]], tmp_path: Path
+    clip_and_truth: tuple[BattleScript, Path, list[dict]], tmp_path: Path
 ) -> None:
     _, path, truth = clip_and_truth
     _record(path, tmp_path / "recording")
@@ -51,7 +52,7 @@ def test_replay_of_a_recording_uses_its_logged_events(
 
 
 def test_replay_of_a_crashed_recording_keeps_what_was_written(
-    clip_and_truth: tuple[Clip, Path, list[dict]], tmp_path: Path
+    clip_and_truth: tuple[BattleScript, Path, list[dict]], tmp_path: Path
 ) -> None:
     _, path, truth = clip_and_truth
     _record(path, tmp_path / "recording", stop_after_s=11.0)
