@@ -9,7 +9,7 @@ is in table inches, degrees and seconds; tag positions are the renderer's own.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -196,13 +196,3 @@ def standard_battle(fps: float = 8.0, resolution: str = "1080p") -> BattleScript
     ]
     hovers = [HoverScript((p[names[1]].x_in, p[names[1]].y_in), 9.5, 11.3, height_mm=50.0)]
     return BattleScript(scene, moves, hovers, duration_s=17.0, fps=fps, resolution=resolution)
-
-
-def clamp_script(script: BattleScript) -> BattleScript:
-    """The script with every destination kept 1.5 in inside the table."""
-    w, d = script.scene.table.width_in, script.scene.table.depth_in
-    moves = [
-        replace(m, to=(min(w - 1.5, max(1.5, m.to[0])), min(d - 1.5, max(1.5, m.to[1])), m.to[2]))
-        for m in script.moves
-    ]
-    return replace(script, moves=moves)
