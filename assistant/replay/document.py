@@ -8,6 +8,9 @@ Version 1 (table inches, degrees, seconds)::
      "states": [{"t", "t_until", "frame", "tags": [{"id", "x", "y", "heading", "seen"}],
                  "pieces": [...]}],
      "events": [{"t", "kind", "text", ...}], "activations": [{"index", "t", "t_start", "label"}],
+     (events with "source": "engine" come from replaying the moves in the scenario's engine
+      when there is no session log: "activation", "order", "order_check", "legality",
+      "removed", "round_start", "pick_up", "note")
      "roster": {...} | null, "keyframes": [{"t", "src"}], "warnings": [...]}
 """
 
@@ -19,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.errors import UserError
+from assistant.replay.engine_replay import GameReplayer, engine_replay
 from assistant.replay.reconstruct import Roster, activations, piece_moves, piece_positions
 from assistant.replay.timeline import Timeline
 from calibration.profile import TableProfile
@@ -35,9 +39,18 @@ def timeline_document(
     keyframes: list[dict[str, Any]],
     warnings: list[str],
     source: dict[str, Any],
+    engine: GameReplayer | None = None,
 ) -> dict[str, Any]:
-    """The version-1 timeline.json object (inches, degrees, seconds)."""
+    """The version-1 timeline.json object (inches, degrees, seconds).
+
+    With ``engine`` (the scenario's game) and no logged events, the game is reconstructed
+    from the moves: events with "source": "engine" and the activation steps."""
     pmoves = piece_moves(timeline.moves, roster) if roster else []
+    game = (
+        engine_replay(timeline, roster, engine, pmoves)
+        if engine is not None and roster is not None and not logged
+        else None
+    )
     events: list[dict[str, Any]] = []
     for e in timeline.events:
         item = e.to_json()
@@ -68,6 +81,8 @@ def timeline_document(
             }
         )
     events.extend(logged)
+    if game is not None:
+        events.extend(game.events)
     events.sort(key=lambda e: (e["t"], e["kind"]))
     states = []
     for s in timeline.states:
@@ -84,7 +99,9 @@ def timeline_document(
         "piece_moves": [pm.to_json() for pm in pmoves],
         "states": states,
         "events": events,
-        "activations": activations(timeline.moves, pmoves, logged),
+        "activations": list(game.activations)
+        if game is not None and game.activations
+        else activations(timeline.moves, pmoves, logged),
         "roster": roster.to_json() if roster else None,
         "keyframes": keyframes,
         "warnings": list(warnings),

@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from assistant.errors import UserError
 from assistant.replay.document import timeline_document
+from assistant.replay.engine_replay import GameReplayer
 from assistant.replay.footage import FootageReader, open_footage
 from assistant.replay.observe import FrameObserver, fit_profile_from_footage, make_detector
 from assistant.replay.reconstruct import (
@@ -142,6 +143,8 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
     logged = read_session_events(options.footage, log_problems, options.events)
     warnings.extend(log_problems)
 
+    # With a scenario and no session log, the engine reconstructs the game from the moves.
+    engine = GameReplayer(options.scenario) if options.scenario and not logged else None
     ids = roster.tag_ids() if roster else None
     pieces = roster.pieces if roster else ()
     observer = FrameObserver(profile, make_detector(), ids, pieces)
@@ -179,6 +182,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
             keyframes=keyframes,
             warnings=warnings + reader.warnings,
             source=source,
+            engine=engine,
         )
 
     try:
