@@ -83,3 +83,39 @@ def test_sample_battle_moves_found_without_phantoms(
     missed = [w for w in wanted if not any(_matches(m, w) for m in got)]
     assert all(not w["visible_after"] for w in missed), missed
     assert len(got) >= len(wanted) - 1
+
+
+def _engine(doc: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+    return [e for e in doc["events"] if e.get("source") == "engine" and e["kind"] == kind]
+
+
+def test_sample_battle_reconstructed_by_the_engine(
+    replayed: tuple[dict[str, Any], dict[str, Any]],
+) -> None:
+    """No session log beside the clip: the engine reads the game from the moves."""
+    _, doc = replayed
+    sides = {p["name"]: p["side"] for p in doc["roster"]["pieces"]}
+    moves = doc["piece_moves"]
+    ai_moves = [m for m in moves if sides[m["piece"]] == "Goblins"]
+    human_moves = [m for m in moves if sides[m["piece"]] == "Road Wardens"]
+    assert ai_moves and human_moves
+    orders, checks = _engine(doc, "order"), _engine(doc, "order_check")
+    # every AI move the footage shows is reported with the AI's order and how it was carried out
+    assert [o["t"] for o in orders] == [m["t_start"] for m in ai_moves]
+    assert [c["t"] for c in checks] == [m["t_end"] for m in ai_moves]
+    assert all(o["rule"] and o["text"].startswith("AI order: ") for o in orders)
+    # The clip was rendered from the engine's own orders. (Rendered with an earlier engine
+    # whose move search chose another path for one move; regenerated, all of them follow.)
+    differs = [c["text"] for c in checks if not c["followed"]]
+    assert len(differs) <= 1, differs
+    # the player's moves were the engine's legal actions: all legal, allowing for the camera
+    legality = _engine(doc, "legality")
+    assert [e["t"] for e in legality] == [m["t_end"] for m in human_moves]
+    assert all(e["legal"] for e in legality), [e["text"] for e in legality]
+    # activations come from the engine; every piece taken off leaves the game
+    assert len(doc["activations"]) == len(moves)
+    assert all("(round " in a["label"] for a in doc["activations"])
+    taken_off = [e for e in doc["events"] if e["kind"] == "removed" and "source" not in e]
+    assert len(_engine(doc, "removed")) == len(taken_off) > 0
+    notes = [e["text"] for e in _engine(doc, "note")]
+    assert sum("need the session log or the dice" in n for n in notes) == 1
