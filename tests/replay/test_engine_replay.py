@@ -172,3 +172,11 @@ def test_rendered_clip_is_reconstructed_by_the_engine(tmp_path: Path) -> None:
     assert math.dist(check["ordered_to"][:2], (exp.x_in, exp.y_in)) <= 0.25
     html = (tmp_path / "out" / "index.html").read_text()
     assert "followed the order" in html
+
+    # With the session's log beside the footage, its events (the real dice) are used instead.
+    line = {"type": "activation", "round": 1, "unit": uid, "text": f"{name} activates", "t": 2.0}
+    (tmp_path / "clip.events.jsonl").write_text(json.dumps(line) + "\n")
+    run_replay(ReplayOptions(video, tmp_path / "logged", scenario=SCENARIO))
+    doc = json.loads((tmp_path / "logged" / "timeline.json").read_text())
+    assert not [e for e in doc["events"] if e.get("source") == "engine"]
+    assert [a["label"] for a in doc["activations"]] == [f"{name} activates"]
