@@ -83,7 +83,15 @@ def timeline_document(
     events.extend(logged)
     if game is not None:
         events.extend(game.events)
-    events.sort(key=lambda e: (e["t"], e["kind"]))
+    # At one time: the footage's events by kind, then the engine's in the order it told them
+    # (its verdict on a move comes after the move).
+    events.sort(
+        key=lambda e: (
+            e["t"],
+            e.get("source") == "engine",
+            "" if e.get("source") == "engine" else e["kind"],
+        )
+    )
     states = []
     for s in timeline.states:
         item = s.to_json()

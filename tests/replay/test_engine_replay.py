@@ -138,8 +138,11 @@ def _render(tmp: Path, script: list) -> Path:
     return video
 
 
-def test_rendered_clip_is_reconstructed_by_the_engine(tmp_path: Path) -> None:
-    """Footage of the AI's first order carried out exactly, then a player's 9 inch move."""
+@pytest.fixture(scope="module")
+def clip(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str, Expectation, str]:
+    """Footage of the AI's first order carried out exactly, then a player's 9 inch move,
+    replayed with the scenario: (video, replay folder, unit id, ordered pose, rule)."""
+    tmp = tmp_path_factory.mktemp("engine_clip")
     name, exp, rule = _first_ai_order()
     _, _, state = load_game(SCENARIO)
     uid = next(u.id for u in state.units if u.name == name)
@@ -155,9 +158,16 @@ def test_rendered_clip_is_reconstructed_by_the_engine(tmp_path: Path) -> None:
         HandLeave(),
         Wait(2.0),
     ]
-    video = _render(tmp_path, script)
-    run_replay(ReplayOptions(video, tmp_path / "out", scenario=SCENARIO))
-    doc = json.loads((tmp_path / "out" / "timeline.json").read_text())
+    video = _render(tmp, script)
+    run_replay(ReplayOptions(video, tmp / "out", scenario=SCENARIO))
+    return video, tmp / "out", uid, exp, rule
+
+
+def test_rendered_clip_is_reconstructed_by_the_engine(
+    clip: tuple[Path, Path, str, Expectation, str], tmp_path: Path
+) -> None:
+    video, out, uid, exp, rule = clip
+    doc = json.loads((out / "timeline.json").read_text())
     events = doc["events"]
     (order,) = _of(events, "order")
     assert order["unit"] == uid and order["rule"] == rule
@@ -170,13 +180,40 @@ def test_rendered_clip_is_reconstructed_by_the_engine(tmp_path: Path) -> None:
     assert [a["unit"] for a in doc["activations"]] == [uid, "crossbow"]
     assert doc["activations"][0]["t"] == pytest.approx(doc["piece_moves"][0]["t_end"])
     assert math.dist(check["ordered_to"][:2], (exp.x_in, exp.y_in)) <= 0.25
-    html = (tmp_path / "out" / "index.html").read_text()
-    assert "followed the order" in html
 
     # With the session's log beside the footage, its events (the real dice) are used instead.
-    line = {"type": "activation", "round": 1, "unit": uid, "text": f"{name} activates", "t": 2.0}
+    copy = tmp_path / "clip.mp4"
+    copy.write_bytes(video.read_bytes())
+    line = {"type": "activation", "round": 1, "unit": uid, "text": "logged activation", "t": 2.0}
     (tmp_path / "clip.events.jsonl").write_text(json.dumps(line) + "\n")
-    run_replay(ReplayOptions(video, tmp_path / "logged", scenario=SCENARIO))
+    run_replay(ReplayOptions(copy, tmp_path / "logged", scenario=SCENARIO))
     doc = json.loads((tmp_path / "logged" / "timeline.json").read_text())
     assert not [e for e in doc["events"] if e.get("source") == "engine"]
-    assert [a["label"] for a in doc["activations"]] == [f"{name} activates"]
+    assert [a["label"] for a in doc["activations"]] == ["logged activation"]
+
+
+@pytest.mark.browser
+def test_viewer_lists_the_engine_events_in_time(
+    clip: tuple[Path, Path, str, Expectation, str],
+) -> None:
+    """In headless Chromium: at the second activation the player's illegal move is the current
+    event, flagged; the AI's followed order is listed before it."""
+    from tests.replay.test_viewer_browser import ARGS, CHROMIUM
+
+    if not CHROMIUM.exists():
+        pytest.skip("needs the system Chromium at /usr/bin/chromium (apt install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    _, out, _, _, _ = clip
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 860})
+        page.goto((out / "index.html").resolve().as_uri())
+        page.wait_for_selector("body[data-ready='1']")
+        page.evaluate("window.replay.gotoActivation(1)")
+        current = page.inner_text("#events li.current")
+        assert "not legal" in current and "more than its 6 inch move" in current
+        flagged = page.query_selector_all("#events li.problem")
+        assert len(flagged) == 1
+        past = page.inner_text("#events").split(current)[0]
+        assert "followed the order" in past
+        browser.close()
