@@ -6,8 +6,9 @@ handled with exact circle maths wherever possible.
 
 Modules: ``angles`` (points, headings, arcs, distances), ``table`` (edges, nearest edge),
 ``sight`` (obstacles, line of sight, cover), ``collide`` (fast base-vs-obstacle tests),
-``movement`` (leg costs, path checks), ``pathfind`` (is a point reachable), ``steering``
-(move toward a point or an edge).
+``movement`` (leg costs, path checks), ``pathfind`` (is a point reachable), ``steering`` and
+``raysearch`` (move toward a point or an edge), ``grid`` (grid mode: cells, Chebyshev distance,
+grid line of sight and movement).
 """
 
 from engine.geometry.angles import (
@@ -29,6 +30,18 @@ from engine.geometry.angles import (
     wrap180,
 )
 from engine.geometry.collide import ObstacleSet
+from engine.geometry.grid import (
+    Cell,
+    Grid,
+    GridLine,
+    adjacent,
+    chebyshev,
+    grid_costs,
+    grid_line,
+    grid_line_clear,
+    grid_path,
+    step_facing_deg,
+)
 from engine.geometry.movement import (
     DifficultGround,
     GeometryError,
@@ -62,11 +75,14 @@ __all__ = [
     "ARC_TOL_DEG",
     "EDGE_ORDER",
     "EPS_IN",
+    "Cell",
     "Cover",
     "CoverArea",
     "DifficultGround",
     "Edge",
     "GeometryError",
+    "Grid",
+    "GridLine",
     "MoveArea",
     "Obstacle",
     "ObstacleSet",
@@ -74,6 +90,7 @@ __all__ = [
     "Point",
     "Sight",
     "Table",
+    "adjacent",
     "advance",
     "base_obstacle",
     "base_overlaps",
@@ -81,11 +98,16 @@ __all__ = [
     "bearing_deg",
     "best_move_toward",
     "centre_distance_in",
+    "chebyshev",
     "check_path",
     "check_path_any",
     "cover_between",
     "edge_gap_in",
     "find_path",
+    "grid_costs",
+    "grid_line",
+    "grid_line_clear",
+    "grid_path",
     "heading_vector",
     "in_contact",
     "in_forward_arc",
@@ -98,6 +120,7 @@ __all__ = [
     "polygon_gap_in",
     "relative_bearing_deg",
     "segment_point_distance_in",
+    "step_facing_deg",
     "straight_split",
     "swept_base",
     "tangent_lines",

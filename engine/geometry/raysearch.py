@@ -36,6 +36,9 @@ BEAM_SPACING_IN = 0.2
 """... nearest to the goal first, at least this far apart (inches)."""
 FAN_SPACING = 1.0 / 3.0
 """The bend points that get fans and tangents are at least this fraction of the leg apart."""
+BEND_FRACTIONS = (1.0, 0.5)
+"""Besides its closest approach and where it grazes, a first leg may bend at these fractions
+of its clear range."""
 REFINE = 6
 """How many of the best final legs are refined by turning them."""
 REFINE_COARSE_DEG = (4.0, 2.0, 1.0, 0.5, 0.25, 0.12)
@@ -197,8 +200,9 @@ def search(
         js = [np.nonzero(valid)[0]]
         ts = [t_goal[valid]]
         if not last:
-            js.append(js[0])
-            ts.append(hi[valid])
+            for frac in BEND_FRACTIONS:
+                js.append(js[0])
+                ts.append(lo[valid] + frac * (hi[valid] - lo[valid]))
             grazing = valid & (graze >= lo) & (graze <= hi)
             js.append(np.nonzero(grazing)[0])
             ts.append(graze[grazing])

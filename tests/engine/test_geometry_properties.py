@@ -4,6 +4,7 @@ the move search."""
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 
 import numpy as np
 import shapely
@@ -13,15 +14,20 @@ from hypothesis import strategies as st
 from engine.geometry import (
     ARC_TOL_DEG,
     EPS_IN,
+    Grid,
     MoveArea,
     Obstacle,
     Table,
     base_obstacle,
     best_move_toward,
     centre_distance_in,
+    chebyshev,
     check_path,
     check_path_any,
     edge_gap_in,
+    grid_line,
+    grid_line_clear,
+    grid_path,
     in_forward_arc,
     line_of_sight,
     normalize_deg,
@@ -183,3 +189,29 @@ def test_a_clear_straight_move_is_found(
     assume(check_path([start, goal], [6.0], area).legal)
     path = best_move_toward(start, goal, 0.0, [[6.0], [3.0, 3.0]], area)
     assert centre_distance_in(path[-1], goal) < 1e-6
+
+
+cell = st.tuples(st.integers(0, 11), st.integers(0, 11))
+
+
+@given(cell, cell, st.sets(cell, max_size=30))
+def test_grid_lines_are_symmetric(
+    a: tuple[int, int], b: tuple[int, int], walls: set[tuple[int, int]]
+) -> None:
+    line = grid_line(a, b)
+    back = grid_line(b, a)
+    assert line.crossed == tuple(reversed(back.crossed))
+    assert {frozenset(c) for c in line.corners} == {frozenset(c) for c in back.corners}
+    assert grid_line_clear(a, b, walls) == grid_line_clear(b, a, walls)
+    # Each step goes to a neighbouring cell; the walk has at least Chebyshev-distance steps.
+    assert all(chebyshev(p, q) == 1 for p, q in pairwise(line.crossed))
+    assert len(line.crossed) - 1 >= chebyshev(a, b)
+
+
+@given(cell, cell)
+def test_open_grid_paths_cost_the_chebyshev_distance(
+    a: tuple[int, int], b: tuple[int, int]
+) -> None:
+    found = grid_path(a, b, Grid(cols=12, rows=12))
+    assert found is not None
+    assert found[1] == chebyshev(a, b) == len(found[0]) - 1

@@ -1,0 +1,228 @@
+"""Grid mode (RULES.md §1.1, §1.4, G-08): square cells, Chebyshev distance, grid line of sight
+and 8-connected movement.
+
+A cell is (col, row) with row 0 at the top (the far edge), matching the rule books' diagrams;
+cells are ``cell_in`` inches wide. Facings are compass headings in multiples of 45 degrees
+(↑ 0, → 90, ↓ 180, ← 270), so the heading functions of ``angles`` apply unchanged.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from engine.geometry.angles import Point
+
+Cell = tuple[int, int]
+"""A grid square: (column from the left, row from the top)."""
+
+_STEPS: tuple[Cell, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+"""The eight neighbours, clockwise from straight up (facing 0)."""
+
+FILL_THRESHOLD = 0.5
+"""A cell counts as an obstacle when at least this fraction of it is covered (seed 003)."""
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A grid of ``cols`` x ``rows`` square cells of ``cell_in`` inches over the table."""
+
+    cols: int
+    rows: int
+    cell_in: float = 1.0
+    """Side of a cell, inches."""
+
+    def contains(self, cell: Cell) -> bool:
+        """Whether ``cell`` lies on the grid."""
+        return 0 <= cell[0] < self.cols and 0 <= cell[1] < self.rows
+
+    def centre(self, cell: Cell) -> Point:
+        """The centre of ``cell`` in table inches (x right, y away from the player)."""
+        col, row = cell
+        return ((col + 0.5) * self.cell_in, (self.rows - row - 0.5) * self.cell_in)
+
+    def cell_at(self, p: Point) -> Cell:
+        """The cell containing table point ``p`` (inches); may lie off the grid."""
+        col = int(p[0] // self.cell_in)
+        row = self.rows - 1 - int(p[1] // self.cell_in)
+        return (col, row)
+
+    def square(self, cell: Cell) -> BaseGeometry:
+        """The cell as a shapely square in table inches."""
+        x, y = self.centre(cell)
+        h = self.cell_in / 2.0
+        return shapely.box(x - h, y - h, x + h, y + h)
+
+    def cells(self) -> Iterator[Cell]:
+        """Every cell, row by row from the top."""
+        for row in range(self.rows):
+            for col in range(self.cols):
+                yield (col, row)
+
+    def filled_cells(self, shape: BaseGeometry) -> frozenset[Cell]:
+        """The cells at least half covered by ``shape`` (inches): they count as obstacles."""
+        minx, miny, maxx, maxy = shape.bounds
+        lo_col, hi_row = self.cell_at((minx, miny))
+        hi_col, lo_row = self.cell_at((maxx, maxy))
+        area = self.cell_in * self.cell_in
+        out = set()
+        for row in range(max(0, lo_row), min(self.rows - 1, hi_row) + 1):
+            for col in range(max(0, lo_col), min(self.cols - 1, hi_col) + 1):
+                covered = float(shapely.intersection(self.square((col, row)), shape).area)
+                if covered >= FILL_THRESHOLD * area - 1e-12:
+                    out.add((col, row))
+        return frozenset(out)
+
+
+def chebyshev(a: Cell, b: Cell) -> int:
+    """Grid distance in cells (G-08): a diagonal step counts 1, like a king in chess."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def adjacent(a: Cell, b: Cell) -> bool:
+    """Whether two different cells share a side or a corner."""
+    return chebyshev(a, b) == 1
+
+
+def step_facing_deg(step: Cell) -> float:
+    """The grid facing in degrees (multiple of 45) of a one-cell step (dcol, drow)."""
+    return 45.0 * _STEPS.index(step)
+
+
+@dataclass(frozen=True)
+class GridLine:
+    """The cells a centre-to-centre line passes through (RULES.md §1.4, supercover)."""
+
+    crossed: tuple[Cell, ...]
+    """Cells whose interior the line crosses, in order, both ends included."""
+    corners: tuple[tuple[Cell, Cell], ...]
+    """For each grid corner the line passes exactly through: the two cells it only touches."""
+
+
+def grid_line(a: Cell, b: Cell) -> GridLine:
+    """The cells between the centres of ``a`` and ``b``, walked exactly (integer arithmetic)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    sx = (dx > 0) - (dx < 0)
+    sy = (dy > 0) - (dy < 0)
+    ax, ay = abs(dx), abs(dy)
+    # In units of half a cell the line runs ax*2 by ay*2 from an odd point; the k-th vertical
+    # grid line is crossed at t = (2k + 1) / (2 ax), the m-th horizontal one at (2m + 1) / (2 ay).
+    col, row = a
+    kx = ky = 0
+    crossed = [a]
+    corners: list[tuple[Cell, Cell]] = []
+    while (col, row) != b:
+        # Compare (2kx + 1) / ax with (2ky + 1) / ay without division.
+        if ay == 0:
+            order = -1
+        elif ax == 0:
+            order = 1
+        else:
+            lhs, rhs = (2 * kx + 1) * ay, (2 * ky + 1) * ax
+            order = (lhs > rhs) - (lhs < rhs)
+        if order == 0:
+            corners.append(((col + sx, row), (col, row + sy)))
+            col, row, kx, ky = col + sx, row + sy, kx + 1, ky + 1
+        elif order < 0:
+            col, kx = col + sx, kx + 1
+        else:
+            row, ky = row + sy, ky + 1
+        crossed.append((col, row))
+    return GridLine(tuple(crossed), tuple(corners))
+
+
+def grid_line_clear(a: Cell, b: Cell, blocking: Collection[Cell]) -> bool:
+    """Whether the straight line of cells from ``a`` to ``b`` is unblocked (RULES.md §1.4).
+
+    Blocked when it crosses the interior of a blocking cell other than its two ends, or passes
+    exactly through a corner shared by two diagonally touching blocking cells; grazing the
+    corner of a single blocking cell does not block.
+    """
+    line = grid_line(a, b)
+    if any(cell in blocking for cell in line.crossed[1:-1]):
+        return False
+    return not any(p in blocking and q in blocking for p, q in line.corners)
+
+
+def _neighbours(
+    cell: Cell, grid: Grid, impassable: Collection[Cell]
+) -> Iterator[tuple[Cell, bool]]:
+    """Cells one step from ``cell`` that can be entered, with whether the step is diagonal; a
+    diagonal step may not cut between two orthogonally adjacent impassable cells (G-08)."""
+    col, row = cell
+    for dc, dr in _STEPS:
+        nxt = (col + dc, row + dr)
+        if not grid.contains(nxt) or nxt in impassable:
+            continue
+        diagonal = dc != 0 and dr != 0
+        if diagonal and (col + dc, row) in impassable and (col, row + dr) in impassable:
+            continue
+        yield nxt, diagonal
+
+
+def grid_costs(
+    start: Cell,
+    grid: Grid,
+    max_cost: int,
+    impassable: Collection[Cell] = frozenset(),
+    difficult: Collection[Cell] = frozenset(),
+) -> dict[Cell, int]:
+    """The cheapest cost (in moves) to reach every cell within ``max_cost`` of ``start``.
+
+    8-connected steps cost 1, or 2 when the cell entered is difficult (T-GEO-07); no corner
+    cutting between two impassable cells. Occupied cells are the caller's concern: a figure
+    may pass but never end there.
+    """
+    best: dict[Cell, int] = {start: 0}
+    heap: list[tuple[int, Cell]] = [(0, start)]
+    while heap:
+        cost, cell = heapq.heappop(heap)
+        if cost > best.get(cell, cost):
+            continue
+        for nxt, _ in _neighbours(cell, grid, impassable):
+            step = 2 if nxt in difficult else 1
+            new = cost + step
+            if new <= max_cost and new < best.get(nxt, max_cost + 1):
+                best[nxt] = new
+                heapq.heappush(heap, (new, nxt))
+    return best
+
+
+def grid_path(
+    start: Cell,
+    goal: Cell,
+    grid: Grid,
+    impassable: Collection[Cell] = frozenset(),
+    difficult: Collection[Cell] = frozenset(),
+    occupied: Collection[Cell] = frozenset(),
+) -> tuple[tuple[Cell, ...], int] | None:
+    """A cheapest path (cells from ``start`` to ``goal``) and its cost in moves, or None.
+
+    Same step rules as ``grid_costs``; ``goal`` must not be occupied (a figure never ends in
+    an occupied cell), though paths may pass through occupied cells.
+    """
+    if goal in occupied or goal in impassable or not grid.contains(goal):
+        return None
+    best: dict[Cell, int] = {start: 0}
+    came: dict[Cell, Cell] = {}
+    heap: list[tuple[int, int, Cell]] = [(chebyshev(start, goal), 0, start)]
+    while heap:
+        _, cost, cell = heapq.heappop(heap)
+        if cell == goal:
+            path = [cell]
+            while path[-1] != start:
+                path.append(came[path[-1]])
+            return tuple(reversed(path)), cost
+        if cost > best.get(cell, cost):
+            continue
+        for nxt, _ in _neighbours(cell, grid, impassable):
+            new = cost + (2 if nxt in difficult else 1)
+            if new < best.get(nxt, new + 1):
+                best[nxt] = new
+                came[nxt] = cell
+                heapq.heappush(heap, (new + chebyshev(nxt, goal), new, nxt))
+    return None
