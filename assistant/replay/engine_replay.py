@@ -117,6 +117,10 @@ class _Walk:
         self.steps: list[dict[str, Any]] = []
         self.per_side: dict[str, int] = {s.name: 0 for s in self.state.sides}
         self.started = False
+        self.last_unit: str | None = None
+        """The unit of the last activation seen."""
+        self.felled_since: list[Unit] = []
+        """Units taken off since the last activation (as they stood)."""
 
     def event(
         self, t: float, kind: str, text: str, unit: str | None = None, **extra: Any
@@ -191,6 +195,58 @@ class _Walk:
             }
         )
 
+    def _felled_by(self, unit: Unit) -> Unit | None:
+        """The enemy this unit felled in melee, when it moves again right after its last
+        activation and an enemy in base contact with it has been taken off since."""
+        if self.last_unit != unit.id:
+            return None
+        reach = _contact_tol_in(self.state) + self.game.tolerances.position_in
+        for enemy in self.felled_since:
+            if enemy.side == unit.side:
+                continue
+            gap = math.dist(unit.position, enemy.position) - unit.radius_in - enemy.radius_in
+            if gap <= reach:
+                return enemy
+        return None
+
+    def _bonus(self, unit: Unit, felled: Unit, move: PieceMove) -> GameState:
+        """A bonus activation after felling an enemy in melee: half a move, no new activation
+        (the state as the engine has it then)."""
+        half = float(getattr(unit.card, "move_in", 0.0)) / 2.0
+        text = (
+            f"{unit.name} felled {felled.name} in melee and takes a bonus activation "
+            f"of {half:g} in."
+        )
+        self.events.append(
+            self.event(
+                move.t_start,
+                "bonus_activation",
+                text,
+                unit.id,
+                side=unit.side,
+                round=self.state.round,
+                move_in=half,
+            )
+        )
+        self.steps.append(
+            {
+                "t": round(move.t_end, 3),
+                "t_start": round(move.t_start, 3),
+                "label": f"{unit.name} moves {move.distance_in:.1f} in "
+                f"(round {self.state.round}, bonus",
+                "tags": [int(t) for t in move.tags],
+                "unit": unit.id,
+            }
+        )
+        return replace(
+            self.state,
+            phase=Phase.BONUS,
+            active_side=unit.side,
+            bonus_unit=unit.id,
+            bonus_move_in=half,
+            bonus_toward=felled.position,
+        )
+
     def _acting(self, side: str) -> GameState:
         """The state as the engine has it when ``side`` activates a character."""
         return replace(
@@ -220,9 +276,14 @@ class _Walk:
             unit, x=move.from_in[0], y=move.from_in[1], heading_deg=move.heading_from_deg % 360
         )
         self.state = self.state.with_unit(unit)
-        self._activate(unit, move)
+        felled = self._felled_by(unit)
+        if felled is None:
+            self._activate(unit, move)
+            acting = self._acting(unit.side)
+        else:
+            acting = self._bonus(unit, felled, move)
+        self.last_unit, self.felled_since = unit.id, []
         side = self.state.side(unit.side)
-        acting = self._acting(unit.side)
         pick_up: str | None = None
         if side.role is Role.AI:
             pick_up = self._check_ai(acting, unit, move)
@@ -397,8 +458,18 @@ class _Walk:
             objective = state.objective(unit.carrying)
             state = state.with_objective(replace(objective, carried_by=None, x=unit.x, y=unit.y))
             text += f" It carried {objective.name}, dropped where it stood or carried off."
+        self.felled_since.append(unit)
         self.state = state.with_unit(replace(unit, status=UnitStatus.FALLEN, carrying=None))
         self.events.append(self.event(removal.t, "removed", text, unit.id))
+
+
+def _contact_tol_in(state: GameState) -> float:
+    """Base-contact tolerance of the game, inches (the narrative ruleset's, when it is one)."""
+    if state.ruleset != "narrative":
+        return 0.0
+    from engine.rulesets.narrative_board import contact_tol
+
+    return contact_tol(state)
 
 
 def _loose(state: GameState, objective_id: str) -> Objective | None:

@@ -126,6 +126,25 @@ def test_a_removed_piece_leaves_the_game_and_can_come_back() -> None:
     assert not game.replay([rock]).activations
 
 
+def test_moving_again_after_felling_an_enemy_is_a_bonus_activation() -> None:
+    game = GameReplayer(SCENARIO)
+    boss = game.initial.unit("goblin-boss")
+    moves = [
+        _move("Crossbow Ivy", (8.0, 3.0, 0.0), (8.0, 8.5, 0.0), 2.0),
+        _move("Goblin Boss", (boss.x, boss.y, 180.0), (8.0, 9.78, 180.0), 6.0),
+        _move("Goblin Boss", (8.0, 9.78, 180.0), (8.0, 12.0, 0.0), 12.0),
+    ]
+    result = game.replay(moves, [Removal("Crossbow Ivy", 9.0)])
+    (bonus,) = _of(result.events, "bonus_activation")
+    assert bonus["unit"] == "goblin-boss" and bonus["move_in"] == 3.0
+    assert "felled Crossbow Ivy" in bonus["text"]
+    assert len(_of(result.events, "round_start")) == 1
+    assert len(_of(result.events, "activation")) == 2
+    orders = _of(result.events, "order")
+    assert len(orders) == 2 and orders[1]["order"]["distance_in"] <= 3.0 + 1e-6
+    assert "bonus" in result.activations[2]["label"]
+
+
 def _render(tmp: Path, script: list) -> Path:
     scenario, _, state = load_game(SCENARIO)
     scene = battle_scene(scenario, state)
