@@ -519,3 +519,35 @@ def test_grid_cells_and_table_inches() -> None:
     pond = shapely.box(0.0, 0.0, 4.5, 3.0)  # cell (0, 7) full, cell (1, 7) half, (2, 7) none
     assert grid.filled_cells(pond) == {(0, 7), (1, 7)}
     assert grid.filled_cells(shapely.box(0.0, 0.0, 4.4, 3.0)) == {(0, 7)}
+
+
+# --------------------------------------------------------------------------- odd shapes
+
+
+def test_polygon_with_a_hole_and_a_line_wall() -> None:
+    yard = shapely.box(4.0, 4.0, 12.0, 12.0).difference(shapely.box(6.0, 6.0, 10.0, 10.0))
+    walls = Obstacle("the courtyard walls", yard)
+    area = MoveArea(TABLE, R, (walls,))
+    inside = (8.0, 8.0)
+    assert check_path([inside, (9.5, 8.0)], (6.0,), area).legal
+    assert check_path([inside, (13.0, 8.0)], (6.0,), area).reason == (
+        "the path crosses the courtyard walls"
+    )
+    path = best_move_toward(inside, (20.0, 8.0), 0.0, [[6.0], [3.0, 3.0]], area)
+    assert check_path_any(path, [[6.0], [3.0, 3.0]], area).legal
+    assert path[-1][0] == pytest.approx(9.5)  # pressed against the inner wall
+    fence = Obstacle("the fence", shapely.LineString([(2.0, 15.0), (10.0, 15.0)]))
+    area = MoveArea(TABLE, R, (fence,))
+    assert (
+        check_path([(5.0, 13.0), (5.0, 17.0)], (6.0,), area).reason == "the path crosses the fence"
+    )
+    assert check_path([(11.0, 13.0), (11.0, 17.0)], (6.0,), area).legal  # round its end
+    sight = line_of_sight((5.0, 13.0), R, (5.0, 17.0), R, [fence])
+    assert not sight.visible
+    assert line_of_sight((10.0, 13.0), 0.0, (10.0, 17.0), 0.0, [fence]).centre_clear  # its tip
+    pressed = best_move_toward((5.0, 13.0), (5.0, 17.0), 0.0, [[6.0], [3.0, 3.0]], area)
+    assert pressed[-1] == (5.0, pytest.approx(14.5))  # too far from the end to go round
+    path = best_move_toward((9.0, 13.0), (9.0, 17.0), 0.0, [[6.0], [3.0, 3.0]], area)
+    assert len(path) == 3  # round the end with one bend
+    assert check_path(path, (3.0, 3.0), area).legal
+    assert centre_distance_in(path[-1], (9.0, 17.0)) < 1e-6
