@@ -5,10 +5,13 @@ against the scenario's engine state. Each move is one activation of its unit (an
 without a move, a shot from where it stands or a melee fought on the spot, leaves nothing in the
 footage). For a unit of the AI side the AI's order at that moment is worked out and the real
 move compared with it; for a unit of the human side the move is checked against the rules.
-Pieces taken off the table leave the game. The unit then stands where the footage shows it.
+Pieces taken off the table leave the game; a unit that moves again right after an enemy in
+contact with it was taken off takes a bonus activation. The unit then stands where the footage
+shows it. Rounds: a new one begins when a unit activates again, or when every unit on the
+table has activated.
 
-What needs dice (attack results, and the AI's choices that take a roll) cannot be derived:
-one event says so. Inches, degrees and seconds throughout.
+What needs dice (attack results, rout checks, the AI's choices that take a roll) cannot be
+derived: one event says so. Inches, degrees and seconds throughout.
 """
 
 from __future__ import annotations
@@ -35,7 +38,8 @@ from engine.scenario import Scenario
 SOURCE = "engine"
 DICE_NOTE = (
     "Attack results need the session log or the dice: the footage shows who moved where, "
-    "not the rolls, so hits, wounds and who fell to what are not derived here."
+    "not the rolls, so hits, wounds, rout checks and who fell to what are not derived here "
+    "(a piece taken off the table leaves the game)."
 )
 UNSEEN_NOTE = (
     "Activations without a move (a shot from where it stands, a melee fought on the spot, "
