@@ -22,7 +22,7 @@ from engine.model import Phase
 from engine.protocols import find_controller
 from vision.render.clip import write_clip
 from vision.render.effects import Effects
-from vision.render.sequence import HandLeave, Lift, Place, Wait, render_sequence
+from vision.render.sequence import Action, HandLeave, Lift, Place, Wait, render_sequence
 
 SCENARIO = "crossroads-ambush"
 
@@ -49,7 +49,9 @@ def _move(
     return PieceMove(name, side, (0,), frm[:2], to[:2], frm[2], to[2], t, t + 1.2)
 
 
-def _of(events: tuple[dict[str, Any], ...] | list[dict[str, Any]], kind: str) -> list[dict]:
+def _of(
+    events: tuple[dict[str, Any], ...] | list[dict[str, Any]], kind: str
+) -> list[dict[str, Any]]:
     return [e for e in events if e["kind"] == kind and e.get("source") == "engine"]
 
 
@@ -145,7 +147,7 @@ def test_moving_again_after_felling_an_enemy_is_a_bonus_activation() -> None:
     assert "bonus" in result.activations[2]["label"]
 
 
-def _render(tmp: Path, script: list) -> Path:
+def _render(tmp: Path, script: list[Action]) -> Path:
     scenario, _, state = load_game(SCENARIO)
     scene = battle_scene(scenario, state)
     camera = overhead_camera(scenario, "1080p")
@@ -166,7 +168,7 @@ def clip(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str, Exp
     _, _, state = load_game(SCENARIO)
     uid = next(u.id for u in state.units if u.name == name)
     crossbow = state.unit("crossbow")
-    script = [
+    script: list[Action] = [
         Wait(1.5),
         Lift(uid),
         Place(exp.x_in, exp.y_in, exp.heading_deg),
