@@ -3,23 +3,12 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from assistant.replay.run import ReplayResult
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, MISSING
 
 pytestmark = pytest.mark.browser
 
@@ -27,10 +16,10 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def page(replay: ReplayResult) -> Any:
     if not CHROMIUM.exists():
-        pytest.skip("needs the system Chromium at /usr/bin/chromium (apt install chromium)")
+        pytest.skip(MISSING)
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         pg = browser.new_page(viewport={"width": 1280, "height": 860})
         errors: list[str] = []
         pg.on("pageerror", lambda e: errors.append(str(e)))

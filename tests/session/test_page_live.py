@@ -4,7 +4,6 @@ the AI's order are shown, a declaration made on the page is carried out, and und
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -15,29 +14,17 @@ from assistant.session.game import LiveGame, Stage
 from assistant.session.view import build_view
 from assistant.web import serve
 from engine.protocols import find_controller
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, MISSING
 from tests.session.virtual_table import VirtualTable
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="/usr/bin/chromium is missing (make test installs it)"
-)
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason=MISSING)
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 
 @pytest.fixture
 def page() -> Iterator[sync_api.Page]:
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser.new_page(viewport={"width": 1280, "height": 860})
         browser.close()
 

@@ -10,24 +10,13 @@ from board_samples import declare_prompt, dice_prompt, make_view, table_jpeg
 
 from assistant.live_hub import Command, LiveHub
 from assistant.web import ServerHandle, serve
+from tests.browser import CHROMIUM, CHROMIUM_ARGS, MISSING
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SCREENSHOT_DIR = Path("/tmp")
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="/usr/bin/chromium is missing (make sysdeps-test installs it)"
-    ),
+    pytest.mark.skipif(not CHROMIUM.exists(), reason=MISSING),
 ]
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
