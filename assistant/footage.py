@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.pieces import terrain_kits, unit_specs
+from assistant.session.store import exact_action_json
 from engine.actions import Action, ActionKind
 from engine.dice import SeededDice
 from engine.model import GameState, Role
@@ -143,7 +144,7 @@ def write_battle_footage(
     count = write_clip(video, truth, frames, fps=fps, scene=scene, camera=camera)
     with (out_dir / f"{name}.declarations.jsonl").open("w", encoding="utf-8") as f:
         for action in battle.human_actions:
-            f.write(json.dumps(_exact(action)) + "\n")
+            f.write(json.dumps(exact_action_json(action)) + "\n")
     meta = {
         "version": FOOTAGE_VERSION,
         "scenario": scenario_ref,
@@ -160,12 +161,3 @@ def write_battle_footage(
     }
     (out_dir / f"{name}.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return meta
-
-
-def _exact(action: Action) -> dict[str, Any]:
-    out = action.to_json()
-    if action.path:
-        out["path"] = [[x, y] for x, y in action.path]
-    if action.heading_deg is not None:
-        out["heading"] = action.heading_deg
-    return out

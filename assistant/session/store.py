@@ -43,7 +43,7 @@ def game_to_json(game: LiveGame, scenario_ref: str, seed: int | None) -> dict[st
         "plan_index": game.plan_index,
         "steps": [
             {
-                "action": _exact_action_json(step.action),
+                "action": exact_action_json(step.action),
                 "rolls": [[r.purpose, r.sides, r.result] for r in step.rolls],
                 "dice_state": snapshot.dice_state,
             }
@@ -53,7 +53,7 @@ def game_to_json(game: LiveGame, scenario_ref: str, seed: int | None) -> dict[st
     }
 
 
-def _exact_action_json(action: Action) -> dict[str, Any]:
+def exact_action_json(action: Action) -> dict[str, Any]:
     """The action's JSON with full-precision path and heading, so a replay is exact."""
     out = action.to_json()
     if action.path:
