@@ -71,7 +71,7 @@ class _RayData:
 
 
 @dataclass(frozen=True)
-class _Outline:
+class Outline:
     """A shape's boundary as segments a[i]-b[i] (inches), plus its isolated points."""
 
     a: FloatArray
@@ -82,7 +82,7 @@ class _Outline:
 
 
 @lru_cache(maxsize=4096)
-def _outline(shape: BaseGeometry) -> _Outline:
+def outline(shape: BaseGeometry) -> Outline:
     """The boundary segments of a shape (cached: terrain stays put from one move to the next)."""
     seg_a: list[FloatArray] = []
     seg_b: list[FloatArray] = []
@@ -109,8 +109,8 @@ def _outline(shape: BaseGeometry) -> _Outline:
             ring.append(np.full(int(keep.sum()), is_ring))
     if not seg_a:
         empty = np.zeros((0, 2), dtype=np.float64)
-        return _Outline(empty, empty, np.zeros(0, dtype=np.bool_), tuple(points))
-    return _Outline(
+        return Outline(empty, empty, np.zeros(0, dtype=np.bool_), tuple(points))
+    return Outline(
         np.concatenate(seg_a), np.concatenate(seg_b), np.concatenate(ring), tuple(points)
     )
 
@@ -139,9 +139,9 @@ class ObstacleSet:
         cxs = [c[1] for c in self.circles]
         cys = [c[2] for c in self.circles]
         crs = [c[3] for c in self.circles]
-        outlines = [_outline(ob.shape) for ob in self.shapes]
-        for outline in outlines:
-            for x, y in outline.points:
+        outlines = [outline(ob.shape) for ob in self.shapes]
+        for shape_outline in outlines:
+            for x, y in shape_outline.points:
                 cxs.append(x)
                 cys.append(y)
                 crs.append(0.0)

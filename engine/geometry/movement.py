@@ -20,12 +20,15 @@ from shapely.geometry.base import BaseGeometry
 
 from engine.errors import EngineError
 from engine.geometry.angles import EPS_IN, Point, centre_distance_in
-from engine.geometry.collide import FloatArray, ObstacleSet
+from engine.geometry.collide import FloatArray, ObstacleSet, Outline, outline
 from engine.geometry.sight import BASE_QUAD_SEGS, Obstacle, base_shape
 from engine.geometry.table import Table
 
 LIMIT_TOL_IN = 1e-6
 """A leg may exceed its limit by this many inches (rounding)."""
+
+_NUDGE_IN = 1e-7
+"""Rays are judged inside or outside difficult ground a hair (inches) from where they start."""
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 
@@ -120,39 +123,73 @@ class DifficultGround:
     def reach_in(
         self, px: FloatArray, py: FloatArray, ux: FloatArray, uy: FloatArray, limit_in: float
     ) -> FloatArray:
-        """How far (inches) along each ray an allowance of ``limit_in`` inches carries a base."""
-        reach = np.full(len(px), float(limit_in))
+        """How far (inches) along each ray an allowance of ``limit_in`` inches carries a base.
+
+        Vectorised: each ray's crossings of the difficult ground's boundary split it into
+        stretches outside (1 in per inch) and inside (2 in per inch).
+        """
+        reach = np.full(len(px), max(0.0, float(limit_in)))
         if self.union is None or limit_in <= 0.0 or len(px) == 0:
-            return reach.clip(min=0.0)
-        ex, ey = px + ux * limit_in, py + uy * limit_in
-        near = [
-            i
-            for i in range(len(px))
-            if self._touches_box(
-                min(px[i], ex[i]), min(py[i], ey[i]), max(px[i], ex[i]), max(py[i], ey[i])
-            )
-        ]
-        if not near:
             return reach
-        idx = np.array(near, dtype=np.intp)
-        coords = np.stack(
-            [np.stack([px[idx], py[idx]], axis=1), np.stack([ex[idx], ey[idx]], axis=1)], axis=1
+        ex, ey = px + ux * limit_in, py + uy * limit_in
+        bminx, bminy, bmaxx, bmaxy = self.bounds
+        near = ~(
+            (np.maximum(px, ex) < bminx)
+            | (np.minimum(px, ex) > bmaxx)
+            | (np.maximum(py, ey) < bminy)
+            | (np.minimum(py, ey) > bmaxy)
         )
-        lines = shapely.linestrings(coords)
-        hits = shapely.intersection(lines, self.union)
-        for k, i in enumerate(idx.tolist()):
-            hit = hits[k]
-            if hit.is_empty:
-                continue
-            spans: list[tuple[float, float]] = []
-            for part in shapely.get_parts(hit):
-                if part.geom_type != "LineString":
-                    continue
-                xy = shapely.get_coordinates(part)
-                ts = (xy[:, 0] - px[i]) * ux[i] + (xy[:, 1] - py[i]) * uy[i]
-                spans.append((float(ts.min()), float(ts.max())))
-            reach[i] = _reach_with_spans(sorted(spans), limit_in)
-        return reach
+        idx = np.nonzero(near)[0]
+        edges = self.edges
+        if len(idx) == 0 or len(edges.ring) == 0:
+            return reach
+        rx, ry, vx, vy = px[idx][:, None], py[idx][:, None], ux[idx][:, None], uy[idx][:, None]
+        ax, ay = edges.a[:, 0][None, :], edges.a[:, 1][None, :]
+        dx, dy = edges.b[:, 0][None, :] - ax, edges.b[:, 1][None, :] - ay
+        with np.errstate(all="ignore"):
+            denom = vx * dy - vy * dx
+            wx, wy = ax - rx, ay - ry
+            t = (wx * dy - wy * dx) / denom
+            # A segment is crossed when its ends lie on opposite sides of the ray (an end on
+            # the ray counts as the right side: a ray through a corner crosses once, a ray
+            # that only touches a corner not at all).
+            side_a = vx * wy - vy * wx > 0.0
+            side_b = vx * (wy + dy) - vy * (wx + dx) > 0.0
+            ok = edges.ring[None, :] & (side_a != side_b) & (t > _NUDGE_IN) & (t < limit_in)
+            # Whether each ray starts inside: crossing number along +x from a point a hair
+            # along the ray (a ray from a corner or an edge takes the side it heads into).
+            qx, qy = rx + vx * _NUDGE_IN, ry + vy * _NUDGE_IN
+            by_ = edges.b[:, 1][None, :]
+            bx_ = edges.b[:, 0][None, :]
+            cross = ((ay > qy) != (by_ > qy)) & (qx < ax + (qy - ay) * (bx_ - ax) / (by_ - ay))
+        inside0 = ((cross & edges.ring[None, :]).sum(axis=1) % 2) == 1
+        ts = np.sort(np.where(ok, t, np.inf), axis=1)
+        k = int(np.isfinite(ts).sum(axis=1).max())
+        bounds = np.concatenate(
+            [
+                np.zeros((len(idx), 1)),
+                np.minimum(ts[:, :k], limit_in),
+                np.full((len(idx), 1), limit_in),
+            ],
+            axis=1,
+        )
+        lengths = np.diff(bounds, axis=1)
+        inside = inside0[:, None] ^ (np.arange(k + 1)[None, :] % 2 == 1)
+        rate = np.where(inside, 2.0, 1.0)
+        cost_end = np.cumsum(rate * lengths, axis=1)
+        first = np.argmax(cost_end >= limit_in - 1e-12, axis=1)
+        rows = np.arange(len(idx))
+        cost_before = np.where(first > 0, cost_end[rows, np.maximum(first - 1, 0)], 0.0)
+        reach[idx] = bounds[rows, first] + (limit_in - cost_before) / rate[rows, first]
+        return np.asarray(np.minimum(reach, limit_in), dtype=np.float64)
+
+    @cached_property
+    def edges(self) -> Outline:
+        """The difficult ground's boundary as segments (for ``reach_in``)."""
+        if self.union is None:
+            empty = np.zeros((0, 2))
+            return Outline(empty, empty, np.zeros(0, dtype=np.bool_), ())
+        return outline(self.union)
 
 
 def _reach_with_spans(spans: Sequence[tuple[float, float]], limit_in: float) -> float:

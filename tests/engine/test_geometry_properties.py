@@ -29,6 +29,7 @@ from engine.geometry import (
     grid_line_clear,
     grid_path,
     in_forward_arc,
+    leg_cost_in,
     line_of_sight,
     normalize_deg,
     point_gap_in,
@@ -215,3 +216,56 @@ def test_open_grid_paths_cost_the_chebyshev_distance(
     found = grid_path(a, b, Grid(cols=12, rows=12))
     assert found is not None
     assert found[1] == chebyshev(a, b) == len(found[0]) - 1
+
+
+@st.composite
+def mud(draw: st.DrawFn) -> tuple[shapely.Polygon, ...]:
+    """A few difficult areas: rectangles and triangles, possibly overlapping."""
+    areas = []
+    for _ in range(draw(st.integers(1, 3))):
+        x, y = draw(st.floats(1.0, 20.0)), draw(st.floats(1.0, 20.0))
+        w, h = draw(st.floats(0.3, 6.0)), draw(st.floats(0.3, 6.0))
+        if draw(st.booleans()):
+            areas.append(shapely.box(x, y, x + w, y + h))
+        else:
+            areas.append(shapely.Polygon([(x, y), (x + w, y), (x + w / 2, y + h)]))
+    return tuple(areas)
+
+
+@settings(max_examples=150, deadline=None)
+@given(mud(), on_table, st.floats(0.0, 2 * math.pi), st.floats(0.5, 8.0))
+def test_reach_matches_the_leg_cost(
+    areas: tuple[shapely.Polygon, ...], start: tuple[float, float], ang: float, limit: float
+) -> None:
+    area = MoveArea(TABLE, R, (), areas)
+    ux, uy = math.sin(ang), math.cos(ang)
+    one = np.array
+    reach = float(
+        area.ground.reach_in(one([start[0]]), one([start[1]]), one([ux]), one([uy]), limit)[0]
+    )
+    end = (start[0] + ux * reach, start[1] + uy * reach)
+    cost = leg_cost_in(start, end, areas)
+    # A ray sliding exactly along an area's edge is in or out depending on who counts (the
+    # path check, which has the last word, counts the edge as inside): leave those out.
+    along_edge = any(
+        shapely.LineString([start, end]).intersection(a.boundary).length > 1e-9 for a in areas
+    )
+    assume(not along_edge)
+    assert cost <= limit + 1e-6
+    if reach < limit - 1e-9:  # short of the limit only when the allowance runs out
+        assert cost >= limit - 1e-6
+
+
+@settings(max_examples=60, deadline=None)
+@given(layouts(), mud(), on_table, on_table)
+def test_best_move_toward_through_difficult_ground_is_legal(
+    obstacles: tuple[Obstacle, ...],
+    areas: tuple[shapely.Polygon, ...],
+    start: tuple[float, float],
+    goal: tuple[float, float],
+) -> None:
+    patterns = [[6.0], [3.0, 3.0]]
+    area = MoveArea(TABLE, R, obstacles, areas)
+    path = best_move_toward(start, goal, 0.0, patterns, area)
+    assert check_path_any(path, patterns, area).legal
+    assert centre_distance_in(path[-1], goal) <= centre_distance_in(start, goal) + 1e-12
