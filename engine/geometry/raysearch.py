@@ -233,8 +233,22 @@ def search(
 
 
 def _apart(order: IntArray, x: FloatArray, y: FloatArray, spacing: float, k: int) -> list[int]:
+    """Up to ``k`` indices taken in ``order``, at most one per square of side ``spacing``
+    inches (so that the picks spread out instead of crowding one spot; quick, for many)."""
+    if len(order) == 0:
+        return []
+    cell = max(spacing, 1e-9)
+    gx = np.floor(x[order] / cell).astype(np.int64)
+    gy = np.floor(y[order] / cell).astype(np.int64)
+    _, first = np.unique(gx * 1_000_003 + gy, return_index=True)
+    return [int(i) for i in order[np.sort(first)[:k]]]
+
+
+def _apart_exact(
+    order: IntArray, x: FloatArray, y: FloatArray, spacing: float, k: int
+) -> list[int]:
     """Up to ``k`` indices taken in ``order``, skipping any within ``spacing`` inches of one
-    already taken (so that the picks spread out instead of crowding one spot)."""
+    already taken (exact, for a few)."""
     cell = max(spacing, 1e-9)
     grid: dict[tuple[int, int], list[tuple[float, float]]] = {}
     picked: list[int] = []
@@ -329,7 +343,7 @@ def _later_leg_rays(
     best = float(achieved.min()) if len(achieved) else math.inf
     open_nodes = np.nonzero((bound < best - 1e-6) & (achieved > bound + 1e-6))[0]
     order = open_nodes[np.argsort(bound[open_nodes], kind="stable")]
-    chosen = _apart(order, ox, oy, limit * FAN_SPACING, FAN_NODES)
+    chosen = _apart_exact(order, ox, oy, limit * FAN_SPACING, FAN_NODES)
     node_b, ux_b, uy_b, graze_b = _leg_rays(
         frontier, ox, oy, goal, area, chosen, limit, fan_x[LATER_FAN], fan_y[LATER_FAN], aim=False
     )

@@ -14,7 +14,7 @@ import numpy as np
 
 from engine.geometry.angles import EPS_IN, Point, centre_distance_in, heading_vector
 from engine.geometry.collide import FloatArray
-from engine.geometry.movement import MoveArea, check_path
+from engine.geometry.movement import MoveArea, check_path, straight_split
 from engine.geometry.raysearch import MIN_MOVE_IN, Batch, search
 from engine.geometry.table import Edge
 
@@ -50,6 +50,9 @@ def best_move_toward(
     d_start = centre_distance_in(start, goal)
     if d_start <= stop_gap_in + 1e-9:
         return (start,)
+    straight = _straight_if_best(start, goal, d_start, stop_gap_in, leg_patterns, area)
+    if straight is not None:
+        return straight
     cache: dict[str, tuple[FloatArray, ...]] = {}
     first_reach = max((float(p[0]) for p in leg_patterns if p), default=0.0)
     batches: list[tuple[int, Batch]] = []
@@ -85,6 +88,35 @@ def best_move_toward(
         if check_path(pts, leg_patterns[k], area).legal:
             return pts
     return (start,)
+
+
+def _straight_if_best(
+    start: Point,
+    goal: Point,
+    d_start: float,
+    stop_gap_in: float,
+    leg_patterns: Sequence[Sequence[float]],
+    area: MoveArea,
+) -> tuple[Point, ...] | None:
+    """The straight path at the goal when it is legal and nothing can beat it, else None.
+
+    No path of total length L ends closer than ``d_start - L``; the straight line of the longest
+    allowance (or up to the gap) reaches that bound with the shortest length, so when it is
+    legal under some pattern (fewest legs first) it is the answer.
+    """
+    best_total = max((sum(p) for p in leg_patterns), default=0.0)
+    run = min(best_total, d_start - stop_gap_in)
+    if run < MIN_MOVE_IN:
+        return None
+    f = run / d_start
+    end = (start[0] + f * (goal[0] - start[0]), start[1] + f * (goal[1] - start[1]))
+    for pattern in sorted(leg_patterns, key=len):
+        if not pattern or sum(pattern) < run - 1e-12:
+            continue
+        pts = straight_split(start, end, pattern)
+        if check_path(pts, pattern, area).legal:
+            return pts
+    return None
 
 
 def toward_edge_path(
