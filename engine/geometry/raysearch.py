@@ -224,7 +224,7 @@ def search(
                 batches.append(refined)
             break
         # Carry on only from bends that have not yet reached the stop gap: the nearest to the
-        # goal, spread over the directions they lie in from the start.
+        # goal, at most one per small square so that they do not all crowd one spot.
         open_idx = np.nonzero(dist > stop_gap_in)[0]
         order = open_idx[np.argsort(dist[open_idx], kind="stable")]
         chosen = _apart(order, ex, ey, BEAM_SPACING_IN, BEAM)
