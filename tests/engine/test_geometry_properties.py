@@ -25,6 +25,7 @@ from engine.geometry import (
     check_path,
     check_path_any,
     edge_gap_in,
+    find_path,
     grid_line,
     grid_line_clear,
     grid_path,
@@ -269,3 +270,19 @@ def test_best_move_toward_through_difficult_ground_is_legal(
     path = best_move_toward(start, goal, 0.0, patterns, area)
     assert check_path_any(path, patterns, area).legal
     assert centre_distance_in(path[-1], goal) <= centre_distance_in(start, goal) + 1e-12
+
+
+@settings(max_examples=60, deadline=None)
+@given(layouts(), on_table, on_table)
+def test_find_path_returns_legal_paths_to_the_goal(
+    obstacles: tuple[Obstacle, ...], start: tuple[float, float], goal: tuple[float, float]
+) -> None:
+    patterns = [[6.0], [3.0, 3.0]]
+    area = MoveArea(TABLE, R, obstacles)
+    path = find_path(start, goal, patterns, area)
+    if path is None:
+        assert not check_path_any([start, goal], patterns, area).legal
+        return
+    assert path[0] == start
+    assert centre_distance_in(path[-1], goal) < 1e-9
+    assert check_path_any(path, patterns, area).legal
