@@ -44,6 +44,10 @@ REFINE = 6
 REFINE_COARSE_DEG = (4.0, 2.0, 1.0, 0.5, 0.25, 0.12)
 REFINE_FINE_DEG = (0.06, 0.03, 0.015)
 """The turns tried, either way, when refining a final leg (two rounds)."""
+BEND_REFINE = 2
+"""How many of the best paths get their last bend moved."""
+BEND_STEPS = ((3.0, 0.25), (1.0, 0.08))
+"""The moves tried for a bend: turn the leg before it (degrees), change its length (inches)."""
 MIN_MOVE_IN = 1e-4
 """Legs shorter than this (inches) are not worth announcing: the base stays put instead."""
 _PULL_BACK_IN = 1e-9
@@ -222,6 +226,12 @@ def search(
             )
             if refined is not None:
                 batches.append(refined)
+            if leg >= 1:
+                final = [batch] if refined is None else [batch, refined]
+                limits = (float(pattern[leg - 1]), float(limit))
+                bent = _refine_bends(final, limits, goal, stop_gap_in, area, full_distance)
+                if bent is not None:
+                    batches.append(bent)
             break
         # Carry on only from bends that have not yet reached the stop gap: the nearest to the
         # goal, at most one per small square so that they do not all crowd one spot.
@@ -423,3 +433,96 @@ def _refine(
         np.concatenate(out_y),
         np.concatenate(out_len),
     )
+
+
+def _refine_bends(
+    batches: list[Batch],
+    limits: tuple[float, float],
+    goal: Point,
+    stop_gap_in: float,
+    area: MoveArea,
+    full_distance: bool,
+) -> Batch | None:
+    """Move the last bend of the best few paths a little (turn and lengthen or shorten the leg
+    before it, then aim the final leg again) while that brings their ends closer to the goal.
+
+    ``batches`` hold the candidates for the final leg; ``limits`` are the limits of the leg
+    into the bend and of the final leg.
+    """
+    cands: list[tuple[float, int, int]] = []
+    for b, batch in enumerate(batches):
+        dist = np.hypot(batch.ex - goal[0], batch.ey - goal[1])
+        for i in np.argsort(dist, kind="stable")[: BEND_REFINE * 4].tolist():
+            cands.append((float(dist[i]), b, i))
+    cands.sort()
+    if not cands or cands[0][0] <= stop_gap_in + 1e-9:
+        return None
+    picked: list[tuple[float, int, int]] = []
+    seen: set[tuple[Point, ...]] = set()
+    for d, b, i in cands:
+        node = batches[b].frontier[int(batches[b].parent[i])]
+        if node[0] in seen or len(node[0]) < 2:
+            continue
+        seen.add(node[0])
+        picked.append((d, b, i))
+        if len(picked) >= BEND_REFINE:
+            break
+    if not picked:
+        return None
+    n = len(picked)
+    nodes = [batches[b].frontier[int(batches[b].parent[i])] for _, b, i in picked]
+    p_x = np.array([pts[-2][0] for pts, _ in nodes])
+    p_y = np.array([pts[-2][1] for pts, _ in nodes])
+    b_x = np.array([pts[-1][0] for pts, _ in nodes])
+    b_y = np.array([pts[-1][1] for pts, _ in nodes])
+    a1 = np.arctan2(b_x - p_x, b_y - p_y)
+    t1 = np.hypot(b_x - p_x, b_y - p_y)
+    e_x = np.array([batches[b].ex[i] for _, b, i in picked])
+    e_y = np.array([batches[b].ey[i] for _, b, i in picked])
+    a2 = np.arctan2(e_x - b_x, e_y - b_y)
+    best = np.array([d for d, _, _ in picked])
+    grid = [(i, j) for i in (-1.0, 0.0, 1.0) for j in (-1.0, 0.0, 1.0) if (i, j) != (0.0, 0.0)]
+    gi = np.array([g[0] for g in grid])
+    gj = np.array([g[1] for g in grid])
+    for step_deg, step_in in BEND_STEPS:
+        da = math.radians(step_deg)
+        a1v = (a1[:, None] + gi[None, :] * da).reshape(-1)
+        t1v = np.maximum(MIN_MOVE_IN, (t1[:, None] + gj[None, :] * step_in).reshape(-1))
+        owner = np.repeat(np.arange(n), len(grid))
+        vx, vy = np.sin(a1v), np.cos(a1v)
+        lo, hi = clear_ranges(area, p_x, p_y, owner, vx, vy)
+        hi = np.minimum(hi, area.ground.reach_in(p_x[owner], p_y[owner], vx, vy, limits[0]))
+        ok1 = (t1v >= lo) & (t1v <= hi)
+        if not ok1.any():
+            continue
+        keep = np.nonzero(ok1)[0]
+        bx2 = p_x[owner[keep]] + vx[keep] * t1v[keep]
+        by2 = p_y[owner[keep]] + vy[keep] * t1v[keep]
+        # Final legs from each moved bend: at the goal, as before, and turned either way.
+        gx, gy = goal[0] - bx2, goal[1] - by2
+        aims = [np.arctan2(gx, gy), a2[owner[keep]], a2[owner[keep]] + da, a2[owner[keep]] - da]
+        m = len(keep)
+        a2v = np.concatenate(aims)
+        src = np.tile(np.arange(m), len(aims))
+        wx, wy = np.sin(a2v), np.cos(a2v)
+        lo2, hi2 = clear_ranges(area, bx2, by2, src, wx, wy)
+        hi2 = np.minimum(hi2, area.ground.reach_in(bx2[src], by2[src], wx, wy, limits[1]))
+        t2 = goal_stops(bx2[src], by2[src], wx, wy, lo2, hi2, goal, stop_gap_in, full_distance)
+        ok2 = (hi2 >= lo2) & (t2 >= MIN_MOVE_IN)
+        ex2, ey2 = bx2[src] + wx * t2, by2[src] + wy * t2
+        d2 = np.where(ok2, np.hypot(ex2 - goal[0], ey2 - goal[1]), np.inf)
+        for k in np.argsort(d2, kind="stable").tolist():
+            c = int(owner[keep[src[k]]])
+            if d2[k] < best[c] - 1e-12:
+                v = keep[src[k]]
+                best[c] = d2[k]
+                a1[c], t1[c], a2[c] = a1v[v], t1v[v], a2v[k]
+                b_x[c], b_y[c] = bx2[src[k]], by2[src[k]]
+                e_x[c], e_y[c] = ex2[k], ey2[k]
+    frontier: list[Node] = []
+    for c, (pts, length) in enumerate(nodes):
+        moved = (float(b_x[c]), float(b_y[c]))
+        old_leg = math.dist(pts[-2], pts[-1])
+        frontier.append(((*pts[:-1], moved), length - old_leg + float(t1[c])))
+    final_len = np.array([ln for _, ln in frontier]) + np.hypot(e_x - b_x, e_y - b_y)
+    return Batch(frontier, np.arange(n, dtype=np.intp), e_x, e_y, final_len)
