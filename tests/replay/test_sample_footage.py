@@ -82,7 +82,7 @@ def test_sample_battle_moves_found_without_phantoms(
     # every true move is found, unless its tag cannot be seen where it was set down
     missed = [w for w in wanted if not any(_matches(m, w) for m in got)]
     assert all(not w["visible_after"] for w in missed), missed
-    assert len(got) >= len(wanted) - 1
+    assert len(got) >= sum(1 for w in wanted if w["visible_after"])
 
 
 def _engine(doc: dict[str, Any], kind: str) -> list[dict[str, Any]]:
@@ -104,10 +104,9 @@ def test_sample_battle_reconstructed_by_the_engine(
     assert [o["t"] for o in orders] == [m["t_start"] for m in ai_moves]
     assert [c["t"] for c in checks] == [m["t_end"] for m in ai_moves]
     assert all(o["rule"] and o["text"].startswith("AI order: ") for o in orders)
-    # The clip was rendered from the engine's own orders. (Rendered with an earlier engine
-    # whose move search chose another path for one move; regenerated, all of them follow.)
+    # The clip was rendered from the engine's own orders, so all of them are followed.
     differs = [c["text"] for c in checks if not c["followed"]]
-    assert len(differs) <= 1, differs
+    assert differs == [], differs
     # the player's moves were the engine's legal actions: all legal, allowing for the camera
     legality = _engine(doc, "legality")
     assert [e["t"] for e in legality] == [m["t_end"] for m in human_moves]
