@@ -219,14 +219,14 @@ def test_viewer_lists_the_engine_events_in_time(
 ) -> None:
     """In headless Chromium: at the second activation the player's illegal move is the current
     event, flagged; the AI's followed order is listed before it."""
-    from tests.replay.test_viewer_browser import ARGS, CHROMIUM
+    from tests.browser import CHROMIUM, CHROMIUM_ARGS
 
     if not CHROMIUM.exists():
         pytest.skip("needs the system Chromium at /usr/bin/chromium (apt install chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
     _, out, _, _, _ = clip
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1280, "height": 860})
         page.goto((out / "index.html").resolve().as_uri())
         page.wait_for_selector("body[data-ready='1']")
