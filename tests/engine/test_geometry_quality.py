@@ -3,9 +3,9 @@ brute-force search over the same legal moves, on seeded random tables with 8 ter
 10 other bases (seed 000 movement: one leg of 6 in, or two legs of 3 in).
 
 Measured when written against a denser search (1440 directions for one leg; bends at 12 points
-along 360 directions, second legs every 4 degrees), 40-60 layouts for each of seeds 1, 3, 11:
-one leg always within 0.015 in; two legs within 0.05 in in 75-90 % of layouts, within 0.25 in
-in 95-98 %, worst 0.8 in.
+along 360 directions, second legs every 4 degrees), 60 layouts for each of seeds 1, 3, 11:
+one leg always within 0.04 in; two legs within 0.05 in in 83-93 % of layouts, within 0.25 in
+in 95-98 %, worst 0.8 in (the search sometimes beats the dense one: bends are placed freely).
 """
 
 from __future__ import annotations
