@@ -163,7 +163,7 @@ class LiveGame:
                 f"I see tag {tag}, which is not part of this scenario; I will ignore it.",
             )
         for button in obs.buttons:
-            self.command(Command(kind=_BUTTONS.get(button, "repeat")))  # type: ignore[arg-type]
+            self.command(button_command(button))
         if not obs.settled or self.stage is Stage.OVER:
             return
         self._check_fallen_back(obs)
@@ -528,9 +528,7 @@ class LiveGame:
                 uid for uid in pending.candidates if self.state.is_routing(self.state.unit(uid))
             ]
             if side.role is Role.AI or routing:
-                self._give_order(
-                    pending.candidates[0] if side.role is Role.AI else routing[0], pending
-                )
+                self._give_order(pending.candidates[0] if side.role is Role.AI else routing[0])
                 continue
             self.stage = Stage.HUMAN
             names = ", ".join(self.state.unit(u).name for u in pending.candidates[:4])
@@ -541,7 +539,7 @@ class LiveGame:
             )
             return
 
-    def _give_order(self, unit_id: str, pending: object) -> None:
+    def _give_order(self, unit_id: str) -> None:
         if self.state.side(self.state.unit(unit_id).side).role is Role.AI:
             chosen = self.ai.choose_unit(self.state, self.ruleset, self.ruleset.pending(self.state))
             if chosen is None:
@@ -580,7 +578,13 @@ class LiveGame:
         return f"The battle is over: {state.winner} win after {state.round} rounds ({state.end_reason})."
 
 
-_BUTTONS = {"done": "declare", "undo": "undo", "repeat": "repeat", "confirm": "confirm"}
+def button_command(button: str) -> Command:
+    """What pressing a button tag means: "done" declares the moved character's action done."""
+    if button == "done":
+        return Command(kind="declare", action="done")
+    if button in ("undo", "repeat", "confirm", "redo", "pass"):
+        return Command(kind=button)  # type: ignore[arg-type]
+    return Command(kind="repeat")
 
 
 def describe_action(state: GameState, action: Action) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -30,8 +30,6 @@ class LoopStats:
 
     frames: int = 0
     seconds_of_footage: float = 0.0
-    settle_to_say_ms: list[float] = field(default_factory=list)
-    """Processing time from receiving the first settled frame after a change to the announcement."""
     ended_early: bool = False
 
 
@@ -61,7 +59,6 @@ def run_loop(
     stats = LoopStats()
     last_publish = -1e9
     seen_version = (-1, -1, "")
-    was_settled = True
     steps_logged = len(game.steps)
     said_logged = len(game.announcements)
     for frame in frames:
@@ -70,18 +67,13 @@ def run_loop(
             break
         stats.frames += 1
         stats.seconds_of_footage = frame.t
-        started = time.perf_counter()
         obs = reader.read(frame)
         if recorder is not None:
             recorder.write_frame(frame.image, frame.t)
-        said_before = len(game.announcements)
         game.observe(obs)
         if hub is not None:
             while (command := hub.next_command(0.0)) is not None:
                 game.command(command)
-        if obs.settled and not was_settled and len(game.announcements) > said_before:
-            stats.settle_to_say_ms.append((time.perf_counter() - started) * 1000.0)
-        was_settled = obs.settled
         if log_event is not None:
             steps_logged, said_logged = _log_new(
                 game, log_event, steps_logged, said_logged, frame.t

@@ -118,7 +118,7 @@ class TableReader:
     def _inside_table(self, corners_px: tuple[tuple[float, float], ...]) -> bool:
         centre = np.mean(np.asarray(corners_px, dtype=np.float64), axis=0)
         x, y = self.tracker.mapping.to_table_in(centre[None, :])[0]
-        return 0.0 <= x <= self.profile.width_in and 0.0 <= y <= self.profile.depth_in
+        return bool(0.0 <= x <= self.profile.width_in and 0.0 <= y <= self.profile.depth_in)
 
     def topdown_jpeg(self, frame: Frame) -> bytes | None:
         """The frame rectified to a top-down view of the play area (north up), JPEG bytes."""
@@ -126,13 +126,7 @@ class TableReader:
         width = TOPDOWN_WIDTH_PX
         height = max(1, round(width * d_in / w_in))
         table_px = np.array([[0, 0], [w_in, 0], [w_in, d_in], [0, d_in]], dtype=np.float64)
-        image_px = (
-            self.tracker.mapping.to_image_px(table_px)
-            if hasattr(self.tracker.mapping, "to_image_px")
-            else None
-        )
-        if image_px is None:
-            return None
+        image_px = self.tracker.mapping.to_pixels(table_px)
         out_px = np.array([[0, height], [width, height], [width, 0], [0, 0]], dtype=np.float32)
         matrix = cv2.getPerspectiveTransform(np.asarray(image_px, dtype=np.float32), out_px)
         top = cv2.warpPerspective(frame.image, matrix, (width, height))

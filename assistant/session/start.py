@@ -107,6 +107,15 @@ def _open_folder(opts: SessionOptions, scenario_name: str) -> Path:
     return session_dir(None, scenario_name)
 
 
+def _recording_folder(folder: Path) -> Path:
+    """recording/ for a new session; recording-2/, -3/ ... for each time it is resumed."""
+    candidate, n = folder / "recording", 1
+    while candidate.exists():
+        n += 1
+        candidate = folder / f"recording-{n}"
+    return candidate
+
+
 def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> SessionResult:
     """Set everything up, play until the battle ends or the frames run out, tidy up."""
     speaker_holder: list[Speaker] = []
@@ -167,9 +176,7 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
             if handle.token
             else f"The table page: {handle.url}"
         )
-    recorder = (
-        SessionRecorder(folder / "recording") if not (folder / "recording").exists() else None
-    )
+    recorder = SessionRecorder(_recording_folder(folder))
     reader = TableReader(scenario, profile)
     try:
         controls = dict(profile.camera_settings.get("v4l2_controls") or {})
@@ -178,16 +185,10 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
             {"width_px": width_px, "height_px": height_px} if opts.source.isdigit() else {}
         )
         with open_source(opts.source, controls=controls or None, **camera_size) as source:
-            if recorder is not None:
-                recorder.log_event(
-                    {
-                        "type": "session",
-                        "source": opts.source,
-                        "scenario": scenario_ref,
-                        "seed": seed,
-                    },
-                    0.0,
-                )
+            recorder.log_event(
+                {"type": "session", "source": opts.source, "scenario": scenario_ref, "seed": seed},
+                0.0,
+            )
             frames: Iterable[Frame] = source
             is_camera = isinstance(source, CameraSource)
             game.resume()
@@ -196,8 +197,8 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
                 reader,
                 game,
                 hub=hub,
-                recorder=recorder if (is_camera and recorder is not None) else None,
-                log_event=recorder.log_event if recorder is not None else None,
+                recorder=recorder if is_camera else None,
+                log_event=recorder.log_event,
             )
             for warning in source.warnings:
                 echo(f"Warning: {warning}")
@@ -211,8 +212,7 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
                 f"soloscope play --resume {folder} --source SOURCE."
             )
     finally:
-        if recorder is not None:
-            recorder.close()
+        recorder.close()
         speaker.close(timeout=120)
         if handle is not None:
             handle.stop()

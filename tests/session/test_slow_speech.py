@@ -62,6 +62,9 @@ def test_camera_loop_and_page_go_on_while_speech_is_slow(tmp_path: Path) -> None
             view = json.loads(response.read())["view"]
         assert speaker.pending >= 1
         assert view["round"] == 1 and len(view["announcements"]) == said
+        # ...and has the rectified top-down picture of the table.
+        version, jpeg = hub.latest_frame()
+        assert version >= 1 and jpeg is not None and jpeg[:2] == b"\xff\xd8"
     finally:
         handle.stop()
         hub.close()
