@@ -550,12 +550,7 @@ class NarrativeRuleset:
         distance = path_cost_in(path)
         if unit.carrying is not None and not state.table.contains_base(end, unit.radius_in):
             return self._leave_table(state, unit, end, True, events, dice)
-        unit = replace(unit, x=end[0], y=end[1], heading_deg=heading)
-        state = state.with_unit(unit)
-        if unit.carrying is not None:
-            state = state.with_objective(
-                replace(state.objective(unit.carrying), x=end[0], y=end[1])
-            )
+        state, unit = self._place(state, unit, end, heading)
         events.append(
             event(
                 EventType.MOVE,
@@ -607,12 +602,7 @@ class NarrativeRuleset:
         heading = (
             bearing_deg(path[-2], end) if len(path) > 1 and path[-2] != end else unit.heading_deg
         )
-        unit = replace(unit, x=end[0], y=end[1], heading_deg=heading)
-        state = state.with_unit(unit)
-        if unit.carrying is not None:
-            state = state.with_objective(
-                replace(state.objective(unit.carrying), x=end[0], y=end[1])
-            )
+        state, unit = self._place(state, unit, end, heading)
         events.append(
             event(
                 EventType.MOVE,
@@ -624,6 +614,18 @@ class NarrativeRuleset:
                 routing=True,
             )
         )
+        return state, unit
+
+    def _place(
+        self, state: GameState, unit: Unit, end: Point, heading_deg: float
+    ) -> tuple[GameState, Unit]:
+        """The unit standing at ``end`` facing ``heading_deg``, with any objective it carries."""
+        unit = replace(unit, x=end[0], y=end[1], heading_deg=heading_deg)
+        state = state.with_unit(unit)
+        if unit.carrying is not None:
+            state = state.with_objective(
+                replace(state.objective(unit.carrying), x=end[0], y=end[1])
+            )
         return state, unit
 
     def nearest_edge(self, state: GameState, unit: Unit, dice: RandomSource) -> Edge:
