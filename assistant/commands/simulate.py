@@ -39,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             out.write(event_line(ev) + "\n")
 
+    controllers = controllers_for(scenario)  # before any output: a bad name is a one-line error
     if not args.json:
         out.write(f"{scenario.scenario.title or scenario.scenario.name} — seed {args.seed}\n")
-    play_battle(state, ruleset, controllers_for(scenario), dice, on_event=emit)
+    play_battle(state, ruleset, controllers, dice, on_event=emit)
     return 0
