@@ -96,6 +96,27 @@ def gather_corners(
     )
 
 
+def profile_from_frames(
+    frames: Iterable[Frame],
+    detector: Detector,
+    width_in: float,
+    depth_in: float,
+    *,
+    max_frames: int = 90,
+) -> tuple[TableProfile, CornerFrames]:
+    """A table profile (no lens intrinsics) from the corner tags in the first frames, and what
+    was gathered to make it."""
+    gathered = gather_corners(frames, detector, max_frames=max_frames)
+    profile = build_profile(
+        gathered.corners_px,
+        gathered.image_size_px,
+        width_in,
+        depth_in,
+        dictionary=detector.dictionary_name,
+    )
+    return profile, gathered
+
+
 def calibrate_from_source(
     spec: str,
     width_in: float,

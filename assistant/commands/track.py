@@ -15,9 +15,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from assistant.commands.calibrate import gather_corners
+from assistant.commands.calibrate import profile_from_frames
 from assistant.errors import UserError
-from calibration.profile import TableProfile, build_profile, load_profile
+from calibration.profile import TableProfile, load_profile
 from calibration.table import CORNER_IDS
 from vision.detector import Detector
 from vision.sources import CameraSource, FrameSource, open_source
@@ -109,19 +109,15 @@ def snapshot_record(snapshot: BoardSnapshot) -> dict[str, object]:
 
 
 def _fit_profile(source: FrameSource, args: argparse.Namespace, detector: Detector) -> TableProfile:
-    gathered = gather_corners(source, detector, max_frames=150)
+    profile, gathered = profile_from_frames(
+        source, detector, args.width, args.depth, max_frames=150
+    )
     print(
         f"soloscope track: no --profile: table mapped from corner tags "
         f"{sorted(gathered.corners_px)} in {gathered.frames_used} frame(s) of {args.source}",
         file=sys.stderr,
     )
-    return build_profile(
-        gathered.corners_px,
-        gathered.image_size_px,
-        args.width,
-        args.depth,
-        dictionary=detector.dictionary_name,
-    )
+    return profile
 
 
 def run(args: argparse.Namespace) -> int:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from assistant.commands.calibrate import gather_corners
+from assistant.commands.calibrate import profile_from_frames
 from assistant.errors import UserError
 from assistant.live_hub import LiveHub
 from assistant.recorder import SessionRecorder
@@ -29,7 +29,7 @@ from assistant.session.store import load_saved, saver
 from assistant.speech import Speaker
 from assistant.web.auth import token_banner
 from assistant.web.server import serve
-from calibration.profile import TableProfile, build_profile, load_profile
+from calibration.profile import TableProfile, load_profile
 from engine.actions import Action
 from engine.protocols import find_controller
 from vision.detector import Detector
@@ -80,16 +80,8 @@ def read_declarations(path: Path) -> tuple[Action, ...]:
 
 def fit_profile(source_spec: str, width_in: float, depth_in: float) -> TableProfile:
     """A table profile from the corner tags in the first frames of a source."""
-    detector = Detector()
     with open_source(source_spec) as source:
-        gathered = gather_corners(source, detector, max_frames=90)
-    return build_profile(
-        gathered.corners_px,
-        gathered.image_size_px,
-        width_in,
-        depth_in,
-        dictionary=detector.dictionary_name,
-    )
+        return profile_from_frames(source, Detector(), width_in, depth_in)[0]
 
 
 def _open_folder(opts: SessionOptions, scenario_name: str) -> Path:
