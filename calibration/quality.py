@@ -2,9 +2,12 @@
 
 Measures (units in the names): corner tags found, the fit's reprojection error in mm, pixels per
 mm over the play area, the smallest tag side in mm the set-up reads reliably (24 px per side is
-100 % detection, DESIGN §1), blur (variance of the Laplacian over the corner tags), glare
+100 % detection, DESIGN §1) and the detection margin of the player's tag size (its side in pixels
+at the far edge minus those 24 px), blur (variance of the Laplacian over the corner tags), glare
 (saturated share of the play area) and camera tilt. Problems that would make tracking unreliable
-are *refusals*, each saying what to change; the rest are warnings.
+are *refusals*, each saying what to change; the rest are warnings. Tags under the reliable size
+are only a warning (some sightings will be missed); they are refused where detection is hopeless
+(under ``HOPELESS_TAG_PX``).
 """
 
 from __future__ import annotations
@@ -21,6 +24,9 @@ from calibration.table import CORNER_IDS
 
 RELIABLE_TAG_PX = 24.0
 """Tag side in pixels at which detection is 100 % reliable (DESIGN §1)."""
+HOPELESS_TAG_PX = 16.0
+"""Tag side in pixels under which tags are refused: DESIGN §1 measured 69-94 % detection at
+18 px, and below about 16 px most sightings are lost."""
 MAX_REPROJECTION_MM = 1.0
 """Above this RMS the corner tags disagree with a flat table of the given size."""
 BLUR_WARN_SHARPNESS = 500.0
@@ -45,6 +51,10 @@ class QualityReport:
     px_per_mm_max: float
     smallest_reliable_tag_mm: float
     """Smallest tag side (mm) read reliably anywhere on the play area."""
+    tag_mm: float
+    """The player's base-tag side, mm (``--tag-mm``)."""
+    tag_px_min: float
+    """That tag's side in pixels where the scale is smallest (the far edge)."""
     blur_laplacian_var: float
     glare_fraction: float
     tilt_deg: float
@@ -58,6 +68,20 @@ class QualityReport:
         """True when nothing stops the profile from being saved."""
         return not self.refusals
 
+    @property
+    def margin_px(self) -> float:
+        """Detection margin: the tag's side at the far edge minus the reliable side, pixels
+        (negative: some sightings will be missed)."""
+        return self.tag_px_min - RELIABLE_TAG_PX
+
+    def margin_line(self) -> str:
+        """E.g. "tags span 20 px; reliable from 24 px; margin -4 px"."""
+        span = round(self.tag_px_min)
+        return (
+            f"{self.tag_mm:g} mm tags span {span} px at the far edge; reliable from "
+            f"{RELIABLE_TAG_PX:.0f} px; margin {span - round(RELIABLE_TAG_PX):+d} px"
+        )
+
     def lines(self) -> list[str]:
         """The report as plain lines for a terminal."""
         out = [
@@ -67,6 +91,7 @@ class QualityReport:
             f"scale: {self.px_per_mm_min:.2f}-{self.px_per_mm_max:.2f} px/mm over the play area",
             f"smallest tag read reliably: {self.smallest_reliable_tag_mm:.1f} mm "
             f"({RELIABLE_TAG_PX:.0f} px per side)",
+            f"detection margin: {self.margin_line()}",
             f"sharpness on the corner tags: {self.blur_laplacian_var:.0f} "
             f"(blurred below {BLUR_WARN_SHARPNESS:.0f})",
             f"glare: {100 * self.glare_fraction:.2f} % of the play area saturated",
@@ -145,11 +170,21 @@ def assess(
             "at its own corner (0 front left, 1 front right, 2 far right, 3 far left) and lies flat"
         )
     smallest = RELIABLE_TAG_PX / fit.px_per_mm_min if fit.px_per_mm_min > 0 else float("inf")
-    if smallest > tag_mm:
+    tag_px = tag_mm * fit.px_per_mm_min
+    remedy = (
+        f"use tags of at least {smallest:.1f} mm (--tag-mm), a higher resolution (4K), "
+        "or a lower camera"
+    )
+    if tag_px < HOPELESS_TAG_PX:
         refusals.append(
-            f"{tag_mm:g} mm tags are {tag_mm * fit.px_per_mm_min:.0f} px wide at the far edge, "
-            f"under the {RELIABLE_TAG_PX:.0f} px needed: use tags of at least {smallest:.1f} mm "
-            "(--tag-mm), a higher resolution (4K), or a lower camera"
+            f"{tag_mm:g} mm tags are {tag_px:.0f} px wide at the far edge, under the "
+            f"{HOPELESS_TAG_PX:.0f} px below which most sightings are lost: {remedy}"
+        )
+    elif tag_px < RELIABLE_TAG_PX:
+        warnings.append(
+            f"{tag_mm:g} mm tags are {tag_px:.0f} px wide at the far edge, under the "
+            f"{RELIABLE_TAG_PX:.0f} px read in every frame, so some sightings will be "
+            f"missed; for a reliable set-up {remedy}"
         )
 
     # blur on the corner tags (sharp high-contrast edges whatever the mat looks like)
@@ -196,6 +231,8 @@ def assess(
         px_per_mm_min=fit.px_per_mm_min,
         px_per_mm_max=fit.px_per_mm_max,
         smallest_reliable_tag_mm=smallest,
+        tag_mm=tag_mm,
+        tag_px_min=tag_px,
         blur_laplacian_var=blur,
         glare_fraction=glare,
         tilt_deg=tilt,

@@ -1,5 +1,7 @@
 """``soloscope calibrate --source SRC --save PROFILE [--width IN --depth IN]``: map the table from
-its four corner tags, print a quality report, and save the profile only if it will track well.
+its four corner tags, print a quality report with the detection margin of the player's tag
+size, and save the profile unless tracking with it would be hopeless (tags under the reliable
+size are saved with a warning).
 
 With ``--lens`` it runs lens calibration instead (assistant.lens_cli, when installed).
 """
@@ -174,7 +176,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--tag-mm",
         type=float,
         default=10.0,
-        help="side of the base tags you will use, mm: the set-up must read it reliably",
+        help="side of the base tags you will use, mm: the report gives its detection margin "
+        "(reliable from 24 px; refused under 16 px)",
     )
     parser.add_argument(
         "--tag-height-mm",
@@ -218,7 +221,7 @@ def _resolution(text: str | None) -> tuple[int, int] | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Calibrate, report, and save when the set-up will track reliably."""
+    """Calibrate, report, and save unless the set-up could not track at all."""
     if getattr(args, "lens", False):
         if importlib.util.find_spec("assistant.lens_cli") is None:
             raise UserError("lens calibration is not available in this install")
