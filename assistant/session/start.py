@@ -192,6 +192,11 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
                 recorder=recorder if is_camera else None,
                 log_event=recorder.log_event,
             )
+            # Where this session's footage ended: a replay of a resumed run starts the next
+            # recording folder's times there.
+            recorder.log_event(
+                {"type": "session_end", "frames": stats.frames}, stats.seconds_of_footage
+            )
             for warning in source.warnings:
                 echo(f"Warning: {warning}")
             not_set = source.report.get("not_set")
