@@ -432,8 +432,8 @@ def base_pages(spec: KitSpec) -> list[KitPage]:
 def buttons_terrain_page(
     paper: Paper, terrain_tag_mm: tuple[tuple[int, float], ...] = ()
 ) -> KitPage:
-    """The button tags (large, labelled) and the terrain tags (reserved ids 8-15, 30 mm unless
-    ``terrain_tag_mm`` gives another side for an id)."""
+    """The button tags (large, labelled) and the terrain tags (reserved ids 8-15), each printed
+    at the side ``terrain_tag_mm`` gives for its id (a scenario's), else ``TERRAIN_TAG_MM``."""
     x0, y0, w, _h = _content_box(paper)
     tags, texts, cuts = [], [], []
     side = BUTTON_TAG_MM
@@ -448,18 +448,33 @@ def buttons_terrain_page(
         Text(x0, y0 + 2.0, "Buttons: cover one with a finger for about a second", 9.0, True)
     )
     ty0 = y0 + 8.0 + side + 26.0
-    texts.append(Text(x0, ty0 - 2.0, "Terrain tags (ids 8-15, 30 mm)", 9.0, True))
-    tside = TERRAIN_TAG_MM
+    sizes = {tag_id: TERRAIN_TAG_MM for tag_id in TERRAIN_IDS} | dict(terrain_tag_mm)
+    distinct = sorted(set(sizes.values()))
+    heading = (
+        f"{distinct[0]:g} mm"
+        if len(distinct) == 1
+        else "sizes as the scenario gives them, " + ", ".join(f"{v:g}" for v in distinct) + " mm"
+    )
+    ids = f"{TERRAIN_IDS.start}-{TERRAIN_IDS.stop - 1}"
+    texts.append(Text(x0, ty0 - 2.0, f"Terrain tags (ids {ids}, {heading})", 9.0, True))
     cols = 4
     tstep = w / cols
-    for k, tag_id in enumerate(TERRAIN_IDS):
-        tx = x0 + (k % cols) * tstep + (tstep - tside) / 2
-        ty = ty0 + 4.0 + (k // cols) * (tside + 20.0)
-        tags.append(
-            PlacedTag(tag_id, KIT_DICTIONARY, tx, ty, tside, "terrain", f"terrain {tag_id}")
-        )
-        cuts.append((tx - 3.0, ty - 3.0, tside + 6.0, tside + 6.0))
-        texts.append(Text(tx, ty + tside + 8.0, f"terrain {tag_id}", 9.0))
+    order = list(TERRAIN_IDS)
+    row_y = ty0 + 4.0
+    for start in range(0, len(order), cols):
+        row = order[start : start + cols]
+        row_h = max(sizes[i] for i in row)
+        for k, tag_id in enumerate(row):
+            tside = sizes[tag_id]
+            tx = x0 + k * tstep + (tstep - tside) / 2
+            ty = row_y + (row_h - tside) / 2
+            tags.append(
+                PlacedTag(tag_id, KIT_DICTIONARY, tx, ty, tside, "terrain", f"terrain {tag_id}")
+            )
+            cuts.append((tx - 3.0, ty - 3.0, tside + 6.0, tside + 6.0))
+            label = f"terrain {tag_id}" + ("" if len(distinct) == 1 else f", {tside:g} mm")
+            texts.append(Text(tx, row_y + row_h + 8.0, label, 9.0))
+        row_y += row_h + 20.0
     return KitPage(
         title="Button and terrain tags",
         kind="buttons_terrain",

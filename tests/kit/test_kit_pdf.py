@@ -10,6 +10,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from assistant.commands.markers import scenario_roster
+from assistant.scenarios import load_scenario
 from calibration.kit import build_kit_pdf
 from calibration.kit_ids import (
     BUTTON_IDS,
@@ -54,6 +56,15 @@ SPECS = {
         )
     ),
 }
+FORD = load_scenario("ford-at-dawn")
+_FORD_ROSTER = scenario_roster(FORD)
+# A scenario's kit: its bases, and terrain tags at 20, 25 and 30 mm as the scenario gives them.
+SPECS["a4-ford-at-dawn"] = KitSpec(
+    bases=_FORD_ROSTER.bases,
+    terrain_tag_mm=_FORD_ROSTER.terrain_tag_mm,
+    roster_title=_FORD_ROSTER.title,
+    roster=_FORD_ROSTER.lines,
+)
 
 
 @cache
@@ -189,3 +200,20 @@ def test_charuco_board_reads_as_the_lens_board() -> None:
     assert abs(scale_px_per_mm / (PX_PER_MM / 4) - 1) < TOL_MM / (cols * CHARUCO_SQUARE_MM)
     # No table tag is read on the lens board page.
     assert Detector(KIT_DICTIONARY).detect(images[k]) == []
+
+
+def test_terrain_tags_are_printed_at_the_scenarios_sizes() -> None:
+    """Measured on the 600 dpi page, each terrain tag's side is the one the scenario (and its
+    tag list) gives, not the kit's default."""
+    pages, images = rendered("a4-ford-at-dawn")
+    wanted = {t.id: t.size_mm for piece in FORD.terrain for t in piece.tags}
+    assert len(set(wanted.values())) > 1  # the scenario mixes sizes
+    (k,) = [i for i, p in enumerate(pages) if p.kind == "buttons_terrain"]
+    found = {int(s.tag_id): s for s in Detector(KIT_DICTIONARY).detect(images[k])}
+    for tag_id, size_mm in wanted.items():
+        side = _side_mm(np.array(found[tag_id].corners_px, dtype=np.float64))
+        assert abs(side - size_mm) < TOL_MM, (tag_id, side, size_mm)
+    listing = [t.text for p in pages if p.kind == "roster" for t in p.texts]
+    for tag_id, size_mm in wanted.items():
+        (line,) = [x for x in listing if x.strip().startswith(f"tag {tag_id:>3} ")]
+        assert f": {size_mm:g} mm tag," in line and "this kit prints" not in line
