@@ -6,7 +6,11 @@ import argparse
 from fractions import Fraction
 
 from assistant.errors import UserError
-from engine.odds import narrative_wound_chance
+from engine.odds import (
+    NARRATIVE_MODIFIER_RANGE,
+    narrative_modifier_error,
+    narrative_wound_chance,
+)
 
 NAME = "odds"
 HELP = "Exact odds of a roll: e.g. 'odds narrative --attack 1 --defence 0 --moved'."
@@ -15,9 +19,16 @@ HELP = "Exact odds of a roll: e.g. 'odds narrative --attack 1 --defence 0 --move
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ruleset and its roll's inputs."""
     parser.add_argument("ruleset", choices=["narrative"], help="rule system")
-    parser.add_argument("--attack", type=int, required=True, help="attacker's attack modifier")
+    low, high = NARRATIVE_MODIFIER_RANGE[0], NARRATIVE_MODIFIER_RANGE[-1]
     parser.add_argument(
-        "--defence", "--defense", type=int, required=True, help="defender's defence modifier"
+        "--attack", type=int, required=True, help=f"attacker's attack modifier ({low} to {high})"
+    )
+    parser.add_argument(
+        "--defence",
+        "--defense",
+        type=int,
+        required=True,
+        help=f"defender's defence modifier ({low} to {high})",
     )
     parser.add_argument("--moved", action="store_true", help="the shot follows a move (-1 attack)")
 
@@ -26,6 +37,10 @@ def run(args: argparse.Namespace) -> int:
     """Print the chance of a wound as a fraction and a percentage."""
     if args.ruleset != "narrative":
         raise UserError(f"no odds for ruleset {args.ruleset!r}")
+    for name, value in (("--attack", args.attack), ("--defence", args.defence)):
+        problem = narrative_modifier_error(name, value)
+        if problem is not None:
+            raise UserError(problem)
     chance: Fraction = narrative_wound_chance(args.attack, args.defence, args.moved)
     delta = args.attack - args.defence - (1 if args.moved else 0)
     print(
