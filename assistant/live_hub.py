@@ -238,6 +238,8 @@ class BoardView:
     """The announcement log, oldest first."""
     prompt: PromptView | None = None
     statuses: tuple[StatusView, ...] = field(default=())
+    outcome: str | None = None
+    """How the battle ended, one sentence for the player; None while it goes on."""
 
     def __post_init__(self) -> None:
         if not (self.table_width_in > 0 and self.table_depth_in > 0):
@@ -312,6 +314,7 @@ def _board_view_v1(d: Mapping[str, Any]) -> BoardView:
                 }
             ),
             statuses=tuple(StatusView(**s) for s in d.get("statuses", ())),
+            outcome=d.get("outcome"),
         )
     except (KeyError, TypeError) as exc:
         raise ViewError(f"board view version 1 is malformed: {exc}") from exc

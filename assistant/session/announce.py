@@ -88,7 +88,12 @@ def landmark(state: GameState, point: Point, exclude: str | None = None) -> str:
 
 
 def order_text(state: GameState, order: Order) -> str:
-    """The full spoken order."""
+    """The full spoken order: what to do, then why."""
+    return f"{order_instruction(state, order)} Why: {order.reason}."
+
+
+def order_instruction(state: GameState, order: Order) -> str:
+    """What the player does with the AI's piece ("Raider Chief: move 4 inches toward ...")."""
     action = order.action
     unit = state.unit(action.unit_id or "")
     target = state.unit(action.target_id) if action.target_id else None
@@ -130,7 +135,7 @@ def order_text(state: GameState, order: Order) -> str:
     if not parts:
         parts.append("hold its ground")
     body = ", ".join(p for p in parts if p)
-    return f"{unit.name}: {body}. Why: {order.reason}."
+    return f"{unit.name}: {body}."
 
 
 def event_text(event: Event) -> str | None:

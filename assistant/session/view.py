@@ -15,7 +15,7 @@ from assistant.live_hub import (
     TerrainView,
     UnitView,
 )
-from assistant.session.announce import cover_areas
+from assistant.session.announce import cover_areas, order_instruction
 from assistant.session.game import LiveGame, Stage
 from engine.geometry import cover_between
 from engine.model import GameState, Role, Unit
@@ -77,6 +77,15 @@ def sight_lines(state: GameState, unit: Unit) -> tuple[SightLineView, ...]:
     return tuple(out)
 
 
+def outcome_text(state: GameState) -> str | None:
+    """How the battle ended, for the page ("Goblins win after 7 rounds: ..."); None before."""
+    if state.winner is None:
+        return None
+    who = "A draw" if state.winner == "draw" else f"{state.winner} win"
+    rounds = f"{state.round} round{'' if state.round == 1 else 's'}"
+    return f"{who} after {rounds}: {state.end_reason}."
+
+
 def build_view(game: LiveGame, statuses: tuple[str, ...] = ()) -> BoardView:
     """Everything the page shows for the game as it stands."""
     state = game.state
@@ -88,7 +97,7 @@ def build_view(game: LiveGame, statuses: tuple[str, ...] = ()) -> BoardView:
         focus = state.unit(exp.unit_id)
         order = OrderView(
             unit_id=exp.unit_id,
-            text=game.announcements[-1].text if game.announcements else "",
+            text=order_instruction(state, game.order),
             ghost=None if exp.off_table else PoseView(exp.x_in, exp.y_in, exp.heading_deg),
             path_in=tuple(game.order.action.path),
             target_id=game.order.action.target_id,
@@ -141,4 +150,5 @@ def build_view(game: LiveGame, statuses: tuple[str, ...] = ()) -> BoardView:
         ),
         prompt=prompt,
         statuses=tuple(StatusView(s) for s in statuses),
+        outcome=outcome_text(state),
     )

@@ -21,7 +21,11 @@ from assistant.live_hub import (
 
 
 def make_view(
-    *, round_: int = 2, prompt: PromptView | None = None, order_text: str = ""
+    *,
+    round_: int = 2,
+    prompt: PromptView | None = None,
+    order_text: str = "",
+    outcome: str | None = None,
 ) -> BoardView:
     """A 24 x 24 in skirmish: two orcs (AI) against two rangers (the player), two terrain pieces."""
     order = OrderView(
@@ -88,6 +92,46 @@ def make_view(
         ),
         prompt=prompt,
         statuses=(StatusView("The Scout's tag is hidden: nudge the piece.", "warning"),),
+        outcome=outcome,
+    )
+
+
+def crowded_view() -> BoardView:
+    """A 24 x 24 in table with a tight knot of ten pieces between a wood and a wall."""
+    names = (
+        "Warden Captain", "Raider Chief", "Archer Wren", "Slinger Mote", "Spearman Holt",
+        "Brute Gorm", "Spearman Brand", "Slinger Burr", "Archer Fen", "Brute Skarn",
+    )  # fmt: skip
+    spots = (
+        (10.0, 12.0), (11.3, 12.0), (12.6, 12.0), (10.6, 13.2), (11.9, 13.2),
+        (10.0, 10.8), (11.3, 10.8), (12.6, 10.8), (13.9, 12.0), (11.9, 14.4),
+    )  # fmt: skip
+    units = tuple(
+        UnitView(
+            f"u{i}",
+            name,
+            "raiders" if i % 2 else "wardens",
+            x,
+            y,
+            90.0 * (i % 4),
+            1.0,
+            0,
+            2,
+        )
+        for i, (name, (x, y)) in enumerate(zip(names, spots, strict=True))
+    )
+    return BoardView(
+        table_width_in=24.0,
+        table_depth_in=24.0,
+        round=1,
+        turn="raiders",
+        title="Crowded ford",
+        sides=(SideView("raiders", "Raiders", "ai"), SideView("wardens", "Wardens", "player")),
+        terrain=(
+            TerrainView("the copse", "woods", "light", ((8, 14), (11, 14), (11, 16), (8, 16))),
+            TerrainView("the hedge", "wall", "heavy", ((14, 9), (15, 9), (15, 14), (14, 14))),
+        ),
+        units=units,
     )
 
 

@@ -31,6 +31,9 @@ def test_view_json_round_trip(view: BoardView) -> None:
     assert BoardView.from_dict(data) == view
     with_prompt = make_view(prompt=dice_prompt(8))
     assert BoardView.from_dict(json.loads(with_prompt.to_json())) == with_prompt
+    over = make_view(outcome="Orc warband win after 4 rounds: the Rangers fled.")
+    assert BoardView.from_dict(json.loads(over.to_json())) == over
+    assert "outcome" not in data or data["outcome"] is None
     with pytest.raises(ViewError, match="version 7"):
         BoardView.from_dict({**data, "version": 7})
 

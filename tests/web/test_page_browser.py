@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from board_samples import declare_prompt, dice_prompt, make_view, table_jpeg
+from page_helpers import open_page as _open
 
 from assistant.live_hub import Command, LiveHub
 from assistant.web import ServerHandle, serve
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, MISSING
+from tests.browser import CHROMIUM, MISSING
 
 SCREENSHOT_DIR = Path("/tmp")
 
@@ -20,42 +20,6 @@ pytestmark = [
 ]
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[sync_api.Browser]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def hub() -> LiveHub:
-    return LiveHub()
-
-
-@pytest.fixture
-def server(hub: LiveHub) -> Iterator[ServerHandle]:
-    handle = serve(hub, port=0, config={"SSE_POLL_S": 0.1})
-    yield handle
-    handle.stop()
-
-
-@pytest.fixture
-def page(browser: sync_api.Browser) -> Iterator[sync_api.Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert errors == [], f"JavaScript errors on the page: {errors}"
-
-
-def _open(page: sync_api.Page, url: str) -> None:
-    page.goto(url)
-    page.wait_for_function("Number(document.body.dataset.viewVersion || 0) > 0", timeout=10_000)
 
 
 def test_page_shows_the_live_board_and_the_order(
