@@ -25,7 +25,13 @@ from assistant.errors import UserError
 from assistant.replay.document import timeline_document
 from assistant.replay.engine_replay import GameReplayer
 from assistant.replay.footage import FootageReader, open_footage
-from assistant.replay.observe import FrameObserver, fit_profile_from_footage, make_detector
+from assistant.replay.observe import (
+    FrameObserver,
+    NoCornerTagsError,
+    SightingDetector,
+    fit_profile_from_footage,
+    make_detector,
+)
 from assistant.replay.reconstruct import (
     Roster,
     read_session_events,
@@ -33,6 +39,7 @@ from assistant.replay.reconstruct import (
 )
 from assistant.replay.timeline import Timeline, TimelineBuilder, TimelineSettings
 from calibration.profile import TableProfile, load_profile
+from calibration.quality import MAX_REPROJECTION_MM
 
 FRAMES_DIR = "frames"
 
@@ -102,17 +109,49 @@ def _profile_for(
     detector = make_detector()
     if options.profile is not None:
         profile = load_profile(options.profile)
-        if tuple(profile.image_size_px) != tuple(reader.size_px):
-            raise UserError(
-                f"profile {options.profile} was made at {profile.image_size_px[0]}x"
-                f"{profile.image_size_px[1]} px but {options.footage} is {reader.size_px[0]}x"
-                f"{reader.size_px[1]}: leave out --profile to fit one from the footage's corner tags"
-            )
+        _check_profile(options, profile, reader, roster, detector)
         return profile
     width, depth = (
         (roster.width_in, roster.depth_in) if roster else (options.width_in, options.depth_in)
     )
     return fit_profile_from_footage(reader, detector, width, depth)
+
+
+def _check_profile(
+    options: ReplayOptions,
+    profile: TableProfile,
+    reader: FootageReader,
+    roster: Roster | None,
+    detector: SightingDetector,
+) -> None:
+    """Refuse a --profile made for another camera picture or another table (one sentence)."""
+    leave_out = "leave out --profile to fit one from the footage's corner tags"
+    if tuple(profile.image_size_px) != tuple(reader.size_px):
+        raise UserError(
+            f"profile {options.profile} was made at {profile.image_size_px[0]}x"
+            f"{profile.image_size_px[1]} px but {options.footage} is {reader.size_px[0]}x"
+            f"{reader.size_px[1]}: {leave_out}"
+        )
+    size = f"{profile.width_in:g} x {profile.depth_in:g} in"
+    if roster is not None and (profile.width_in, profile.depth_in) != (
+        roster.width_in,
+        roster.depth_in,
+    ):
+        raise UserError(
+            f"profile {options.profile} is for a {size} table, but the scenario needs "
+            f"{roster.width_in:g} x {roster.depth_in:g} in: {leave_out}"
+        )
+    try:
+        fitted = fit_profile_from_footage(reader, detector, profile.width_in, profile.depth_in)
+    except NoCornerTagsError:
+        return  # nothing to check it against: the profile is all there is
+    fit = fitted.fit
+    if fit.reprojection_rms_mm > MAX_REPROJECTION_MM or fit.inliers < 4 * len(fit.corner_ids):
+        raise UserError(
+            f"profile {options.profile} is for a {size} table, but the corner tags in "
+            f"{options.footage} fit a table of that size only to {fit.reprojection_rms_mm:.1f} "
+            f"mm (another table?): {leave_out}"
+        )
 
 
 def _write_json_atomic(path: Path, data: Any) -> None:

@@ -179,3 +179,42 @@ def test_a_profile_of_another_resolution_is_a_clear_error(
     )
     err = capsys.readouterr().err
     assert code == 2 and "3840x2160" in err and "1920x1080" in err
+
+
+def _profile_of_another_table(folder: Path) -> Path:
+    """A real profile of the 36 x 36 in watchtower-coop table, seen by the same 1080p camera
+    model as the clips: one rendered still, calibrated from its corner tags."""
+    from assistant.footage import battle_scene, overhead_camera
+    from assistant.scenarios import load_game
+    from vision.render.frame import render_frame
+
+    scenario, _, state = load_game("watchtower-coop")
+    image, _ = render_frame(battle_scene(scenario, state), overhead_camera(scenario, "1080p"))
+    stills = folder / "stills"
+    stills.mkdir()
+    cv2.imwrite(str(stills / "table.png"), image)
+    profile = fit_profile_from_footage(open_footage(stills), make_detector(), 36.0, 36.0)
+    assert profile.fit.reprojection_rms_mm < 1.0  # a good profile, of its own table
+    save_profile(profile, folder / "36in.json")
+    return folder / "36in.json"
+
+
+@pytest.mark.parametrize("scenario", [None, "crossroads-ambush"])
+def test_a_profile_of_another_table_size_is_a_clear_error(
+    clip_and_truth: tuple[BattleScript, Path, list[dict]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    scenario: str | None,
+) -> None:
+    """Once, such a profile gave an empty replay and exit 0."""
+    _, path, _ = clip_and_truth
+    profile = _profile_of_another_table(tmp_path)
+    out = tmp_path / "out"
+    argv = ["replay", str(path), "--profile", str(profile), "--out", str(out), "--quiet"]
+    code = main(argv + (["--scenario", scenario] if scenario else []))
+    err = capsys.readouterr().err
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "is for a 36 x 36 in table" in lines[0], err
+    assert "leave out --profile" in lines[0]
+    assert not out.exists()  # nothing half-written
