@@ -1,4 +1,10 @@
-"""Finding and loading scenario files: a bundled name or a path."""
+"""Finding and loading scenario files: a bundled name or a path.
+
+Loading also checks the scenario's tags against the printable kit (``calibration.kit_ids``),
+which the engine does not know: every model's tag must be one of the kit's piece ids and every
+terrain tag one of its terrain ids, so that nothing waits for a tag that cannot be printed or
+read.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +13,18 @@ from importlib import resources
 from pathlib import Path
 
 from assistant.errors import UserError
+from calibration.kit_ids import (
+    BUTTON_IDS,
+    CORNER_IDS,
+    CORNER_PLACES,
+    KIT_DICTIONARY,
+    PIECE_IDS,
+    TERRAIN_IDS,
+)
 from engine.model import GameState
 from engine.protocols import Ruleset
 from engine.runner import start_game
-from engine.scenario import Scenario, parse_scenario
+from engine.scenario import Scenario, ScenarioError, parse_scenario
 
 _BUNDLED = "data/scenarios"
 
@@ -53,6 +67,43 @@ def scenario_path(name_or_path: str) -> Path:
     raise UserError(f"no scenario named {name_or_path!r} (bundled: {names}; or give a .toml path)")
 
 
+def _ids(ids: range) -> str:
+    return f"{ids.start} to {ids.stop - 1}"
+
+
+def _tag_id_problem(tag_id: int, wanted: range, what: str) -> str | None:
+    """Why ``tag_id`` cannot be a ``what`` tag of the kit (None if it can)."""
+    if tag_id in wanted:
+        return None
+    noun = "a model" if what == "model" else "a terrain piece"
+    allowed = f"allowed for {noun}: {_ids(wanted)} (the kit's {what} ids in {KIT_DICTIONARY})"
+    size = max(PIECE_IDS.stop, TERRAIN_IDS.stop)
+    if tag_id >= size:
+        return f"{tag_id} is not in {KIT_DICTIONARY} (ids 0 to {size - 1}); {allowed}"
+    if tag_id in CORNER_IDS:
+        return f"{tag_id} is the kit's corner tag ({CORNER_PLACES[tag_id]}); {allowed}"
+    buttons = {i: name for name, i in BUTTON_IDS.items()}
+    if tag_id in buttons:
+        return f"{tag_id} is the kit's {buttons[tag_id]!r} button tag; {allowed}"
+    other = "terrain" if tag_id in TERRAIN_IDS else "model"
+    return f"{tag_id} is one of the kit's {other} ids; {allowed}"
+
+
+def check_kit_tags(scenario: Scenario) -> None:
+    """Raise ScenarioError naming the file and field of the first tag that the kit cannot
+    print for its place: models take piece ids (16 to 49), terrain takes terrain ids (8 to
+    15); corner and button ids and ids outside the dictionary are never allowed."""
+    owners = [("units", i, u.tags, PIECE_IDS, "model") for i, u in enumerate(scenario.units)]
+    owners += [
+        ("terrain", i, t.tags, TERRAIN_IDS, "terrain") for i, t in enumerate(scenario.terrain)
+    ]
+    for table, i, tags, wanted, what in owners:
+        for j, tag in enumerate(tags):
+            problem = _tag_id_problem(tag.id, wanted, what)
+            if problem is not None:
+                raise ScenarioError(f"{scenario.source}: {table}[{i}].tags[{j}].id: {problem}")
+
+
 def load_scenario(name_or_path: str) -> Scenario:
     """Read and validate a scenario, including its unit cards (errors name file and field)."""
     path = scenario_path(name_or_path)
@@ -61,6 +112,7 @@ def load_scenario(name_or_path: str) -> Scenario:
     except (OSError, UnicodeDecodeError) as exc:
         raise UserError(f"cannot read scenario {path}: {exc}") from None
     scenario = parse_scenario(text, str(path))
+    check_kit_tags(scenario)
     start_game(scenario)  # validates the cards against the ruleset
     return scenario
 

@@ -9,11 +9,21 @@ from __future__ import annotations
 import tomllib
 from typing import Any, Literal, get_args
 
+import shapely
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from engine.errors import EngineError
 
 SCENARIO_VERSION = 1
+
+RULE_OPTIONS: dict[str, str] = {
+    "contact_tol_in": "base-contact tolerance, inches (0 to 1)",
+    "max_rounds": "rounds after which the battle ends (a whole number, 1 or more)",
+}
+"""The names allowed in a scenario's [options] table, with what each takes."""
+
+_OVERLAP_EPS_IN = 1e-6
+"""A base may touch impassable terrain; it may not reach into it by more than this, inches."""
 
 
 class ScenarioError(EngineError, ValueError):
@@ -128,6 +138,19 @@ class Scenario(_Strict):
     """Where it was read from (for messages); set by the parser."""
 
     @model_validator(mode="after")
+    def _check_options(self) -> Scenario:
+        for name, value in self.options.items():
+            if name not in RULE_OPTIONS:
+                raise ValueError(
+                    f"options.{name}: unknown option (allowed: {', '.join(RULE_OPTIONS)})"
+                )
+            if name == "max_rounds" and (value < 1 or value != int(value)):
+                raise ValueError(f"options.max_rounds: {RULE_OPTIONS[name]}, got {value:g}")
+            if name == "contact_tol_in" and not 0 <= value <= 1:
+                raise ValueError(f"options.contact_tol_in: {RULE_OPTIONS[name]}, got {value:g}")
+        return self
+
+    @model_validator(mode="after")
     def _cross_check(self) -> Scenario:
         side_names = [s.name for s in self.sides]
         if len(set(side_names)) != len(side_names):
@@ -151,6 +174,7 @@ class Scenario(_Strict):
                     f"on the {w:g} x {d:g} in table (allowed for a {u.base_diameter_in:g} in "
                     f"base: x {r:g} to {w - r:g}, y {r:g} to {d - r:g})"
                 )
+        self._check_units_clear_of_impassable_terrain()
         for i, side in enumerate(self.sides):
             if not any(u.side == side.name for u in self.units):
                 raise ValueError(f"sides[{i}]: side {side.name!r} has no units")
@@ -166,6 +190,21 @@ class Scenario(_Strict):
                     )
                 tag_ids[tag.id] = owner
         return self
+
+    def _check_units_clear_of_impassable_terrain(self) -> None:
+        """No base may stand in impassable terrain: it could never be placed there."""
+        blocks = [
+            (j, t, shapely.Polygon(t.polygon)) for j, t in enumerate(self.terrain) if t.impassable
+        ]
+        for i, u in enumerate(self.units):
+            r = u.base_diameter_in / 2
+            for j, t, shape in blocks:
+                if float(shapely.distance(shape, shapely.Point(u.x, u.y))) < r - _OVERLAP_EPS_IN:
+                    raise ValueError(
+                        f"units[{i}].x, y: the base of {u.id!r} at ({u.x:g}, {u.y:g}) stands in "
+                        f"impassable terrain {t.id!r} (terrain[{j}]); allowed: a place where "
+                        "the whole base is clear of it"
+                    )
 
     def side_spec(self, name: str) -> SideSpec:
         """The side with this name."""
