@@ -55,7 +55,7 @@ def test_page_shows_the_live_board_and_the_order(
     assert page.locator("#order-text").text_content() == view.order.text  # type: ignore[union-attr]
     assert "nearest enemy in the open" in (page.locator("#order-reason").text_content() or "")
     assert page.locator("#round").text_content() == "Round 2"
-    assert page.locator("#turn").text_content() == "Orc warband's turn"
+    assert page.locator("#turn").text_content() == "Turn: Orc warband"
     assert "Scout's tag is hidden" in (page.locator("#statuses").text_content() or "")
     log = page.locator("#log li").all_text_contents()
     assert log[0].endswith(view.order.text) and log[1].startswith("0:03")  # type: ignore[union-attr]
@@ -92,11 +92,11 @@ def test_declaration_and_controls_reach_the_hub(
 
     page.locator('[data-command="undo"]').click()
     assert hub.next_command(10) == Command("undo")
-    for kind in ("redo", "repeat", "pass"):
+    for kind in ("redo", "repeat"):
         page.locator(f'[data-command="{kind}"]').click()
         assert hub.next_command(10) == Command(kind)
     page.wait_for_function(
-        "document.getElementById('feedback').textContent === 'Sent: pass'", timeout=10_000
+        "document.getElementById('feedback').textContent === 'Sent: repeat'", timeout=10_000
     )
 
     # A dice prompt published after load: buttons 1..8 appear; a press sends the value.

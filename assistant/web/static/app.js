@@ -62,10 +62,12 @@
   // ---- header, statuses ---------------------------------------------------------------------
 
   function renderHeader(view) {
-    $("round").textContent = view.round > 0 ? `Round ${view.round}` : "Setting up";
+    const over = Boolean(view.outcome);
+    $("round").textContent = over ? "Battle over" : view.round > 0 ? `Round ${view.round}` : "Setting up";
     const turn = $("turn");
-    const side = view.turn ? sideOf(view, view.turn) : null;
-    turn.textContent = side ? `${side.name}'s turn` : view.turn ? `${view.turn}'s turn` : "";
+    // "Turn: Road Wardens" (a side's name is often plural: no possessive to get wrong).
+    const side = !over && view.turn ? sideOf(view, view.turn) : null;
+    turn.textContent = side ? `Turn: ${side.name}` : !over && view.turn ? `Turn: ${view.turn}` : "";
     turn.className = `turn ${side ? side.controller : ""}`;
     $("title").textContent = view.title || "";
     document.title = view.round > 0 ? `Round ${view.round} · soloscope` : "soloscope";
@@ -112,14 +114,20 @@
       return [x + r * Math.sin(a), Y(y) - r * Math.cos(a)];
     };
 
+    // Name labels are drawn where they are, then moved so that none covers another or a piece.
+    const labelJobs = [];
+    const obstacles = [];
+    const pieces = [];
+    const terrainJobs = [];
     const terrainLayer = svg("g", { class: "terrain-layer" }, root);
     for (const piece of view.terrain || []) {
       const pts = piece.polygon_in.map(([x, y]) => `${x},${Y(y)}`).join(" ");
       svg("polygon", { points: pts, class: `terrain cover-${piece.cover}` }, terrainLayer);
       const cx = piece.polygon_in.reduce((s, p) => s + p[0], 0) / piece.polygon_in.length;
       const cy = piece.polygon_in.reduce((s, p) => s + p[1], 0) / piece.polygon_in.length;
-      svg("text", { x: cx, y: Y(cy), "font-size": font * 0.85, "text-anchor": "middle",
+      const text = svg("text", { x: cx, y: Y(cy), "font-size": font * 0.85, "text-anchor": "middle",
         class: "label terrain-label" }, terrainLayer, piece.name);
+      terrainJobs.push({ node: text, anchor: { x: cx, y: Y(cy), r: 0 }, centred: true });
     }
 
     // Ranges and arcs: for the selected unit always, for every active unit when ticked.
@@ -162,9 +170,11 @@
         const words = [];
         if (line.range_in !== null && line.range_in !== undefined) words.push(`${line.range_in.toFixed(1)}"`);
         words.push(line.clear ? (line.cover === "none" ? "in the open" : `${line.cover} cover`) : "no line of sight");
-        svg("text", { x: (a.x_in + b.x_in) / 2, y: Y((a.y_in + b.y_in) / 2) - 0.2,
-          "font-size": font * 0.75, "text-anchor": "middle", class: "label sight-label" },
-          sightLayer, words.join(" · "));
+        const mx = (a.x_in + b.x_in) / 2;
+        const my = Y((a.y_in + b.y_in) / 2);
+        const text = svg("text", { x: mx, y: my - 0.2, "font-size": font * 0.75,
+          "text-anchor": "middle", class: "label sight-label" }, sightLayer, words.join(" · "));
+        terrainJobs.unshift({ node: text, anchor: { x: mx, y: my, r: 0 }, centred: true });
       }
     }
 
@@ -198,6 +208,8 @@
       if (order && order.target_id === unit.id) {
         svg("circle", { cx, cy, r: r + 0.45, class: "target-ring" }, group);
       }
+      obstacles.push({ x: cx - r, y: cy - r, w: 2 * r, h: 2 * r });
+      pieces.push({ x: cx, y: cy, r, owner: unit.id });
       const statusClass = unit.status === "active" ? "" : unit.status;
       svg("circle", { cx, cy, r, class: `base ${sideClass(view, unit.side)} ${statusClass}` }, group);
       if (unit.status === "fallen") {
@@ -208,25 +220,78 @@
         const [fx, fy] = at(unit.x_in, unit.y_in, r * 1.5, unit.heading_deg);
         svg("line", { x1: cx, y1: cy, x2: fx, y2: fy, class: "facing", "marker-end": "url(#arrow)" },
           group);
+        const tip = r * 0.3;
+        obstacles.push({ x: fx - tip, y: fy - tip, w: 2 * tip, h: 2 * tip });
       }
-      svg("text", { x: cx, y: cy - r - 0.25, "font-size": font, "text-anchor": "middle",
+      const text = svg("text", { x: cx, y: cy - r - 0.25, "font-size": font, "text-anchor": "middle",
         class: "label unit-label" }, group, unit.name);
+      const first = order && (order.unit_id === unit.id || order.target_id === unit.id);
+      labelJobs[first ? "unshift" : "push"]({ node: text, anchor: { x: cx, y: cy, r }, group,
+        owner: unit.id });
       group.addEventListener("click", () => selectUnit(unit.id));
     }
+    placeBoardLabels([...labelJobs, ...terrainJobs], obstacles, pieces, W, D, font);
+  }
+
+  // Move the labels (already drawn, so they can be measured) to spots where they collide
+  // with nothing; a name set away from its piece gets a thin leader line to it.
+  function placeBoardLabels(jobs, obstacles, pieces, W, D, font) {
+    const pad = font * 0.08;
+    const measured = jobs.map((job) => {
+      const x0 = Number(job.node.getAttribute("x"));
+      const y0 = Number(job.node.getAttribute("y"));
+      const box = job.node.getBBox(); // where the text is now, in board inches
+      const known = box.width > 0 && box.height > 0;
+      const w = known ? box.width : font * 0.6 * job.node.textContent.length;
+      const h = known ? box.height : font * 1.2;
+      return { ...job, x0, y0, bx: known ? box.x : x0 - w / 2, by: known ? box.y : y0 - h * 0.8,
+        w: w + 2 * pad, h: h + 2 * pad };
+    });
+    const board = { x: 0, y: 0, w: W, h: D };
+    const spots = window.soloscopeLabels.placeLabels(measured, obstacles, board, pieces);
+    measured.forEach((job, i) => {
+      const spot = spots[i];
+      job.node.setAttribute("x", job.x0 + spot.x + pad - job.bx);
+      job.node.setAttribute("y", job.y0 + spot.y + pad - job.by);
+      if (job.group && (spot.gap > spot.h * 0.4 || spot.ambiguous)) {
+        const { x: ax, y: ay, r } = job.anchor;
+        const tx = Math.min(Math.max(ax, spot.x + pad), spot.x + spot.w - pad);
+        const ty = Math.min(Math.max(ay, spot.y + pad), spot.y + spot.h - pad);
+        const len = Math.hypot(tx - ax, ty - ay) || 1;
+        const leader = svg("line", { x1: ax + ((tx - ax) / len) * r, y1: ay + ((ty - ay) / len) * r,
+          x2: tx, y2: ty, class: "leader" });
+        job.group.insertBefore(leader, job.group.firstChild);
+      }
+    });
   }
 
   // ---- the order, the prompt, the cards, the log --------------------------------------------
 
-  function renderOrder(view) {
-    const card = $("order-card");
-    card.hidden = !view.order;
-    if (!view.order) return;
-    $("order-text").textContent = view.order.text;
-    $("order-reason").textContent = view.order.reason ? `Why: ${view.order.reason}` : "";
+  function sentence(text) {
+    return /[.!?]$/.test(text) ? text : `${text}.`;
   }
 
+  function renderOrder(view) {
+    const card = $("order-card");
+    const order = view.outcome ? null : view.order;
+    card.hidden = !order;
+    if (!order) return;
+    $("order-text").textContent = order.text;
+    $("order-reason").textContent = order.reason ? `Why: ${sentence(order.reason)}` : "";
+  }
+
+  // Once the battle is over nothing can be played: the outcome replaces every game control.
+  function renderOutcome(view) {
+    const over = Boolean(view.outcome);
+    $("outcome-card").hidden = !over;
+    $("outcome-text").textContent = over ? view.outcome : "";
+    $("controls").hidden = over;
+  }
+
+  const ACTION_LABELS = { done: "Done (move only)", pass: "Pass", shoot: "Shoot", melee: "Melee" };
+
   function renderPrompt(view) {
-    const prompt = view.prompt;
+    const prompt = view.outcome ? null : view.prompt;
     const key = JSON.stringify(prompt);
     if (key === state.promptKey) return;
     state.promptKey = key;
@@ -248,7 +313,7 @@
       $("prompt-title").textContent = "Declare";
       for (const option of prompt.options || []) {
         const b = el("button", { type: "button", class: "action", "data-action": option.action },
-          buttons, option.action);
+          buttons, ACTION_LABELS[option.action] || cap(option.action));
         b.addEventListener("click", () => chooseAction(prompt, option, b));
       }
     } else {
@@ -295,9 +360,14 @@
       if (unit.activated) meta.push("acted");
       if (unit.carrying) meta.push(`carries ${unit.carrying}`);
       el("span", { class: "unit-meta" }, card, meta.join(" · "));
-      const wounds = el("span", { class: "wounds", title: `${unit.wounds} of ${unit.wound_slots} wounds` }, card);
-      for (let i = 0; i < unit.wound_slots; i += 1) {
-        el("span", { class: i < unit.wounds ? "wound taken" : "wound" }, wounds);
+      if (unit.wound_slots > 0) {
+        // "Wounds 1/3" is what is read (and read out); the boxes only draw it.
+        const wounds = el("span", { class: "wounds",
+          title: `${unit.wounds} of ${unit.wound_slots} wounds taken` }, card);
+        el("span", { class: "wounds-label" }, wounds, `Wounds ${unit.wounds}/${unit.wound_slots}`);
+        for (let i = 0; i < unit.wound_slots; i += 1) {
+          el("span", { class: i < unit.wounds ? "wound taken" : "wound", "aria-hidden": "true" }, wounds);
+        }
       }
       card.addEventListener("click", () => selectUnit(unit.id));
     }
@@ -327,6 +397,7 @@
     renderHeader(view);
     renderStatuses(view);
     renderBoard(view);
+    renderOutcome(view);
     renderOrder(view);
     renderPrompt(view);
     renderUnits(view);
