@@ -3,6 +3,7 @@ and its replay, made once per test session."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -36,3 +37,20 @@ def replay(
     _, path, _ = clip_and_truth
     out = tmp_path_factory.mktemp("replay")
     return run_replay(ReplayOptions(footage=path, out_dir=out, video=True))
+
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_footage"
+SAMPLE_VIDEO = SAMPLE / "crossroads-seed3.mp4"
+SAMPLE_TRUTH = SAMPLE / "crossroads-seed3.truth.json"
+
+
+@pytest.fixture(scope="session")
+def sample_replay(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict, Path]:
+    """The bundled sample battle replayed with its scenario and no session log: its ground
+    truth, its timeline.json and the replay folder. Made once per test session."""
+    if not SAMPLE_VIDEO.exists() or not SAMPLE_TRUTH.exists():
+        pytest.skip("sample_footage/crossroads-seed3.* is not there (see sample_footage/README)")
+    truth = json.loads(SAMPLE_TRUTH.read_text())
+    out = tmp_path_factory.mktemp("sample")
+    run_replay(ReplayOptions(SAMPLE_VIDEO, out, scenario="crossroads-ambush"))
+    return truth, json.loads((out / "timeline.json").read_text()), out

@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-from assistant.replay.run import ReplayOptions, run_replay
-
-SAMPLE = Path(__file__).resolve().parents[2] / "sample_footage"
-VIDEO = SAMPLE / "crossroads-seed3.mp4"
-TRUTH = SAMPLE / "crossroads-seed3.truth.json"
 
 pytestmark = pytest.mark.slow
 
@@ -52,13 +45,9 @@ def true_moves(truth: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def replayed(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], dict[str, Any]]:
-    if not VIDEO.exists() or not TRUTH.exists():
-        pytest.skip("sample_footage/crossroads-seed3.* is not there (see sample_footage/README)")
-    truth = json.loads(TRUTH.read_text())
-    out = tmp_path_factory.mktemp("sample")
-    run_replay(ReplayOptions(VIDEO, out, scenario="crossroads-ambush"))
-    return truth, json.loads((out / "timeline.json").read_text())
+def replayed(sample_replay: tuple[dict, dict, Path]) -> tuple[dict[str, Any], dict[str, Any]]:
+    truth, doc, _ = sample_replay
+    return truth, doc
 
 
 def _matches(move: dict[str, Any], want: dict[str, Any]) -> bool:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,22 +17,43 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def page(replay: ReplayResult) -> Any:
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the module's pages."""
     if not CHROMIUM.exists():
         pytest.skip(MISSING)
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        pg = browser.new_page(viewport={"width": 1280, "height": 860})
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        # offline: any request that is not a local file fails the test
-        pg.route("http*://**", lambda route: (errors.append(route.request.url), route.abort()))
-        pg.goto((replay.out_dir / "index.html").resolve().as_uri())
-        pg.wait_for_selector("body[data-ready='1']")
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@contextmanager
+def _open(browser: Any, index_html: Path) -> Iterator[Any]:
+    """The viewer page opened from disk, with no network at all."""
+    pg = browser.new_page(viewport={"width": 1280, "height": 860})
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    # offline: any request that is not a local file fails the test
+    pg.route("http*://**", lambda route: (errors.append(route.request.url), route.abort()))
+    pg.goto(index_html.resolve().as_uri())
+    pg.wait_for_selector("body[data-ready='1']")
+    yield pg
+    assert errors == [], errors
+    pg.close()
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, replay: ReplayResult) -> Iterator[Any]:
+    with _open(browser, replay.out_dir / "index.html") as pg:
         yield pg
-        assert errors == [], errors
-        browser.close()
+
+
+@pytest.fixture(scope="module")
+def sample_page(browser: Any, sample_replay: tuple[dict, dict, Path]) -> Iterator[Any]:
+    """The viewer of the bundled sample battle (a whole game: pieces fall and are taken off)."""
+    with _open(browser, sample_replay[2] / "index.html") as pg:
+        yield pg
 
 
 def _board(page: Any) -> dict[int, tuple[float, float, str]]:
@@ -92,3 +116,44 @@ def test_next_button_steps_and_play_advances_time(page: Any, replay: ReplayResul
     page.wait_for_timeout(400)
     page.click("#play")
     assert page.evaluate("window.replay.time()") > t0
+
+
+def _off_for_good(truth: dict) -> dict[int, float]:
+    """Tag id -> the time its piece left the table for the rest of the footage (seconds)."""
+    tags_of = {p["name"]: [t["id"] for t in p.get("tags", [])] for p in truth["pieces"]}
+    left: dict[str, float | None] = {}
+    for frame in truth["frames"]:
+        for p in frame["pieces"]:
+            if p.get("kind", "piece") != "piece":
+                continue
+            if p["on_table"]:
+                left[p["name"]] = None
+            elif left.get(p["name"]) is None:
+                left[p["name"]] = frame["t"]
+    return {tag: t for name, t in left.items() if t is not None for tag in tags_of[name]}
+
+
+@pytest.mark.slow
+def test_pieces_taken_off_the_table_are_not_drawn_after_they_left(
+    sample_page: Any, sample_replay: tuple[dict, dict, Path]
+) -> None:
+    """Once, every piece that had moved came back at the end of its last move (at 1:45 of the
+    sample battle the board showed 5 pieces while the camera showed 1)."""
+    truth, doc, _ = sample_replay
+    units = {t for p in doc["roster"]["pieces"] if p["base_diameter_in"] > 0 for t in p["tags"]}
+    off = _off_for_good(truth)
+    assert len(off) >= 4, "the sample battle should take most of its models off"
+    end = doc["duration_s"]
+    times = [(s["t"] + s["t_until"]) / 2 for s in doc["states"]] + [end]
+    for t in times:
+        sample_page.evaluate(f"window.replay.seek({t})")
+        drawn = set(_board(sample_page)) & units
+        gone = {tag for tag, t_off in off.items() if t >= t_off + 0.5}
+        assert not drawn & gone, f"at {t:.1f} s the board draws {sorted(drawn & gone)}, gone"
+    # at the end the board shows what the last settled state holds, and no more pieces than
+    # the camera sees
+    sample_page.evaluate(f"window.replay.seek({end})")
+    drawn = set(_board(sample_page)) & units
+    assert drawn == {r["id"] for r in doc["states"][-1]["tags"]} & units
+    on_camera = {p["name"] for p in truth["frames"][-1]["pieces"] if p["on_table"]}
+    assert len(drawn) <= len(on_camera & {p["name"] for p in truth["pieces"] if p["tags"]})
