@@ -37,6 +37,10 @@ class BundledScenario:
     title: str
     ruleset: str
     description: str
+    path: Path
+    """The scenario file."""
+    controllers: dict[str, str]
+    """Controller by role: "ai", and "human" (the one that plays the player's side in simulations)."""
 
 
 def _bundled_dir() -> Path:
@@ -49,7 +53,12 @@ def bundled_scenarios() -> list[BundledScenario]:
     for path in sorted(_bundled_dir().glob("*.toml")):
         scenario = parse_scenario(path.read_text(encoding="utf-8"), path.name)
         info = scenario.scenario
-        out.append(BundledScenario(path.stem, info.title, info.ruleset, info.description))
+        controllers = {"ai": info.ai_controller, "human": info.human_controller}
+        out.append(
+            BundledScenario(
+                path.stem, info.title, info.ruleset, info.description, path, controllers
+            )
+        )
     return out
 
 

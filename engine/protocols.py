@@ -58,7 +58,9 @@ class Ruleset(Protocol):
     name: str
     """Registry name, as scenarios write it ("narrative")."""
     title: str
-    """Human-readable name of the rule system."""
+    """Human-readable name of the rule system (never an internal seed number)."""
+    source: str
+    """Title of the rule document it implements."""
 
     def new_game(self, scenario: Scenario) -> GameState:
         """The state at the start of the battle."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 
 from engine.protocols import controller_names, find_controller, find_ruleset, ruleset_names
 
@@ -11,16 +12,26 @@ HELP = "List the registered rulesets and AI controllers."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """No options."""
+    """Output format."""
+    parser.add_argument("--json", action="store_true", help="one JSON object instead of a table")
 
 
 def run(args: argparse.Namespace) -> int:
     """Print each ruleset with its title, and each controller with the rulesets it plays."""
+    rulesets = [find_ruleset(name) for name in ruleset_names()]
+    controllers = [find_controller(name) for name in controller_names()]
+    if args.json:
+        out = {
+            "rulesets": [{"name": r.name, "title": r.title, "source": r.source} for r in rulesets],
+            "controllers": [{"name": c.name, "plays": list(c.rulesets)} for c in controllers],
+        }
+        print(json.dumps(out))
+        return 0
     print("Rulesets:")
-    for name in ruleset_names():
-        print(f"  {name:<16} {find_ruleset(name).title}")
+    for r in rulesets:
+        source = "" if r.source == r.title else f" (from {r.source})"
+        print(f"  {r.name:<16} {r.title}{source}")
     print("Controllers:")
-    for name in controller_names():
-        plays = ", ".join(find_controller(name).rulesets)
-        print(f"  {name:<16} plays: {plays}")
+    for c in controllers:
+        print(f"  {c.name:<16} plays: {', '.join(c.rulesets)}")
     return 0

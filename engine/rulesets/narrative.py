@@ -89,7 +89,8 @@ class NarrativeRuleset:
     """The seed-000 rules."""
 
     name = NAME
-    title = "Solo Narrative Minis Ruleset (seed 000)"
+    title = "Solo Narrative Minis Ruleset"
+    source = "Solo Narrative Minis Ruleset"
 
     # ----------------------------------------------------------------- setup
     def new_game(self, scenario: Scenario) -> GameState:
