@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.pieces import terrain_kits, unit_specs
+from assistant.progress import ProgressFn, counted
 from assistant.session.store import exact_action_json
 from engine.actions import Action, ActionKind
 from engine.dice import SeededDice
@@ -27,7 +28,13 @@ from vision.render.camera import Camera
 from vision.render.clip import write_clip
 from vision.render.effects import Effects
 from vision.render.scene import Figure, PlacedPiece, Scene, TableSpec, Terrain
-from vision.render.sequence import PieceMove, PieceRemoval, moves_script, render_sequence
+from vision.render.sequence import (
+    PieceMove,
+    PieceRemoval,
+    Sequence,
+    moves_script,
+    render_sequence,
+)
 
 FOOTAGE_VERSION = 1
 
@@ -129,16 +136,24 @@ def write_battle_footage(
     resolution: str = "1080p",
     fps: float = 10.0,
     settle_s: float = 1.2,
+    progress: ProgressFn | None = None,
 ) -> dict[str, Any]:
     """Render the seeded battle to ``out_dir/NAME.mp4`` with ``NAME.truth.json``,
-    ``NAME.declarations.jsonl`` and ``NAME.json``; returns the metadata written."""
+    ``NAME.declarations.jsonl`` and ``NAME.json``; returns the metadata written.
+
+    ``progress`` hears (0, None) while the battle is played, then (frames written, frames in
+    all) after every frame."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    if progress is not None:
+        progress(0, None)
     battle = battle_moves(scenario, ruleset, state, seed)
     scene = battle_scene(scenario, state)
     camera = overhead_camera(scenario, resolution)
-    script = moves_script(battle.moves, settle_s=settle_s, start_s=2.0)
+    script = Sequence(scene, camera, moves_script(battle.moves, settle_s=settle_s, start_s=2.0))
     effects = Effects(noise_sigma=1.5, jpeg_quality=None)
     frames = render_sequence(scene, camera, script, fps, effects=effects, seed=seed)
+    if progress is not None:
+        frames = counted(frames, script.n_frames(fps), progress)
     video = out_dir / f"{name}.mp4"
     truth = out_dir / f"{name}.truth.json"
     count = write_clip(video, truth, frames, fps=fps, scene=scene, camera=camera)

@@ -23,25 +23,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--resolution", default="1080p", choices=["720p", "1080p", "4k"], help="video size"
     )
     parser.add_argument("--fps", type=float, default=10.0, help="frames per second")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _frames_done(done: float, total: float | None) -> str:
+    return f"{done:.0f}/{total:.0f} frames rendered" if total else "playing the battle"
 
 
 def run(args: argparse.Namespace) -> int:
-    """Play the battle and render it."""
+    """Play the battle and render it, with a progress bar on a terminal."""
     from assistant.footage import write_battle_footage
+    from assistant.progress import progress_bar
     from assistant.scenarios import load_game
 
     scenario, ruleset, state = load_game(args.scenario)
-    meta = write_battle_footage(
-        scenario,
-        args.scenario,
-        ruleset,
-        state,
-        args.seed,
-        Path(args.out),
-        name=args.name,
-        resolution=args.resolution,
-        fps=args.fps,
-    )
+    with progress_bar("footage", _frames_done, quiet=args.quiet) as update:
+        meta = write_battle_footage(
+            scenario,
+            args.scenario,
+            ruleset,
+            state,
+            args.seed,
+            Path(args.out),
+            name=args.name,
+            resolution=args.resolution,
+            fps=args.fps,
+            progress=update,
+        )
     print(
         f"Wrote {meta['frames']} frames ({meta['frames'] / meta['fps']:.0f} s) of {meta['scenario']} "
         f"seed {meta['seed']} to {Path(args.out) / meta['video']}: {meta['moves']} moves, "

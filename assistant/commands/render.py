@@ -1,7 +1,8 @@
 """``soloscope render``: draw a synthetic table (a still or a scripted clip) from a scene file.
 
 For diagnosing a set-up on paper and for the docs: what the camera would see, and the ground
-truth of every tag (position, heading, and whether a figure or the hand hides it).
+truth of every tag (position, heading, and whether a figure or the hand hides it). A clip shows
+a progress bar with the time left on standard error (a terminal only; ``--quiet``: none).
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import cv2
 import numpy as np
 
 from assistant.errors import UserError
-from vision.render import Camera, Effects, random_scene, render_clip, render_frame
-from vision.render.clip import frame_truth_to_dict, pieces_to_list, table_to_dict
+from assistant.progress import counted, progress_bar
+from vision.render import Camera, Effects, Sequence, random_scene, render_frame, render_sequence
+from vision.render.clip import frame_truth_to_dict, pieces_to_list, table_to_dict, write_clip
 from vision.render.scenefile import SceneFile, load_scene_file
 
 NAME = "render"
@@ -45,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fps", type=float, default=30.0, help="clip frame rate (default 30)")
     parser.add_argument("--seed", type=int, default=0, help="noise and random-scene seed")
     parser.add_argument("--clean", action="store_true", help="no blur, noise, vignette or JPEG")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar for a clip")
 
 
 def _load(args: argparse.Namespace) -> SceneFile:
@@ -74,6 +77,10 @@ def _resolution_of(camera: Camera) -> str:
     return {720: "720p", 1080: "1080p", 2160: "4k"}.get(camera.height_px, "1080p")
 
 
+def _frames_done(done: float, total: float | None) -> str:
+    return f"{done:.0f}/{total:.0f} frames" if total else f"{done:.0f} frames"
+
+
 def run(args: argparse.Namespace) -> int:
     """Render and write the still or clip and its truth; prints a one-line summary."""
     sf = _load(args)
@@ -85,16 +92,20 @@ def run(args: argparse.Namespace) -> int:
     if suffix == ".mp4":
         if not sf.script:
             raise UserError(f"{out}: a clip needs a [[script]] in the scene file")
-        n = render_clip(
-            out,
-            truth_path,
-            sf.scene,
-            sf.camera,
-            sf.script,
-            args.fps,
-            effects=sf.effects,
-            seed=args.seed,
-        )
+        seq = Sequence(sf.scene, sf.camera, sf.script)
+        total = seq.n_frames(args.fps)
+        with progress_bar("rendering", _frames_done, quiet=args.quiet) as update:
+            frames = render_sequence(
+                sf.scene, sf.camera, seq, args.fps, effects=sf.effects, seed=args.seed
+            )
+            n = write_clip(
+                out,
+                truth_path,
+                counted(frames, total, update),
+                fps=args.fps,
+                scene=sf.scene,
+                camera=sf.camera,
+            )
         print(f"wrote {n} frames to {out} and ground truth to {truth_path}")
         return 0
     if suffix not in (".png", ".jpg", ".jpeg"):

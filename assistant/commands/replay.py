@@ -7,16 +7,9 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    Progress,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from assistant.errors import UserError
+from assistant.progress import progress_bar
 from assistant.replay.run import ReplayOptions, run_replay
 
 NAME = "replay"
@@ -61,6 +54,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+def _footage_done(done_s: float, total_s: float | None) -> str:
+    return f"{done_s:.0f}/{total_s:.0f} s of footage" if total_s else f"{done_s:.0f} s"
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the replay and print where it went."""
     if args.stride is not None and args.stride < 1:
@@ -82,25 +79,7 @@ def run(args: argparse.Namespace) -> int:
         depth_in=args.depth,
     )
     console = Console(stderr=True)
-    show = not args.quiet and sys.stderr.isatty()
-    with Progress(
-        TextColumn("replaying"),
-        BarColumn(),
-        TaskProgressColumn(),
-        TextColumn("{task.fields[footage]} ·"),
-        TimeElapsedColumn(),
-        TextColumn("elapsed · ETA"),
-        TimeRemainingColumn(),
-        console=console,
-        disable=not show,
-        transient=False,
-    ) as progress:
-        task = progress.add_task("replay", total=None, footage="")
-
-        def update(done_s: float, total_s: float | None) -> None:
-            text = f"{done_s:.0f}/{total_s:.0f} s of footage" if total_s else f"{done_s:.0f} s"
-            progress.update(task, completed=done_s, total=total_s, footage=text)
-
+    with progress_bar("replaying", _footage_done, quiet=args.quiet) as update:
         result = run_replay(options, update)
     for w in result.warnings:
         console.print(f"[yellow]warning:[/yellow] {w}", highlight=False)
