@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask
 
 from assistant.live_hub import LiveHub
-from assistant.web import auth, commands, live, pages
+from assistant.web import auth, commands, limits, live, pages
 from assistant.web.context import HUB_KEY, STOPPING_KEY
 
 DEFAULT_CONFIG: dict[str, Any] = {
@@ -19,6 +19,8 @@ DEFAULT_CONFIG: dict[str, Any] = {
     # Seconds between keep-alive comments on an idle event stream.
     "SSE_POLL_S": 0.5,
     # How often (s) an event stream checks whether the server is stopping.
+    "MAX_CONTENT_LENGTH": limits.MAX_BODY_BYTES,
+    # Largest request body in bytes; larger ones get 413 before they are read.
 }
 
 
@@ -27,7 +29,8 @@ def create_app(hub: LiveHub, config: Mapping[str, Any] | None = None) -> Flask:
 
     ``config`` keys: ``TOKEN`` (str or None: when set, every request needs it as ``?token=``
     once, then a cookie, or the ``X-Soloscope-Token`` header), ``SSE_KEEPALIVE_S``,
-    ``SSE_POLL_S``, plus any Flask setting (``TESTING``...).
+    ``SSE_POLL_S``, ``MAX_CONTENT_LENGTH`` (bytes), plus any Flask setting (``TESTING``...).
+    Commands (POST) are also refused when they come from another web site (see ``auth``).
     """
     app = Flask(__name__)
     app.config.update(DEFAULT_CONFIG)
@@ -35,6 +38,7 @@ def create_app(hub: LiveHub, config: Mapping[str, Any] | None = None) -> Flask:
         app.config.update(config)
     app.extensions[HUB_KEY] = hub
     app.extensions[STOPPING_KEY] = threading.Event()
+    limits.init_app(app)  # first: nothing else runs for an oversized request
     auth.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(live.bp)

@@ -15,7 +15,7 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 from assistant.errors import UserError
 from assistant.live_hub import LiveHub
 from assistant.web.app import create_app
-from assistant.web.auth import login_url
+from assistant.web.auth import EMPTY_TOKEN, login_url
 from assistant.web.context import stopping_event
 
 
@@ -87,8 +87,11 @@ def serve(
 
     Binds ``host`` (127.0.0.1 by default: this computer only). Any other host (the CLI's
     ``--listen-all`` gives ``0.0.0.0``) makes every request need a token: ``token`` if given,
-    else a new random one (``handle.token``). ``port`` 0 picks a free port.
+    else a new random one (``handle.token``). ``port`` 0 picks a free port. An empty ``token``
+    is a ``UserError`` (it would refuse every request).
     """
+    if token is not None and not token.strip():
+        raise UserError(EMPTY_TOKEN)
     if token is None and not is_loopback(host):
         token = secrets.token_urlsafe(12)
     app = create_app(hub, {**(config or {}), "TOKEN": token})

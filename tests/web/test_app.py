@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+from typing import Any
 
 import pytest
 from board_samples import dice_prompt, make_view, table_jpeg
@@ -165,3 +167,112 @@ def test_token_banner_and_login_url() -> None:
     assert len(qr_lines) > 10 and len({len(line) for line in qr_lines}) == 1
     local = token_banner("http://127.0.0.1:5000/", None)
     assert "http://127.0.0.1:5000/" in local and "█" not in local
+
+
+class _CountingBody(io.RawIOBase):
+    """A request body of ``size`` bytes of a JSON-looking text that counts what is read of it."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.read_bytes = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        n = min(len(buffer), self.size - self.read_bytes)
+        buffer[:n] = b" " * n
+        self.read_bytes += n
+        return n
+
+
+def test_an_oversized_body_is_refused_before_it_is_read(client: FlaskClient, hub: LiveHub) -> None:
+    size = 20 * 1024 * 1024
+    body = _CountingBody(size)
+    reply = client.post(
+        "/api/command",
+        content_type="application/json",
+        environ_overrides={"wsgi.input": body, "CONTENT_LENGTH": str(size)},
+    )
+    assert reply.status_code == 413
+    assert reply.mimetype == "text/plain"
+    assert "too large" in reply.get_data(as_text=True)
+    assert body.read_bytes == 0
+    assert hub.next_command(0) is None
+    # The limit is Flask's MAX_CONTENT_LENGTH: 64 KB, far above any command.
+    assert client.application.config["MAX_CONTENT_LENGTH"] == 64 * 1024
+    padded = {"kind": "undo", "unit_id": None, "pad": " " * (65 * 1024)}
+    assert client.post("/api/command", json=padded).status_code == 413
+    assert client.post("/api/command", json={"kind": "undo"}).status_code == 202
+
+
+def test_a_chunked_body_is_cut_off_at_the_limit(client: FlaskClient, hub: LiveHub) -> None:
+    size = 20 * 1024 * 1024
+    body = _CountingBody(size)
+    reply = client.post(
+        "/api/command",
+        content_type="application/json",
+        environ_overrides={
+            "wsgi.input": body,
+            "wsgi.input_terminated": True,
+            "HTTP_TRANSFER_ENCODING": "chunked",
+        },
+    )
+    assert reply.status_code == 413 and "too large" in reply.get_data(as_text=True)
+    assert body.read_bytes <= 128 * 1024
+    assert hub.next_command(0) is None
+
+
+ORIGIN = "http://127.0.0.1:5000"
+
+
+def test_commands_from_another_origin_are_refused(client: FlaskClient, hub: LiveHub) -> None:
+    local = {"Host": "127.0.0.1:5000"}
+    for headers in (
+        {"Origin": "http://evil.example"},
+        {"Origin": "http://127.0.0.1:5001"},  # another port is another origin
+        {"Origin": "https://127.0.0.1:5000"},
+        {"Origin": "null"},
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Sec-Fetch-Site": "same-site"},
+        {"Referer": "http://evil.example/page"},
+    ):
+        reply = client.post("/api/command", json={"kind": "undo"}, headers={**local, **headers})
+        assert reply.status_code == 403, headers
+        assert reply.mimetype == "text/plain"
+        assert "only from its own page" in reply.get_data(as_text=True)
+    assert hub.next_command(0) is None
+
+    # Its own page (Origin, Sec-Fetch-Site or Referer of the same origin) and a client that
+    # sends none of them (curl, a script on this computer) are accepted.
+    for headers in (
+        {"Origin": ORIGIN},
+        {"Origin": ORIGIN, "Sec-Fetch-Site": "same-origin"},
+        {"Sec-Fetch-Site": "same-origin"},
+        {"Referer": f"{ORIGIN}/"},
+        {},
+    ):
+        reply = client.post("/api/command", json={"kind": "undo"}, headers={**local, **headers})
+        assert reply.status_code == 202, headers
+        assert hub.next_command(0) == Command("undo")
+    # Reading is not state-changing: a GET with a foreign Origin is answered (the token or host
+    # check still applies).
+    assert (
+        client.get("/api/view", headers={**local, "Origin": "http://evil.example"}).status_code
+        == 200
+    )
+
+
+def test_with_a_token_a_command_needs_the_token_and_the_same_origin(hub: LiveHub) -> None:
+    client = create_app(hub, {"TESTING": True, "TOKEN": TOKEN}).test_client()
+    lan = {"Host": "192.168.1.20:5000", "X-Soloscope-Token": TOKEN}
+    assert client.post("/api/command", json={"kind": "undo"}, headers=lan).status_code == 202
+    assert hub.next_command(0) == Command("undo")
+    same = {**lan, "Origin": "http://192.168.1.20:5000"}
+    assert client.post("/api/command", json={"kind": "undo"}, headers=same).status_code == 202
+    assert hub.next_command(0) == Command("undo")
+    foreign = {**lan, "Origin": "http://192.168.1.99"}
+    assert client.post("/api/command", json={"kind": "undo"}, headers=foreign).status_code == 403
+    no_token = {"Host": "192.168.1.20:5000"}
+    assert client.post("/api/command", json={"kind": "undo"}, headers=no_token).status_code == 403
+    assert hub.next_command(0) is None

@@ -117,3 +117,26 @@ def test_page_keeps_answering_while_speech_is_slow(tmp_path: Path) -> None:
         assert speaker.close(120.0)
         handle.stop()
     assert len(speaker.announcements) == 2
+
+
+def test_a_huge_declared_body_is_refused_without_waiting_for_it() -> None:
+    """A POST announcing 200 MB gets 413 at once: the server never waits for (or holds) it."""
+    hub = LiveHub()
+    handle = serve(hub, port=0)
+    head = (
+        "POST /api/command HTTP/1.1\r\n"
+        f"Host: 127.0.0.1:{handle.port}\r\n"
+        "Content-Type: application/json\r\n"
+        f"Content-Length: {200 * 1024 * 1024}\r\n\r\n"
+    )
+    try:
+        with socket.create_connection(("127.0.0.1", handle.port), timeout=60) as connection:
+            connection.sendall(head.encode() + b'{"kind": "undo", "pad": "')
+            reply = b""
+            while chunk := connection.recv(65536):
+                reply += chunk
+        assert reply.startswith(b"HTTP/1.1 413"), reply[:80]
+        assert b"too large" in reply
+    finally:
+        handle.stop()
+    assert hub.next_command(0) is None
