@@ -57,14 +57,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="on (speaks, or writes WAV files when there is no audio device), off, or wav:DIR",
     )
     parser.add_argument(
-        "--serve", action="store_true", help="serve the table page while the demo runs"
+        "--serve",
+        action="store_true",
+        help="serve the table page while the demo runs (run from a terminal, the page stays "
+        "open after the battle until Ctrl-C)",
     )
     parser.add_argument("--port", type=int, default=5000, help="port of the table page")
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the clip, then print the battle's summary and what was written."""
-    from assistant.session.start import SessionOptions, run_session, session_summary
+    from assistant.session.finish import hold_page, session_summary
+    from assistant.session.start import SessionOptions, run_session
 
     folder = Path(args.footage) if args.footage else sample_footage_dir()
     meta_path = folder / f"{args.clip}.json"
@@ -84,21 +88,25 @@ def run(args: argparse.Namespace) -> int:
         declarations=folder / meta["declarations"],
     )
     result = run_session(opts)
-    print()
-    for line in session_summary(result):
-        print(line)
-    replay_dir = _write_replay(folder / meta["video"], meta["scenario"], result.folder)
-    if replay_dir is not None:
-        print(
-            f"Replay: open {replay_dir / 'index.html'} in a browser (timeline: {replay_dir / 'timeline.json'})"
-        )
-    expected = meta.get("winner")
-    if result.game.state.winner == expected:
-        print(
-            f"Same outcome as 'soloscope simulate {meta['scenario']} --seed {meta['seed']}': {expected} win."
-        )
-    else:
-        print(
-            f"Note: the simulated battle ended with {expected} winning; this run ended differently."
-        )
+    try:
+        print()
+        for line in session_summary(result):
+            print(line)
+        replay_dir = _write_replay(folder / meta["video"], meta["scenario"], result.folder)
+        if replay_dir is not None:
+            print(
+                f"Replay: open {replay_dir / 'index.html'} in a browser (timeline: {replay_dir / 'timeline.json'})"
+            )
+        expected = meta.get("winner")
+        if result.game.state.winner == expected:
+            print(
+                f"Same outcome as 'soloscope simulate {meta['scenario']} --seed {meta['seed']}': {expected} win."
+            )
+        else:
+            print(
+                f"Note: the simulated battle ended with {expected} winning; this run ended differently."
+            )
+        hold_page(result)
+    finally:
+        result.close()
     return 0

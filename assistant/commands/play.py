@@ -8,8 +8,25 @@ NAME = "play"
 HELP = "Play a battle at the table: the camera reads it, the AI gives its orders aloud and on a web page."
 
 
+#: Shown under ``soloscope play --help``.
+EPILOG = (
+    "When the battle is over, the table page stays open with the final board, log and outcome "
+    "until you press Ctrl-C, if you started play from a terminal; run without a terminal (a "
+    "script, CI) or with --no-page, play ends with the battle. Footage (a video file) stands in "
+    "for the camera; the player's declarations then come from the page or from --declarations "
+    "FILE (the bundled footage has CLIP.declarations.jsonl beside it)."
+)
+
+
+def _token(text: str) -> str:
+    from assistant.web.auth import access_token  # the web page's modules load only when used
+
+    return access_token(text)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Source, scenario, dice, speech, page and records."""
+    parser.epilog = EPILOG
     parser.add_argument(
         "--source", required=True, help="camera index (0), video file, image folder"
     )
@@ -40,7 +57,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="serve the page to other devices (a phone); requests then need a token",
     )
     parser.add_argument(
-        "--token", help="the token for --listen-all (default: a random one, shown with a QR code)"
+        "--token",
+        type=_token,
+        help="the token for --listen-all, 12 characters or more (default: a random one, shown "
+        "with a QR code)",
     )
     parser.add_argument(
         "--out", help="folder for the session's files (default: runs/DATE-SCENARIO)"
@@ -59,9 +79,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play, then print the summary."""
-    from assistant.session.start import options_from_args, run_session, session_summary
+    from assistant.session.finish import hold_page, session_summary
+    from assistant.session.start import options_from_args, run_session
 
     result = run_session(options_from_args(args))
-    for line in session_summary(result):
-        print(line)
+    try:
+        for line in session_summary(result):
+            print(line)
+        hold_page(result)
+    finally:
+        result.close()
     return 0

@@ -117,6 +117,9 @@ class LiveGame:
     _said_keys: set[str] = field(default_factory=set)
     _human_move: ObservedMove | None = None
     _redo_steps: list[AppliedStep] = field(default_factory=list)
+    _unsaved: bool = False
+    undos: int = 0
+    """How many steps were undone so far (the event log records each undo)."""
 
     def __post_init__(self) -> None:
         self.history = History(self.initial, self.dice.get_state())
@@ -133,8 +136,9 @@ class LiveGame:
         return self.history.state
 
     def announce(self, text: str) -> None:
-        """Say something and log it."""
+        """Say something and log it (saved with the game at the end of the current input)."""
         self.announcements.append(Said(self.now, text))
+        self._unsaved = True
         self.say(text)
 
     def announce_once(self, key: str, text: str) -> None:
@@ -149,6 +153,12 @@ class LiveGame:
     # -------------------------------------------------------- observations
     def observe(self, obs: Observation) -> None:
         """Take in one frame's view of the table."""
+        try:
+            self._observe(obs)
+        finally:
+            self.flush()
+
+    def _observe(self, obs: Observation) -> None:
         self.now = obs.t
         for warning in obs.warnings:
             self.announce_once(f"warn:{warning}", warning)
@@ -342,10 +352,22 @@ class LiveGame:
         """Carry on a game restored from a save (announces what is pending)."""
         if self.stage is Stage.RUNNING:
             self._advance()
+        self.flush()
+
+    def flush(self) -> None:
+        """Save the game if something was said since the last save (an undo, a correction)."""
+        if self._unsaved:
+            self._save()
 
     # ------------------------------------------------------------- commands
     def command(self, cmd: Command) -> None:
         """A command from the page or a button tag."""
+        try:
+            self._command(cmd)
+        finally:
+            self.flush()
+
+    def _command(self, cmd: Command) -> None:
         if cmd.kind == "repeat":
             if self.announcements:
                 self.say(self.announcements[-1].text)
@@ -426,6 +448,7 @@ class LiveGame:
         assert snapshot is not None
         self.dice.set_state(snapshot.dice_state)
         self._redo_steps.append(self.steps.pop())
+        self.undos += 1
         self._reset_waits()
         moved = [
             u
@@ -509,6 +532,7 @@ class LiveGame:
     def _save(self) -> None:
         if self.on_saved is not None:
             self.on_saved(self)
+            self._unsaved = False
 
     def _advance(self) -> None:
         """Move the game on until it has to wait for the table or the player."""

@@ -31,6 +31,8 @@ class LoopStats:
     frames: int = 0
     seconds_of_footage: float = 0.0
     ended_early: bool = False
+    status: str | None = None
+    """What the session was waiting for at the last frame (see ``run_loop``'s ``status``)."""
 
 
 class Reader(Protocol):
@@ -54,13 +56,25 @@ def run_loop(
     recorder: SessionRecorder | None = None,
     log_event: Callable[[dict[str, Any], float], None] | None = None,
     stop: Callable[[], bool] | None = None,
+    logged: tuple[int, int] | None = None,
+    status: Callable[[LiveGame], str | None] | None = None,
+    echo: Callable[[str], None] | None = None,
 ) -> LoopStats:
-    """Play the game on the frames until the battle ends or the frames run out."""
+    """Play the game on the frames until the battle ends or the frames run out.
+
+    ``logged`` is (steps, announcements) already in the event log (default: everything the game
+    holds now); what the game adds after that is logged at the time of the frame that caused it.
+    ``status`` says what the session is waiting for that the game does not announce (shown on
+    the page, and given to ``echo`` once each time it changes).
+    """
     stats = LoopStats()
     last_publish = -1e9
-    seen_version = (-1, -1, "")
-    steps_logged = len(game.steps)
-    said_logged = len(game.announcements)
+    seen_version: tuple[int, int, str, str | None] = (-1, -1, "", None)
+    steps_logged, said_logged = (
+        logged if logged is not None else (len(game.steps), len(game.announcements))
+    )
+    said_status: str | None = None
+    undos_logged = game.undos
     for frame in frames:
         if stop is not None and stop():
             stats.ended_early = True
@@ -76,12 +90,18 @@ def run_loop(
                 game.command(command)
         if log_event is not None:
             steps_logged, said_logged = _log_new(
-                game, log_event, steps_logged, said_logged, frame.t
+                game, log_event, steps_logged, said_logged, frame.t, undos_logged
             )
+            undos_logged = game.undos
+        note = status(game) if status is not None else None
+        if note is not None and note != said_status and echo is not None:
+            echo(note)
+        said_status = note
+        stats.status = note
         if hub is not None:
-            version = (len(game.announcements), len(game.steps), game.stage.value)
+            version = (len(game.announcements), len(game.steps), game.stage.value, note)
             if version != seen_version:
-                hub.publish(build_view(game))
+                hub.publish(build_view(game, (note,) if note else ()))
                 seen_version = version
             if frame.t - last_publish >= FRAME_PUBLISH_S:
                 jpeg = reader.topdown_jpeg(frame)
@@ -99,11 +119,20 @@ def _log_new(
     steps_logged: int,
     said_logged: int,
     t: float,
+    undos_logged: int,
 ) -> tuple[int, int]:
+    """Log the steps and announcements the game made since the last call. Steps taken back
+    since then are logged first as ``{"type": "undo", "steps": N}``: the log's steps after the
+    first N no longer count."""
     snapshots = game.history.snapshots()
+    if game.undos > undos_logged:
+        steps_logged = max(0, steps_logged - (game.undos - undos_logged))
+        log_event({"type": "undo", "steps": steps_logged}, t)
     for index in range(steps_logged, len(game.steps)):
         snapshot = snapshots[index + 1]
-        log_event({"type": "step", "action": game.steps[index].action.to_json()}, t)
+        log_event(
+            {"type": "step", "number": index + 1, "action": game.steps[index].action.to_json()}, t
+        )
         for ev in snapshot.events:
             log_event(ev.to_json(), t)
     for said in game.announcements[said_logged:]:

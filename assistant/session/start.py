@@ -22,11 +22,13 @@ from assistant.live_hub import LiveHub
 from assistant.recorder import SessionRecorder
 from assistant.scenarios import load_game
 from assistant.session.dice import AutoDice, QueuedDice
+from assistant.session.finish import SessionResult, part_number
 from assistant.session.game import LiveGame, Stage, Tolerances
-from assistant.session.live import LoopStats, run_loop
+from assistant.session.live import run_loop
 from assistant.session.reader import TableReader
-from assistant.session.store import load_saved, saver
-from assistant.speech import Speaker
+from assistant.session.store import load_saved, saver, scenario_reference
+from assistant.session.view import build_view
+from assistant.speech import Speaker, parse_speech_option
 from assistant.web.auth import token_banner
 from assistant.web.server import serve
 from calibration.profile import TableProfile, load_profile
@@ -56,17 +58,9 @@ class SessionOptions:
     resume: Path | None = None
     position_tol_in: float = 0.25
     facing_tol_deg: float = 15.0
-
-
-@dataclass
-class SessionResult:
-    """What a session left behind."""
-
-    folder: Path
-    game: LiveGame
-    stats: LoopStats
-    speaker: Speaker
-    url: str | None
+    keep_page: bool | None = None
+    """Keep serving the page after the battle ends, until the player stops the program
+    (None: when the page is served and standard input is a terminal)."""
 
 
 def read_declarations(path: Path) -> tuple[Action, ...]:
@@ -84,6 +78,14 @@ def fit_profile(source_spec: str, width_in: float, depth_in: float) -> TableProf
         return profile_from_frames(source, Detector(), width_in, depth_in)[0]
 
 
+def _check_out(opts: SessionOptions) -> None:
+    """Refuse an ``--out`` folder that already holds a game (before anything is written)."""
+    if opts.resume is None and opts.out is not None and (opts.out / "game.json").exists():
+        raise UserError(
+            f"{opts.out} already holds a game; resume it with --resume {opts.out}, or pick another --out"
+        )
+
+
 def _open_folder(opts: SessionOptions, scenario_name: str) -> Path:
     from assistant.session.live import session_dir
 
@@ -91,10 +93,6 @@ def _open_folder(opts: SessionOptions, scenario_name: str) -> Path:
         return opts.resume
     if opts.out is not None:
         opts.out.mkdir(parents=True, exist_ok=True)
-        if any(opts.out.glob("game.json")):
-            raise UserError(
-                f"{opts.out} already holds a game; resume it with --resume {opts.out}, or pick another --out"
-            )
         return opts.out
     return session_dir(None, scenario_name)
 
@@ -108,8 +106,62 @@ def _recording_folder(folder: Path) -> Path:
     return candidate
 
 
+def _check_tolerances(opts: SessionOptions) -> None:
+    if not 0.0 < opts.position_tol_in <= 6.0:
+        raise UserError(
+            f"--tolerance {opts.position_tol_in:g} must be more than 0 and at most 6 inches"
+        )
+    if not 0.0 < opts.facing_tol_deg <= 180.0:
+        raise UserError(
+            f"--facing-tolerance {opts.facing_tol_deg:g} must be more than 0 and at most 180 degrees"
+        )
+
+
+def _interactive() -> bool:
+    """Whether a player sits at a terminal (standard input is one)."""
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (ValueError, OSError):
+        return False
+
+
+def declarations_beside(source: str) -> Path | None:
+    """``CLIP.declarations.jsonl`` next to a footage file ``CLIP.mp4``, if there is one."""
+    path = Path(source)
+    beside = path.with_name(f"{path.stem}.declarations.jsonl")
+    return beside if path.is_file() and beside.is_file() else None
+
+
+def waiting_text(source: str) -> str:
+    """What a footage run says while it waits for the player's declaration."""
+    text = "Waiting for your declaration on the page, or pass --declarations FILE."
+    beside = declarations_beside(source)
+    if beside is not None:
+        text += f" This footage has one beside it: --declarations {beside}"
+    return text
+
+
+def _declaration_status(game: LiveGame, source: str) -> Callable[[LiveGame], str | None]:
+    """For footage: say when the game waits for a declaration the footage cannot give."""
+    text = waiting_text(source)
+
+    def status(game: LiveGame) -> str | None:
+        planned = game.plan_index < len(game.human_plan)
+        return text if game.stage is Stage.HUMAN and not planned else None
+
+    return status
+
+
 def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> SessionResult:
-    """Set everything up, play until the battle ends or the frames run out, tidy up."""
+    """Set everything up, play until the battle ends or the frames run out, tidy up.
+
+    When the battle is over and the page is kept (``opts.keep_page``; by default when the page
+    is served and standard input is a terminal), the page is left running: the result's
+    ``page`` is set, and ``hold_page`` keeps it until the player stops the program.
+    """
+    _check_tolerances(opts)
+    _check_out(opts)
+    parse_speech_option(opts.speech)  # a bad --speech value is refused before anything is written
     speaker_holder: list[Speaker] = []
 
     def say(text: str) -> None:
@@ -117,13 +169,13 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
 
     if opts.resume is not None:
         game, scenario_ref, seed = load_saved(opts.resume / "game.json", say)
-        folder = opts.resume
+        game.tolerances = Tolerances(opts.position_tol_in, opts.facing_tol_deg)
     else:
         if opts.scenario is None:
             raise UserError(
                 "give a --scenario (a bundled name or a .toml path), or --resume a saved game"
             )
-        scenario_ref = opts.scenario
+        scenario_ref = scenario_reference(opts.scenario)
         scenario, ruleset, state = load_game(scenario_ref)
         seed = opts.seed if opts.seed is not None else secrets.randbelow(1_000_000)
         dice: AutoDice | QueuedDice = QueuedDice() if opts.dice == "physical" else AutoDice(seed)
@@ -139,14 +191,9 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
             confirm_hidden=bool(plan),
             tolerances=Tolerances(opts.position_tol_in, opts.facing_tol_deg),
         )
-        folder = _open_folder(opts, scenario.scenario.name)
     if opts.declarations and opts.resume is not None:
         game.human_plan = read_declarations(opts.declarations)
         game.confirm_hidden = True
-    game.on_saved = saver(folder / "game.json", scenario_ref, seed)
-    speech = opts.speech
-    speaker = Speaker.from_option(speech, out_dir=folder / "speech" if speech == "on" else None)
-    speaker_holder.append(speaker)
     scenario = game.scenario
     profile = (
         load_profile(opts.profile)
@@ -160,15 +207,54 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
         )
     hub = LiveHub()
     handle = None
-    if opts.serve:
-        host = "0.0.0.0" if opts.listen_all else "127.0.0.1"
-        handle = serve(hub, host=host, port=opts.port, token=opts.token)
-        echo(
-            token_banner(handle.url, handle.token)
-            if handle.token
-            else f"The table page: {handle.url}"
+    keep = False
+    try:
+        if opts.serve:
+            host = "0.0.0.0" if opts.listen_all else "127.0.0.1"
+            handle = serve(hub, host=host, port=opts.port, token=opts.token)
+            echo(
+                token_banner(handle.url, handle.token)
+                if handle.token
+                else f"The table page: {handle.url}"
+            )
+        folder = _open_folder(opts, scenario.scenario.name)
+        result = _play(opts, game, folder, scenario_ref, seed, profile, hub, echo, speaker_holder)
+        result.url = handle.url if handle else None
+        keep = (
+            handle is not None
+            and game.stage is Stage.OVER
+            and (opts.keep_page if opts.keep_page is not None else _interactive())
         )
-    recorder = SessionRecorder(_recording_folder(folder))
+        if keep:
+            hub.publish(build_view(game))
+            result.page, result.hub = handle, hub
+        return result
+    finally:
+        if not keep:
+            if handle is not None:
+                handle.stop()
+            hub.close()
+
+
+def _play(
+    opts: SessionOptions,
+    game: LiveGame,
+    folder: Path,
+    scenario_ref: str,
+    seed: int | None,
+    profile: TableProfile,
+    hub: LiveHub,
+    echo: Callable[[str], None],
+    speaker_holder: list[Speaker],
+) -> SessionResult:
+    """The session proper: speech, the records, the frames through the live loop."""
+    scenario = game.scenario
+    game.on_saved = saver(folder / "game.json", scenario_ref, seed)
+    speech = opts.speech
+    speaker = Speaker.from_option(speech, out_dir=folder / "speech" if speech == "on" else None)
+    speaker_holder.append(speaker)
+    recording = _recording_folder(folder)
+    recorder = SessionRecorder(recording)
     reader = TableReader(scenario, profile)
     try:
         controls = dict(profile.camera_settings.get("v4l2_controls") or {})
@@ -178,11 +264,20 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
         )
         with open_source(opts.source, controls=controls or None, **camera_size) as source:
             recorder.log_event(
-                {"type": "session", "source": opts.source, "scenario": scenario_ref, "seed": seed},
+                {
+                    "type": "session",
+                    "source": opts.source,
+                    "scenario": scenario_ref,
+                    "seed": seed,
+                    "part": part_number(recording),
+                    "steps_before": len(game.steps),
+                    "announcements_before": len(game.announcements),
+                },
                 0.0,
             )
             frames: Iterable[Frame] = source
             is_camera = isinstance(source, CameraSource)
+            logged = (len(game.steps), len(game.announcements))
             game.resume()
             stats = run_loop(
                 frames,
@@ -191,7 +286,21 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
                 hub=hub,
                 recorder=recorder if is_camera else None,
                 log_event=recorder.log_event,
+                logged=logged,
+                status=None if is_camera else _declaration_status(game, opts.source),
+                echo=echo,
             )
+            if game.stage is not Stage.OVER:
+                stats.ended_early = True
+                game.announce(
+                    "The camera feed ended before the battle did. The game is saved; carry on "
+                    f"with soloscope play --resume {folder} --source SOURCE."
+                )
+                game.flush()
+                recorder.log_event(
+                    {"type": "announcement", "text": game.announcements[-1].text},
+                    stats.seconds_of_footage,
+                )
             # Where this session's footage ended: a replay of a resumed run starts the next
             # recording folder's times there.
             recorder.log_event(
@@ -202,44 +311,10 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
             not_set = source.report.get("not_set")
             if not_set:
                 echo(f"The camera did not take these settings: {not_set}")
-        if game.stage is not Stage.OVER:
-            stats.ended_early = True
-            game.announce(
-                "The camera feed ended before the battle did. The game is saved; carry on with "
-                f"soloscope play --resume {folder} --source SOURCE."
-            )
     finally:
         recorder.close()
         speaker.close(timeout=120)
-        if handle is not None:
-            handle.stop()
-        hub.close()
-    return SessionResult(folder, game, stats, speaker, handle.url if handle else None)
-
-
-def session_summary(result: SessionResult) -> list[str]:
-    """The closing lines printed after a session."""
-    game, stats = result.game, result.stats
-    state = game.state
-    lines = [
-        f"Played {stats.frames} frames ({stats.seconds_of_footage:.0f} s of footage), "
-        f"{len(game.steps)} steps, round {state.round}.",
-    ]
-    if game.stage is Stage.OVER:
-        lines.append(game.announcements[-1].text if game.announcements else "The battle is over.")
-    else:
-        lines.append(
-            f"The battle is not over; resume with: soloscope play --resume {result.folder} --source SOURCE"
-        )
-    for side in state.sides:
-        standing = ", ".join(u.name for u in state.units_of(side.name)) or "nobody"
-        lines.append(f"  {side.name}: {standing} on the table.")
-    lines.append(f"Saved game: {result.folder / 'game.json'}")
-    lines.append(f"Event log: {result.folder / 'recording' / 'events.jsonl'}")
-    wavs = [a.wav_path for a in result.speaker.announcements if getattr(a, "wav_path", None)]
-    if wavs:
-        lines.append(f"Speech: {len(wavs)} WAV files in {Path(str(wavs[0])).parent}")
-    return lines
+    return SessionResult(folder, game, stats, speaker, None)
 
 
 def stderr(text: str) -> None:

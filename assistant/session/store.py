@@ -1,8 +1,9 @@
 """Saving a live game after every step, and resuming it (versioned JSON, one loader per version).
 
-The file holds the scenario, the starting positions read off the table, every applied action
-with the dice results it consumed, and the dice state: resuming replays the actions through
-the engine, which reproduces the game exactly.
+The file holds the scenario (a bundled name, or a file's absolute path), the starting positions
+read off the table, every applied action with the dice results it consumed, the dice state and
+every announcement made so far: resuming replays the actions through the engine, which
+reproduces the game exactly, and keeps the announcement log whole.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 from assistant.errors import UserError
 from assistant.scenarios import load_game
 from assistant.session.dice import AutoDice, QueuedDice
-from assistant.session.game import AppliedStep, LiveGame, Stage
+from assistant.session.game import AppliedStep, LiveGame, Said, Stage
 from engine.actions import Action
 from engine.dice import Roll, ScriptedDice
 from engine.errors import EngineError
@@ -49,7 +50,7 @@ def game_to_json(game: LiveGame, scenario_ref: str, seed: int | None) -> dict[st
             }
             for step, snapshot in zip(game.steps, game.history.snapshots()[1:], strict=True)
         ],
-        "announcements": [[round(a.t, 3), a.text] for a in game.announcements[-200:]],
+        "announcements": [[round(a.t, 3), a.text] for a in game.announcements],
     }
 
 
@@ -76,6 +77,15 @@ def write_json_atomic(path: Path, data: Mapping[str, Any]) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def scenario_reference(name_or_path: str) -> str:
+    """What a save records for a scenario: a bundled name as it is, a file as an absolute path
+    (so that ``--resume`` works from any working directory)."""
+    path = Path(name_or_path)
+    if path.suffix == ".toml" or path.exists():
+        return str(path.resolve())
+    return name_or_path
 
 
 def saver(path: Path, scenario_ref: str, seed: int | None) -> Callable[[LiveGame], None]:
@@ -131,6 +141,9 @@ def _load_v1(
             game.steps.append(AppliedStep(action, rolls))
         dice.set_state(data.get("dice_state"))
         game.plan_index = int(data.get("plan_index", 0))
+        game.announcements = [
+            Said(float(t), str(text)) for t, text in data.get("announcements", ())
+        ]
     except (KeyError, TypeError, ValueError, EngineError) as exc:
         raise UserError(f"{path}: the saved game is damaged ({exc})") from None
     if data.get("started"):

@@ -128,3 +128,37 @@ def test_saved_game_resumes_to_the_same_outcome(tmp_path) -> None:
     resumed._advance()
     VirtualTable(resumed).play()
     assert record is not None and resumed.state.winner == record.final.winner
+
+
+def test_an_undo_is_saved_and_logged(tmp_path) -> None:
+    """An undo reaches the saved game (a resume does not bring the step back) and the event log
+    (a new step after it is logged, under the undo)."""
+    from assistant.session.live import _log_new
+    from assistant.session.store import load_saved, saver
+
+    game, said, _ = _game("crossroads-ambush", 1, plan=False, physical=True)
+    game.on_saved = saver(tmp_path / "game.json", "crossroads-ambush", 1)
+    table = VirtualTable(game)
+    log: list[dict] = []
+    marks = (0, 0)
+
+    def log_new() -> None:
+        nonlocal marks
+        marks = _log_new(game, lambda e, t: log.append(e), *marks, 0.0, undos)
+
+    undos = game.undos
+    game.observe(table.observation())
+    game.command(Command(kind="dice", value=2))  # the initiative roll
+    log_new()
+    undos = game.undos
+    game.command(Command(kind="undo"))
+    resumed, _, _ = load_saved(tmp_path / "game.json", lambda text: None)
+    assert resumed.steps == [] and resumed.state.round == 0
+    assert [a.text for a in resumed.announcements] == said  # "Undone." and the roll asked again
+    game.command(Command(kind="dice", value=5))  # rolled again: the player's side starts
+    log_new()
+    kinds = [
+        (e["type"], e.get("steps", e.get("number"))) for e in log if e["type"] in ("step", "undo")
+    ]
+    assert kinds == [("step", 1), ("undo", 0), ("step", 1)]
+    assert [e["text"] for e in log if e["type"] == "announcement"] == said

@@ -1,5 +1,6 @@
-"""The live assistant on rendered footage: the whole battle, a misplaced AI move corrected, an
-illegal player move flagged, an unknown tag, and footage that ends mid-game then resumes.
+"""The live assistant on rendered footage: the whole battle (the README's command), a misplaced AI
+move corrected, an illegal player move flagged, an unknown tag, and footage that ends mid-game
+then resumes.
 
 Footage comes from the project's table renderer (the virtual camera) and the bundled sample
 clip; frames go through the real detector and tracker.
@@ -7,21 +8,30 @@ clip; frames go through the real detector and tracker.
 
 from __future__ import annotations
 
+import io
 import json
+import re
+import shlex
+import shutil
+import urllib.request
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
 import pytest
 
+from assistant.cli import main
 from assistant.footage import battle_scene, overhead_camera
-from assistant.scenarios import load_game
+from assistant.scenarios import load_game, scenario_path
 from assistant.session.dice import AutoDice
 from assistant.session.game import LiveGame, Stage
 from assistant.session.start import SessionOptions, run_session
+from assistant.session.store import load_saved
 from engine.dice import SeededDice
 from engine.protocols import find_controller
 from engine.runner import controllers_for, play_battle
+from tests.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.session.clips import SAMPLE, cut, sample_meta
+from tests.session.terminal import LivePlay
 from tests.session.virtual_table import VirtualTable
 from vision.render.clip import write_clip
 from vision.render.effects import Effects
@@ -29,7 +39,7 @@ from vision.render.scene import PlacedPiece
 from vision.render.sequence import HandLeave, Lift, Place, Wait, render_sequence
 from vision.types import PieceSpec, TagId, TagMount
 
-SAMPLE = Path(__file__).resolve().parents[2] / "sample_footage"
+REPO = Path(__file__).resolve().parents[2]
 SCENARIO = "crossroads-ambush"
 
 
@@ -136,72 +146,124 @@ def test_unknown_tag_is_reported_once(tmp_path: Path) -> None:
     assert len(mentions) == 1 and "not part of this scenario" in mentions[0]
 
 
-def _sample_meta() -> dict:
-    path = SAMPLE / "crossroads-seed3.json"
-    if not path.is_file():
-        pytest.skip("sample_footage/crossroads-seed3.json is missing")
-    return json.loads(path.read_text())
-
-
-def test_demo_footage_reaches_the_simulated_outcome(tmp_path: Path) -> None:
-    meta = _sample_meta()
-    scenario, ruleset, state = load_game(meta["scenario"])
-    simulated = play_battle(state, ruleset, controllers_for(scenario), SeededDice(meta["seed"]))
-    game, said = _play(
-        tmp_path,
-        SAMPLE / meta["video"],
-        meta["seed"],
-        declarations=SAMPLE / meta["declarations"],
-    )
-    assert game.stage is Stage.OVER, said[-5:]
-    assert game.state.winner == simulated.final.winner == meta["winner"]
-    assert game.state.round == simulated.final.round
-    assert [u.status for u in game.state.units] == [u.status for u in simulated.final.units]
-
-
-def _split(video: Path, at_frame: int, tmp: Path) -> tuple[Path, Path]:
-    cap = cv2.VideoCapture(str(video))
-    fps = cap.get(cv2.CAP_PROP_FPS)
-    parts = (tmp / "part_a.mp4", tmp / "part_b.mp4")
-    writers = None
-    index = 0
-    while True:
-        ok, image = cap.read()
-        if not ok:
-            break
-        if writers is None:
-            h, w = image.shape[:2]
-            writers = [
-                cv2.VideoWriter(str(p), cv2.VideoWriter_fourcc(*"mp4v"), fps, (w, h)) for p in parts
-            ]
-        writers[0 if index < at_frame else 1].write(image)
-        index += 1
-    cap.release()
-    assert writers is not None
-    for w in writers:
-        w.release()
-    return parts
-
-
-def test_footage_ending_mid_game_is_saved_and_resumes(tmp_path: Path) -> None:
-    meta = _sample_meta()
+def test_footage_ending_mid_game_is_saved_and_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The footage stops mid-battle; ``play --resume`` carries on from another working
+    directory (the scenario was a relative path), keeps every announcement, and the two
+    recording folders hold every step and announcement once, in order."""
+    meta = sample_meta()
     truth = json.loads((SAMPLE / meta["truth"]).read_text())
     middle = len(truth["frames"]) // 2
-    cut = next(f["frame"] for f in truth["frames"][middle:] if f["settled"])
-    part_a, part_b = _split(SAMPLE / meta["video"], cut, tmp_path)
+    at = next(f["frame"] for f in truth["frames"][middle:] if f["settled"])
+    part_a, part_b = tmp_path / "part_a.mp4", tmp_path / "part_b.mp4"
+    cut(SAMPLE / meta["video"], [(part_a, 0, at), (part_b, at, None)])
     declarations = SAMPLE / meta["declarations"]
-    first, said = _play(tmp_path, part_a, meta["seed"], declarations=declarations)
-    assert first.stage is not Stage.OVER
-    assert any("ended before the battle did" in s for s in said)
-    saved = tmp_path / "run" / "game.json"
-    assert saved.is_file()
-    opts = SessionOptions(
-        source=str(part_b),
-        speech="off",
-        serve=False,
-        resume=tmp_path / "run",
-        declarations=declarations,
-    )
-    resumed = run_session(opts, echo=lambda text: None).game
-    assert resumed.stage is Stage.OVER
+    table = tmp_path / "table"
+    (table / "scenarios").mkdir(parents=True)
+    shutil.copy(scenario_path(SCENARIO), table / "scenarios" / "ambush.toml")
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # not interactive, even under pytest -s
+    monkeypatch.chdir(table)
+    code = main(
+        ["play", "--source", str(part_a), "--scenario", "scenarios/ambush.toml", "--seed", "3",
+         "--declarations", str(declarations), "--speech", "off", "--no-page", "--out", "run"]
+    )  # fmt: skip
+    assert code == 0, capsys.readouterr().err
+    run = table / "run"
+    first = json.loads((run / "game.json").read_text())
+    said_first = [text for _, text in first["announcements"]]
+    assert first["scenario"] == str(table / "scenarios" / "ambush.toml")
+    assert said_first[-1].startswith("The camera feed ended before the battle did.")
+    capsys.readouterr()
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    # The page is served, but nobody sits at a terminal: the run ends with the battle.
+    code = main(
+        ["play", "--resume", str(run), "--source", str(part_b), "--declarations",
+         str(declarations), "--speech", "off", "--port", "0"]
+    )  # fmt: skip
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    final = json.loads((run / "game.json").read_text())
+    said = [text for _, text in final["announcements"]]
+    assert said[: len(said_first)] == said_first  # nothing said before the crash is lost
+    assert any(s.startswith(f"The battle is over: {meta['winner']} win") for s in said)
+    resumed, _, _ = load_saved(run / "game.json", lambda text: None)
     assert resumed.state.winner == meta["winner"]
+    logs = [run / "recording" / "events.jsonl", run / "recording-2" / "events.jsonl"]
+    assert f"Event logs, one per part of the battle, in order: {logs[0]}, {logs[1]}" in out
+
+    events = [
+        [json.loads(line) for line in log.read_text().splitlines() if line.strip()] for log in logs
+    ]
+    sessions = [part[0] for part in events]
+    assert [s["type"] for s in sessions] == ["session", "session"]
+    assert [s["part"] for s in sessions] == [1, 2]
+    assert sessions[1]["steps_before"] == len(first["steps"])
+    assert sessions[1]["announcements_before"] == len(said_first)
+    assert [part[-1]["type"] for part in events] == ["session_end", "session_end"]
+    every = events[0] + events[1]
+    logged_steps = [e["action"]["kind"] for e in every if e["type"] == "step"]
+    assert logged_steps == [s["action"]["kind"] for s in final["steps"]]
+    assert [e["text"] for e in every if e["type"] == "announcement"] == said
+
+
+def test_readme_footage_command_plays_the_battle_and_keeps_the_page(tmp_path: Path) -> None:
+    """The README's ``play`` command on the sample footage, run from a terminal: the battle
+    reaches the simulated outcome, then the page keeps showing the final board, log and outcome
+    (also after a reload) until Ctrl-C."""
+    meta = sample_meta()
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    commands = re.findall(r"^soloscope play --source sample_footage/.*$", readme, re.MULTILINE)
+    assert len(commands) == 1, commands
+    argv = shlex.split(commands[0])
+    scenario, ruleset, state = load_game(meta["scenario"])
+    simulated = play_battle(state, ruleset, controllers_for(scenario), SeededDice(meta["seed"]))
+    run = tmp_path / "run"
+    with LivePlay([*argv[1:], "--speech", "off", "--port", "0", "--out", str(run)]) as play:
+        url = play.wait_for(r"The table page: (\S+)").group(1)
+        over = play.wait_for(r"The battle is over: (.+)\. The page stays at (\S+) — press Ctrl-C")
+        assert over.group(1) == f"{meta['winner']} win" and over.group(2) == url
+        assert play.seen(f"Saved game: {run / 'game.json'}")  # the summary came first
+
+        game, _, _ = load_saved(run / "game.json", lambda text: None)
+        assert game.state.winner == simulated.final.winner == meta["winner"]
+        assert game.state.round == simulated.final.round
+        assert [u.status for u in game.state.units] == [u.status for u in simulated.final.units]
+
+        # The page still answers after the battle, with the final board and outcome.
+        with urllib.request.urlopen(url + "api/view", timeout=30) as response:
+            view = json.loads(response.read())["view"]
+        assert view["outcome"].startswith(f"{meta['winner']} win")
+        assert view["announcements"][-1]["text"].startswith("The battle is over:")
+        fallen = {u.id for u in game.state.units if u.status.value == "fallen"}
+        assert fallen and {u["id"] for u in view["units"] if u["status"] == "fallen"} == fallen
+        if CHROMIUM.exists():
+            standing = [u.id for u in game.state.units if u.on_table]
+            _page_reload_shows_the_outcome(url, meta["winner"], standing)
+        play.interrupt()
+        assert play.wait() == 0
+        assert play.seen("Stopped; the page is closed.")
+    with pytest.raises(OSError):
+        urllib.request.urlopen(url + "api/view", timeout=5)
+
+
+def _page_reload_shows_the_outcome(url: str, winner: str, standing: list[str]) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 860})
+            for load in (page.goto, lambda _: page.reload()):
+                load(url)
+                page.wait_for_function(
+                    "document.querySelector('#log').textContent.includes('The battle is over')",
+                    timeout=30_000,
+                )
+                assert winner in (page.locator("body").text_content() or "")
+                for unit_id in standing:  # the final board: every model still on the table
+                    assert page.locator(f'#overlay [data-unit-id="{unit_id}"]').count() == 1
+        finally:
+            browser.close()
