@@ -1,15 +1,19 @@
 """Spoken announcements: a queue that never blocks the caller and never cuts itself off.
 
-``Speaker.say(text)`` returns at once; a dispatcher thread takes the announcements in order and,
-one after the other, synthesises each with pyttsx3 (espeak-ng on Linux) and plays it, writes it as
-a numbered WAV file, or only prints it.
+``Speaker.say(text)`` returns at once. Two background threads share the work:
 
-pyttsx3 runs in a separate worker process (this module, run as ``python -m assistant.speech
---worker``) fed one JSON line per announcement. espeak's driver keeps C-level global state that can
-only be initialised once per process and its loop is known to hang in threads; in a child process a
-hang is a timeout, the child is killed and the announcement is retried with the ``espeak-ng``
-program itself. Without any speech engine, or without an audio device, the speaker says so once (a
-notice) and carries on with text (and WAV files when it was given a folder).
+* the *synthesis* thread takes the announcements in order, splits each into sentences and has
+  a warm speech engine (espeak-ng in a child process, ``assistant.speech_worker``) write them one
+  by one as WAV files, handing each sentence over as soon as it exists;
+* the *delivery* thread prints each announcement and plays its sentences one after the other on
+  the audio device, so the first sentence is heard while the rest are still being made, the
+  next announcement's sentences are made while this one plays, and no announcement ever cuts
+  another off. In ``wav`` mode (and ``on`` with a folder) the sentences of an announcement are
+  joined into one numbered WAV file per announcement.
+
+The engine starts when the speaker is made, not on the first announcement. Without the engine
+the ``espeak-ng`` program is used; without any speech engine, or without an audio device, the
+speaker says so once (a notice) and carries on with text (and WAV files when it has a folder).
 
 Rate is in words per minute (espeak's unit); voice is an espeak-ng voice name or identifier such as
 ``"en-us"`` or ``"gmw/en-us"``.
@@ -18,33 +22,43 @@ Rate is in words per minute (espeak's unit); voice is an espeak-ng voice name or
 from __future__ import annotations
 
 import contextlib
-import json
-import os
 import queue
-import re
-import shutil
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-import wave
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal
 
 from assistant.errors import UserError
+from assistant.speech_audio import (
+    AudioOut,
+    find_audio_output,
+    first_free_number,
+    join_wavs,
+    split_sentences,
+)
+from assistant.speech_worker import Synthesiser, wav_duration_s
+
+__all__ = [
+    "DEFAULT_RATE_WPM",
+    "Announcement",
+    "Speaker",
+    "SpeechError",
+    "SpeechMode",
+    "find_audio_output",
+    "parse_speech_option",
+    "split_sentences",
+    "wav_duration_s",
+]
 
 SpeechMode = Literal["on", "off", "wav"]
 """``on``: speak aloud; ``wav``: write one WAV file per announcement; ``off``: print only."""
 
 DEFAULT_RATE_WPM = 165
 """Speaking rate in words per minute: a little slower than espeak's 175, for a noisy table."""
-
-_WAV_NAME = re.compile(r"^(\d+)\.wav$")
-_WORKER_START_TIMEOUT_S = 15.0
-_WORKER_ATTEMPTS = 3
 
 
 class SpeechError(UserError):
@@ -60,17 +74,21 @@ class Announcement:
     text: str
     """What was said."""
     wav_path: Path | None
-    """The WAV file written for it, or None when no file was kept."""
+    """The WAV file written for it (all its sentences), or None when no file was kept."""
     engine: str | None
-    """``"pyttsx3"``, ``"espeak-ng"`` (the program), or None when it was only printed."""
+    """``"pyttsx3"`` (espeak-ng through pyttsx3's binding), ``"espeak-ng"`` (the program), or
+    None when it was only printed."""
     played: bool
     """True when it was played on an audio device."""
     queued_at_s: float = 0.0
     """``time.monotonic()`` when ``say`` was called."""
     ready_at_s: float = 0.0
-    """``time.monotonic()`` when it was ready to be heard: printed, its sound written, and (with
-    an audio device) playing started right after. ``ready_at_s - queued_at_s`` is the delay the
-    speaker adds (queue wait plus synthesis)."""
+    """``time.monotonic()`` when it started to be heard: with an audio device, when the player
+    was started on its first sentence; otherwise when its first sentence's sound was written (or,
+    with no sound at all, when it was printed). ``ready_at_s - queued_at_s`` is the delay before
+    speech starts (waiting for earlier announcements, plus making the first sentence)."""
+    done_at_s: float = 0.0
+    """``time.monotonic()`` when it had been played through (or written) completely."""
 
 
 def parse_speech_option(spec: str) -> tuple[SpeechMode, Path | None]:
@@ -86,39 +104,33 @@ def parse_speech_option(spec: str) -> tuple[SpeechMode, Path | None]:
     )
 
 
-def find_audio_output() -> tuple[list[str] | None, str]:
-    """A command that plays a WAV file given as its last argument, or None; and why.
+@dataclass
+class _Sentence:
+    path: Path
+    ready_at_s: float
 
-    Looks for a PulseAudio/PipeWire server (``paplay``/``pw-play``) and for ALSA sound cards under
-    ``/dev/snd`` (``aplay``). The reason is a sentence for the player when nothing was found.
-    """
-    runtime = os.environ.get("XDG_RUNTIME_DIR", "")
-    server = bool(os.environ.get("PULSE_SERVER")) or any(
-        runtime and Path(runtime, name).exists() for name in ("pulse/native", "pipewire-0")
-    )
-    if server:
-        for program in ("paplay", "pw-play"):
-            found = shutil.which(program)
-            if found:
-                return [found], f"playing through {program}"
-    snd = Path("/dev/snd")
-    cards = snd.is_dir() and any(p.name.startswith("pcm") for p in snd.iterdir())
-    aplay = shutil.which("aplay")
-    if cards and aplay:
-        return [aplay, "-q"], "playing through aplay"
-    if not cards and not server:
-        return None, "no audio device was found (no sound card under /dev/snd, no sound server)"
-    return None, "no program to play sound was found (paplay, pw-play or aplay)"
+
+@dataclass
+class _Job:
+    """An announcement on its way: the synthesis thread fills ``sentences`` (None ends it)."""
+
+    number: int
+    text: str
+    queued_at_s: float
+    sentences: queue.Queue[_Sentence | None] = field(default_factory=queue.Queue)
+    wav_path: Path | None = None
+    engine: str | None = None
 
 
 class Speaker:
-    """Speaks announcements one after the other in a background thread; ``say`` never blocks.
+    """Speaks announcements one after the other in the background; ``say`` never blocks.
 
     ``mode="on"`` speaks aloud (and also keeps WAV files when ``out_dir`` is given); ``"wav"``
     writes ``out_dir/NNN.wav`` per announcement, numbered after any WAV files already there;
-    ``"off"`` only prints. Every announcement's text is printed to ``echo`` (None: not printed).
-    Problems (no engine, no audio device) are reported once each through ``on_notice`` (default:
-    a line on stderr) and the speaker carries on.
+    ``"off"`` only prints. Every announcement's text is printed to ``echo`` when it starts
+    (default: standard output as it is when the speaker is made; None: not printed). Problems (no engine, no audio device) are reported once each through
+    ``on_notice`` (default: a line on stderr) and the speaker carries on. ``player`` is a command
+    that plays the WAV file given as its last argument (default: the audio device's).
     """
 
     def __init__(
@@ -128,7 +140,7 @@ class Speaker:
         *,
         rate_wpm: int = DEFAULT_RATE_WPM,
         voice: str | None = None,
-        echo: IO[str] | None = sys.stdout,
+        echo: IO[str] | Literal["stdout"] | None = "stdout",
         on_notice: Callable[[str], None] | None = None,
         player: list[str] | None = None,
     ) -> None:
@@ -142,7 +154,7 @@ class Speaker:
         self.rate_wpm = rate_wpm
         self.voice = voice
         self.out_dir = Path(out_dir) if out_dir is not None else None
-        self._echo = echo
+        self._echo = sys.stdout if echo == "stdout" else echo
         self._on_notice = on_notice or _notice_to_stderr
         self._notices: list[str] = []
         self._noticed: set[str] = set()
@@ -150,36 +162,46 @@ class Speaker:
         self._idle = threading.Condition(self._lock)
         self._pending = 0
         self._done: list[Announcement] = []
-        self._queue: queue.Queue[tuple[str, float] | None] = queue.Queue()
+        self._jobs: queue.Queue[tuple[str, float] | None] = queue.Queue()
+        self._deliveries: queue.Queue[_Job | None] = queue.Queue()
         self._closed = False
         self._abandon = threading.Event()
-        self._worker: _Pyttsx3Worker | None = None
-        self._worker_failed = False
-        self._tmp: tempfile.TemporaryDirectory[str] | None = None
-        self._player: list[str] | None = None
+        self._synth = Synthesiser(rate_wpm, voice, self._notice)
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None
+        self._audio: AudioOut | None = None
 
         if self.out_dir is not None:
             try:
                 self.out_dir.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise SpeechError(f"cannot create the WAV folder {self.out_dir}: {exc}") from exc
-        self._next_number = _first_free_number(self.out_dir) if self.out_dir else 1
+        self._next_number = first_free_number(self.out_dir) if self.out_dir else 1
         if mode == "on":
-            self._player, reason = (player, "given player") if player else find_audio_output()
-            if self._player is None:
+            command, reason = (player, "given player") if player else find_audio_output()
+            self._audio = AudioOut(command) if command else None
+            if self._audio is None:
                 where = f" and written as WAV files to {self.out_dir}" if self.out_dir else ""
                 self._notice(
                     "audio",
                     f"Speech: {reason}; announcements are shown as text{where} instead.",
                 )
-        self._thread = threading.Thread(target=self._run, name="soloscope-speaker", daemon=True)
-        self._thread.start()
+        self._threads = (
+            threading.Thread(target=self._synthesis_loop, name="soloscope-speech", daemon=True),
+            threading.Thread(target=self._delivery_loop, name="soloscope-speech-out", daemon=True),
+        )
+        for thread in self._threads:
+            thread.start()
 
     @classmethod
     def from_option(cls, spec: str, **kwargs: Any) -> Speaker:
-        """A speaker for a ``--speech on|off|wav:DIR`` value; other arguments as ``Speaker``."""
+        """A speaker for a ``--speech on|off|wav:DIR`` value; other arguments as ``Speaker``.
+
+        ``out_dir`` among them is the folder for WAV files when the value names none (``on``
+        keeps its WAV files there); the folder of ``wav:DIR`` always wins.
+        """
         mode, folder = parse_speech_option(spec)
-        return cls(mode, folder if folder is not None else kwargs.pop("out_dir", None), **kwargs)
+        default_dir = kwargs.pop("out_dir", None)
+        return cls(mode, folder if folder is not None else default_dir, **kwargs)
 
     # -- the caller's side -------------------------------------------------------------------
 
@@ -192,7 +214,7 @@ class Speaker:
             if self._closed:
                 raise RuntimeError(f"Speaker is closed; cannot say {text!r}")
             self._pending += 1
-        self._queue.put((text, time.monotonic()))
+        self._jobs.put((text, time.monotonic()))
 
     @property
     def pending(self) -> int:
@@ -226,15 +248,19 @@ class Speaker:
             already = self._closed
             self._closed = True
         if not already:
-            self._queue.put(None)
-        self._thread.join(timeout)
-        drained = not self._thread.is_alive()
+            self._jobs.put(None)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for thread in self._threads:
+            thread.join(None if deadline is None else max(0.0, deadline - time.monotonic()))
+        drained = not any(thread.is_alive() for thread in self._threads)
         if not drained:
             self._abandon.set()
-        if self._worker is not None:
-            self._worker.stop()
-        if drained and self._tmp is not None:
-            self._tmp.cleanup()
+            audio = self._audio
+            if audio is not None:
+                audio.kill()
+        self._synth.stop()
+        if drained and self._scratch is not None:
+            self._scratch.cleanup()
         return drained
 
     def __enter__(self) -> Speaker:
@@ -243,128 +269,126 @@ class Speaker:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- the dispatcher thread ---------------------------------------------------------------
+    # -- the synthesis thread ----------------------------------------------------------------
 
-    def _run(self) -> None:
-        while True:
-            item = self._queue.get()
-            if item is None or self._abandon.is_set():
-                return
-            text, queued_at = item
-            try:
-                announcement = self._deliver(text, queued_at)
-            except Exception as exc:  # never let one announcement stop the queue
-                self._notice("crash", f"Speech: an announcement failed ({exc}); carrying on.")
-                now = time.monotonic()
-                number = self._take_number()
-                announcement = Announcement(number, text, None, None, False, queued_at, now)
-            with self._idle:
-                self._done.append(announcement)
-                self._pending -= 1
-                self._idle.notify_all()
+    def _makes_sound(self) -> bool:
+        return self.mode != "off" and (self._audio is not None or self.out_dir is not None)
 
-    def _deliver(self, text: str, queued_at: float) -> Announcement:
-        number = self._take_number()
-        if self._echo is not None:
-            with contextlib.suppress(OSError, ValueError):
-                print(text, file=self._echo, flush=True)
-        if self.mode == "off" or (self._player is None and self.out_dir is None):
-            return Announcement(number, text, None, None, False, queued_at, time.monotonic())
-        if self.out_dir is not None:
-            path = self.out_dir / f"{number:03d}.wav"
-        else:
-            if self._tmp is None:
-                self._tmp = tempfile.TemporaryDirectory(prefix="soloscope-speech-")
-            path = Path(self._tmp.name) / "say.wav"
-        engine = self._synthesise(text, path)
-        ready_at = time.monotonic()
-        if engine is None:
-            return Announcement(number, text, None, None, False, queued_at, ready_at)
-        played = self._play(path) if self._player is not None else False
-        kept = path if self.out_dir is not None else None
-        return Announcement(number, text, kept, engine, played, queued_at, ready_at)
+    def _synthesis_loop(self) -> None:
+        if self._makes_sound():
+            self._synth.start()  # warm before the first announcement
+        try:
+            while True:
+                item = self._jobs.get()
+                if item is None or self._abandon.is_set():
+                    return
+                text, queued_at = item
+                job = _Job(self._take_number(), text, queued_at)
+                self._deliveries.put(job)
+                try:
+                    if self._makes_sound():
+                        self._synthesise_job(job)
+                except Exception as exc:  # never let one announcement stop the queue
+                    self._notice("crash", f"Speech: an announcement failed ({exc}); carrying on.")
+                finally:
+                    job.sentences.put(None)
+        finally:
+            self._deliveries.put(None)
+            self._synth.stop()
 
     def _take_number(self) -> int:
         number = self._next_number
         self._next_number += 1
         return number
 
-    def _synthesise(self, text: str, path: Path) -> str | None:
-        """Write ``text`` to the WAV file ``path``; returns the engine used, or None."""
-        if not self._worker_failed:
-            if self._worker is None:
-                try:
-                    self._worker = _Pyttsx3Worker()
-                except _WorkerError as exc:
-                    self._worker_failed = True
-                    self._notice("pyttsx3", f"Speech: pyttsx3 is not usable ({exc}).")
-            if self._worker is not None:
-                try:
-                    self._worker.synthesise(text, path, self.rate_wpm, self.voice)
-                    return "pyttsx3"
-                except _WorkerError as exc:
-                    self._worker.stop()
-                    self._worker = None
-                    self._notice(
-                        "pyttsx3-fail",
-                        f"Speech: pyttsx3 failed ({exc}); using the espeak-ng program directly.",
-                    )
-                except _VoiceError as exc:
-                    self._notice("voice", f"Speech: {exc}; using the default voice.")
-                    self.voice = None
-                    return self._synthesise(text, path)
-        return self._espeak_program(text, path)
+    def _synthesise_job(self, job: _Job) -> None:
+        """Make the announcement's sentences one by one, handing each over as soon as it exists;
+        then join them into the announcement's WAV file when one is kept."""
+        if self._scratch is None:
+            self._scratch = tempfile.TemporaryDirectory(prefix="soloscope-speech-")
+        made: list[Path] = []
+        for index, sentence in enumerate(split_sentences(job.text), start=1):
+            if self._abandon.is_set():
+                break
+            path = Path(self._scratch.name) / f"{job.number:03d}-{index:02d}.wav"
+            engine = self._synth.synthesise(sentence, path)
+            if engine is None:
+                break
+            job.engine = job.engine or engine
+            made.append(path)
+            job.sentences.put(_Sentence(path, time.monotonic()))
+        if self.out_dir is not None and made:
+            job.wav_path = self.out_dir / f"{job.number:03d}.wav"
+            join_wavs(made, job.wav_path)
 
-    def _espeak_program(self, text: str, path: Path) -> str | None:
-        program = shutil.which("espeak-ng") or shutil.which("espeak")
-        if program is None:
-            self._notice(
-                "engine",
-                "Speech: no speech engine was found (pyttsx3 with espeak-ng, or the espeak-ng "
-                "program); announcements are shown as text only.",
-            )
-            return None
-        command = [program, "-w", str(path), "-s", str(self.rate_wpm), "--stdin"]
-        if self.voice:
-            command[1:1] = ["-v", self.voice]
-        try:
-            done = subprocess.run(
-                command, input=text.encode(), capture_output=True, timeout=_synth_timeout_s(text)
-            )
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            self._notice("espeak", f"Speech: the espeak-ng program failed ({exc}).")
-            return None
-        if done.returncode != 0 and self.voice:
-            self._notice("voice", f"Speech: voice {self.voice!r} is unknown; using the default.")
-            self.voice = None
-            return self._espeak_program(text, path)
-        if done.returncode != 0 or not _is_wav(path):
-            reason = done.stderr.decode(errors="replace").strip() or f"exit {done.returncode}"
-            self._notice("espeak", f"Speech: the espeak-ng program failed ({reason}).")
-            return None
-        return "espeak-ng"
+    # -- the delivery thread -----------------------------------------------------------------
 
-    def _play(self, path: Path) -> bool:
-        assert self._player is not None
-        try:
-            seconds = wav_duration_s(path)
-            done = subprocess.run(
-                [*self._player, str(path)], capture_output=True, timeout=seconds + 10.0
-            )
-        except (OSError, subprocess.TimeoutExpired, wave.Error) as exc:
-            failure = str(exc)
-        else:
-            if done.returncode == 0:
-                return True
-            failure = done.stderr.decode(errors="replace").strip() or f"exit {done.returncode}"
-        where = f" and written as WAV files to {self.out_dir}" if self.out_dir else ""
-        self._notice(
-            "audio",
-            f"Speech: the audio device cannot play ({failure}); announcements are shown as "
-            f"text{where} instead.",
+    def _delivery_loop(self) -> None:
+        while True:
+            job = self._deliveries.get()
+            if job is None or self._abandon.is_set():
+                return
+            try:
+                announcement = self._deliver(job)
+            except Exception as exc:  # never let one announcement stop the queue
+                self._notice("crash", f"Speech: an announcement failed ({exc}); carrying on.")
+                now = time.monotonic()
+                announcement = Announcement(
+                    job.number, job.text, None, None, False, job.queued_at_s, now, now
+                )
+            with self._idle:
+                self._done.append(announcement)
+                self._pending -= 1
+                self._idle.notify_all()
+
+    def _deliver(self, job: _Job) -> Announcement:
+        """Print the announcement, then play its sentences as they come, one after the other."""
+        if self._echo is not None:
+            with contextlib.suppress(OSError, ValueError):
+                print(job.text, file=self._echo, flush=True)
+        printed_at = time.monotonic()
+        started_at: float | None = None
+        played: bool | None = None
+        made: list[Path] = []
+        while (sentence := job.sentences.get()) is not None:
+            made.append(sentence.path)
+            audio = self._audio
+            if audio is not None and not self._abandon.is_set():
+                ok, began = self._play(audio, sentence.path)
+                played = ok if played is None else played and ok
+                started_at = began if started_at is None else started_at
+            elif started_at is None:
+                started_at = sentence.ready_at_s
+        done_at = time.monotonic()
+        for path in made:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        return Announcement(
+            job.number,
+            job.text,
+            job.wav_path,
+            job.engine,
+            bool(played),
+            job.queued_at_s,
+            started_at if started_at is not None else printed_at,
+            done_at,
         )
-        self._player = None
-        return False
+
+    def _play(self, audio: AudioOut, path: Path) -> tuple[bool, float]:
+        """Play one sentence to the end; (whether it played, when the player started). A device
+        that cannot play is noticed once and not used again."""
+        failure, began = audio.play(path)
+        if failure is None:
+            return True, began
+        if not self._abandon.is_set():
+            where = f" and written as WAV files to {self.out_dir}" if self.out_dir else ""
+            self._notice(
+                "audio",
+                f"Speech: the audio device cannot play ({failure}); announcements are shown as "
+                f"text{where} instead.",
+            )
+            self._audio = None
+        return False, began
 
     def _notice(self, key: str, message: str) -> None:
         with self._lock:
@@ -375,240 +399,5 @@ class Speaker:
         self._on_notice(message)
 
 
-def wav_duration_s(path: Path) -> float:
-    """Length of a WAV file in seconds."""
-    with wave.open(str(path), "rb") as wav:
-        return wav.getnframes() / float(wav.getframerate())
-
-
-def _is_wav(path: Path) -> bool:
-    try:
-        return path.stat().st_size > 44 and wav_duration_s(path) > 0.0
-    except (OSError, wave.Error, EOFError):
-        return False
-
-
-def _wav_complete(path: Path) -> bool:
-    """Whether the WAV's RIFF header accounts for the whole file (espeak writes the header's
-    sizes last, so a file still being written does not pass)."""
-    try:
-        with path.open("rb") as f:
-            head = f.read(12)
-        size = path.stat().st_size
-    except OSError:
-        return False
-    if len(head) < 12 or head[:4] != b"RIFF" or head[8:12] != b"WAVE":
-        return False
-    return int.from_bytes(head[4:8], "little") + 8 == size and _is_wav(path)
-
-
-def _wait_for_complete_wav(path: Path, timeout_s: float = 5.0) -> bool:
-    """Wait until the WAV file is completely written (pyttsx3 may return before that)."""
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if _wav_complete(path):
-            return True
-        time.sleep(0.02)
-    return _wav_complete(path)
-
-
-def _synth_timeout_s(text: str) -> float:
-    # espeak synthesises some 100 times faster than real time here; this is only a hang guard.
-    return 20.0 + len(text) / 50.0
-
-
 def _notice_to_stderr(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
-
-
-def _first_free_number(folder: Path) -> int:
-    numbers = [int(m.group(1)) for p in folder.iterdir() if (m := _WAV_NAME.match(p.name))]
-    return max(numbers, default=0) + 1
-
-
-# -- the pyttsx3 worker process ----------------------------------------------------------------
-
-
-class _WorkerError(Exception):
-    """The pyttsx3 worker is missing, died, hung or wrote no sound."""
-
-
-class _VoiceError(Exception):
-    """The voice asked for is not one espeak-ng knows."""
-
-
-class _Pyttsx3Worker:
-    """The parent's handle on one ``python -m assistant.speech --worker`` child process."""
-
-    def __init__(self) -> None:
-        package_root = str(Path(__file__).resolve().parents[1])
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
-        try:
-            self._process = subprocess.Popen(
-                [sys.executable, "-m", "assistant.speech", "--worker"],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                env=env,
-                text=True,
-                bufsize=1,
-            )
-        except OSError as exc:
-            raise _WorkerError(f"cannot start the speech process: {exc}") from exc
-        hello = self._reply(_WORKER_START_TIMEOUT_S)
-        if not hello.get("ready"):
-            self.stop()
-            raise _WorkerError(str(hello.get("error", "the speech process did not start")))
-
-    def synthesise(self, text: str, path: Path, rate_wpm: int, voice: str | None) -> None:
-        """Have the child write ``text`` to ``path``; raises on any failure."""
-        request = {"text": text, "path": str(path), "rate": rate_wpm, "voice": voice}
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
-        try:
-            assert self._process.stdin is not None
-            self._process.stdin.write(json.dumps(request) + "\n")
-            self._process.stdin.flush()
-        except (OSError, ValueError) as exc:
-            raise _WorkerError(f"the speech process is gone: {exc}") from exc
-        reply = self._reply(_synth_timeout_s(text))
-        if reply.get("voice_error"):
-            raise _VoiceError(str(reply["voice_error"]))
-        if not reply.get("ok"):
-            raise _WorkerError(str(reply.get("error", "no reason given")))
-        if not _is_wav(path):
-            raise _WorkerError(f"no sound was written to {path}")
-
-    def _reply(self, timeout_s: float) -> dict[str, Any]:
-        result: list[str] = []
-        stdout = self._process.stdout
-        assert stdout is not None
-        reader = threading.Thread(target=lambda: result.append(stdout.readline()), daemon=True)
-        reader.start()
-        reader.join(timeout_s)
-        if reader.is_alive():
-            self.stop()
-            raise _WorkerError(f"the speech process did not answer within {timeout_s:.0f} s")
-        line = result[0] if result else ""
-        if not line:
-            raise _WorkerError("the speech process stopped")
-        try:
-            reply = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise _WorkerError(f"the speech process answered {line[:80]!r}") from exc
-        return dict(reply)
-
-    def stop(self) -> None:
-        """End the child process (closing its input first, then killing it if it lingers)."""
-        process = self._process
-        if process.poll() is None:
-            with contextlib.suppress(OSError, ValueError):
-                assert process.stdin is not None
-                process.stdin.close()
-            try:
-                process.wait(2.0)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(2.0)
-        for stream in (process.stdin, process.stdout):
-            with contextlib.suppress(OSError, ValueError):
-                if stream is not None:
-                    stream.close()
-
-
-def _resolve_voice(wanted: str, voices: list[Any]) -> str | None:
-    """The espeak-ng identifier (e.g. ``gmw/en-us``) of a voice named by id, short id or name."""
-    key = wanted.strip().lower()
-    for voice in voices:
-        ident = str(voice.id).lower()
-        if key in (ident, ident.rsplit("/", 1)[-1], str(voice.name).lower()):
-            return str(voice.id)
-    return None
-
-
-def _worker_main() -> int:
-    """The child: read one JSON request a line, write one JSON reply a line."""
-    protocol = sys.stdout
-    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - pyttsx3 prints "Audio saved to ..."
-
-    def reply(**fields: Any) -> None:
-        protocol.write(json.dumps(fields) + "\n")
-        protocol.flush()
-
-    try:
-        import pyttsx3
-
-        engine = pyttsx3.init()
-        voices = list(engine.getProperty("voices"))
-    except Exception as exc:
-        reply(ready=False, error=f"{type(exc).__name__}: {exc}")
-        return 1
-    reply(ready=True, voices=len(voices))
-    for line in sys.stdin:
-        try:
-            request = json.loads(line)
-            voice = request.get("voice")
-            if voice:
-                resolved = _resolve_voice(voice, voices)
-                if resolved is None:
-                    reply(ok=False, voice_error=f"voice {voice!r} is not an espeak-ng voice")
-                    continue
-                engine.setProperty("voice", resolved)
-            engine.setProperty("rate", int(request["rate"]))
-            # pyttsx3's espeak driver now and then returns without having written the file
-            # (3 times in some 150 test announcements here, cause not found): ask again before
-            # giving up; the parent then falls back to the espeak-ng program for this one.
-            attempts = 0
-            while attempts < _WORKER_ATTEMPTS:
-                attempts += 1
-                engine.save_to_file(request["text"], request["path"])
-                engine.runAndWait()
-                if _wait_for_complete_wav(Path(request["path"])):
-                    break
-            reply(ok=True, attempts=attempts)
-        except Exception as exc:
-            reply(ok=False, error=f"{type(exc).__name__}: {exc}")
-    return 0
-
-
-def measure_delay(count: int = 20, rate_wpm: int = DEFAULT_RATE_WPM) -> dict[str, float]:
-    """Seconds from ``say`` to the sound being ready, over ``count`` typical orders (WAV mode).
-
-    Each order is said once the previous one is done, so the figure is the synthesis delay the
-    speaker adds, without queueing. ``first_s`` includes starting the pyttsx3 process.
-    """
-    with tempfile.TemporaryDirectory(prefix="soloscope-speech-measure-") as folder:
-        speaker = Speaker("wav", folder, rate_wpm=rate_wpm, echo=None)
-        try:
-            for i in range(count):
-                speaker.say(
-                    f"Orc Captain: pivot left about {10 + i} degrees, move {2 + i % 5} inches "
-                    "toward the ruined tower, then shoot the Ranger, the nearest enemy in the open."
-                )
-                speaker.wait_idle(60.0)
-        finally:
-            speaker.close()
-        delays = sorted(a.ready_at_s - a.queued_at_s for a in speaker.announcements[1:])
-        first = speaker.announcements[0]
-    return {
-        "first_s": first.ready_at_s - first.queued_at_s,
-        "median_s": delays[len(delays) // 2] if delays else float("nan"),
-        "worst_s": delays[-1] if delays else float("nan"),
-        "count": float(count),
-    }
-
-
-if __name__ == "__main__":
-    if sys.argv[1:] == ["--worker"]:
-        sys.exit(_worker_main())
-    if sys.argv[1:2] == ["--measure"]:
-        figures = measure_delay(int(sys.argv[2]) if len(sys.argv) > 2 else 20)
-        print(
-            f"say -> sound ready over {figures['count']:.0f} orders: first (cold) "
-            f"{figures['first_s'] * 1000:.0f} ms, then median {figures['median_s'] * 1000:.0f} ms, "
-            f"worst {figures['worst_s'] * 1000:.0f} ms"
-        )
-        sys.exit(0)
-    print("usage: python -m assistant.speech --worker | --measure [N]")
-    sys.exit(2)
