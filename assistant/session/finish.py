@@ -67,11 +67,15 @@ def hold_page(
         result.close()
 
 
+def outcome_words(game: LiveGame) -> str:
+    """ "Goblins win", or "a draw"."""
+    winner = game.state.winner
+    return "a draw" if winner in (None, "draw") else f"{winner} win"
+
+
 def outcome_line(game: LiveGame) -> str:
     """ "The battle is over: Goblins win." (or "...: a draw.")"""
-    winner = game.state.winner
-    who = "a draw" if winner in (None, "draw") else f"{winner} win"
-    return f"The battle is over: {who}."
+    return f"The battle is over: {outcome_words(game)}."
 
 
 def recording_folders(folder: Path) -> list[Path]:

@@ -22,7 +22,7 @@ from assistant.live_hub import LiveHub
 from assistant.recorder import SessionRecorder
 from assistant.scenarios import load_game
 from assistant.session.dice import AutoDice, QueuedDice
-from assistant.session.finish import SessionResult, part_number
+from assistant.session.finish import SessionResult, outcome_words, part_number
 from assistant.session.game import LiveGame, Stage, Tolerances
 from assistant.session.live import run_loop
 from assistant.session.reader import TableReader
@@ -170,6 +170,11 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
     if opts.resume is not None:
         game, scenario_ref, seed = load_saved(opts.resume / "game.json", say)
         game.tolerances = Tolerances(opts.position_tol_in, opts.facing_tol_deg)
+        if game.state.winner is not None:
+            raise UserError(
+                f"the battle saved in {opts.resume} is already over ({outcome_words(game)}); "
+                "there is nothing to resume"
+            )
     else:
         if opts.scenario is None:
             raise UserError(

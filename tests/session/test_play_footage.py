@@ -209,6 +209,14 @@ def test_footage_ending_mid_game_is_saved_and_resumes(
     assert logged_steps == [s["action"]["kind"] for s in final["steps"]]
     assert [e["text"] for e in every if e["type"] == "announcement"] == said
 
+    # A finished battle is not resumed again (that would only repeat its last announcement).
+    code = main(["play", "--resume", str(run), "--source", str(part_b), "--no-page"])
+    assert code == 2
+    assert f"is already over ({meta['winner']} win); there is nothing to resume" in (
+        capsys.readouterr().err
+    )
+    assert not (run / "recording-3").exists()
+
 
 def test_readme_footage_command_plays_the_battle_and_keeps_the_page(tmp_path: Path) -> None:
     """The README's ``play`` command on the sample footage, run from a terminal: the battle
