@@ -7,7 +7,9 @@ Version 1 (table inches, degrees, seconds)::
      "piece_moves": [{"piece", "side", "tags", "from", "to", ...}],   (with a scenario)
      "states": [{"t", "t_until", "frame", "tags": [{"id", "x", "y", "heading", "seen"}],
                  "pieces": [...]}],
-     "events": [{"t", "kind", "text", ...}], "activations": [{"index", "t", "t_start", "label"}],
+     "events": [{"t", "seq", "kind", "text", ...}],   (in the order things happened: by time,
+      then by "seq")
+     "activations": [{"index", "t", "t_start", "label"}],
      (events with "source": "engine" come from replaying the moves in the scenario's engine
       when there is no session log: "activation", "order", "order_check", "legality",
       "removed", "round_start", "pick_up", "note")
@@ -83,15 +85,11 @@ def timeline_document(
     events.extend(logged)
     if game is not None:
         events.extend(game.events)
-    # At one time: the footage's events by kind, then the engine's in the order it told them
-    # (its verdict on a move comes after the move).
-    events.sort(
-        key=lambda e: (
-            e["t"],
-            e.get("source") == "engine",
-            "" if e.get("source") == "engine" else e["kind"],
-        )
-    )
+    # In the order things happened: by time, and at one time in the order they were told (the
+    # footage's, then the session log's in log order, then the engine's, whose verdict on a
+    # move comes after the move). "seq" numbers that order for the viewer.
+    events.sort(key=lambda e: e["t"])
+    events = [{**e, "seq": i} for i, e in enumerate(events)]
     states = []
     for s in timeline.states:
         item = s.to_json()

@@ -33,6 +33,9 @@ def _record(clip_path: Path, folder: Path, stop_after_s: float | None = None) ->
     for t, unit in ((1.9, "p16"), (6.5, "p18"), (13.1, "p19")):
         rec.log_event({"type": "activation", "round": 1, "unit": unit, "text": f"{unit} acts"}, t)
         rec.log_event({"type": "roll", "round": 1, "dice": [4, 2], "text": "rolled 4 and 2"}, t)
+    # the battle's last moment, as the engine tells it: the fall, then the outcome it decides
+    rec.log_event({"type": "fall", "round": 1, "unit": "p19", "text": "p19 falls."}, 15.0)
+    rec.log_event({"type": "end", "round": 1, "text": "Blue win the battle."}, 15.0)
     rec.close()
 
 
@@ -49,6 +52,10 @@ def test_replay_of_a_recording_uses_its_logged_events(
     # the viewer steps through the logged activations, not through the tag moves
     assert [a["label"] for a in doc["activations"]] == ["p16 acts", "p18 acts", "p19 acts"]
     assert doc["source"]["kind"] == "recording"
+    # one moment's events in the order they happened (once sorted by kind: the win came first)
+    last = [e["text"] for e in doc["events"] if e["t"] == 15.0]
+    assert last == ["p19 falls.", "Blue win the battle."]
+    assert [e["seq"] for e in doc["events"]] == list(range(len(doc["events"])))
 
 
 def test_replay_of_a_crashed_recording_keeps_what_was_written(

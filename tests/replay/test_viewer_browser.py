@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from assistant.replay.run import ReplayResult
-from tests.browser import CHROMIUM, CHROMIUM_ARGS, MISSING
+from tests.replay.viewer_page import chromium, event_list, open_viewer, scrub
 
 pytestmark = pytest.mark.browser
 
@@ -19,40 +18,20 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One headless Chromium for the module's pages."""
-    if not CHROMIUM.exists():
-        pytest.skip(MISSING)
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-@contextmanager
-def _open(browser: Any, index_html: Path) -> Iterator[Any]:
-    """The viewer page opened from disk, with no network at all."""
-    pg = browser.new_page(viewport={"width": 1280, "height": 860})
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    # offline: any request that is not a local file fails the test
-    pg.route("http*://**", lambda route: (errors.append(route.request.url), route.abort()))
-    pg.goto(index_html.resolve().as_uri())
-    pg.wait_for_selector("body[data-ready='1']")
-    yield pg
-    assert errors == [], errors
-    pg.close()
+    with chromium() as b:
+        yield b
 
 
 @pytest.fixture(scope="module")
 def page(browser: Any, replay: ReplayResult) -> Iterator[Any]:
-    with _open(browser, replay.out_dir / "index.html") as pg:
+    with open_viewer(browser, replay.out_dir / "index.html") as pg:
         yield pg
 
 
 @pytest.fixture(scope="module")
 def sample_page(browser: Any, sample_replay: tuple[dict, dict, Path]) -> Iterator[Any]:
     """The viewer of the bundled sample battle (a whole game: pieces fall and are taken off)."""
-    with _open(browser, sample_replay[2] / "index.html") as pg:
+    with open_viewer(browser, sample_replay[2] / "index.html") as pg:
         yield pg
 
 
@@ -157,3 +136,21 @@ def test_pieces_taken_off_the_table_are_not_drawn_after_they_left(
     assert drawn == {r["id"] for r in doc["states"][-1]["tags"]} & units
     on_camera = {p["name"] for p in truth["frames"][-1]["pieces"] if p["on_table"]}
     assert len(drawn) <= len(on_camera & {p["name"] for p in truth["pieces"] if p["tags"]})
+
+
+@pytest.mark.slow
+def test_the_event_list_follows_the_scrubber(sample_page: Any) -> None:
+    """Once, the list scrolled only while playing: dragged to the end, the highlighted event
+    was out of sight."""
+    shown = event_list(sample_page)
+    assert len(shown) > 20, "a whole battle's events overflow the list"
+    times = [e["t"] for e in shown]
+    assert times == sorted(times)
+    end = sample_page.evaluate("window.replay.duration")
+    for t in (end, end * 0.5, times[3] + 0.01, end * 0.8):
+        scrub(sample_page, t)
+        shown = event_list(sample_page)
+        current = [i for i, e in enumerate(shown) if e["current"]]
+        want = max(i for i, e in enumerate(shown) if e["t"] <= t + 1e-6)
+        assert current == [want], (t, current, want)
+        assert shown[want]["visible"], f"at {t:.1f} s the current event is out of sight"
