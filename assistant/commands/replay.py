@@ -21,10 +21,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "footage",
         type=Path,
-        help="a video file, a recording folder from `soloscope play`, or a folder of images",
+        help="a video file, a folder of images, or what `soloscope play` recorded from a camera: "
+        "its run folder (every recording folder of a resumed battle, as one) or one recording "
+        "folder",
     )
     parser.add_argument("--out", type=Path, required=True, help="folder to write the replay in")
-    parser.add_argument("--scenario", help="scenario name or TOML file: names pieces, terrain")
+    parser.add_argument(
+        "--scenario",
+        help="scenario name or TOML file: names pieces, terrain (default: the one the session's "
+        "event log names)",
+    )
     parser.add_argument(
         "--profile",
         type=Path,
@@ -33,8 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--events",
         type=Path,
-        help="the session's event log (events.jsonl, or the session's recording folder) when "
-        "it does not lie beside the footage",
+        help="the session's event log when it does not lie beside the footage: the run folder "
+        "of `soloscope play` (the logs of every recording folder of a resumed battle, in order), "
+        "one of its recording folders, or an events.jsonl",
     )
     parser.add_argument("--video", action="store_true", help="also write an annotated replay.mp4")
     parser.add_argument(

@@ -22,12 +22,8 @@ import cv2
 import numpy as np
 
 from assistant.errors import UserError
-from assistant.recorder import (
-    is_recording,
-    iter_recorded_frames,
-    read_recording_info,
-    segment_span,
-)
+from assistant.recorder import iter_recorded_frames, read_recording_info, segment_span
+from assistant.replay.runs import RunPart, plan_run, run_recordings, run_sources
 from vision.types import Frame
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
@@ -54,6 +50,8 @@ class FootageReader:
     warnings: list[str] = field(default_factory=list)
     frames_read: int = 0
     """Frames grabbed during the last pass."""
+    parts: tuple[RunPart, ...] = ()
+    """For a resumed session's run: its recording folders, on one clock."""
 
     @property
     def duration_s(self) -> float | None:
@@ -70,13 +68,15 @@ class FootageReader:
         if self.kind == "video":
             yield from self._video_frames(stride, grey)
         elif self.kind == "recording":
-            problems: list[str] = []
-            for frame in iter_recorded_frames(self.path, grey=grey, problems=problems):
-                self.frames_read += 1
-                if frame.index % stride == 0:
-                    yield frame
-            for p in problems:
-                self._warn(f"{self.path}: {p}; the replay covers what was recorded before it")
+            for part in self.parts or plan_run((self.path,)):
+                problems: list[str] = []
+                for frame in iter_recorded_frames(part.path, grey=grey, problems=problems):
+                    self.frames_read += 1
+                    index = frame.index + part.frame_offset
+                    if index % stride == 0:
+                        yield Frame(index, frame.t + part.offset_s, frame.image)
+                for p in problems:
+                    self._warn(f"{part.path}: {p}; the replay covers what was recorded before it")
         else:
             files = _image_files(self.path)
             flag = cv2.IMREAD_GRAYSCALE if grey else cv2.IMREAD_COLOR
@@ -146,32 +146,50 @@ def _image_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
 
 
+def _open_run(path: Path, recordings: tuple[Path, ...]) -> FootageReader:
+    """The recorded frames of a session, or of every session of a resumed run, on one clock."""
+    parts = plan_run(recordings)  # what its logs lack is said once, with the events
+    with_frames = [part for part in parts if part.frames]
+    if not with_frames:
+        sources = run_sources(parts)
+        if sources:
+            names = ", ".join(sources)
+            raise FootageError(
+                f"{path} holds no recorded footage (the session played from {names}): replay "
+                f"that footage with --events {path}"
+            )
+        raise FootageError(f"recording {path} holds no footage segments")
+    first = next(iter_recorded_frames(with_frames[0].path), None)
+    if first is None:
+        raise FootageError(f"recording {path} holds no readable frame")
+    h, w = first.image.shape[:2]
+    count = sum(part.frames for part in parts)
+    times = []
+    for part in with_frames:
+        for seg in read_recording_info(part.path).segments:
+            _, a, b = segment_span(seg)
+            times += [t + part.offset_s for t in (a, b) if t is not None]
+    fps = read_recording_info(with_frames[0].path).fps or 30.0
+    if count > 1 and times and max(times) > min(times):
+        fps = (count - 1) / (max(times) - min(times))  # as recorded (it may be thinned)
+    reader = FootageReader(path, "recording", fps, count, (w, h), parts=parts)
+    for part in parts:
+        if not read_recording_info(part.path).closed:
+            reader.warnings.append(
+                f"{part.path.name}: the recording was not closed (the session stopped abruptly)"
+            )
+    return reader
+
+
 def open_footage(path: Path | str, *, images_fps: float = 1.0) -> FootageReader:
     """Open FOOTAGE: a video file, a recording folder or a folder of images (1 image = 1/fps s)."""
     p = Path(path)
     if not p.exists():
         raise FootageError(f"footage {p} does not exist")
     if p.is_dir():
-        if is_recording(p):
-            info = read_recording_info(p)
-            if not info.segments:
-                raise FootageError(f"recording {p} holds no footage segments")
-            first = next(iter_recorded_frames(p), None)
-            if first is None:
-                raise FootageError(f"recording {p} holds no readable frame")
-            h, w = first.image.shape[:2]
-            spans = [segment_span(seg) for seg in info.segments]
-            count = sum(n for n, _, _ in spans)
-            times = [t for _, a, b in spans for t in (a, b) if t is not None]
-            fps = info.fps or 30.0
-            if count > 1 and times and max(times) > min(times):
-                fps = (count - 1) / (max(times) - min(times))  # as recorded (it may be thinned)
-            reader = FootageReader(p, "recording", fps, count, (w, h))
-            if not info.closed:
-                reader.warnings.append(
-                    f"{p.name}: the recording was not closed (the session stopped abruptly)"
-                )
-            return reader
+        recordings = run_recordings(p)
+        if recordings:
+            return _open_run(p, recordings)
         files = _image_files(p)
         if not files:
             raise FootageError(f"{p} holds no video, recording or images")

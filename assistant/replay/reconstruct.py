@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from assistant.errors import UserError
 from assistant.recorder import EVENTS_NAME, is_recording, read_event_log
+from assistant.replay.runs import SESSION_KINDS, plan_run, run_recordings, run_records
 from assistant.replay.timeline import Move, SettledState
 from vision.types import PieceSpec, TagId, TagMount
 
@@ -256,7 +258,23 @@ def find_session_log(footage: Path) -> Path | None:
     return None
 
 
+def _session_text(record: Mapping[str, Any]) -> str:
+    source = record.get("source")
+    where = f" on {source}" if isinstance(source, str) and source else ""
+    if record.get("type") == "session_end":
+        frames = record.get("frames")
+        count = f" after {frames} frames" if isinstance(frames, int) else ""
+        return f"The session's footage ends{count}."
+    if record.get("resumed"):
+        return f"The game is resumed{where}."
+    scenario = record.get("scenario")
+    what = f" of {scenario}" if isinstance(scenario, str) and scenario else ""
+    return f"The session{what} starts{where}."
+
+
 def _event_text(record: Mapping[str, Any]) -> str:
+    if record.get("type") in SESSION_KINDS:
+        return _session_text(record)
     action = record.get("action")
     if isinstance(action, Mapping):
         words = [str(action.get("kind", "step")).replace("_", " ")]
@@ -279,19 +297,21 @@ in order of preference: the first kind the log holds is used."""
 
 
 def events_from_log(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Logged session events in the timeline's form: {"t", "kind", "text", "source": "log"}.
+    """Logged session events in the timeline's form: {"t", "kind", "text", "source": "log",
+    "seq"}; "seq" is the record's place in the log, the order in which things happened.
 
     Records without a time are placed at the time of the record before them.
     """
     out: list[dict[str, Any]] = []
     t_prev = 0.0
-    for record in records:
+    for seq, record in enumerate(records):
         t_raw = record.get("t", record.get("time_s"))
         t = float(t_raw) if isinstance(t_raw, int | float) else t_prev
         t_prev = t
         kind = str(record.get("kind") or record.get("type") or "event")
         item: dict[str, Any] = {"t": round(t, 3), "kind": kind, "text": _event_text(record)}
         item["source"] = "log"
+        item["seq"] = seq
         if "unit" in record:
             item["unit"] = record["unit"]
         out.append(item)
@@ -318,13 +338,34 @@ def tidy_logged(events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 def read_session_events(
     footage: Path, problems: list[str] | None = None, log: Path | None = None
 ) -> list[dict[str, Any]]:
-    """The session's logged events for this footage (or from ``log``: an events.jsonl file or
-    a recording folder), or [] when there is no log."""
+    """The session's logged events for this footage, or from ``log``, or [] when there is none.
+
+    ``log`` (or the footage itself, when it is a recording) may name a run folder, one of its
+    recording folders or an ``events.jsonl`` in one: the events of every recording folder of
+    the run are read, in order, on one clock (a resumed battle is one battle; see
+    :mod:`assistant.replay.runs`). Raises UserError when ``log`` holds no event log at all.
+    """
+    records = read_session_records(footage, problems, log)
+    return tidy_logged(events_from_log(records)) if records else []
+
+
+def read_session_records(
+    footage: Path, problems: list[str] | None = None, log: Path | None = None
+) -> list[dict[str, Any]]:
+    """The raw records behind :func:`read_session_events` (times on the battle's clock)."""
+    recordings = run_recordings(log if log is not None else footage)
+    if recordings:
+        return run_records(plan_run(recordings, problems))
     if log is None:
         log = find_session_log(footage)
-    if log is None:
-        return []
-    return tidy_logged(events_from_log(read_event_log(log, problems)))
+        if log is None:
+            return []
+    elif log.is_dir():
+        raise UserError(
+            f"{log} holds no session event log: give a run folder of `soloscope play`, one "
+            f"of its recording folders, or an {EVENTS_NAME} file"
+        )
+    return read_event_log(log, problems)
 
 
 def activations(

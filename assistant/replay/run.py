@@ -34,8 +34,10 @@ from assistant.replay.observe import (
 )
 from assistant.replay.reconstruct import (
     Roster,
-    read_session_events,
+    events_from_log,
+    read_session_records,
     roster_from_scenario,
+    tidy_logged,
 )
 from assistant.replay.timeline import Timeline, TimelineBuilder, TimelineSettings
 from calibration.profile import TableProfile, load_profile
@@ -154,6 +156,30 @@ def _check_profile(
         )
 
 
+def _session_roster(
+    records: list[dict[str, Any]], warnings: list[str]
+) -> tuple[str | None, Roster | None]:
+    """The scenario the session's log names, when no --scenario was given and it loads here."""
+    name = next(
+        (
+            r["scenario"]
+            for r in records
+            if r.get("type") == "session" and isinstance(r.get("scenario"), str)
+        ),
+        None,
+    )
+    if not name:
+        return None, None
+    try:
+        return name, roster_from_scenario(name)
+    except UserError as exc:
+        warnings.append(
+            f"the session's scenario {name} cannot be loaded here ({exc}): pieces are shown by "
+            "their tags; give --scenario to name them"
+        )
+        return None, None
+
+
 def _write_json_atomic(path: Path, data: Any) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
@@ -168,7 +194,16 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
     started = time.monotonic()
     reader = open_footage(options.footage, images_fps=options.images_fps)
     warnings: list[str] = []
-    roster = roster_from_scenario(options.scenario) if options.scenario else None
+    log_problems: list[str] = []
+    if options.events is not None and not options.events.exists():
+        raise UserError(f"event log {options.events} does not exist")
+    records = read_session_records(options.footage, log_problems, options.events)
+    logged = tidy_logged(events_from_log(records)) if records else []
+    warnings.extend(log_problems)
+    scenario = options.scenario
+    roster = roster_from_scenario(scenario) if scenario else None
+    if scenario is None:
+        scenario, roster = _session_roster(records, warnings)
     profile = _profile_for(options, reader, roster)
     out = options.out_dir
     out.mkdir(parents=True, exist_ok=True)
@@ -176,14 +211,9 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
     if frames_dir.exists():
         shutil.rmtree(frames_dir)
     frames_dir.mkdir()
-    log_problems: list[str] = []
-    if options.events is not None and not options.events.exists():
-        raise UserError(f"event log {options.events} does not exist")
-    logged = read_session_events(options.footage, log_problems, options.events)
-    warnings.extend(log_problems)
 
     # With a scenario and no session log, the engine reconstructs the game from the moves.
-    engine = GameReplayer(options.scenario) if options.scenario and not logged else None
+    engine = GameReplayer(scenario) if scenario and not logged else None
     ids = roster.tag_ids() if roster else None
     pieces = roster.pieces if roster else ()
     observer = FrameObserver(profile, make_detector(), ids, pieces)
