@@ -60,7 +60,7 @@ def test_page_shows_the_order_takes_a_declaration_and_undoes(page: sync_api.Page
     handle = serve(hub, port=0, config={"SSE_POLL_S": 0.1})
     try:
         page.goto(handle.url)
-        page.wait_for_function("Number(document.body.dataset.viewVersion || 0) > 0", timeout=10_000)
+        page.wait_for_function("Number(document.body.dataset.viewVersion || 0) > 0", timeout=60_000)
         order_text = page.locator("#order-text").text_content() or ""
         ordered = game.state.unit(game.order.action.unit_id or "")
         assert order_text.startswith(ordered.name)
@@ -78,7 +78,7 @@ def test_page_shows_the_order_takes_a_declaration_and_undoes(page: sync_api.Page
         game.observe(table.observation())
         hub.publish(build_view(game))
         steps = len(game.steps)
-        page.wait_for_selector('#prompt-buttons [data-action="done"]', timeout=10_000)
+        page.wait_for_selector('#prompt-buttons [data-action="done"]', timeout=60_000)
         page.locator('#prompt-buttons [data-action="done"]').click()
         _pump(hub, game)
         assert len(game.steps) == steps + 1
@@ -90,7 +90,7 @@ def test_page_shows_the_order_takes_a_declaration_and_undoes(page: sync_api.Page
         assert len(game.steps) == steps
         assert game.state.unit("crossbow").y == crossbow.y
         page.wait_for_function(
-            "document.querySelector('#log').textContent.includes('Undone')", timeout=10_000
+            "document.querySelector('#log').textContent.includes('Undone')", timeout=60_000
         )
     finally:
         handle.stop()

@@ -55,7 +55,7 @@ def test_camera_loop_and_page_go_on_while_speech_is_slow(tmp_path: Path) -> None
         assert stats.frames == 41  # 4 s at 10 fps, both ends included
         assert speaker.pending >= 1
         # The page answers while the speaker is still busy.
-        with urllib.request.urlopen(handle.url.rstrip("/") + "/api/view", timeout=5) as response:
+        with urllib.request.urlopen(handle.url.rstrip("/") + "/api/view", timeout=60) as response:
             view = json.loads(response.read())["view"]
         assert speaker.pending >= 1
         assert view["round"] == 1 and len(view["announcements"]) == said

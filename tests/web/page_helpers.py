@@ -8,4 +8,4 @@ from typing import Any
 def open_page(page: Any, url: str) -> None:
     """Open the table page and wait until it has drawn its first view."""
     page.goto(url)
-    page.wait_for_function("Number(document.body.dataset.viewVersion || 0) > 0", timeout=10_000)
+    page.wait_for_function("Number(document.body.dataset.viewVersion || 0) > 0", timeout=60_000)

@@ -45,7 +45,7 @@ def test_page_shows_the_live_board_and_the_order(
     assert page.locator('#overlay [data-ghost-of="orc-captain"]').count() == 1
     assert page.locator('#overlay [data-sight="orc-captain>ranger"]').count() == 1
 
-    page.wait_for_function("document.body.dataset.frameVersion === '1'", timeout=10_000)
+    page.wait_for_function("document.body.dataset.frameVersion === '1'", timeout=60_000)
     size = page.evaluate(
         "[document.getElementById('frame').naturalWidth, "
         "document.getElementById('frame').naturalHeight]"
@@ -96,12 +96,12 @@ def test_declaration_and_controls_reach_the_hub(
         page.locator(f'[data-command="{kind}"]').click()
         assert hub.next_command(10) == Command(kind)
     page.wait_for_function(
-        "document.getElementById('feedback').textContent === 'Sent: repeat'", timeout=10_000
+        "document.getElementById('feedback').textContent === 'Sent: repeat'", timeout=60_000
     )
 
     # A dice prompt published after load: buttons 1..8 appear; a press sends the value.
     hub.publish(make_view(prompt=dice_prompt(8)))
-    page.wait_for_selector("#prompt-buttons [data-die='8']", timeout=10_000)
+    page.wait_for_selector("#prompt-buttons [data-die='8']", timeout=60_000)
     assert page.locator("#prompt-buttons [data-die]").count() == 8
     page.locator("#prompt-buttons [data-die='5']").click()
     assert hub.next_command(10) == Command("dice", value=5)
@@ -118,21 +118,21 @@ def test_updates_published_after_load_appear_without_reload(
     text = "Orc Archer: move 3 inches toward the pine woods, then shoot the Scout."
     hub.publish(make_view(round_=3, order_text=text))
     page.wait_for_function(
-        "document.getElementById('round').textContent === 'Round 3'", timeout=10_000
+        "document.getElementById('round').textContent === 'Round 3'", timeout=60_000
     )
     assert page.locator("#order-text").text_content() == text
     assert page.evaluate("window.__notReloaded") is True
 
     hub.publish_frame(table_jpeg(240, 240))
-    page.wait_for_function("document.body.dataset.frameVersion === '1'", timeout=10_000)
+    page.wait_for_function("document.body.dataset.frameVersion === '1'", timeout=60_000)
     hub.publish_frame(table_jpeg(320, 320))
-    page.wait_for_function("document.body.dataset.frameVersion === '2'", timeout=10_000)
+    page.wait_for_function("document.body.dataset.frameVersion === '2'", timeout=60_000)
     assert page.evaluate("document.getElementById('frame').naturalWidth") == 320
     assert page.evaluate("window.__notReloaded") is True
 
     # A frame with a 2 in margin round the table is drawn 2 in beyond each edge of the board.
     hub.publish_frame(table_jpeg(280, 280), bounds_in=(-2.0, -2.0, 26.0, 26.0))
-    page.wait_for_function("document.body.dataset.frameVersion === '3'", timeout=10_000)
+    page.wait_for_function("document.body.dataset.frameVersion === '3'", timeout=60_000)
     board = page.locator("#overlay").bounding_box()
     image = page.locator("#frame").bounding_box()
     assert board is not None and image is not None

@@ -58,7 +58,7 @@ def _visible_buttons(page: Any, name: str) -> int:
 
 def _wait_for_version(page: Any, version: int) -> None:
     page.wait_for_function(
-        f"Number(document.body.dataset.viewVersion || 0) >= {version}", timeout=10_000
+        f"Number(document.body.dataset.viewVersion || 0) >= {version}", timeout=60_000
     )
 
 
