@@ -18,7 +18,7 @@ from typing import Any
 from assistant.pieces import terrain_kits, unit_specs
 from assistant.progress import ProgressFn, counted
 from assistant.session.store import exact_action_json
-from engine.actions import Action, ActionKind
+from engine.actions import Action
 from engine.dice import SeededDice
 from engine.model import GameState, Role
 from engine.protocols import Ruleset
@@ -63,14 +63,20 @@ def battle_moves(scenario: Scenario, ruleset: Ruleset, state: GameState, seed: i
         action, _ = chosen
         after = ruleset.apply(state, action, dice).state
         out.actions.append(action)
-        if (action.unit_id and state.unit(action.unit_id).side == human.name) or (
-            action.kind is ActionKind.PASS and action.side == human.name
-        ):
+        if acting_side(state, action) == human.name:
             out.human_actions.append(action)
         out.moves.extend(_changes(state, after, action))
         state = after
     out.final = state
     return out
+
+
+def acting_side(state: GameState, action: Action) -> str | None:
+    """The side whose action this is: its unit's side, or the side named (a pass); None for
+    a step of the game itself (an initiative roll)."""
+    if action.unit_id and state.has_unit(action.unit_id):
+        return state.unit(action.unit_id).side
+    return action.side
 
 
 def _changes(

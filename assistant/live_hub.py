@@ -25,7 +25,7 @@ from assistant.errors import UserError
 VIEW_FORMAT_VERSION = 1
 """The ``"version"`` field of ``BoardView.to_dict()``; ``BoardView.from_dict`` reads it."""
 
-UnitStatus = Literal["active", "fallen", "routing", "off"]
+UnitStatus = Literal["active", "fallen", "off"]
 Controller = Literal["ai", "player"]
 PromptKind = Literal["dice", "declare", "confirm"]
 StatusLevel = Literal["info", "warning", "error"]
@@ -79,6 +79,17 @@ class TerrainView:
 
 
 @dataclass(frozen=True)
+class ResourceView:
+    """One labelled value on a unit's card, whatever the ruleset: what it carries, actions
+    left, a dice pool, cards left in a deck."""
+
+    label: str
+    """What the value is ("carries", "actions left")."""
+    value: str
+    """The value as shown ("the relic", "2")."""
+
+
+@dataclass(frozen=True)
 class UnitView:
     """A miniature (or unit) on the table as the page draws it."""
 
@@ -101,15 +112,18 @@ class UnitView:
     wound_slots: int = 1
     """Wounds it can take (its wound boxes)."""
     status: UnitStatus = "active"
-    """active, fallen, routing or off (left the table)."""
+    """active, fallen or off (left the table)."""
     activated: bool = False
     """True once it has acted this round."""
-    carrying: str | None = None
-    """What it carries (an objective, a banner), if anything."""
     ranges_in: tuple[float, ...] = ()
     """Weapon or move ranges in inches, drawn as rings around it on demand."""
     front_arc_deg: float | None = None
     """Width of its front arc in degrees (drawn on demand), None when it has no arc."""
+    statuses: tuple[str, ...] = ()
+    """The ruleset's statuses on it ("routing", "pinned", "alerted"), drawn on its card and
+    marked on its base."""
+    resources: tuple[ResourceView, ...] = ()
+    """Labelled values its card shows (what it carries, actions left, dice, cards)."""
 
     def __post_init__(self) -> None:
         _check_choice(f"unit {self.id!r} status", self.status, UnitStatus)
@@ -288,7 +302,14 @@ def _board_view_v1(d: Mapping[str, Any]) -> BoardView:
                 for t in d.get("terrain", ())
             ),
             units=tuple(
-                UnitView(**{**u, "ranges_in": tuple(u.get("ranges_in", ()))})
+                UnitView(
+                    **{
+                        **u,
+                        "ranges_in": tuple(u.get("ranges_in", ())),
+                        "statuses": tuple(u.get("statuses", ())),
+                        "resources": tuple(ResourceView(**r) for r in u.get("resources", ())),
+                    }
+                )
                 for u in d.get("units", ())
             ),
             order=None

@@ -24,10 +24,10 @@ from typing import Any
 from assistant.replay.reconstruct import PieceMove, Roster, piece_moves, piece_positions
 from assistant.replay.timeline import Timeline
 from assistant.scenarios import load_game
-from assistant.session.announce import order_text
 from assistant.session.game import Tolerances, expectation
 from assistant.session.moves import observed_path
 from assistant.session.observation import PieceSeen
+from assistant.tables import find_adapter
 from engine.dice import SeededDice
 from engine.errors import EngineError
 from engine.geometry import wrap180
@@ -311,7 +311,7 @@ class _Walk:
                 self.event(move.t_end, "order", f"No AI order for {unit.name}: {exc}", unit.id)
             )
             return None
-        said = order_text(state, order)
+        said = find_adapter(state.ruleset).order_text(state, order)
         extra = ""
         if order.rolls:
             extra = " (its choice took a die roll, rolled here; the real roll may differ)"

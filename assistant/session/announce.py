@@ -1,32 +1,21 @@
-"""Orders and events in board terms, as the assistant says them at the table.
+"""The shared phrases of the table, whatever the ruleset: distances, turns, landmarks,
+corrections and events as the assistant says them.
 
-"Raider Chief: turn left about 40 degrees and move 6 inches toward the standing stones,
-into contact with Spearman Brand, and attack. Why: Spearman Brand is the closest enemy
-it can reach." Distances in inches, turns in degrees rounded to 5.
+"turn left about 40 degrees", "4 and a half inches", "toward the standing stones".
+Distances in inches, turns in degrees rounded to 5. How a ruleset's orders are spoken is its
+table adapter's business (:mod:`assistant.tables`).
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 
 from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 
-from engine.actions import ActionKind, Event, EventType, Order
-from engine.geometry import (
-    Cover,
-    CoverArea,
-    Edge,
-    Point,
-    bearing_deg,
-    cover_between,
-    in_forward_arc,
-    path_cost_in,
-    wrap180,
-)
+from engine.actions import Event, EventType
+from engine.geometry import Cover, CoverArea, Edge, Point, wrap180
 from engine.model import GameState, Unit
-from engine.rulesets.narrative_board import card_of, gap_between, sight_between
 
 #: A landmark is named when the destination lies within this many inches of it.
 LANDMARK_RADIUS_IN = 3.0
@@ -87,57 +76,6 @@ def landmark(state: GameState, point: Point, exclude: str | None = None) -> str:
     return names[nearest_edge]
 
 
-def order_text(state: GameState, order: Order) -> str:
-    """The full spoken order: what to do, then why."""
-    return f"{order_instruction(state, order)} Why: {order.reason}."
-
-
-def order_instruction(state: GameState, order: Order) -> str:
-    """What the player does with the AI's piece ("Raider Chief: move 4 inches toward ...")."""
-    action = order.action
-    unit = state.unit(action.unit_id or "")
-    target = state.unit(action.target_id) if action.target_id else None
-    parts: list[str] = []
-    path = action.path
-    heading = unit.heading_deg
-    if len(path) > 1 and path_cost_in(path) > 0.05:
-        legs = [(a, b) for a, b in itertools.pairwise(path) if math.dist(a, b) > 0.05]
-        for i, (a, b) in enumerate(legs):
-            leg_heading = bearing_deg(a, b)
-            turn = turn_phrase(heading, leg_heading)
-            move = f"move {inches(math.dist(a, b))}"
-            if i == 0:
-                toward = target.name if target else landmark(state, path[-1], unit.id)
-                move += f" toward {toward}"
-            parts.append(f"{turn}, then {move}" if turn else move)
-            heading = leg_heading
-        if action.kind is ActionKind.ROUT or (
-            action.kind is ActionKind.MOVE
-            and not state.table.contains_base(path[-1], unit.radius_in)
-        ):
-            parts.append("and off the table")
-    elif action.heading_deg is not None and action.kind is ActionKind.MOVE:
-        turn = turn_phrase(heading, action.heading_deg)
-        parts.append(turn or "stay where it is")
-    if action.pick_up:
-        parts.insert(0, f"pick up {state.objective(action.pick_up).name}")
-    if target is not None:
-        if action.kind in (ActionKind.SHOOT, ActionKind.MOVE_AND_SHOOT):
-            aim = turn_phrase(
-                heading, bearing_deg(path[-1] if path else unit.position, target.position)
-            )
-            shot = f"shoot {target.name}"
-            parts.append(f"{aim} and {shot}" if aim and action.kind is ActionKind.SHOOT else shot)
-        elif action.kind is ActionKind.MOVE_INTO_MELEE:
-            parts.append(f"into contact with {target.name}, and attack")
-        elif action.kind is ActionKind.CONTINUE_MELEE:
-            parts.append(f"fight on against {target.name}")
-    if not parts:
-        parts.append("hold its ground")
-    body = ", ".join(p for p in parts if p)
-    return f"{unit.name}: {body}."
-
-
 def event_text(event: Event) -> str | None:
     """What to say for an engine event (None for events the order already said)."""
     if event.type in (EventType.ORDER, EventType.ACTIVATION, EventType.MOVE):
@@ -172,29 +110,3 @@ def cover_areas(state: GameState) -> tuple[CoverArea, ...]:
         for piece in state.terrain
         if piece.cover != "none"
     )
-
-
-def measure_text(state: GameState, unit: Unit, target: Unit, at: Point | None = None) -> str:
-    """What the table shows between a shooter and a target: range, arc, sight and cover."""
-    origin = at if at is not None else unit.position
-    gap = gap_between(unit, target, origin)
-    card = card_of(unit)
-    bits = [f"{unit.name} to {target.name}: {gap:.1f} inches"]
-    if card.shoot_range_in is not None:
-        bits.append(
-            "in range"
-            if gap <= card.shoot_range_in
-            else f"out of its {card.shoot_range_in:g} inch range"
-        )
-    arc = in_forward_arc(origin, unit.heading_deg, target.position)
-    bits.append("in its front arc" if arc else "behind it (it turns to shoot)")
-    sight = sight_between(state, unit, target, origin)
-    bits.append(
-        "line of sight clear"
-        if sight.centre_clear
-        else "line of sight blocked by " + ", ".join(sight.blocked_by)
-    )
-    cover, giver = cover_between(origin, target.position, target.radius_in, cover_areas(state))
-    if cover is not Cover.NONE and giver:
-        bits.append(f"{cover.value} cover from {giver}")
-    return ", ".join(bits) + "."

@@ -19,16 +19,17 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from assistant.live_hub import Command
-from assistant.session.announce import correction_text, event_text, measure_text, order_text
+from assistant.session.announce import correction_text, event_text
 from assistant.session.dice import AutoDice, NeedRoll, QueuedDice
-from assistant.session.moves import ObservedMove, observed_action, observed_path
 from assistant.session.observation import Observation, PieceSeen
+from assistant.tables import adapter_for, find_adapter
+from assistant.tables.base import Expectation, ObservedMove, TableAdapter, Tolerances, Turn
 from engine.actions import Action, ActionKind, Event, EventType, IllegalActionError, Order
 from engine.dice import Roll
-from engine.geometry import bearing_deg, wrap180
+from engine.geometry import wrap180
 from engine.history import History
-from engine.model import GameState, Role, Unit
-from engine.protocols import Controller, PendingKind, Ruleset
+from engine.model import GameState, Unit
+from engine.protocols import Controller, Ruleset
 from engine.scenario import Scenario
 
 Dice = AutoDice | QueuedDice
@@ -46,26 +47,7 @@ class Stage(StrEnum):
     OVER = "over"
 
 
-@dataclass(frozen=True)
-class Tolerances:
-    """How close a model must be to where it was told to go."""
-
-    position_in: float = 0.25
-    facing_deg: float = 15.0
-
-
-@dataclass(frozen=True)
-class Expectation:
-    """Where an ordered model should end up."""
-
-    unit_id: str
-    x_in: float
-    y_in: float
-    heading_deg: float
-    off_table: bool = False
-    """The order takes the model off the table."""
-    moves: bool = True
-    """False when only a pivot (or nothing) is asked of the model."""
+__all__ = ["Expectation", "LiveGame", "Stage", "Tolerances", "expectation"]
 
 
 @dataclass(frozen=True)
@@ -104,6 +86,8 @@ class LiveGame:
 
     stage: Stage = Stage.SETUP
     history: History = field(init=False)
+    adapter: TableAdapter = field(init=False)
+    """The ruleset's table adapter: everything ruleset-specific the session says or reads."""
     steps: list[AppliedStep] = field(default_factory=list)
     announcements: list[Said] = field(default_factory=list)
     order: Order | None = None
@@ -123,6 +107,7 @@ class LiveGame:
 
     def __post_init__(self) -> None:
         self.history = History(self.initial, self.dice.get_state())
+        self.adapter = adapter_for(self.ruleset)
 
     # ------------------------------------------------------------ helpers
     @property
@@ -236,10 +221,8 @@ class LiveGame:
             return
         dx, dy = exp.x_in - seen.x_in, exp.y_in - seen.y_in
         dh = wrap180(exp.heading_deg - seen.heading_deg)
-        if (
-            math.hypot(dx, dy) <= self.tolerances.position_in
-            and abs(dh) <= self.tolerances.facing_deg
-        ):
+        tol = exp.tolerances(self.tolerances)
+        if math.hypot(dx, dy) <= tol.position_in and abs(dh) <= tol.facing_deg:
             self._carry_out(order)
             return
         untouched = (
@@ -259,17 +242,17 @@ class LiveGame:
         self._advance()
 
     def _check_human(self, obs: Observation) -> None:
-        pending = self.ruleset.pending(self.state)
+        turn = self.adapter.turn(self.state, self.ruleset)
         moved = moved_units(self.state, obs, self.tolerances)
-        own = [u for u in moved if u.side == pending.side]
-        strays = [u for u in moved if u.id not in pending.candidates]
+        own = [u for u in moved if u.side == turn.side]
+        strays = [u for u in moved if u.id not in turn.candidates]
         for u in strays:
-            if u.side == pending.side:
+            if u.side == turn.side:
                 self.announce_once(
                     f"stray:{u.id}:{self.state.step}",
                     f"{u.name} cannot activate now; put it back where it was.",
                 )
-        movers = [u for u in own if u.id in pending.candidates]
+        movers = [u for u in own if u.id in turn.candidates]
         if self.human_plan and self.plan_index < len(self.human_plan):
             self._follow_plan(obs, movers)
             return
@@ -285,7 +268,7 @@ class LiveGame:
             return
         unit = movers[0]
         seen = obs.pieces[unit.id]
-        path, problem = observed_path(self.state, self.ruleset, unit, seen)
+        path, problem = self.adapter.observed_path(self.state, self.ruleset, unit, seen)
         self._human_move = (unit.id, path, problem, seen.heading_deg)
         if problem:
             self.announce_once(
@@ -296,13 +279,13 @@ class LiveGame:
             dist = math.dist(unit.position, (seen.x_in, seen.y_in))
             self.announce_once(
                 f"moved:{unit.id}:{round(seen.x_in * 4)}:{round(seen.y_in * 4)}",
-                f"{unit.name} moved {dist:.1f} inches. Declare its action: shoot, melee, or done.",
+                self.adapter.moved_prompt(self.state, unit, dist),
             )
 
     def _follow_plan(self, obs: Observation, movers: list[Unit]) -> None:
         """Demo mode: the player's declarations come from a file; declare when the table agrees."""
         action = self.human_plan[self.plan_index]
-        if action.kind is ActionKind.PASS:
+        if action.kind == ActionKind.PASS:
             self.plan_index += 1
             if self._apply(action):
                 self._advance()
@@ -322,7 +305,7 @@ class LiveGame:
             )
             return
         self.plan_index += 1
-        self.announce(f"Declared: {describe_action(self.state, action)}.")
+        self.announce(f"Declared: {self.adapter.describe_action(self.state, action)}.")
         if self._apply(action):
             self._advance()
 
@@ -401,14 +384,15 @@ class LiveGame:
             self.announce("It is not your turn to declare an action.")
             return
         if what == "pass":
-            if self._apply(Action(ActionKind.PASS, side=self.ruleset.pending(self.state).side)):
+            side = self.adapter.turn(self.state, self.ruleset).side or ""
+            if self._apply(self.adapter.pass_action(self.state, side)):
                 self._advance()
             return
         move = self._human_move
         if move is not None and move[2]:
             self.announce(f"First fix the move: {move[2]}.")
             return
-        action = observed_action(self.state, self.ruleset, what, target, move, unit_id)
+        action = self.adapter.observed_action(self.state, self.ruleset, what, target, move, unit_id)
         if isinstance(action, str):
             self.announce(action)
             return
@@ -417,11 +401,8 @@ class LiveGame:
             self.announce("Not allowed: " + "; ".join(problems) + ".")
             return
         self._human_move = None
-        if action.target_id and action.kind in (ActionKind.SHOOT, ActionKind.MOVE_AND_SHOOT):
-            shooter = self.state.unit(action.unit_id or "")
-            aimed = self.state.unit(action.target_id)
-            at = action.path[-1] if action.path else None
-            self.announce(measure_text(self.state, shooter, aimed, at))
+        for note in self.adapter.declared_notes(self.state, action):
+            self.announce(note)
         if self._apply(action):
             self._advance()
 
@@ -524,10 +505,7 @@ class LiveGame:
         )
 
     def _human_turn(self) -> bool:
-        pending = self.ruleset.pending(self.state)
-        if pending.side is None:
-            return False
-        return self.state.side(pending.side).role is Role.HUMAN
+        return self.adapter.turn(self.state, self.ruleset).kind == "human"
 
     def _save(self) -> None:
         if self.on_saved is not None:
@@ -539,35 +517,30 @@ class LiveGame:
         for _ in range(200):
             if self.stage is not Stage.RUNNING:
                 return
-            pending = self.ruleset.pending(self.state)
-            if pending.kind is PendingKind.OVER:
+            turn = self.adapter.turn(self.state, self.ruleset)
+            if turn.kind == "over":
                 self.stage = Stage.OVER
                 self.announce_once("over", self._summary())
                 return
-            if pending.kind is PendingKind.INITIATIVE:
-                self._apply(Action(ActionKind.INITIATIVE))
+            if turn.kind == "auto" and turn.action is not None:
+                self._apply(turn.action)
                 continue
-            side = self.state.side(pending.side or "")
-            routing = [
-                uid for uid in pending.candidates if self.state.is_routing(self.state.unit(uid))
-            ]
-            if side.role is Role.AI or routing:
-                self._give_order(pending.candidates[0] if side.role is Role.AI else routing[0])
+            if turn.kind in ("ai", "forced"):
+                self._give_order(turn)
                 continue
             self.stage = Stage.HUMAN
-            names = ", ".join(self.state.unit(u).name for u in pending.candidates[:4])
-            who = f"{pending.general}, your" if pending.general else "Your"
             self.announce_once(
-                f"turn:{self.state.step}",
-                f"{who} turn: move one of your characters ({names}), then declare its action.",
+                f"turn:{self.state.step}", self.adapter.turn_prompt(self.state, turn)
             )
             return
 
-    def _give_order(self, unit_id: str) -> None:
-        if self.state.side(self.state.unit(unit_id).side).role is Role.AI:
+    def _give_order(self, turn: Turn) -> None:
+        if turn.kind == "forced" and turn.unit_id is not None:
+            unit_id = turn.unit_id
+        else:
             chosen = self.ai.choose_unit(self.state, self.ruleset, self.ruleset.pending(self.state))
             if chosen is None:
-                self._apply(Action(ActionKind.PASS, side=self.state.unit(unit_id).side))
+                self._apply(self.adapter.pass_action(self.state, turn.side or ""))
                 return
             unit_id = chosen
         self.dice.begin()
@@ -579,8 +552,8 @@ class LiveGame:
             return
         self.dice.commit()
         self.order = order
-        self.announce(order_text(self.state, order))
-        self.expected = expectation(self.state, order)
+        self.announce(self.adapter.order_text(self.state, order))
+        self.expected = self.adapter.expectation(self.state, order)
         if self.expected.moves or self.expected.off_table or self._pivot_needed():
             self.stage = Stage.AI_ORDER
             return
@@ -593,7 +566,8 @@ class LiveGame:
         if exp is None:
             return False
         unit = self.state.unit(exp.unit_id)
-        return abs(wrap180(exp.heading_deg - unit.heading_deg)) > self.tolerances.facing_deg
+        facing = exp.tolerances(self.tolerances).facing_deg
+        return abs(wrap180(exp.heading_deg - unit.heading_deg)) > facing
 
     def _summary(self) -> str:
         state = self.state
@@ -611,40 +585,10 @@ def button_command(button: str) -> Command:
     return Command(kind="repeat")
 
 
-def describe_action(state: GameState, action: Action) -> str:
-    """A short description: "Archer Wren shoots Brute Gorm"."""
-    unit = state.unit(action.unit_id or "") if action.unit_id else None
-    target = state.unit(action.target_id).name if action.target_id else ""
-    name = unit.name if unit else (action.side or "")
-    kind = action.kind
-    verbs = {
-        ActionKind.SHOOT: f"shoots {target}",
-        ActionKind.MOVE_AND_SHOOT: f"moves and shoots {target}",
-        ActionKind.MOVE_INTO_MELEE: f"charges {target}",
-        ActionKind.CONTINUE_MELEE: f"fights {target}",
-        ActionKind.MOVE: "moves",
-        ActionKind.ROUT: "flees",
-        ActionKind.PASS: "passes",
-    }
-    return f"{name} {verbs.get(kind, kind.value)}"
-
-
 def expectation(state: GameState, order: Order) -> Expectation:
-    """Where the ordered model must stand (and face) once the player has moved it."""
-    action = order.action
-    unit = state.unit(action.unit_id or "")
-    path = action.path
-    end = path[-1] if path else unit.position
-    heading = unit.heading_deg
-    if len(path) > 1 and path[-2] != path[-1]:
-        heading = bearing_deg(path[-2], path[-1])
-    if action.heading_deg is not None:
-        heading = action.heading_deg
-    if action.target_id and action.kind in (ActionKind.SHOOT, ActionKind.MOVE_AND_SHOOT):
-        heading = bearing_deg(end, state.unit(action.target_id).position)
-    off = not state.table.contains_base(end, unit.radius_in)
-    moves = math.dist(end, unit.position) > 0.05
-    return Expectation(unit.id, end[0], end[1], heading % 360.0, off, moves)
+    """Where the ordered model must stand (and face) once the player has moved it (asked of
+    the table adapter of the ruleset the state belongs to)."""
+    return find_adapter(state.ruleset).expectation(state, order)
 
 
 def moved_units(state: GameState, obs: Observation, tol: Tolerances) -> list[Unit]:

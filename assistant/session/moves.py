@@ -1,30 +1,20 @@
 """Turning what the camera saw of the player's move, and what they declared, into an action.
 
-Inches and degrees. The narrative ruleset's movement patterns (one leg of M, or two of M/2)
-decide whether an observed start and end can be joined by a legal path.
+Which paths are legal and which declarations a ruleset knows is its table adapter's business
+(:mod:`assistant.tables`); these are the session's entry points. Inches and degrees.
 """
 
 from __future__ import annotations
 
-import math
-
 from assistant.session.observation import PieceSeen
-from engine.actions import Action, ActionKind
-from engine.controllers.narrative_tactics import objective_next_to
-from engine.geometry import Point, check_path, find_path
-from engine.model import GameState, Phase, Unit
+from assistant.tables import adapter_for
+from assistant.tables.base import ObservedMove
+from engine.actions import Action
+from engine.geometry import Point
+from engine.model import GameState, Unit
 from engine.protocols import Ruleset
-from engine.rulesets.narrative_board import card_of, contacting_enemies, move_area, move_patterns
 
-#: (unit id, legal path or None, reason it is illegal or "", observed heading in degrees)
-ObservedMove = tuple[str, tuple[Point, ...] | None, str, float]
-
-
-def move_allowance_in(state: GameState, unit: Unit) -> float:
-    """How far the unit may move in this activation, inches."""
-    if state.phase is Phase.BONUS and state.bonus_unit == unit.id:
-        return state.bonus_move_in
-    return card_of(unit).move_in
+__all__ = ["ObservedMove", "observed_action", "observed_path"]
 
 
 def observed_path(
@@ -32,23 +22,7 @@ def observed_path(
 ) -> tuple[tuple[Point, ...] | None, str]:
     """A legal path from where the unit stood to where its model now stands, or the reason
     there is none ("the path crosses the farmhouse", "7.2 in is more than its 6 in move")."""
-    start, end = unit.position, (seen.x_in, seen.y_in)
-    if math.dist(start, end) <= 0.05:
-        return (start,), ""
-    allowance = move_allowance_in(state, unit)
-    area = move_area(state, unit)
-    path = find_path(start, end, move_patterns(allowance), area)
-    if path is not None:
-        return tuple(path), ""
-    distance = math.dist(start, end)
-    if distance > allowance + 1e-6:
-        return (
-            None,
-            f"{unit.name} moved {distance:.1f} inches, more than its {allowance:g} inch move",
-        )
-    straight = check_path((start, end), (allowance,), area)
-    reason = straight.reason or "no path of at most two legs reaches that spot"
-    return None, reason
+    return adapter_for(ruleset).observed_path(state, ruleset, unit, seen)
 
 
 def observed_action(
@@ -60,49 +34,4 @@ def observed_action(
     unit_id: str | None,
 ) -> Action | str:
     """The action the player declared, or a sentence saying what is missing."""
-    pending = ruleset.pending(state)
-    uid: str | None
-    if move is not None:
-        uid, path, _, heading = move
-    else:
-        candidates = list(pending.candidates)
-        uid = (
-            unit_id if unit_id in candidates else (candidates[0] if len(candidates) == 1 else None)
-        )
-        if uid is None:
-            in_melee = [c for c in candidates if contacting_enemies(state, state.unit(c))]
-            if what == "melee" and len(in_melee) == 1:
-                uid = in_melee[0]
-            else:
-                return "Move a character first, or choose on the page which one acts."
-        path, heading = None, state.unit(uid).heading_deg
-    assert uid is not None
-    unit = state.unit(uid)
-    moved = path is not None and len(path) > 1
-    pick = objective_next_to(state, unit)
-    pick_up = pick.id if pick is not None and unit.carrying is None else None
-    if what in ("shoot", "melee") and target is None:
-        if what == "melee":
-            touching = contacting_enemies(state, unit)
-            if len(touching) == 1:
-                target = touching[0].id
-        if target is None:
-            return f"Say which enemy {unit.name} should {'shoot' if what == 'shoot' else 'fight'}."
-    if target is not None and not state.has_unit(target):
-        return f"There is no character {target!r} in this battle."
-    if what == "shoot":
-        kind = ActionKind.MOVE_AND_SHOOT if moved else ActionKind.SHOOT
-        return Action(
-            kind, uid, path=path if moved and path else (), target_id=target, pick_up=pick_up
-        )
-    if what == "melee":
-        if moved and path:
-            return Action(
-                ActionKind.MOVE_INTO_MELEE, uid, path=path, target_id=target, pick_up=pick_up
-            )
-        return Action(ActionKind.CONTINUE_MELEE, uid, target_id=target)
-    if what in ("done", "move", "hold"):
-        if moved and path:
-            return Action(ActionKind.MOVE, uid, path=path, heading_deg=heading, pick_up=pick_up)
-        return Action(ActionKind.MOVE, uid, heading_deg=heading, pick_up=pick_up)
-    return f"I don't know the action {what!r}: say shoot, melee, done or pass."
+    return adapter_for(ruleset).observed_action(state, ruleset, what, target, move, unit_id)

@@ -6,36 +6,24 @@ from assistant.live_hub import (
     AnnouncementView,
     BoardView,
     DeclareOption,
-    OrderView,
-    PoseView,
     PromptView,
+    ResourceView,
     SideView,
-    SightLineView,
     StatusView,
     TerrainView,
     UnitView,
 )
-from assistant.session.announce import cover_areas, order_instruction
 from assistant.session.game import LiveGame, Stage
-from engine.geometry import cover_between
+from assistant.tables.base import TableAdapter
 from engine.model import GameState, Role, Unit
-from engine.rulesets.narrative_board import card_of, gap_between, sight_between
 
 #: How many announcements the page keeps.
 LOG_LENGTH = 60
 
 
-def _status(state: GameState, unit: Unit) -> str:
-    if unit.status.value == "fallen":
-        return "fallen"
-    if not unit.on_table:
-        return "off"
-    return "routing" if state.is_routing(unit) else "active"
-
-
-def unit_view(state: GameState, unit: Unit) -> UnitView:
-    """One character card on the page."""
-    card = card_of(unit)
+def unit_view(adapter: TableAdapter, state: GameState, unit: Unit) -> UnitView:
+    """One unit's card and piece on the page (what the card shows is the adapter's)."""
+    card = adapter.unit_card(state, unit)
     return UnitView(
         id=unit.id,
         name=unit.name,
@@ -46,35 +34,13 @@ def unit_view(state: GameState, unit: Unit) -> UnitView:
         base_diameter_in=unit.base_diameter_in,
         wounds=unit.wounds,
         wound_slots=card.wound_slots,
-        status=_status(state, unit),  # type: ignore[arg-type]
+        status=card.status,
         activated=unit.activated,
-        carrying=unit.carrying,
-        ranges_in=(card.shoot_range_in,) if card.shoot_range_in else (),
-        front_arc_deg=180.0,
+        ranges_in=card.ranges_in,
+        front_arc_deg=card.front_arc_deg,
+        statuses=card.statuses,
+        resources=tuple(ResourceView(v.label, v.value) for v in card.values),
     )
-
-
-def sight_lines(state: GameState, unit: Unit) -> tuple[SightLineView, ...]:
-    """Lines of sight from one character to every enemy, with range and cover."""
-    areas = cover_areas(state)
-    out = []
-    for enemy in state.enemies_of(unit):
-        sight = sight_between(state, unit, enemy)
-        cover, giver = cover_between(unit.position, enemy.position, enemy.radius_in, areas)
-        note = "blocked by " + ", ".join(sight.blocked_by) if sight.blocked_by else ""
-        if giver:
-            note = (note + "; " if note else "") + f"cover from {giver}"
-        out.append(
-            SightLineView(
-                from_id=unit.id,
-                to_id=enemy.id,
-                clear=sight.centre_clear,
-                cover=cover.value,
-                range_in=round(gap_between(unit, enemy), 2),
-                note=note,
-            )
-        )
-    return tuple(out)
 
 
 def outcome_text(state: GameState) -> str | None:
@@ -90,36 +56,25 @@ def build_view(game: LiveGame, statuses: tuple[str, ...] = ()) -> BoardView:
     """Everything the page shows for the game as it stands."""
     state = game.state
     scenario = game.scenario
+    adapter = game.adapter
     order = None
     focus: Unit | None = None
     if game.order is not None and game.expected is not None:
-        exp = game.expected
-        focus = state.unit(exp.unit_id)
-        order = OrderView(
-            unit_id=exp.unit_id,
-            text=order_instruction(state, game.order),
-            ghost=None if exp.off_table else PoseView(exp.x_in, exp.y_in, exp.heading_deg),
-            path_in=tuple(game.order.action.path),
-            target_id=game.order.action.target_id,
-            reason=game.order.reason,
-        )
+        focus = state.unit(game.expected.unit_id)
+        order = adapter.order_view(state, game.order, game.expected)
     prompt = None
-    pending = game.ruleset.pending(state)
+    turn = adapter.turn(state, game.ruleset)
     if game.stage is Stage.DICE:
         prompt = PromptView(
             kind="dice", text=game.announcements[-1].text if game.announcements else "Roll a die"
         )
     elif game.stage is Stage.HUMAN:
-        candidates = [state.unit(u) for u in pending.candidates]
-        enemies = tuple(e.id for e in state.units if e.on_table and e.side != pending.side)
-        options = [DeclareOption("done"), DeclareOption("melee", enemies), DeclareOption("pass")]
-        if any(card_of(u).shoot_range_in for u in candidates):
-            options.insert(0, DeclareOption("shoot", enemies))
         moved = game.human_move_unit
+        options = adapter.declarations(state, turn, moved)
         prompt = PromptView(
             kind="declare",
-            text="Move one character, then declare its action.",
-            options=tuple(options),
+            text=adapter.declare_prompt(state, turn),
+            options=tuple(DeclareOption(o.action, o.targets) for o in options),
             unit_id=moved,
         )
         if moved:
@@ -134,7 +89,7 @@ def build_view(game: LiveGame, statuses: tuple[str, ...] = ()) -> BoardView:
         table_width_in=state.table.width_in,
         table_depth_in=state.table.depth_in,
         round=state.round,
-        turn=pending.side,
+        turn=turn.side,
         title=scenario.scenario.title or scenario.scenario.name,
         sides=tuple(
             SideView(s.name, s.name, "ai" if s.role is Role.AI else "player") for s in state.sides
@@ -142,9 +97,11 @@ def build_view(game: LiveGame, statuses: tuple[str, ...] = ()) -> BoardView:
         terrain=tuple(
             TerrainView(t.name, t.kind, t.cover, tuple(t.polygon)) for t in state.terrain
         ),
-        units=tuple(unit_view(state, u) for u in state.units),
+        units=tuple(unit_view(adapter, state, u) for u in state.units),
         order=order,
-        sight_lines=sight_lines(state, focus) if focus is not None and focus.on_table else (),
+        sight_lines=adapter.sight_lines(state, focus)
+        if focus is not None and focus.on_table
+        else (),
         announcements=tuple(
             AnnouncementView(round(a.t, 2), a.text) for a in game.announcements[-LOG_LENGTH:]
         ),

@@ -211,7 +211,10 @@
       obstacles.push({ x: cx - r, y: cy - r, w: 2 * r, h: 2 * r });
       pieces.push({ x: cx, y: cy, r, owner: unit.id });
       const statusClass = unit.status === "active" ? "" : unit.status;
-      svg("circle", { cx, cy, r, class: `base ${sideClass(view, unit.side)} ${statusClass}` }, group);
+      // Any ruleset status (routing, pinned, alerted...) marks the base; the card names it.
+      const flagged = (unit.statuses || []).length && unit.status === "active" ? "flagged" : "";
+      svg("circle", { cx, cy, r, class: `base ${sideClass(view, unit.side)} ${statusClass} ${flagged}`,
+        "data-statuses": (unit.statuses || []).join(" ") }, group);
       if (unit.status === "fallen") {
         const d = r * 0.6;
         svg("path", { d: `M ${cx - d} ${cy - d} L ${cx + d} ${cy + d} M ${cx - d} ${cy + d} L ${cx + d} ${cy - d}`,
@@ -358,8 +361,17 @@
       el("span", { class: "unit-name" }, card, unit.name);
       const meta = [side ? side.name : unit.side, unit.status];
       if (unit.activated) meta.push("acted");
-      if (unit.carrying) meta.push(`carries ${unit.carrying}`);
       el("span", { class: "unit-meta" }, card, meta.join(" · "));
+      // The ruleset's statuses and resources, whatever they are: drawn as the view lists them.
+      if ((unit.statuses || []).length) {
+        const row = el("span", { class: "unit-statuses" }, card);
+        for (const status of unit.statuses) el("span", { class: "status-chip" }, row, status);
+      }
+      for (const resource of unit.resources || []) {
+        const row = el("span", { class: "unit-resource" }, card);
+        el("span", { class: "resource-label" }, row, `${cap(resource.label)}: `);
+        el("span", { class: "resource-value" }, row, resource.value);
+      }
       if (unit.wound_slots > 0) {
         // "Wounds 1/3" is what is read (and read out); the boxes only draw it.
         const wounds = el("span", { class: "wounds",

@@ -1,0 +1,3 @@
+"""The bundled table adapters: one import per ruleset runs its registration line."""
+
+from assistant.tables import narrative  # noqa: F401

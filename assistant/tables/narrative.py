@@ -1,0 +1,212 @@
+"""The Solo Narrative Minis Ruleset at the table (the ``narrative`` ruleset's adapter).
+
+Initiative is rolled by the assistant; a routing character's flight is ordered for the player
+like an AI order; the player declares shoot, melee, done (a move) or pass; a card shows
+wounds, routing and the objective carried. Orders and moves: :mod:`.narrative_orders` and
+:mod:`.narrative_moves`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+
+from assistant.errors import UserError
+from assistant.live_hub import SightLineView
+from assistant.session.announce import cover_areas
+from assistant.session.observation import PieceSeen
+from assistant.tables import narrative_moves as moves
+from assistant.tables import narrative_orders as orders
+from assistant.tables import register_adapter
+from assistant.tables.base import (
+    BaseAdapter,
+    CardValue,
+    Declaration,
+    Expectation,
+    ObservedMove,
+    ReplayMove,
+    Turn,
+    UnitCard,
+    targets_of,
+    unit_status,
+)
+from engine.actions import Action, ActionKind, Order
+from engine.geometry import Point, cover_between
+from engine.model import GameState, Phase, Role, Unit, UnitStatus
+from engine.odds import (
+    NARRATIVE_MODIFIER_RANGE,
+    narrative_modifier_error,
+    narrative_wound_chance,
+)
+from engine.protocols import PendingKind, Ruleset
+from engine.rulesets.narrative_board import card_of, gap_between, sight_between
+
+NAME = "narrative"
+
+
+class NarrativeAdapter(BaseAdapter):
+    """The narrative ruleset's table side."""
+
+    name = NAME
+    replayed_events = frozenset({"round_start", "activation", "pick_up", "bonus_activation"})
+    odds_help = "the chance that one attack wounds: 'odds narrative --attack 1 --defence 0 --moved'"
+
+    # ---------------------------------------------------------------- turns
+    def turn(self, state: GameState, ruleset: Ruleset) -> Turn:
+        pending = ruleset.pending(state)
+        if pending.kind is PendingKind.OVER:
+            return Turn("over")
+        if pending.kind is PendingKind.INITIATIVE:
+            return Turn("auto", action=Action(ActionKind.INITIATIVE))
+        side = pending.side or ""
+        routing = [u for u in pending.candidates if state.is_routing(state.unit(u))]
+        if state.side(side).role is Role.AI:
+            return Turn("ai", side, pending.candidates, may_pass=pending.may_pass)
+        if routing:
+            return Turn("forced", side, pending.candidates, unit_id=routing[0], may_pass=False)
+        return Turn(
+            "human", side, pending.candidates, general=pending.general, may_pass=pending.may_pass
+        )
+
+    # --------------------------------------------------------------- orders
+    def order_instruction(self, state: GameState, order: Order) -> str:
+        return orders.order_instruction(state, order)
+
+    def expectation(self, state: GameState, order: Order) -> Expectation:
+        return orders.shot_heading(state, order, super().expectation(state, order))
+
+    def describe_action(self, state: GameState, action: Action) -> str:
+        return orders.describe_action(state, action)
+
+    def declared_notes(self, state: GameState, action: Action) -> tuple[str, ...]:
+        return orders.declared_notes(state, action)
+
+    # ------------------------------------------------------ the player's side
+    def declarations(
+        self, state: GameState, turn: Turn, moved: str | None
+    ) -> tuple[Declaration, ...]:
+        enemies = targets_of(state, turn.side)
+        options = [Declaration("done"), Declaration("melee", enemies), Declaration("pass")]
+        if any(card_of(state.unit(u)).shoot_range_in for u in turn.candidates):
+            options.insert(0, Declaration("shoot", enemies))
+        return tuple(options)
+
+    def moved_prompt(self, state: GameState, unit: Unit, distance_in: float) -> str:
+        return f"{unit.name} moved {distance_in:.1f} inches. Declare its action: shoot, melee, or done."
+
+    def observed_path(
+        self, state: GameState, ruleset: Ruleset, unit: Unit, seen: PieceSeen
+    ) -> tuple[tuple[Point, ...] | None, str]:
+        return moves.observed_path(state, unit, seen)
+
+    def observed_action(
+        self,
+        state: GameState,
+        ruleset: Ruleset,
+        what: str,
+        target: str | None,
+        move: ObservedMove | None,
+        unit_id: str | None,
+    ) -> Action | str:
+        return moves.observed_action(state, ruleset, what, target, move, unit_id)
+
+    # -------------------------------------------------------------- the page
+    def unit_card(self, state: GameState, unit: Unit) -> UnitCard:
+        card = card_of(unit)
+        status = unit_status(unit)
+        values = ()
+        if unit.carrying is not None:
+            values = (CardValue("carries", state.objective(unit.carrying).name),)
+        return UnitCard(
+            status=status,
+            statuses=("routing",) if status == "active" and state.is_routing(unit) else (),
+            values=values,
+            wound_slots=card.wound_slots,
+            ranges_in=(card.shoot_range_in,) if card.shoot_range_in else (),
+            front_arc_deg=180.0,
+        )
+
+    def sight_lines(self, state: GameState, unit: Unit) -> tuple[SightLineView, ...]:
+        areas = cover_areas(state)
+        out = []
+        for enemy in state.enemies_of(unit):
+            sight = sight_between(state, unit, enemy)
+            cover, giver = cover_between(unit.position, enemy.position, enemy.radius_in, areas)
+            note = "blocked by " + ", ".join(sight.blocked_by) if sight.blocked_by else ""
+            if giver:
+                note = (note + "; " if note else "") + f"cover from {giver}"
+            out.append(
+                SightLineView(
+                    from_id=unit.id,
+                    to_id=enemy.id,
+                    clear=sight.centre_clear,
+                    cover=cover.value,
+                    range_in=round(gap_between(unit, enemy), 2),
+                    note=note,
+                )
+            )
+        return tuple(out)
+
+    # ------------------------------------------------------------------ odds
+    def add_odds_arguments(self, parser: argparse.ArgumentParser) -> None:
+        low, high = NARRATIVE_MODIFIER_RANGE[0], NARRATIVE_MODIFIER_RANGE[-1]
+        parser.add_argument(
+            "--attack",
+            type=int,
+            required=True,
+            help=f"attacker's attack modifier ({low} to {high})",
+        )
+        parser.add_argument(
+            "--defence",
+            "--defense",
+            type=int,
+            required=True,
+            help=f"defender's defence modifier ({low} to {high})",
+        )
+        parser.add_argument(
+            "--moved", action="store_true", help="the shot follows a move (-1 attack)"
+        )
+
+    def odds(self, args: argparse.Namespace) -> str:
+        for name, value in (("--attack", args.attack), ("--defence", args.defence)):
+            problem = narrative_modifier_error(name, value)
+            if problem is not None:
+                raise UserError(problem)
+        chance = narrative_wound_chance(args.attack, args.defence, args.moved)
+        delta = args.attack - args.defence - (1 if args.moved else 0)
+        return (
+            f"Chance of a wound (attack {args.attack}, defence {args.defence}"
+            f"{', after moving' if args.moved else ''}; modifier {delta:+d}): "
+            f"{chance.numerator}/{chance.denominator} = {float(chance) * 100:.1f}%"
+        )
+
+    # ------------------------------------------------------ reading footage
+    def replay_move(
+        self, state: GameState, ruleset: Ruleset, unit: Unit, seen: PieceSeen, slack_in: float
+    ) -> ReplayMove:
+        return moves.replay_move(state, ruleset, unit, seen, slack_in)
+
+    def stand_in_actions(self, state: GameState, unit: Unit) -> tuple[Action, ...]:
+        return moves.stand_in_actions(state, unit)
+
+    def place(
+        self, state: GameState, unit_id: str, x: float, y: float, heading: float
+    ) -> GameState:
+        state = super().place(state, unit_id, x, y, heading)
+        carried = state.unit(unit_id).carrying
+        if carried is not None:
+            state = state.with_objective(replace(state.objective(carried), x=x, y=y))
+        return state
+
+    def take_off(self, state: GameState, unit_id: str) -> GameState:
+        unit = state.unit(unit_id)
+        if unit.carrying is not None:
+            objective = state.objective(unit.carrying)
+            state = state.with_objective(replace(objective, carried_by=None, x=unit.x, y=unit.y))
+        return state.with_unit(replace(unit, status=UnitStatus.FALLEN, carrying=None))
+
+    def activation_note(self, state: GameState, unit: Unit) -> str:
+        return "bonus" if state.phase is Phase.BONUS and state.bonus_unit == unit.id else ""
+
+
+register_adapter(NAME, NarrativeAdapter)

@@ -1,0 +1,204 @@
+"""The narrative ruleset's moves as the camera sees them: an observed start and end joined by a
+legal path (one leg of M, or two of M/2), the player's declaration turned into an action, and
+the actions a move in footage could have been. Inches and degrees.
+"""
+
+from __future__ import annotations
+
+import math
+
+from assistant.session.observation import PieceSeen
+from assistant.tables.base import ObservedMove, ReplayMove
+from engine.actions import Action, ActionKind
+from engine.controllers.narrative_tactics import objective_next_to
+from engine.errors import EngineError
+from engine.geometry import Point, check_path, find_path
+from engine.model import GameState, Phase, Unit
+from engine.protocols import Ruleset
+from engine.rulesets.narrative_board import card_of, contacting_enemies, move_area, move_patterns
+
+
+def move_allowance_in(state: GameState, unit: Unit) -> float:
+    """How far the unit may move in this activation, inches."""
+    if state.phase is Phase.BONUS and state.bonus_unit == unit.id:
+        return state.bonus_move_in
+    return card_of(unit).move_in
+
+
+def observed_path(
+    state: GameState, unit: Unit, seen: PieceSeen
+) -> tuple[tuple[Point, ...] | None, str]:
+    """A legal path from where the unit stood to where its model now stands, or the reason
+    there is none ("the path crosses the farmhouse", "7.2 in is more than its 6 in move")."""
+    start, end = unit.position, (seen.x_in, seen.y_in)
+    if math.dist(start, end) <= 0.05:
+        return (start,), ""
+    allowance = move_allowance_in(state, unit)
+    area = move_area(state, unit)
+    path = find_path(start, end, move_patterns(allowance), area)
+    if path is not None:
+        return tuple(path), ""
+    distance = math.dist(start, end)
+    if distance > allowance + 1e-6:
+        return (
+            None,
+            f"{unit.name} moved {distance:.1f} inches, more than its {allowance:g} inch move",
+        )
+    straight = check_path((start, end), (allowance,), area)
+    reason = straight.reason or "no path of at most two legs reaches that spot"
+    return None, reason
+
+
+def _pick_up(state: GameState, unit: Unit) -> str | None:
+    """The objective the unit picks up before it acts (a free step, D000-11), if any."""
+    pick = objective_next_to(state, unit)
+    return pick.id if pick is not None and unit.carrying is None else None
+
+
+def observed_action(
+    state: GameState,
+    ruleset: Ruleset,
+    what: str,
+    target: str | None,
+    move: ObservedMove | None,
+    unit_id: str | None,
+) -> Action | str:
+    """The action the player declared, or a sentence saying what is missing."""
+    pending = ruleset.pending(state)
+    uid: str | None
+    if move is not None:
+        uid, path, _, heading = move
+    else:
+        candidates = list(pending.candidates)
+        uid = (
+            unit_id if unit_id in candidates else (candidates[0] if len(candidates) == 1 else None)
+        )
+        if uid is None:
+            in_melee = [c for c in candidates if contacting_enemies(state, state.unit(c))]
+            if what == "melee" and len(in_melee) == 1:
+                uid = in_melee[0]
+            else:
+                return "Move a character first, or choose on the page which one acts."
+        path, heading = None, state.unit(uid).heading_deg
+    assert uid is not None
+    unit = state.unit(uid)
+    moved = path is not None and len(path) > 1
+    pick_up = _pick_up(state, unit)
+    if what in ("shoot", "melee") and target is None:
+        if what == "melee":
+            touching = contacting_enemies(state, unit)
+            if len(touching) == 1:
+                target = touching[0].id
+        if target is None:
+            return f"Say which enemy {unit.name} should {'shoot' if what == 'shoot' else 'fight'}."
+    if target is not None and not state.has_unit(target):
+        return f"There is no character {target!r} in this battle."
+    if what == "shoot":
+        kind = ActionKind.MOVE_AND_SHOOT if moved else ActionKind.SHOOT
+        return Action(
+            kind, uid, path=path if moved and path else (), target_id=target, pick_up=pick_up
+        )
+    if what == "melee":
+        if moved and path:
+            return Action(
+                ActionKind.MOVE_INTO_MELEE, uid, path=path, target_id=target, pick_up=pick_up
+            )
+        return Action(ActionKind.CONTINUE_MELEE, uid, target_id=target)
+    if what in ("done", "move", "hold"):
+        if moved and path:
+            return Action(ActionKind.MOVE, uid, path=path, heading_deg=heading, pick_up=pick_up)
+        return Action(ActionKind.MOVE, uid, heading_deg=heading, pick_up=pick_up)
+    return f"I don't know the action {what!r}: say shoot, melee, done or pass."
+
+
+def _legal_path(
+    state: GameState, unit: Unit, seen: PieceSeen, slack_in: float
+) -> tuple[tuple[Point, ...] | None, str, bool]:
+    """A legal path for the observed move, or why there is none; the end may lie up to
+    ``slack_in`` beyond a legal spot, as the camera measures. The last item says whether that
+    allowance was needed."""
+    try:
+        path, why = observed_path(state, unit, seen)
+        if path is not None:
+            return path, "", False
+        length = math.dist(unit.position, (seen.x_in, seen.y_in))
+        if length > slack_in:
+            k = (length - slack_in) / length
+            near = PieceSeen(
+                unit.x + (seen.x_in - unit.x) * k,
+                unit.y + (seen.y_in - unit.y) * k,
+                seen.heading_deg,
+            )
+            nearer, _ = observed_path(state, unit, near)
+            if nearer is not None:
+                return nearer, "", True
+    except EngineError as exc:
+        return None, str(exc), False
+    return None, why, False
+
+
+def replay_move(
+    state: GameState, ruleset: Ruleset, unit: Unit, seen: PieceSeen, slack_in: float
+) -> ReplayMove:
+    """The legal actions a move in footage could have been: a flight when its company is
+    routing; otherwise a move, a charge into whoever it ends touching, or a move and shoot,
+    picking up an objective it stands next to first."""
+    if state.is_routing(unit):
+        return ReplayMove((Action(ActionKind.ROUT, unit.id),), True)
+    path, why, nudged = _legal_path(state, unit, seen, slack_in)
+    if path is None:
+        return ReplayMove((), False, why)
+    pick_up = _pick_up(state, unit)
+    options: list[Action] = []
+    if len(path) > 1:
+        end = path[-1]
+        options.append(
+            Action(
+                ActionKind.MOVE, unit.id, path=path, heading_deg=seen.heading_deg, pick_up=pick_up
+            )
+        )
+        for enemy in contacting_enemies(state, unit, end):
+            options.append(
+                Action(
+                    ActionKind.MOVE_INTO_MELEE,
+                    unit.id,
+                    path=path,
+                    target_id=enemy.id,
+                    pick_up=pick_up,
+                )
+            )
+        if card_of(unit).shoot_range_in:
+            for enemy in state.enemies_of(unit):
+                options.append(
+                    Action(
+                        ActionKind.MOVE_AND_SHOOT,
+                        unit.id,
+                        path=path,
+                        target_id=enemy.id,
+                        pick_up=pick_up,
+                    )
+                )
+    else:
+        options.append(
+            Action(ActionKind.MOVE, unit.id, heading_deg=seen.heading_deg, pick_up=pick_up)
+        )
+    legal = tuple(a for a in options if not ruleset.validate(state, a))
+    return ReplayMove(legal, True, nudged=nudged)
+
+
+def stand_in_actions(state: GameState, unit: Unit) -> tuple[Action, ...]:
+    """Actions that leave the unit where it stands: fight on against an enemy it touches, a
+    shot, or holding its ground."""
+    options = [
+        Action(ActionKind.CONTINUE_MELEE, unit.id, target_id=enemy.id)
+        for enemy in contacting_enemies(state, unit)
+    ]
+    if card_of(unit).shoot_range_in:
+        options += [
+            Action(ActionKind.SHOOT, unit.id, target_id=enemy.id)
+            for enemy in state.enemies_of(unit)
+        ]
+    options.append(Action(ActionKind.MOVE, unit.id, heading_deg=unit.heading_deg))
+    if state.is_routing(unit):
+        options.append(Action(ActionKind.ROUT, unit.id))
+    return tuple(options)
