@@ -17,6 +17,8 @@ F32 = npt.NDArray[np.float32]
 
 MIN_MATERIAL_DISTANCE = 20.0
 """The least Lab distance from the tray that counts as die material."""
+NOISE_SIGMAS = 6.0
+"""Die material stands this many robust standard deviations of the tray's texture above it."""
 SHADOW_WEIGHT = 0.0
 """Weight of a darker-than-tray lightness difference in the distance: none, since shadows and
 the shaded sides of white dice are as dark as that; dice are lighter or more coloured than the
@@ -75,9 +77,13 @@ def material_mask(
     tray = tray_colour(lab, valid if tray_only is None else tray_only, cell_px)
     dist = material_distance(lab, tray)
     learn = valid if tray_only is None else tray_only
-    tray_px = dist[(learn > 0) & (dist < MIN_MATERIAL_DISTANCE)]
-    noise = float(np.percentile(tray_px, 99)) if tray_px.size else 0.0
-    cut = max(MIN_MATERIAL_DISTANCE, 1.3 * noise)
+    seen = dist[learn > 0]
+    cut = MIN_MATERIAL_DISTANCE
+    if seen.size:
+        # the tray is most of the picture: its texture (wood grain, felt) sets the noise
+        mid = float(np.median(seen))
+        spread = 1.4826 * float(np.median(np.abs(seen - mid)))
+        cut = max(cut, mid + NOISE_SIGMAS * spread)
     mask = ((dist > cut) & (valid > 0)).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return fill_holes(mask, hole_px * hole_px), dist

@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.dice.faces import PIP_OFFSET, Face, face_candidates, lone_pip
-from vision.dice.material import fill_holes, material_mask
+from vision.dice.material import material_mask
 from vision.dice.pips import F64, GRID, Pip, Polarity, find_pips, pip_responses
 from vision.dice.types import DiceRead, DieFound, DieUnread, Unreadable
 from vision.dice.view import DiceView
@@ -42,6 +42,19 @@ SIDE_PIP_ROUNDNESS = 0.76
 cocked face) wherever the view can show side faces flattened that much."""
 SIDE_MARGIN = 0.12
 """A face flattened by less than this beyond its expected side-face ratio is still a top face."""
+SQUARE_SLACK = 1.06
+"""A read die's top face is taken this much larger than its side from the pip step (makers'
+pip offsets differ by a few per cent)."""
+ALIKE_FACE_L = {Polarity.DARK: 0.15, Polarity.LIGHT: 1.0}
+"""How much the face lightness around the pips of a two or three may differ (the ring around
+a light pip catches the glow of its neighbours, too unsteady to use)."""
+TIPPED_SQUASH = 0.9
+"""A top face whose pip lattice is flattened below this ratio is tipped (cos 25 degrees is
+0.906; flat faces measure 0.92-1.0 on renders at 1080p)."""
+TIPPED_ROUNDNESS = 0.84
+"""A one, two or three whose pips are flattened below this ratio is tipped."""
+COCKED_EXCESS = 0.15
+"""A read die with this much unexplained material against it (in dice' areas) is not flat."""
 LEFTOVER_DIE = 0.3
 """Unexplained material of this many dice' areas is a die (or part of one) not read."""
 EXTRA_DIE = 0.75
@@ -58,6 +71,8 @@ class _Die:
     unread: Unreadable | None = None
     why: str = ""
     """Which check made it unreadable (for diagnosis)."""
+    excess: float = 0.0
+    """Die material around it that a flat die does not explain, in dice' areas."""
 
 
 def read_view(image: Image, view: DiceView) -> DiceRead:
@@ -121,20 +136,8 @@ def _read(
     valid = cv2.erode(valid, np.ones((5, 5), np.uint8))
     floor = view.floor if view.floor is not None else valid
     floor = cv2.bitwise_and(cv2.erode(floor, np.ones((5, 5), np.uint8)), valid)
-    material, _ = material_mask(
-        lab.astype(np.float32), valid, round(1.6 * s_hi), 0.6 * s_hi, tray_only=floor
-    )
-    k = max(3, round(0.3 * s_hi) | 1)
-    near = cv2.morphologyEx(
-        material, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    )
-    grow = max(5, round(0.2 * s_hi) | 1)  # corner pips at a face's edge cut into its material
-    near = cv2.dilate(
-        fill_holes(near, s_hi * s_hi),
-        cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow)),
-    )
     responses = pip_responses(lightness, int(np.clip(0.33 * s_hi, 7, 41)))
-    pips = find_pips(lightness, responses, near, (0.09 * s_lo, 0.32 * s_hi))
+    pips = find_pips(lightness, responses, valid, (0.09 * s_lo, 0.32 * s_hi))
     mid = math.sqrt(s_lo * s_hi)
     usable = [i for i, p in enumerate(pips) if not _side_pip(p, view, mid)]
     cands = face_candidates([pips[i] for i in usable], (0.2 * s_lo, 0.33 * s_hi))
@@ -152,7 +155,7 @@ def _read(
         side = float(np.clip(f.side_px(typical), s_lo, s_hi))
         if any(np.linalg.norm(f.centre - d.face.centre) < 0.7 * side for d in dice):
             continue
-        die = _check(f, side, view, lightness, near, responses, gx, gy)
+        die = _check(f, side, view, lightness, valid, responses, gx, gy)
         if die is None:
             continue
         used |= set(f.members)
@@ -164,17 +167,36 @@ def _read(
         f = lone_pip(pips[i], i)
         if any(np.linalg.norm(f.centre - d.face.centre) < 0.7 * d.side for d in dice):
             continue
-        die = _check(f, typical, view, lightness, near, responses, gx, gy)
+        die = _check(f, typical, view, lightness, valid, responses, gx, gy)
         if die is None or die.unread is not None:
             continue
         used.add(i)
         dice.append(die)
+    dice = _drop_side_neighbours(dice, view)
+    # the tray's colour, learnt away from the dice read and every pip-like spot
+    known = _explained(dice, view, lightness.shape, 1.0 + 0.5)
+    for p in pips:
+        cv2.circle(known, (round(p.x), round(p.y)), round(p.major * 2 + 2), 255, -1)
+    learn = cv2.bitwise_and(floor, cv2.bitwise_not(known))
+    material, _ = material_mask(
+        lab.astype(np.float32), valid, round(1.6 * s_hi), 0.6 * s_hi, tray_only=learn
+    )
     if debug is not None:
         debug.update(material=material, pips=pips, faces=[d.face for d in dice])
-    dice = _drop_side_neighbours(dice, view)
-    unread: list[tuple[Unreadable, F64]] = []
-    unread.extend(_leftovers(material, valid, floor, dice, view, typical))
+    unread = _leftovers(material, valid, floor, dice, view, typical)
     return dice, unread
+
+
+def _explained(dice: list[_Die], view: DiceView, shape: tuple[int, ...], slack: float) -> Grey:
+    """255 over each read die as a flat die shows it: its top face (``slack`` times its side)
+    swept toward the nadir by the parallax of its height (its side faces)."""
+    out = np.zeros(shape[:2], np.uint8)
+    for d in dice:
+        sq = _square(d.face.centre, d.side * slack, _die_angle(d.face))
+        v = view.parallax_px(d.face.centre, d.side)
+        hull = cv2.convexHull(np.vstack([sq, sq + v]).astype(np.float32))
+        cv2.fillConvexPoly(out, np.round(hull).astype(np.int32), 255)
+    return out
 
 
 def _side_pip(pip: Pip, view: DiceView, side: float) -> bool:
@@ -183,6 +205,15 @@ def _side_pip(pip: Pip, view: DiceView, side: float) -> bool:
     if r >= 1.0 - SIDE_MARGIN:
         return False
     return pip.roundness < min(SIDE_PIP_ROUNDNESS, (1.0 + r) / 2.0 + 0.05)
+
+
+REJECTED: list[tuple[F64, int, str]] | None = None
+"""When a list, every face candidate turned down is noted in it (centre, value, check)."""
+
+
+def _reject(f: Face, why: str) -> None:
+    if REJECTED is not None:
+        REJECTED.append((f.centre.copy(), f.value, why))
 
 
 def _check(
@@ -199,18 +230,51 @@ def _check(
     pips of two dice, a lattice across the die's edges); an unreadable die when its pattern
     has a pip-like spot where none should be."""
     if _is_side_face(f, side, view):
+        _reject(f, "side")
         return None
     edge = edge_angle(gx, gy, f.centre, side, f.pips)
     if f.value == 1 and edge is not None:
         f.angle = edge
     if f.value in (2, 3) and (edge is None or _angle_gap(edge, f.angle) > 15.0):
+        _reject(f, "edges")
+        return None
+    if f.value in (2, 3) and not _pips_alike(f):
+        _reject(f, "alike")
         return None
     if not face_is_plain(lightness, material, f, side):
+        _reject(f, "plain")
+        return None
+    if not pips_joined(lightness, f):
+        _reject(f, "joined")
         return None
     die = _Die(f, side)
     if not empty_places_clear(f, responses, side):
         die.unread, die.why = Unreadable.UNCLEAR, "empty"
+    elif _tipped(f):
+        die.unread, die.why = Unreadable.COCKED, "tipped"
     return die
+
+
+def _pips_alike(face: Face) -> bool:
+    """The few pips of a two or three look alike: about the same size and roundness, on about
+    equally lit face (a pip of the next die's side face is flatter, or on a darker face)."""
+    ls = [p.face_l for p in face.pips]
+    tol = ALIKE_FACE_L[face.polarity]
+    rounds = [p.roundness for p in face.pips]
+    ds = [p.diameter for p in face.pips]
+    return (
+        max(ls) - min(ls) <= 6.0 + tol * max(ls)
+        and max(rounds) - min(rounds) <= 0.15
+        and max(ds) <= 1.35 * min(ds)
+    )
+
+
+def _tipped(face: Face) -> bool:
+    """A top face foreshortened as a tipped face is: its pip lattice (four pips or more) or
+    its pips (fewer) flattened beyond what a flat face shows."""
+    if face.value >= 4:
+        return face.squash < TIPPED_SQUASH
+    return float(np.median([p.roundness for p in face.pips])) < TIPPED_ROUNDNESS
 
 
 def _angle_gap(a: float, b: float) -> float:
@@ -256,7 +320,7 @@ def face_is_plain(lightness: Grey, material: Grey, face: Face, side: float) -> b
     across it (two touching dice read as one face)."""
     step = PIP_OFFSET * side
     c, s = math.cos(face.angle), math.sin(face.angle)
-    grid = np.linspace(-1.5, 1.5, 7)
+    grid = np.linspace(-1.3, 1.3, 7)
     uu, vv = np.meshgrid(grid, grid)
     px = face.centre[0] + step * (c * uu - s * vv)
     py = face.centre[1] + step * (s * uu + c * vv)
@@ -274,6 +338,42 @@ def face_is_plain(lightness: Grey, material: Grey, face: Face, side: float) -> b
     values = lightness[ys, xs].astype(np.float64)
     low = float(np.percentile(values, 10))
     return low >= GROOVE_DEPTH * face.face_l
+
+
+def pips_joined(lightness: Grey, face: Face) -> bool:
+    """Every pip is joined to a neighbouring pip of its face by plain face: the straight path
+    between them, outside the pips, nowhere darker than a groove (a pip of the next die, or of
+    a side face, is across the dark line where two faces meet)."""
+    if len(face.pips) < 2:
+        return True
+    for i, a in enumerate(face.pips):
+        pa = np.array(face.places[i])
+        near = [
+            j
+            for j in range(len(face.pips))
+            if j != i and np.abs(np.array(face.places[j]) - pa).max() <= 2
+        ]
+        dist = [float(np.abs(np.array(face.places[j]) - pa).sum()) for j in near]
+        if not _joined(lightness, a, face.pips[near[int(np.argmin(dist))]]):
+            return False
+    return True
+
+
+def _joined(lightness: Grey, a: Pip, b: Pip) -> bool:
+    """The straight path between two pips, outside them, stays at their face's lightness."""
+    h, w = lightness.shape
+    d = math.hypot(b.x - a.x, b.y - a.y)
+    t = np.linspace(0.0, 1.0, max(3, int(d)))
+    xs = a.x + (b.x - a.x) * t
+    ys = a.y + (b.y - a.y) * t
+    ra, rb = 1.6 * a.major + 2.0, 1.6 * b.major + 2.0
+    keep = (np.hypot(xs - a.x, ys - a.y) > ra) & (np.hypot(xs - b.x, ys - b.y) > rb)
+    if not keep.any():
+        return True
+    xi = np.clip(np.rint(xs[keep]).astype(int), 0, w - 1)
+    yi = np.clip(np.rint(ys[keep]).astype(int), 0, h - 1)
+    path = lightness[yi, xi].astype(np.float64)
+    return float(path.min()) >= GROOVE_DEPTH * (a.face_l + b.face_l) / 2.0
 
 
 def empty_places_clear(
@@ -406,15 +506,10 @@ def _leftovers(
     """Material no flat die explains: cocked dice, dice whose pips were not found, dice cut by
     the edge. Marks read dice cocked or cut in place; returns the other dice not read."""
     h, w = material.shape
-    explained = np.zeros((h, w), np.uint8)
+    explained = _explained(dice, view, material.shape, SQUARE_SLACK)
     squares = []
     for d in dice:
-        sq = _square(d.face.centre, d.side * 1.12, _die_angle(d.face))
-        if d.face.value == 1:
-            sq = _disc(d.face.centre, d.side * 0.62)
-        v = view.parallax_px(d.face.centre, d.side)
-        hull = cv2.convexHull(np.vstack([sq, sq + v]).astype(np.float32))
-        cv2.fillConvexPoly(explained, np.round(hull).astype(np.int32), 255)
+        sq = _square(d.face.centre, d.side * SQUARE_SLACK, _die_angle(d.face))
         squares.append(sq)
         inside = valid[
             np.clip(np.round(sq[:, 1]).astype(int), 0, h - 1),
@@ -422,35 +517,40 @@ def _leftovers(
         ]
         if d.unread is None and (inside == 0).any():
             d.unread, d.why = Unreadable.EDGE, "edge"
-    grow = max(1, round(0.08 * typical))
+    grow = max(1, round(0.05 * typical))
     explained = cv2.dilate(explained, np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
     rest = cv2.bitwise_and(material, cv2.bitwise_not(explained))
     rest = cv2.bitwise_and(rest, floor)  # not the rim or the paper beyond the tray's edge
-    k = max(3, round(0.2 * typical) | 1)
+    k = max(3, round(0.15 * typical) | 1)
     rest = cv2.morphologyEx(
         rest, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     )
     n, labels, stats, cents = cv2.connectedComponentsWithStats(rest, connectivity=8)
     out: list[tuple[Unreadable, F64]] = []
-    area_die = typical * typical
+    excess = [0.0] * len(dice)
+    reach = max(2, round(0.15 * typical))
     for i in range(1, n):
         area = float(stats[i, cv2.CC_STAT_AREA])
-        if area < LEFTOVER_DIE * area_die:
-            continue
-        blob = (labels == i).astype(np.uint8)
-        (_, _), (bw, bh), _ = cv2.minAreaRect(np.argwhere(blob)[:, ::-1].astype(np.float32))
-        if min(bw, bh) < 0.35 * typical or _edge_strip(stats[i], valid):
+        if _edge_strip(stats[i], valid):
             continue  # a strip along a wall or the tray's edge, not a die
-        touched = _touching(blob, squares, grow * 2 + 2)
-        if touched is not None and area < EXTRA_DIE * area_die:
-            if dice[touched].unread is None:
-                dice[touched].unread = Unreadable.COCKED
-                dice[touched].why = "leftover"
+        blob = (labels == i).astype(np.uint8)
+        touched = _touching(blob, squares, reach)
+        side = dice[touched].side if touched is not None else typical
+        if touched is not None and area < EXTRA_DIE * side * side:
+            excess[touched] += area
+            continue
+        if area < LEFTOVER_DIE * side * side:
+            continue
+        (_, _), (bw, bh), _ = cv2.minAreaRect(np.argwhere(blob)[:, ::-1].astype(np.float32))
+        if min(bw, bh) < 0.35 * side:
             continue
         centre = np.array(cents[i], dtype=np.float64)
-        reason = Unreadable.COCKED if touched is not None else Unreadable.BLURRED
-        count = max(1, round(area / (area_die * 1.3)))
-        out.extend((reason, centre) for _ in range(count))
+        count = max(1, round(area / (side * side * 1.3)))
+        out.extend((Unreadable.BLURRED, centre) for _ in range(count))
+    for d, extra in zip(dice, excess, strict=True):
+        d.excess = extra / (d.side * d.side)
+        if d.unread is None and d.excess >= COCKED_EXCESS:
+            d.unread, d.why = Unreadable.COCKED, "leftover"
     return out
 
 

@@ -233,7 +233,7 @@ def random_roll(
 ) -> tuple[PlacedDie, ...]:
     """``n`` dice at random on ``tray`` (seeded): values, yaws, looks and sizes drawn from the
     given choices; about ``touching`` of them pushed against another die; ``cocked`` of them
-    tipped 18-35 degrees against a wall or a neighbour; worn pips and glare up to the given
+    tipped 25-40 degrees against a neighbour; worn pips and glare up to the given
     strengths on some dice. Raises ValueError when they do not fit."""
     rng = np.random.default_rng(seed)
     area = tray.polygon().buffer(-edge_clearance_mm)
@@ -297,8 +297,8 @@ def _next_to(rng: np.random.Generator, die: PlacedDie, other: PlacedDie) -> Plac
 
 
 def _cocked(rng: np.random.Generator, die: PlacedDie, placed: list[PlacedDie]) -> PlacedDie:
-    """``die`` tipped 18-35 degrees, leaning on its nearest neighbour."""
-    tilt = float(rng.uniform(18.0, 35.0))
+    """``die`` tipped 25-40 degrees, leaning on its nearest neighbour."""
+    tilt = float(rng.uniform(25.0, 40.0))
     if placed:
         near = min(placed, key=lambda d: math.hypot(d.x_mm - die.x_mm, d.y_mm - die.y_mm))
         toward = math.degrees(math.atan2(near.x_mm - die.x_mm, near.y_mm - die.y_mm))

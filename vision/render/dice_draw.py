@@ -16,6 +16,8 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 import numpy.typing as npt
+from shapely.geometry import Point, Polygon
+from shapely.ops import unary_union
 
 from vision.render.camera import Camera
 from vision.render.dice import DiceScene, Lighting, PlacedDie, TrayLook
@@ -139,9 +141,12 @@ def render_dice(
     for j, box in enumerate(walls):
         order.append((float(np.linalg.norm(eye - box.mean(axis=0))), "wall", j))
     order.sort(key=lambda o: -o[0])
+    feet = [d.footprint().buffer(0.5) for d in scene.dice]
     for _, kind, k in order:
         if kind == "die":
-            _draw_die(layer, scene.dice[k], poses[k], scene.lighting, k)
+            near = [f for j, f in enumerate(feet) if j != k and f.distance(feet[k]) < 2.0]
+            others = unary_union(near) if near else None
+            _draw_die(layer, scene.dice[k], poses[k], scene.lighting, k, others)
         else:
             _draw_box(layer, walls[k], scene.tray.wall_bgr, scene.lighting, 10000 + k)
     image = layer.composite(base)
@@ -334,12 +339,25 @@ def _mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[in
     )
 
 
-def _draw_die(layer: _Layer, die: PlacedDie, pose: DiePose, light: Lighting, obj: int) -> None:
+EDGE_DARKEN = 0.85
+"""Rounded edges catch less of the room's light than the flat faces (seen at a slant)."""
+CREVICE_DARKEN = 0.55
+"""A rounded edge facing a touching die lies in a crevice that little light reaches."""
+
+
+def _draw_die(
+    layer: _Layer,
+    die: PlacedDie,
+    pose: DiePose,
+    light: Lighting,
+    obj: int,
+    others: Polygon | None = None,
+) -> None:
     canvas = layer.canvas
     eye = np.asarray(canvas.camera.position_mm)
     body = die.look.body_bgr
     world_hull = pose.to_world(hull_points(die))
-    layer.fill(canvas.project(world_hull), _scaled(body, 0.55), obj)
+    layer.fill(canvas.project(world_hull), _scaled(body, 0.4), obj)
     edges, faces = surface_patches(die)
     for patch in edges:
         normal = pose.rotation @ patch.normal
@@ -347,7 +365,13 @@ def _draw_die(layer: _Layer, die: PlacedDie, pose: DiePose, light: Lighting, obj
         mid = pts.mean(axis=0)
         if float(normal @ (eye - mid)) <= 0:
             continue
-        layer.fill(canvas.project(pts), _scaled(body, 0.93 * _shade(normal, mid, light)))
+        k = EDGE_DARKEN * _shade(normal, mid, light)
+        flat = normal[:2]
+        if others is not None and float(np.linalg.norm(flat)) > 0.3:
+            probe = mid[:2] + flat / float(np.linalg.norm(flat)) * 1.5
+            if others.contains(Point(float(probe[0]), float(probe[1]))):
+                k *= CREVICE_DARKEN
+        layer.fill(canvas.project(pts), _scaled(body, k))
     rng = np.random.default_rng(obj * 7 + 11)
     up = pose.face_up()
     for value, patch in faces.items():
