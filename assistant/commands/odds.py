@@ -8,7 +8,7 @@ import argparse
 from assistant.tables import adapter_names, find_adapter
 
 NAME = "odds"
-HELP = "Exact odds of a roll: e.g. 'odds narrative --attack 1 --defence 0 --moved'."
+HELP = "Exact odds of a ruleset's roll: 'odds RULESET --help' lists what it takes."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,37 +1,39 @@
-"""The game reconstructed from footage alone: activations, the AI's orders, legality of moves.
+"""The game read back from footage alone, by the engine: activations, the AI's orders, legality.
 
-With a scenario but no session log, the piece moves the footage shows are walked in time order
-against the scenario's engine state. Each move is one activation of its unit (an activation
-without a move, a shot from where it stands or a melee fought on the spot, leaves nothing in the
-footage). For a unit of the AI side the AI's order at that moment is worked out and the real
-move compared with it; for a unit of the human side the move is checked against the rules.
-Pieces taken off the table leave the game; a unit that moves again right after an enemy in
-contact with it was taken off takes a bonus activation. The unit then stands where the footage
-shows it. Rounds: a new one begins when a unit activates again, or when every unit on the
-table has activated.
+With a scenario but no session log, the piece moves and removals the footage shows are walked in
+time order through the scenario's ruleset. Every step is the engine's: the ruleset says whose
+turn it is (``pending``), which actions are legal (``validate``) and what they do (``apply``);
+the table adapter only says which actions a move the camera saw could have been. The dice are
+unknown: each action is applied on every result the dice could give, and the stories that fit
+what the table shows next are kept (the fewest unseen passes, the fewest moves or removals the
+rules do not explain). What leaves no trace in the footage (a pass, a shot from where a unit
+stands) is assumed only as far as the footage needs it: a pass where the next unit seen moving
+is not the one whose turn it is.
 
-What needs dice (attack results, rout checks, the AI's choices that take a roll) cannot be
-derived: one event says so. Inches, degrees and seconds throughout.
+For a unit of the AI side the AI's order at that moment is worked out and the real move
+compared with it; for a unit of the human side the move is checked against the rules. A move
+no legal action explains still counts: the unit stands where the footage shows it. Inches,
+degrees and seconds throughout.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from assistant.replay.engine_branches import branches, outcomes
 from assistant.replay.reconstruct import PieceMove, Roster, piece_moves, piece_positions
 from assistant.replay.timeline import Timeline
 from assistant.scenarios import load_game
-from assistant.session.game import Tolerances, expectation
-from assistant.session.moves import observed_path
 from assistant.session.observation import PieceSeen
-from assistant.tables import find_adapter
-from engine.dice import SeededDice
+from assistant.tables import adapter_for
+from assistant.tables.base import Tolerances
+from engine.actions import Action, Event, EventType, Order
 from engine.errors import EngineError
 from engine.geometry import wrap180
-from engine.model import GameState, Objective, Phase, Role, Unit, UnitStatus
+from engine.model import GameState, Role, Unit, UnitStatus
 from engine.protocols import Controller, Ruleset, find_controller
 from engine.scenario import Scenario
 
@@ -39,12 +41,30 @@ SOURCE = "engine"
 DICE_NOTE = (
     "Attack results need the session log or the dice: the footage shows who moved where, "
     "not the rolls, so hits, wounds, rout checks and who fell to what are not derived here "
-    "(a piece taken off the table leaves the game)."
+    "(the engine keeps a result that fits what the table shows next; a piece taken off the "
+    "table leaves the game)."
 )
 UNSEEN_NOTE = (
     "Activations without a move (a shot from where it stands, a melee fought on the spot, "
     "holding ground) leave no trace in the footage and are not counted."
 )
+#: How many stories of the game are followed at once.
+BEAM = 6
+#: Unseen steps tried to reach a turn of the unit the footage shows moving.
+MAX_HIDDEN_STEPS = 6
+# What a story pays for what the footage does not show (the cheapest story is reported).
+PASS_COST = 1.0
+POSE_COST = 4.0
+"""The rules leave the unit elsewhere than the footage shows it (it is stood there)."""
+STAND_IN_COST = 4.0
+"""No legal action explains the move: the unit is stood there and acts in place."""
+UNSEEN_FALL_COST = 30.0
+"""The rules take a unit off that the footage leaves on the table (per unit)."""
+REMOVAL_COST = 3.0
+"""The footage takes a unit off that the rules do not (per unit)."""
+RETURN_COST = 3.0
+NO_TURN_COST = 10.0
+_RESERVED = frozenset({"t", "kind", "text", "unit", "source"})
 
 
 @dataclass(frozen=True)
@@ -65,6 +85,46 @@ class EngineReplay:
     """Steps for the viewer: {"index", "t", "t_start", "label", "tags"}."""
 
 
+def _event(t: float, kind: str, text: str, unit: str | None = None, **extra: Any) -> dict[str, Any]:
+    """One timeline event from the engine (seconds)."""
+    item: dict[str, Any] = {"t": round(t, 3), "kind": kind, "text": text}
+    if unit is not None:
+        item["unit"] = unit
+    item["source"] = SOURCE
+    item.update(extra)
+    return item
+
+
+@dataclass
+class _Story:
+    """One reading of the footage so far: the engine's state and what it reported."""
+
+    state: GameState
+    cost: float = 0.0
+    events: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    per_side: dict[str, int] = field(default_factory=dict)
+
+    def fork(self, state: GameState | None = None, cost: float = 0.0) -> _Story:
+        return _Story(
+            self.state if state is None else state,
+            self.cost + cost,
+            list(self.events),
+            list(self.steps),
+            dict(self.per_side),
+        )
+
+
+@dataclass(frozen=True)
+class _Check:
+    """What the footage says about one move before the engine resolves it."""
+
+    events: tuple[dict[str, Any], ...]
+    verdict: str
+    """The step label's ending: ", followed the order", ", legal" ..."""
+    actions: tuple[Action, ...]
+
+
 class GameReplayer:
     """The scenario's engine, ready to walk a footage's moves (build once, replay often)."""
 
@@ -72,6 +132,7 @@ class GameReplayer:
         scenario, ruleset, state = load_game(scenario_name)
         self.scenario: Scenario = scenario
         self.ruleset: Ruleset = ruleset
+        self.adapter = adapter_for(ruleset)
         self.initial: GameState = state
         self.ai: Controller = find_controller(scenario.scenario.ai_controller)
         self.tolerances = tolerances or Tolerances()
@@ -87,236 +148,305 @@ class GameReplayer:
     ) -> EngineReplay:
         """Walk ``moves`` and ``removals`` in time order; ``start`` gives the pieces' poses
         (x in, y in, heading degrees) by piece name as the footage first shows them."""
-        walk = _Walk(self)
-        if start:
-            walk.place_start(start)
+        state = self.initial
+        for name, (x, y, heading) in (start or {}).items():
+            uid = self.unit_of_piece.get(name)
+            if uid is not None and state.has_unit(uid):
+                state = self.adapter.place(state, uid, x, y, heading)
         items: list[tuple[float, int, PieceMove | Removal]] = [
             (m.t_end, 1, m) for m in moves if m.piece in self.unit_of_piece
         ]
         items += [(r.t, 0, r) for r in removals if r.piece in self.unit_of_piece]
         items.sort(key=lambda item: (item[0], item[1]))
-        for _, _, item in items:
+        stories = [_Story(state, per_side={s.name: 0 for s in state.sides})]
+        for i, (_, _, item) in enumerate(items):
             if isinstance(item, Removal):
-                walk.removed(item)
+                children = [self._removed(s, item) for s in stories]
             else:
-                walk.moved(item)
-        if walk.events:
-            first_t = walk.events[0]["t"]
-            walk.events.append(walk.event(first_t, "note", UNSEEN_NOTE))
-            walk.events.append(walk.event(first_t, "note", DICE_NOTE))
-        walk.events.sort(key=lambda e: e["t"])
-        steps = []
-        for i, s in enumerate(walk.steps):
-            steps.append({**s, "index": i})
-        return EngineReplay(tuple(walk.events), tuple(steps))
+                window = self._removed_before_next_move(items, i)
+                children = [c for s in stories for c in self._moved(s, item, window)]
+            stories = _prune(children)
+        best = stories[0]
+        events = best.events
+        if events:
+            first_t = min(e["t"] for e in events)
+            events.append(_event(first_t, "note", UNSEEN_NOTE))
+            events.append(_event(first_t, "note", DICE_NOTE))
+        events.sort(key=lambda e: e["t"])
+        steps = [{**s, "index": i} for i, s in enumerate(best.steps)]
+        return EngineReplay(tuple(events), tuple(steps))
 
+    def _removed_before_next_move(
+        self, items: Sequence[tuple[float, int, PieceMove | Removal]], i: int
+    ) -> frozenset[str]:
+        """Units the footage takes off after move ``i`` and before the next move."""
+        out = set()
+        for _, _, item in items[i + 1 :]:
+            if not isinstance(item, Removal):
+                break
+            out.add(self.unit_of_piece[item.piece])
+        return frozenset(out)
 
-class _Walk:
-    """One pass over the footage's moves (mutable bookkeeping of a replay)."""
-
-    def __init__(self, game: GameReplayer) -> None:
-        self.game = game
-        self.state = replace(game.initial, round=1, phase=Phase.ACTIVATION)
-        self.events: list[dict[str, Any]] = []
-        self.steps: list[dict[str, Any]] = []
-        self.per_side: dict[str, int] = {s.name: 0 for s in self.state.sides}
-        self.started = False
-        self.last_unit: str | None = None
-        """The unit of the last activation seen."""
-        self.felled_since: list[Unit] = []
-        """Units taken off since the last activation (as they stood)."""
-
-    def event(
-        self, t: float, kind: str, text: str, unit: str | None = None, **extra: Any
-    ) -> dict[str, Any]:
-        """One timeline event from the engine (seconds)."""
-        item: dict[str, Any] = {"t": round(t, 3), "kind": kind, "text": text}
-        if unit is not None:
-            item["unit"] = unit
-        item["source"] = SOURCE
-        item.update(extra)
-        return item
-
-    def place_start(self, start: Mapping[str, tuple[float, float, float]]) -> None:
-        """Stand the units where the footage first shows them."""
-        for name, (x, y, heading) in start.items():
-            uid = self.game.unit_of_piece.get(name)
-            if uid is None or not self.state.has_unit(uid):
-                continue
-            unit = self.state.unit(uid)
-            self.state = self.state.with_unit(replace(unit, x=x, y=y, heading_deg=heading % 360))
-
-    # --------------------------------------------------------------- rounds
-    def _activate(self, unit: Unit, move: PieceMove) -> None:
-        on_table = [u for u in self.state.units if u.on_table]
-        if self.started and (unit.activated or all(u.activated for u in on_table)):
-            why = (
-                "every unit on the table has activated"
-                if all(u.activated for u in on_table)
-                else f"{unit.name} activates again"
-            )
-            self.state = replace(
-                self.state,
-                round=self.state.round + 1,
-                units=tuple(replace(u, activated=False) for u in self.state.units),
-            )
-            self.per_side = dict.fromkeys(self.per_side, 0)
-            self.events.append(
-                self.event(
-                    move.t_start,
-                    "round_start",
-                    f"Round {self.state.round} begins ({why}).",
-                    round=self.state.round,
-                )
-            )
-        elif not self.started:
-            self.events.append(self.event(move.t_start, "round_start", "Round 1 begins.", round=1))
-        self.started = True
-        self.per_side[unit.side] = self.per_side.get(unit.side, 0) + 1
-        n = self.per_side[unit.side]
+    # ------------------------------------------------------------- removals
+    def _removed(self, story: _Story, removal: Removal) -> _Story:
+        uid = self.unit_of_piece[removal.piece]
+        unit = story.state.unit(uid)
         text = (
-            f"Round {self.state.round}: {unit.name} activates "
-            f"(activation {n} of {unit.side} this round)."
+            f"{unit.name} is out of the game: its model was taken off the table "
+            f"(last seen at {removal.t:.1f} s)."
         )
-        self.events.append(
-            self.event(
-                move.t_start,
-                "activation",
-                text,
-                unit.id,
-                side=unit.side,
-                round=self.state.round,
-                side_activation=n,
-            )
-        )
-        self.steps.append(
-            {
-                "t": round(move.t_end, 3),
-                "t_start": round(move.t_start, 3),
-                "label": f"{unit.name} moves {move.distance_in:.1f} in (round {self.state.round}",
-                "tags": [int(t) for t in move.tags],
-                "unit": unit.id,
-            }
-        )
-
-    def _felled_by(self, unit: Unit) -> Unit | None:
-        """The enemy this unit felled in melee, when it moves again right after its last
-        activation and an enemy in base contact with it has been taken off since."""
-        if self.last_unit != unit.id:
-            return None
-        reach = _contact_tol_in(self.state) + self.game.tolerances.position_in
-        for enemy in self.felled_since:
-            if enemy.side == unit.side:
-                continue
-            gap = math.dist(unit.position, enemy.position) - unit.radius_in - enemy.radius_in
-            if gap <= reach:
-                return enemy
-        return None
-
-    def _bonus(self, unit: Unit, felled: Unit, move: PieceMove) -> GameState:
-        """A bonus activation after felling an enemy in melee: half a move, no new activation
-        (the state as the engine has it then)."""
-        half = float(getattr(unit.card, "move_in", 0.0)) / 2.0
-        text = (
-            f"{unit.name} felled {felled.name} in melee and takes a bonus activation "
-            f"of {half:g} in."
-        )
-        self.events.append(
-            self.event(
-                move.t_start,
-                "bonus_activation",
-                text,
-                unit.id,
-                side=unit.side,
-                round=self.state.round,
-                move_in=half,
-            )
-        )
-        self.steps.append(
-            {
-                "t": round(move.t_end, 3),
-                "t_start": round(move.t_start, 3),
-                "label": f"{unit.name} moves {move.distance_in:.1f} in "
-                f"(round {self.state.round}, bonus",
-                "tags": [int(t) for t in move.tags],
-                "unit": unit.id,
-            }
-        )
-        return replace(
-            self.state,
-            phase=Phase.BONUS,
-            active_side=unit.side,
-            bonus_unit=unit.id,
-            bonus_move_in=half,
-            bonus_toward=felled.position,
-        )
-
-    def _acting(self, side: str) -> GameState:
-        """The state as the engine has it when ``side`` activates a character."""
-        return replace(
-            self.state,
-            phase=Phase.ACTIVATION,
-            active_side=side,
-            bonus_unit=None,
-            bonus_toward=None,
-        )
+        explained = not unit.on_table
+        if explained:
+            text += " By the rules it fell (or left) in the action before."
+            child = story.fork()
+        else:
+            child = story.fork(self.adapter.take_off(story.state, uid), REMOVAL_COST)
+        child.events.append(_event(removal.t, "removed", text, uid, explained=explained))
+        return child
 
     # ---------------------------------------------------------------- moves
-    def moved(self, move: PieceMove) -> None:
-        uid = self.game.unit_of_piece[move.piece]
-        unit = self.state.unit(uid)
-        if not unit.on_table:
-            # Its tag was only hidden (by its own figure, say): it is back in the game.
-            unit = replace(unit, status=UnitStatus.ACTIVE)
-            self.events.append(
-                self.event(
+    def _moved(self, story: _Story, move: PieceMove, window: frozenset[str]) -> list[_Story]:
+        uid = self.unit_of_piece[move.piece]
+        state = story.state
+        story = story.fork()
+        if not state.unit(uid).on_table:
+            # Its tag was only hidden (by its own figure, say), or the rules took it off
+            # wrongly: it is back in the game.
+            state = state.with_unit(replace(state.unit(uid), status=UnitStatus.ACTIVE))
+            story.cost += RETURN_COST
+            story.events.append(
+                _event(
                     move.t_start,
                     "returned",
-                    f"{unit.name} moves again: it was hidden, not taken off; back in the game.",
-                    unit.id,
+                    f"{state.unit(uid).name} moves again: it was hidden, not taken off; "
+                    "back in the game.",
+                    uid,
                 )
             )
-        unit = replace(
-            unit, x=move.from_in[0], y=move.from_in[1], heading_deg=move.heading_from_deg % 360
-        )
-        self.state = self.state.with_unit(unit)
-        felled = self._felled_by(unit)
-        if felled is None:
-            self._activate(unit, move)
-            acting = self._acting(unit.side)
-        else:
-            acting = self._bonus(unit, felled, move)
-        self.last_unit, self.felled_since = unit.id, []
-        side = self.state.side(unit.side)
-        pick_up: str | None = None
-        if side.role is Role.AI:
-            pick_up = self._check_ai(acting, unit, move)
-        else:
-            pick_up = self._check_human(acting, unit, move)
-        verdict = self.events[-1]
-        if verdict.get("kind") == "order_check":
-            said = "followed the order" if verdict.get("followed") else "differs from the order"
-            self.steps[-1]["label"] += f", {said}"
-        elif verdict.get("kind") == "legality":
-            self.steps[-1]["label"] += ", legal" if verdict.get("legal") else ", not legal"
-        self.steps[-1]["label"] += ")"
-        self._place(unit.id, move, pick_up)
+        before = self.adapter.place(state, uid, *move.from_in, move.heading_from_deg)
+        reached = self._reach(before, uid)
+        if not reached:
+            story.cost += NO_TURN_COST
+            reached = [(before, 0.0, ())]
+        out: list[_Story] = []
+        for acting, cost, hidden in reached:
+            base = story.fork(acting, cost)
+            self._round_starts(base, before, acting, hidden, uid, move)
+            out.extend(self._act(base, acting, uid, move, window))
+        return out
 
-    def _check_ai(self, state: GameState, unit: Unit, move: PieceMove) -> str | None:
-        game = self.game
-        try:
-            order = game.ai.decide(state, game.ruleset, unit.id, SeededDice(0))
-        except EngineError as exc:
-            self.events.append(
-                self.event(move.t_end, "order", f"No AI order for {unit.name}: {exc}", unit.id)
+    def _reach(
+        self, state: GameState, uid: str
+    ) -> list[tuple[GameState, float, tuple[Event, ...]]]:
+        """States where ``uid`` may act, reached by steps the footage does not show (chance
+        steps, passes), with their cost and the engine's events on the way."""
+        frontier: list[tuple[GameState, float, tuple[Event, ...]]] = [(state, 0.0, ())]
+        found: list[tuple[GameState, float, tuple[Event, ...]]] = []
+        for _ in range(MAX_HIDDEN_STEPS + 1):
+            nxt: list[tuple[GameState, float, tuple[Event, ...]]] = []
+            seen: set[GameState] = set()
+            for st, cost, events in frontier:
+                turn = self.adapter.turn(st, self.ruleset)
+                if turn.kind == "over":
+                    continue
+                if uid in turn.movers:
+                    found.append((st, cost, events))
+                    continue
+                if turn.kind == "auto" and turn.action is not None:
+                    steps, extra = [turn.action], 0.0
+                elif turn.may_pass and turn.side is not None:
+                    steps, extra = [self.adapter.pass_action(st, turn.side)], PASS_COST
+                else:
+                    continue
+                for action in steps:
+                    for outcome in outcomes(self.ruleset, st, action):
+                        if outcome.state not in seen:
+                            seen.add(outcome.state)
+                            nxt.append((outcome.state, cost + extra, events + outcome.events))
+            if found:
+                break
+            frontier = nxt
+        return found
+
+    def _round_starts(
+        self,
+        story: _Story,
+        before: GameState,
+        acting: GameState,
+        hidden: Sequence[Event],
+        uid: str,
+        move: PieceMove,
+    ) -> None:
+        for ev in hidden:
+            if ev.type != EventType.ROUND_START:
+                continue
+            story.per_side = dict.fromkeys(story.per_side, 0)
+            on_table = [u for u in before.units if u.on_table]
+            if ev.round <= 1 or acting.round != ev.round:
+                why = ""
+            elif all(u.activated for u in on_table):
+                why = " (every unit on the table has activated)"
+            elif before.unit(uid).activated:
+                why = f" ({before.unit(uid).name} activates again)"
+            else:
+                why = " (every side passed)"
+            story.events.append(
+                _event(
+                    move.t_start,
+                    "round_start",
+                    f"Round {ev.round} begins{why}.",
+                    round=ev.round,
+                )
             )
-            return None
-        said = find_adapter(state.ruleset).order_text(state, order)
+
+    def _act(
+        self, story: _Story, state: GameState, uid: str, move: PieceMove, window: frozenset[str]
+    ) -> list[_Story]:
+        """The unit's turn: the order or legality check, then every outcome of every action
+        that fits the move."""
+        unit = state.unit(uid)
+        note = self.adapter.activation_note(state, unit)
+        if state.side(unit.side).role is Role.AI:
+            check = self._check_ai(state, unit, move)
+        else:
+            check = self._check_human(state, unit, move)
+        label = f"{unit.name} moves {move.distance_in:.1f} in (round {state.round}"
+        label += f", {note}" if note else ""
+        label += check.verdict + ")"
+        step = {
+            "t": round(move.t_end, 3),
+            "t_start": round(move.t_start, 3),
+            "label": label,
+            "tags": [int(t) for t in move.tags],
+            "unit": uid,
+        }
+        out = self._resolve(story, state, uid, move, window, check.actions, 0.0)
+        if not out:
+            # No legal action explains the move: stand the unit where the footage shows it
+            # and let it act in place.
+            placed = self.adapter.place(state, uid, *move.to_in, move.heading_to_deg)
+            stand_ins = self.adapter.stand_in_actions(placed, placed.unit(uid))
+            out = self._resolve(story, placed, uid, move, window, stand_ins, STAND_IN_COST)
+        if not out:
+            placed = self.adapter.place(state, uid, *move.to_in, move.heading_to_deg)
+            out = [story.fork(placed, STAND_IN_COST)]
+        for child in out:
+            child.events.extend(check.events)
+            child.steps.append(step)
+        return out
+
+    def _resolve(
+        self,
+        story: _Story,
+        state: GameState,
+        uid: str,
+        move: PieceMove,
+        window: frozenset[str],
+        actions: Sequence[Action],
+        extra: float,
+    ) -> list[_Story]:
+        out: list[_Story] = []
+        tol = self.tolerances
+        for action in actions:
+            if self.ruleset.validate(state, action):
+                continue
+            for outcome in outcomes(self.ruleset, state, action):
+                after = outcome.state
+                cost = extra
+                gone = {
+                    u.id
+                    for u in state.units
+                    if u.on_table and u.id != uid and not after.unit(u.id).on_table
+                }
+                cost += UNSEEN_FALL_COST * len(gone - window)
+                mover = after.unit(uid)
+                if not mover.on_table:
+                    cost += UNSEEN_FALL_COST
+                    after = after.with_unit(replace(mover, status=UnitStatus.ACTIVE))
+                    mover = after.unit(uid)
+                off_in = math.dist(mover.position, move.to_in)
+                off_deg = abs(wrap180(mover.heading_deg - move.heading_to_deg))
+                if off_in > tol.position_in or off_deg > tol.facing_deg:
+                    cost += POSE_COST
+                    after = self.adapter.place(after, uid, *move.to_in, move.heading_to_deg)
+                child = story.fork(after, cost)
+                self._engine_events(child, outcome.events, state, uid, move)
+                out.append(child)
+        return out
+
+    def _engine_events(
+        self,
+        story: _Story,
+        events: Sequence[Event],
+        state: GameState,
+        uid: str,
+        move: PieceMove,
+    ) -> None:
+        """The engine's events the footage vouches for (an activation, a bonus activation, a
+        pick-up)."""
+        for ev in events:
+            if ev.type not in self.adapter.replayed_events or ev.type == EventType.ROUND_START:
+                continue
+            if ev.type == EventType.ACTIVATION and ev.unit == uid:
+                unit = state.unit(uid)
+                n = story.per_side.get(unit.side, 0) + 1
+                story.per_side[unit.side] = n
+                story.events.append(
+                    _event(
+                        move.t_start,
+                        "activation",
+                        f"Round {state.round}: {unit.name} activates "
+                        f"(activation {n} of {unit.side} this round).",
+                        uid,
+                        side=unit.side,
+                        round=state.round,
+                        side_activation=n,
+                    )
+                )
+                continue
+            t = move.t_start if ev.type == EventType.PICK_UP else move.t_end
+            details = {k: v for k, v in ev.data if k not in _RESERVED}
+            story.events.append(_event(t, str(ev.type), ev.text, ev.unit, **details))
+
+    # ------------------------------------------------------------ the checks
+    def _check_ai(self, state: GameState, unit: Unit, move: PieceMove) -> _Check:
+        """The AI's order for the unit (on the die results that fit the footage best, when its
+        choice takes a roll) and how the real move compares with it."""
+        try:
+            found = branches(lambda dice: self.ai.decide(state, self.ruleset, unit.id, dice), 64)
+        except EngineError as exc:
+            text = f"No AI order for {unit.name}: {exc}"
+            event = _event(move.t_end, "order", text, unit.id)
+            moved = self.adapter.replay_move(
+                state, self.ruleset, unit, _seen(move), self.tolerances.position_in
+            )
+            return _Check((event,), "", moved.actions)
+        if not found:
+            return _Check((), "", ())
+        tol = self.tolerances
+
+        def miss(order: Order) -> tuple[bool, float, float]:
+            exp = self.adapter.expectation(state, order)
+            off_in = math.dist((exp.x_in, exp.y_in), move.to_in)
+            off_deg = abs(wrap180(move.heading_to_deg - exp.heading_deg))
+            fits = (
+                not exp.off_table
+                and off_in <= exp.tolerances(tol).position_in
+                and off_deg <= exp.tolerances(tol).facing_deg
+            )
+            return (not fits, off_in, off_deg)
+
+        order = min((o for o, _ in found), key=miss)
+        exp = self.adapter.expectation(state, order)
+        said = self.adapter.order_text(state, order)
         extra = ""
-        if order.rolls:
-            extra = " (its choice took a die roll, rolled here; the real roll may differ)"
-        self.events.append(
-            self.event(
+        if len(found) > 1 or order.rolls:
+            extra = (
+                " (its choice took a die roll; of the results the die could give, the one "
+                "that fits the footage best is shown)"
+            )
+        events = [
+            _event(
                 move.t_start,
                 "order",
                 f"AI order: {said} Rule: {order.rule}.{extra}",
@@ -325,171 +455,90 @@ class _Walk:
                 reason=order.reason,
                 order=order.to_json(),
             )
-        )
-        exp = expectation(state, order)
+        ]
         off_in = math.dist((exp.x_in, exp.y_in), move.to_in)
         off_deg = abs(wrap180(move.heading_to_deg - exp.heading_deg))
-        tol = game.tolerances
+        etol = exp.tolerances(tol)
         ordered = {
             "ordered_to": [round(exp.x_in, 3), round(exp.y_in, 3), round(exp.heading_deg, 1)]
         }
         figures = {"off_in": round(off_in, 3), "off_deg": round(off_deg, 1)}
+        followed = False
         if exp.off_table:
             text = (
                 f"{unit.name} was ordered off the table, but the footage shows it set down at "
                 f"({move.to_in[0]:.1f}, {move.to_in[1]:.1f}) in."
             )
-            self.events.append(
-                self.event(move.t_end, "order_check", text, unit.id, followed=False, **ordered)
+            events.append(
+                _event(move.t_end, "order_check", text, unit.id, followed=False, **ordered)
             )
-        elif off_in <= tol.position_in and off_deg <= tol.facing_deg:
+        elif off_in <= etol.position_in and off_deg <= etol.facing_deg:
+            followed = True
             text = (
                 f"{unit.name} followed the order ({off_in:.2f} in and {off_deg:.0f} degrees "
                 "from where it was told)."
             )
-            self.events.append(
-                self.event(
+            events.append(
+                _event(
                     move.t_end, "order_check", text, unit.id, followed=True, **ordered, **figures
                 )
             )
         else:
             parts = []
-            if off_in > tol.position_in:
+            if off_in > etol.position_in:
                 parts.append(f"{off_in:.1f} in")
-            if off_deg > tol.facing_deg:
+            if off_deg > etol.facing_deg:
                 parts.append(f"{off_deg:.0f} degrees of facing")
             text = (
                 f"{unit.name} differs from the order by {' and '.join(parts)}: told to "
                 f"({exp.x_in:.1f}, {exp.y_in:.1f}) facing {exp.heading_deg:.0f}, set down at "
                 f"({move.to_in[0]:.1f}, {move.to_in[1]:.1f}) facing {move.heading_to_deg:.0f}."
             )
-            self.events.append(
-                self.event(
+            events.append(
+                _event(
                     move.t_end, "order_check", text, unit.id, followed=False, **ordered, **figures
                 )
             )
-        return order.action.pick_up
+        moved = self.adapter.replay_move(
+            state, self.ruleset, unit, _seen(move), self.tolerances.position_in
+        )
+        actions = ((order.action,) if followed else ()) + moved.actions
+        verdict = ", followed the order" if followed else ", differs from the order"
+        return _Check(tuple(events), verdict, actions)
 
-    def _check_human(self, state: GameState, unit: Unit, move: PieceMove) -> str | None:
-        path, why, nudged = self._legal_path(state, unit, move)
-        if path is not None:
+    def _check_human(self, state: GameState, unit: Unit, move: PieceMove) -> _Check:
+        """Whether the player's move is legal, and the actions it could have been."""
+        moved = self.adapter.replay_move(
+            state, self.ruleset, unit, _seen(move), self.tolerances.position_in
+        )
+        if moved.legal:
             text = f"{unit.name}'s move of {move.distance_in:.1f} in is legal"
-            if nudged:
-                text += f" (within the {self.game.tolerances.position_in:g} in the camera allows)"
-            text += "."
-            self.events.append(self.event(move.t_end, "legality", text, unit.id, legal=True))
+            if moved.nudged:
+                text += f" (within the {self.tolerances.position_in:g} in the camera allows)"
+            event = _event(move.t_end, "legality", text + ".", unit.id, legal=True)
         else:
-            text = f"{unit.name}'s move is not legal: {why}."
-            self.events.append(
-                self.event(move.t_end, "legality", text, unit.id, legal=False, reason=why)
-            )
-        if unit.carrying is not None:
-            return None
-        near = _objective_next_to(state, unit)
-        return near.id if near is not None else None
-
-    def _legal_path(
-        self, state: GameState, unit: Unit, move: PieceMove
-    ) -> tuple[tuple[tuple[float, float], ...] | None, str, bool]:
-        """A legal path for the observed move, or why there is none; the end may lie up to the
-        position tolerance (inches) beyond a legal spot, as the camera measures. The last item
-        says whether that allowance was needed."""
-        seen = PieceSeen(move.to_in[0], move.to_in[1], move.heading_to_deg)
-        try:
-            path, why = observed_path(state, self.game.ruleset, unit, seen)
-            if path is not None:
-                return path, "", False
-            slack = self.game.tolerances.position_in
-            length = move.distance_in
-            if length > slack:
-                k = (length - slack) / length
-                fx, fy = move.from_in
-                near = PieceSeen(
-                    fx + (move.to_in[0] - fx) * k,
-                    fy + (move.to_in[1] - fy) * k,
-                    move.heading_to_deg,
-                )
-                nearer, _ = observed_path(state, self.game.ruleset, unit, near)
-                if nearer is not None:
-                    return nearer, "", True
-        except EngineError as exc:
-            return None, str(exc), False
-        return None, why, False
-
-    def _place(self, uid: str, move: PieceMove, pick_up: str | None) -> None:
-        """Stand the unit where the footage shows it, activated, with what it picked up."""
-        unit = self.state.unit(uid)
-        state = self.state
-        if pick_up is not None and unit.carrying is None:
-            objective = _loose(state, pick_up)
-            if objective is not None:
-                unit = replace(unit, carrying=objective.id)
-                state = state.with_objective(replace(objective, carried_by=unit.id))
-                self.events.append(
-                    self.event(
-                        move.t_start,
-                        "pick_up",
-                        f"{unit.name} picks up {objective.name}.",
-                        unit.id,
-                    )
-                )
-        unit = replace(
-            unit,
-            x=move.to_in[0],
-            y=move.to_in[1],
-            heading_deg=move.heading_to_deg % 360,
-            activated=True,
-        )
-        state = state.with_unit(unit)
-        if unit.carrying is not None:
-            state = state.with_objective(
-                replace(state.objective(unit.carrying), x=unit.x, y=unit.y)
-            )
-        self.state = state
-
-    # ------------------------------------------------------------- removals
-    def removed(self, removal: Removal) -> None:
-        uid = self.game.unit_of_piece[removal.piece]
-        unit = self.state.unit(uid)
-        if not unit.on_table:
-            return
-        state = self.state
-        text = (
-            f"{unit.name} is out of the game: its model was taken off the table "
-            f"(last seen at {removal.t:.1f} s)."
-        )
-        if unit.carrying is not None:
-            objective = state.objective(unit.carrying)
-            state = state.with_objective(replace(objective, carried_by=None, x=unit.x, y=unit.y))
-            text += f" It carried {objective.name}, dropped where it stood or carried off."
-        self.felled_since.append(unit)
-        self.state = state.with_unit(replace(unit, status=UnitStatus.FALLEN, carrying=None))
-        self.events.append(self.event(removal.t, "removed", text, unit.id))
+            text = f"{unit.name}'s move is not legal: {moved.reason}."
+            event = _event(move.t_end, "legality", text, unit.id, legal=False, reason=moved.reason)
+        verdict = ", legal" if moved.legal else ", not legal"
+        return _Check((event,), verdict, moved.actions)
 
 
-def _contact_tol_in(state: GameState) -> float:
-    """Base-contact tolerance of the game, inches (the narrative ruleset's, when it is one)."""
-    if state.ruleset != "narrative":
-        return 0.0
-    from engine.rulesets.narrative_board import contact_tol
-
-    return contact_tol(state)
+def _seen(move: PieceMove) -> PieceSeen:
+    return PieceSeen(move.to_in[0], move.to_in[1], move.heading_to_deg)
 
 
-def _loose(state: GameState, objective_id: str) -> Objective | None:
-    for o in state.objectives:
-        if o.id == objective_id and o.carried_by is None and o.scored_by is None:
-            return o
-    return None
-
-
-def _objective_next_to(state: GameState, unit: Unit) -> Objective | None:
-    """The loose objective the unit picks up before it moves (narrative rules), if any."""
-    if state.ruleset != "narrative":
-        return None
-    from engine.controllers.narrative_tactics import objective_next_to
-
-    return objective_next_to(state, unit)
+def _prune(stories: list[_Story]) -> list[_Story]:
+    """The cheapest stories (one per engine state), at most ``BEAM``."""
+    kept: list[_Story] = []
+    seen: set[GameState] = set()
+    for story in sorted(stories, key=lambda s: s.cost):
+        if story.state in seen:
+            continue
+        seen.add(story.state)
+        kept.append(story)
+        if len(kept) >= BEAM:
+            break
+    return kept
 
 
 def engine_replay(

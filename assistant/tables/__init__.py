@@ -1,6 +1,6 @@
 """Table adapters: each ruleset at the table, found by the ruleset's name.
 
-A module per ruleset (``assistant/tables/narrative.py`` ...) implements
+A module per ruleset (``assistant/tables/<ruleset name>.py``) implements
 :class:`~assistant.tables.base.TableAdapter` and ends with one registration line,
 ``register_adapter(NAME, Adapter)``; :mod:`assistant.tables.builtin` imports them. The live
 session, the page, the replay and ``soloscope odds`` reach a ruleset's table side only through

@@ -152,11 +152,11 @@ def replay_move(
     options: list[Action] = []
     if len(path) > 1:
         end = path[-1]
-        options.append(
-            Action(
-                ActionKind.MOVE, unit.id, path=path, heading_deg=seen.heading_deg, pick_up=pick_up
+        # Facing along the last leg (within the camera's tolerance it is that), or as seen.
+        for heading in (None, seen.heading_deg):
+            options.append(
+                Action(ActionKind.MOVE, unit.id, path=path, heading_deg=heading, pick_up=pick_up)
             )
-        )
         for enemy in contacting_enemies(state, unit, end):
             options.append(
                 Action(
@@ -168,21 +168,20 @@ def replay_move(
                 )
             )
         if card_of(unit).shoot_range_in:
-            for enemy in state.enemies_of(unit):
-                options.append(
-                    Action(
-                        ActionKind.MOVE_AND_SHOOT,
-                        unit.id,
-                        path=path,
-                        target_id=enemy.id,
-                        pick_up=pick_up,
-                    )
+            options += [
+                Action(
+                    ActionKind.MOVE_AND_SHOOT, unit.id, path=path, target_id=e.id, pick_up=pick_up
                 )
+                for e in state.enemies_of(unit)
+            ]
     else:
         options.append(
             Action(ActionKind.MOVE, unit.id, heading_deg=seen.heading_deg, pick_up=pick_up)
         )
-    legal = tuple(a for a in options if not ruleset.validate(state, a))
+    problems = [ruleset.validate(state, a) for a in options]
+    legal = tuple(a for a, p in zip(options, problems, strict=True) if not p)
+    if not legal:
+        return ReplayMove((), False, problems[0][0])
     return ReplayMove(legal, True, nudged=nudged)
 
 

@@ -238,3 +238,20 @@ def test_viewer_lists_the_engine_events_in_time(
         past = page.inner_text("#events").split(current)[0]
         assert "followed the order" in past
         browser.close()
+
+
+def test_the_engine_explains_a_fall_the_footage_shows_after_a_charge() -> None:
+    """The removal after the Boss's charge is the engine's own outcome of that melee (one of
+    the die results that fit the table); a removal with no action before it is not."""
+    game = GameReplayer(SCENARIO)
+    boss = game.initial.unit("goblin-boss")
+    moves = [
+        _move("Crossbow Ivy", (8.0, 3.0, 0.0), (8.0, 8.5, 0.0), 2.0),
+        _move("Goblin Boss", (boss.x, boss.y, 180.0), (8.0, 9.78, 180.0), 6.0),
+    ]
+    result = game.replay(moves, [Removal("Crossbow Ivy", 9.0), Removal("Shieldman Rook", 9.5)])
+    removed = {e["unit"]: e for e in _of(result.events, "removed")}
+    assert (
+        removed["crossbow"]["explained"] and "By the rules it fell" in removed["crossbow"]["text"]
+    )
+    assert not removed["shield"]["explained"]

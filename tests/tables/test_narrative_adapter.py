@@ -1,0 +1,149 @@
+"""The narrative ruleset at the table: orders as spoken, what the player may declare, what
+the camera should see, unit cards, whose turn it is, and the exact odds."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+
+import pytest
+
+from assistant.errors import UserError
+from assistant.scenarios import load_game
+from assistant.session.observation import PieceSeen
+from assistant.tables import find_adapter
+from assistant.tables.base import CardValue, Turn
+from engine.actions import Action, ActionKind, Order
+from engine.dice import ScriptedDice
+from engine.model import GameState
+
+ADAPTER = find_adapter("narrative")
+
+
+@pytest.fixture(scope="module")
+def game() -> tuple[object, GameState]:
+    _, ruleset, state = load_game("crossroads-ambush")
+    return ruleset, state
+
+
+def _said(state: GameState, action: Action, reason: str = "the reason") -> str:
+    return ADAPTER.order_text(state, Order(action, "rule", reason))
+
+
+def test_orders_are_spoken_in_board_terms(game: tuple[object, GameState]) -> None:
+    _, state = game
+    move = Action(ActionKind.MOVE, "goblin-boss", path=((12, 20), (12, 16)))
+    assert _said(state, move) == "Goblin Boss: move 4 inches toward the shrine. Why: the reason."
+    two_legs = Action(ActionKind.MOVE, "goblin-boss", path=((12, 20), (8, 17), (8, 14)))
+    assert _said(state, two_legs).startswith(
+        "Goblin Boss: turn right about 55 degrees, then move 5 inches toward the boulder, "
+        "turn left about 55 degrees, then move 3 inches."
+    )
+    shot = Action(ActionKind.SHOOT, "goblin-archer", target_id="shield")
+    assert _said(state, shot, "it is near") == (
+        "Goblin Archer: shoot Shieldman Rook. Why: it is near."
+    )
+    charge = Action(
+        ActionKind.MOVE_INTO_MELEE, "goblin-boss", path=((12, 20), (12, 15.5)), target_id="sergeant"
+    )
+    assert ADAPTER.order_instruction(state, Order(charge, "r", "x")) == (
+        "Goblin Boss: move 4 and a half inches toward Sergeant Ash, into contact with "
+        "Sergeant Ash, and attack."
+    )
+    flight = Action(ActionKind.ROUT, "goblin-boss", path=((12, 20), (12, 25)))
+    assert "toward the far edge, and off the table." in _said(state, flight)
+    fetch = Action(ActionKind.MOVE, "sergeant", path=((12, 4), (12, 7.5)), pick_up="relic")
+    assert _said(state, fetch).startswith("Sergeant Ash: pick up the relic, move 3 and a half")
+    pivot = Action(ActionKind.MOVE, "sergeant", heading_deg=90.0)
+    assert _said(state, pivot).startswith("Sergeant Ash: turn right about 90 degrees.")
+
+
+def test_the_camera_expects_a_shooter_turned_to_its_target(game: tuple[object, GameState]) -> None:
+    _, state = game
+    shot = Order(Action(ActionKind.SHOOT, "goblin-archer", target_id="shield"), "r", "x")
+    exp = ADAPTER.expectation(state, shot)
+    assert (exp.x_in, exp.y_in) == (17.0, 21.0) and not exp.moves and not exp.off_table
+    assert exp.heading_deg == pytest.approx(183.27, abs=0.01)
+    off = Order(Action(ActionKind.ROUT, "goblin-boss", path=((12, 20), (12, 25))), "r", "x")
+    assert ADAPTER.expectation(state, off).off_table
+    view = ADAPTER.order_view(state, shot, exp)
+    assert view.text == "Goblin Archer: shoot Shieldman Rook." and view.reason == "x"
+    assert view.target_id == "shield" and view.ghost is not None
+
+
+def test_turns_initiative_ai_player_and_a_forced_flight(game: tuple[object, GameState]) -> None:
+    ruleset, state = game
+    turn = ADAPTER.turn(state, ruleset)  # type: ignore[arg-type]
+    assert turn.kind == "auto" and turn.action == Action(ActionKind.INITIATIVE)
+    ai_first = ruleset.apply(state, turn.action, ScriptedDice([2])).state  # type: ignore[attr-defined]
+    assert ADAPTER.turn(ai_first, ruleset).kind == "ai"  # type: ignore[arg-type]
+    player_first = ruleset.apply(state, turn.action, ScriptedDice([5])).state  # type: ignore[attr-defined]
+    mine = ADAPTER.turn(player_first, ruleset)  # type: ignore[arg-type]
+    assert mine.kind == "human" and mine.candidates == ("sergeant", "crossbow", "shield")
+    assert ADAPTER.turn_prompt(player_first, mine).startswith(
+        "Your turn: move one of your characters (Sergeant Ash, Crossbow Ivy, Shieldman Rook)"
+    )
+    routing = replace(player_first, routing_companies=frozenset({"Road Wardens"}))
+    forced = ADAPTER.turn(routing, ruleset)  # type: ignore[arg-type]
+    assert forced.kind == "forced" and forced.unit_id == "sergeant" and not forced.may_pass
+    assert forced.movers == ("sergeant",)
+
+
+def test_declarations_offer_a_shot_only_to_a_side_that_can_shoot(
+    game: tuple[object, GameState],
+) -> None:
+    _, state = game
+    wardens = Turn("human", "Road Wardens", ("sergeant", "crossbow", "shield"))
+    options = ADAPTER.declarations(state, wardens, None)
+    assert [o.action for o in options] == ["shoot", "done", "melee", "pass"]
+    assert options[0].targets == ("goblin-boss", "goblin-archer", "goblin-stabber")
+    no_bows = Turn("human", "Road Wardens", ("sergeant", "shield"))
+    assert [o.action for o in ADAPTER.declarations(state, no_bows, None)] == [
+        "done",
+        "melee",
+        "pass",
+    ]
+
+
+def test_a_declaration_becomes_an_action_or_a_sentence(game: tuple[object, GameState]) -> None:
+    ruleset, _ = game
+    _, _, state = load_game("crossroads-ambush")
+    state = ruleset.apply(state, Action(ActionKind.INITIATIVE), ScriptedDice([5])).state  # type: ignore[attr-defined]
+    crossbow = state.unit("crossbow")
+    path, why = ADAPTER.observed_path(state, ruleset, crossbow, PieceSeen(8.0, 6.0, 0.0))  # type: ignore[arg-type]
+    assert why == "" and path is not None and path[-1] == (8.0, 6.0)
+    too_far, why = ADAPTER.observed_path(state, ruleset, crossbow, PieceSeen(8.0, 12.0, 0.0))  # type: ignore[arg-type]
+    assert too_far is None and "more than its 6 inch move" in why
+    move = ("crossbow", path, "", 0.0)
+    said = ADAPTER.observed_action(state, ruleset, "shoot", None, move, None)  # type: ignore[arg-type]
+    assert said == "Say which enemy Crossbow Ivy should shoot."
+    shot = ADAPTER.observed_action(state, ruleset, "shoot", "goblin-boss", move, None)  # type: ignore[arg-type]
+    assert isinstance(shot, Action) and shot.kind is ActionKind.MOVE_AND_SHOOT
+    done = ADAPTER.observed_action(state, ruleset, "done", None, move, None)  # type: ignore[arg-type]
+    assert isinstance(done, Action) and done.kind is ActionKind.MOVE and done.path == path
+    odd = ADAPTER.observed_action(state, ruleset, "dance", None, move, None)  # type: ignore[arg-type]
+    assert odd == "I don't know the action 'dance': say shoot, melee, done or pass."
+    notes = ADAPTER.declared_notes(state, shot)
+    assert len(notes) == 1 and notes[0].startswith("Crossbow Ivy to Goblin Boss: ")
+    assert ADAPTER.describe_action(state, shot) == "Crossbow Ivy moves and shoots Goblin Boss"
+
+
+def test_unit_cards_show_routing_and_what_is_carried(game: tuple[object, GameState]) -> None:
+    _, state = game
+    plain = ADAPTER.unit_card(state, state.unit("crossbow"))
+    assert plain.status == "active" and plain.statuses == () and plain.values == ()
+    assert plain.ranges_in == (12.0,) and plain.wound_slots == 0
+    carrier = replace(state.unit("sergeant"), carrying="relic")
+    routing = replace(state.with_unit(carrier), routing_companies=frozenset({"Road Wardens"}))
+    card = ADAPTER.unit_card(routing, routing.unit("sergeant"))
+    assert card.statuses == ("routing",)
+    assert card.values == (CardValue("carries", "the relic"),)
+
+
+def test_odds_of_a_wound(game: tuple[object, GameState]) -> None:
+    args = argparse.Namespace(attack=1, defence=0, moved=True)
+    assert ADAPTER.odds(args) == (
+        "Chance of a wound (attack 1, defence 0, after moving; modifier +0): 1/2 = 50.0%"
+    )
+    with pytest.raises(UserError, match="--attack must be a whole number from 0 to 10"):
+        ADAPTER.odds(argparse.Namespace(attack=11, defence=0, moved=False))
