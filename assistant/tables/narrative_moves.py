@@ -8,11 +8,11 @@ from __future__ import annotations
 import math
 
 from assistant.session.observation import PieceSeen
-from assistant.tables.base import ObservedMove, ReplayMove
+from assistant.tables.base import ObservedMove, ReplayMove, Tolerances
 from engine.actions import Action, ActionKind
 from engine.controllers.narrative_tactics import objective_next_to
 from engine.errors import EngineError
-from engine.geometry import Point, check_path, find_path
+from engine.geometry import Point, bearing_deg, check_path, find_path, wrap180
 from engine.model import GameState, Phase, Unit
 from engine.protocols import Ruleset
 from engine.rulesets.narrative_board import card_of, contacting_enemies, move_area, move_patterns
@@ -47,6 +47,16 @@ def observed_path(
     straight = check_path((start, end), (allowance,), area)
     reason = straight.reason or "no path of at most two legs reaches that spot"
     return None, reason
+
+
+def declared_heading(path: tuple[Point, ...], seen_deg: float) -> float | None:
+    """The final heading to declare for a move the camera saw: None (along the last leg, as
+    §2.e has a move end) when the model faces that way within the camera's facing tolerance,
+    else the heading seen (a turn after the move, which the rules judge)."""
+    if len(path) < 2 or math.dist(path[-2], path[-1]) < 1e-6:
+        return seen_deg
+    along = bearing_deg(path[-2], path[-1])
+    return None if abs(wrap180(seen_deg - along)) <= Tolerances().facing_deg else seen_deg
 
 
 def _pick_up(state: GameState, unit: Unit) -> str | None:
@@ -106,7 +116,13 @@ def observed_action(
         return Action(ActionKind.CONTINUE_MELEE, uid, target_id=target)
     if what in ("done", "move", "hold"):
         if moved and path:
-            return Action(ActionKind.MOVE, uid, path=path, heading_deg=heading, pick_up=pick_up)
+            return Action(
+                ActionKind.MOVE,
+                uid,
+                path=path,
+                heading_deg=declared_heading(path, heading),
+                pick_up=pick_up,
+            )
         return Action(ActionKind.MOVE, uid, heading_deg=heading, pick_up=pick_up)
     return f"I don't know the action {what!r}: say shoot, melee, done or pass."
 

@@ -121,6 +121,14 @@ def test_a_declaration_becomes_an_action_or_a_sentence(game: tuple[object, GameS
     assert isinstance(shot, Action) and shot.kind is ActionKind.MOVE_AND_SHOOT
     done = ADAPTER.observed_action(state, ruleset, "done", None, move, None)  # type: ignore[arg-type]
     assert isinstance(done, Action) and done.kind is ActionKind.MOVE and done.path == path
+    # Set down facing along its move (within the camera's tolerance): it faces along the leg,
+    # as a move ends (RULES §2.e); turned well away, the heading seen is declared.
+    askew = ADAPTER.observed_action(state, ruleset, "done", None, ("crossbow", path, "", 8.0), None)  # type: ignore[arg-type]
+    assert isinstance(askew, Action) and askew.heading_deg is None
+    turned = ADAPTER.observed_action(
+        state, ruleset, "done", None, ("crossbow", path, "", 60.0), None
+    )  # type: ignore[arg-type]
+    assert isinstance(turned, Action) and turned.heading_deg == 60.0
     odd = ADAPTER.observed_action(state, ruleset, "dance", None, move, None)  # type: ignore[arg-type]
     assert odd == "I don't know the action 'dance': say shoot, melee, done or pass."
     notes = ADAPTER.declared_notes(state, shot)
