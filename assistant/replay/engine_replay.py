@@ -23,21 +23,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from assistant.replay.engine_branches import branches, outcomes
+from assistant.replay.engine_branches import outcomes
+from assistant.replay.engine_checks import check_ai, check_human, event
 from assistant.replay.reconstruct import PieceMove, Roster, piece_moves, piece_positions
 from assistant.replay.timeline import Timeline
 from assistant.scenarios import load_game
-from assistant.session.observation import PieceSeen
 from assistant.tables import adapter_for
 from assistant.tables.base import Tolerances
-from engine.actions import Action, Event, EventType, Order
-from engine.errors import EngineError
+from engine.actions import Action, Event, EventType
 from engine.geometry import wrap180
-from engine.model import GameState, Role, Unit, UnitStatus
+from engine.model import GameState, Role, UnitStatus
 from engine.protocols import Controller, Ruleset, find_controller
 from engine.scenario import Scenario
 
-SOURCE = "engine"
 DICE_NOTE = (
     "Attack results need the session log or the dice: the footage shows who moved where, "
     "not the rolls, so hits, wounds, rout checks and who fell to what are not derived here "
@@ -85,16 +83,6 @@ class EngineReplay:
     """Steps for the viewer: {"index", "t", "t_start", "label", "tags"}."""
 
 
-def _event(t: float, kind: str, text: str, unit: str | None = None, **extra: Any) -> dict[str, Any]:
-    """One timeline event from the engine (seconds)."""
-    item: dict[str, Any] = {"t": round(t, 3), "kind": kind, "text": text}
-    if unit is not None:
-        item["unit"] = unit
-    item["source"] = SOURCE
-    item.update(extra)
-    return item
-
-
 @dataclass
 class _Story:
     """One reading of the footage so far: the engine's state and what it reported."""
@@ -113,16 +101,6 @@ class _Story:
             list(self.steps),
             dict(self.per_side),
         )
-
-
-@dataclass(frozen=True)
-class _Check:
-    """What the footage says about one move before the engine resolves it."""
-
-    events: tuple[dict[str, Any], ...]
-    verdict: str
-    """The step label's ending: ", followed the order", ", legal" ..."""
-    actions: tuple[Action, ...]
 
 
 class GameReplayer:
@@ -170,8 +148,8 @@ class GameReplayer:
         events = best.events
         if events:
             first_t = min(e["t"] for e in events)
-            events.append(_event(first_t, "note", UNSEEN_NOTE))
-            events.append(_event(first_t, "note", DICE_NOTE))
+            events.append(event(first_t, "note", UNSEEN_NOTE))
+            events.append(event(first_t, "note", DICE_NOTE))
         events.sort(key=lambda e: e["t"])
         steps = [{**s, "index": i} for i, s in enumerate(best.steps)]
         return EngineReplay(tuple(events), tuple(steps))
@@ -201,7 +179,7 @@ class GameReplayer:
             child = story.fork()
         else:
             child = story.fork(self.adapter.take_off(story.state, uid), REMOVAL_COST)
-        child.events.append(_event(removal.t, "removed", text, uid, explained=explained))
+        child.events.append(event(removal.t, "removed", text, uid, explained=explained))
         return child
 
     # ---------------------------------------------------------------- moves
@@ -215,7 +193,7 @@ class GameReplayer:
             state = state.with_unit(replace(state.unit(uid), status=UnitStatus.ACTIVE))
             story.cost += RETURN_COST
             story.events.append(
-                _event(
+                event(
                     move.t_start,
                     "returned",
                     f"{state.unit(uid).name} moves again: it was hidden, not taken off; "
@@ -291,7 +269,7 @@ class GameReplayer:
             else:
                 why = " (every side passed)"
             story.events.append(
-                _event(
+                event(
                     move.t_start,
                     "round_start",
                     f"Round {ev.round} begins{why}.",
@@ -307,9 +285,9 @@ class GameReplayer:
         unit = state.unit(uid)
         note = self.adapter.activation_note(state, unit)
         if state.side(unit.side).role is Role.AI:
-            check = self._check_ai(state, unit, move)
+            check = check_ai(self, state, unit, move)
         else:
-            check = self._check_human(state, unit, move)
+            check = check_human(self, state, unit, move)
         label = f"{unit.name} moves {move.distance_in:.1f} in (round {state.round}"
         label += f", {note}" if note else ""
         label += check.verdict + ")"
@@ -392,7 +370,7 @@ class GameReplayer:
                 n = story.per_side.get(unit.side, 0) + 1
                 story.per_side[unit.side] = n
                 story.events.append(
-                    _event(
+                    event(
                         move.t_start,
                         "activation",
                         f"Round {state.round}: {unit.name} activates "
@@ -406,125 +384,7 @@ class GameReplayer:
                 continue
             t = move.t_start if ev.type == EventType.PICK_UP else move.t_end
             details = {k: v for k, v in ev.data if k not in _RESERVED}
-            story.events.append(_event(t, str(ev.type), ev.text, ev.unit, **details))
-
-    # ------------------------------------------------------------ the checks
-    def _check_ai(self, state: GameState, unit: Unit, move: PieceMove) -> _Check:
-        """The AI's order for the unit (on the die results that fit the footage best, when its
-        choice takes a roll) and how the real move compares with it."""
-        try:
-            found = branches(lambda dice: self.ai.decide(state, self.ruleset, unit.id, dice), 64)
-        except EngineError as exc:
-            text = f"No AI order for {unit.name}: {exc}"
-            event = _event(move.t_end, "order", text, unit.id)
-            moved = self.adapter.replay_move(
-                state, self.ruleset, unit, _seen(move), self.tolerances.position_in
-            )
-            return _Check((event,), "", moved.actions)
-        if not found:
-            return _Check((), "", ())
-        tol = self.tolerances
-
-        def miss(order: Order) -> tuple[bool, float, float]:
-            exp = self.adapter.expectation(state, order)
-            off_in = math.dist((exp.x_in, exp.y_in), move.to_in)
-            off_deg = abs(wrap180(move.heading_to_deg - exp.heading_deg))
-            fits = (
-                not exp.off_table
-                and off_in <= exp.tolerances(tol).position_in
-                and off_deg <= exp.tolerances(tol).facing_deg
-            )
-            return (not fits, off_in, off_deg)
-
-        order = min((o for o, _ in found), key=miss)
-        exp = self.adapter.expectation(state, order)
-        said = self.adapter.order_text(state, order)
-        extra = ""
-        if len(found) > 1 or order.rolls:
-            extra = (
-                " (its choice took a die roll; of the results the die could give, the one "
-                "that fits the footage best is shown)"
-            )
-        events = [
-            _event(
-                move.t_start,
-                "order",
-                f"AI order: {said} Rule: {order.rule}.{extra}",
-                unit.id,
-                rule=order.rule,
-                reason=order.reason,
-                order=order.to_json(),
-            )
-        ]
-        off_in = math.dist((exp.x_in, exp.y_in), move.to_in)
-        off_deg = abs(wrap180(move.heading_to_deg - exp.heading_deg))
-        etol = exp.tolerances(tol)
-        ordered = {
-            "ordered_to": [round(exp.x_in, 3), round(exp.y_in, 3), round(exp.heading_deg, 1)]
-        }
-        figures = {"off_in": round(off_in, 3), "off_deg": round(off_deg, 1)}
-        followed = False
-        if exp.off_table:
-            text = (
-                f"{unit.name} was ordered off the table, but the footage shows it set down at "
-                f"({move.to_in[0]:.1f}, {move.to_in[1]:.1f}) in."
-            )
-            events.append(
-                _event(move.t_end, "order_check", text, unit.id, followed=False, **ordered)
-            )
-        elif off_in <= etol.position_in and off_deg <= etol.facing_deg:
-            followed = True
-            text = (
-                f"{unit.name} followed the order ({off_in:.2f} in and {off_deg:.0f} degrees "
-                "from where it was told)."
-            )
-            events.append(
-                _event(
-                    move.t_end, "order_check", text, unit.id, followed=True, **ordered, **figures
-                )
-            )
-        else:
-            parts = []
-            if off_in > etol.position_in:
-                parts.append(f"{off_in:.1f} in")
-            if off_deg > etol.facing_deg:
-                parts.append(f"{off_deg:.0f} degrees of facing")
-            text = (
-                f"{unit.name} differs from the order by {' and '.join(parts)}: told to "
-                f"({exp.x_in:.1f}, {exp.y_in:.1f}) facing {exp.heading_deg:.0f}, set down at "
-                f"({move.to_in[0]:.1f}, {move.to_in[1]:.1f}) facing {move.heading_to_deg:.0f}."
-            )
-            events.append(
-                _event(
-                    move.t_end, "order_check", text, unit.id, followed=False, **ordered, **figures
-                )
-            )
-        moved = self.adapter.replay_move(
-            state, self.ruleset, unit, _seen(move), self.tolerances.position_in
-        )
-        actions = ((order.action,) if followed else ()) + moved.actions
-        verdict = ", followed the order" if followed else ", differs from the order"
-        return _Check(tuple(events), verdict, actions)
-
-    def _check_human(self, state: GameState, unit: Unit, move: PieceMove) -> _Check:
-        """Whether the player's move is legal, and the actions it could have been."""
-        moved = self.adapter.replay_move(
-            state, self.ruleset, unit, _seen(move), self.tolerances.position_in
-        )
-        if moved.legal:
-            text = f"{unit.name}'s move of {move.distance_in:.1f} in is legal"
-            if moved.nudged:
-                text += f" (within the {self.tolerances.position_in:g} in the camera allows)"
-            event = _event(move.t_end, "legality", text + ".", unit.id, legal=True)
-        else:
-            text = f"{unit.name}'s move is not legal: {moved.reason}."
-            event = _event(move.t_end, "legality", text, unit.id, legal=False, reason=moved.reason)
-        verdict = ", legal" if moved.legal else ", not legal"
-        return _Check((event,), verdict, moved.actions)
-
-
-def _seen(move: PieceMove) -> PieceSeen:
-    return PieceSeen(move.to_in[0], move.to_in[1], move.heading_to_deg)
+            story.events.append(event(t, str(ev.type), ev.text, ev.unit, **details))
 
 
 def _prune(stories: list[_Story]) -> list[_Story]:

@@ -1,0 +1,159 @@
+"""The footage's moves checked against the rules, for a replay without a log: the AI's order
+at that moment and how the real move compares with it; whether a player's move is legal.
+
+Both also name the legal actions the move could have been (the table adapter's reading), for
+the engine to resolve. Inches, degrees and seconds.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from assistant.replay.engine_branches import branches
+from assistant.replay.reconstruct import PieceMove
+from assistant.session.observation import PieceSeen
+from engine.actions import Action, Order
+from engine.errors import EngineError
+from engine.geometry import wrap180
+from engine.model import GameState, Unit
+
+if TYPE_CHECKING:
+    from assistant.replay.engine_replay import GameReplayer
+
+SOURCE = "engine"
+
+
+def event(t: float, kind: str, text: str, unit: str | None = None, **extra: Any) -> dict[str, Any]:
+    """One timeline event from the engine (seconds)."""
+    item: dict[str, Any] = {"t": round(t, 3), "kind": kind, "text": text}
+    if unit is not None:
+        item["unit"] = unit
+    item["source"] = SOURCE
+    item.update(extra)
+    return item
+
+
+@dataclass(frozen=True)
+class Check:
+    """What the footage says about one move before the engine resolves it."""
+
+    events: tuple[dict[str, Any], ...]
+    verdict: str
+    """The step label's ending: ", followed the order", ", legal" ..."""
+    actions: tuple[Action, ...]
+
+
+def check_ai(game: GameReplayer, state: GameState, unit: Unit, move: PieceMove) -> Check:
+    """The AI's order for the unit (on the die results that fit the footage best, when its
+    choice takes a roll) and how the real move compares with it."""
+    try:
+        found = branches(lambda dice: game.ai.decide(state, game.ruleset, unit.id, dice), 64)
+    except EngineError as exc:
+        text = f"No AI order for {unit.name}: {exc}"
+        said = event(move.t_end, "order", text, unit.id)
+        moved = game.adapter.replay_move(
+            state, game.ruleset, unit, seen_at(move), game.tolerances.position_in
+        )
+        return Check((said,), "", moved.actions)
+    if not found:
+        return Check((), "", ())
+    tol = game.tolerances
+
+    def miss(order: Order) -> tuple[bool, float, float]:
+        exp = game.adapter.expectation(state, order)
+        off_in = math.dist((exp.x_in, exp.y_in), move.to_in)
+        off_deg = abs(wrap180(move.heading_to_deg - exp.heading_deg))
+        fits = (
+            not exp.off_table
+            and off_in <= exp.tolerances(tol).position_in
+            and off_deg <= exp.tolerances(tol).facing_deg
+        )
+        return (not fits, off_in, off_deg)
+
+    order = min((o for o, _ in found), key=miss)
+    exp = game.adapter.expectation(state, order)
+    said = game.adapter.order_text(state, order)
+    extra = ""
+    if len(found) > 1 or order.rolls:
+        extra = (
+            " (its choice took a die roll; of the results the die could give, the one "
+            "that fits the footage best is shown)"
+        )
+    events = [
+        event(
+            move.t_start,
+            "order",
+            f"AI order: {said} Rule: {order.rule}.{extra}",
+            unit.id,
+            rule=order.rule,
+            reason=order.reason,
+            order=order.to_json(),
+        )
+    ]
+    off_in = math.dist((exp.x_in, exp.y_in), move.to_in)
+    off_deg = abs(wrap180(move.heading_to_deg - exp.heading_deg))
+    etol = exp.tolerances(tol)
+    ordered = {"ordered_to": [round(exp.x_in, 3), round(exp.y_in, 3), round(exp.heading_deg, 1)]}
+    figures = {"off_in": round(off_in, 3), "off_deg": round(off_deg, 1)}
+    followed = False
+    if exp.off_table:
+        text = (
+            f"{unit.name} was ordered off the table, but the footage shows it set down at "
+            f"({move.to_in[0]:.1f}, {move.to_in[1]:.1f}) in."
+        )
+        events.append(event(move.t_end, "order_check", text, unit.id, followed=False, **ordered))
+    elif off_in <= etol.position_in and off_deg <= etol.facing_deg:
+        followed = True
+        text = (
+            f"{unit.name} followed the order ({off_in:.2f} in and {off_deg:.0f} degrees "
+            "from where it was told)."
+        )
+        events.append(
+            event(move.t_end, "order_check", text, unit.id, followed=True, **ordered, **figures)
+        )
+    else:
+        parts = []
+        if off_in > etol.position_in:
+            parts.append(f"{off_in:.1f} in")
+        if off_deg > etol.facing_deg:
+            parts.append(f"{off_deg:.0f} degrees of facing")
+        text = (
+            f"{unit.name} differs from the order by {' and '.join(parts)}: told to "
+            f"({exp.x_in:.1f}, {exp.y_in:.1f}) facing {exp.heading_deg:.0f}, set down at "
+            f"({move.to_in[0]:.1f}, {move.to_in[1]:.1f}) facing {move.heading_to_deg:.0f}."
+        )
+        events.append(
+            event(move.t_end, "order_check", text, unit.id, followed=False, **ordered, **figures)
+        )
+    moved = game.adapter.replay_move(
+        state, game.ruleset, unit, seen_at(move), game.tolerances.position_in
+    )
+    actions = ((order.action,) if followed else ()) + moved.actions
+    verdict = ", followed the order" if followed else ", differs from the order"
+    return Check(tuple(events), verdict, actions)
+
+
+def check_human(game: GameReplayer, state: GameState, unit: Unit, move: PieceMove) -> Check:
+    """Whether the player's move is legal, and the actions it could have been."""
+    moved = game.adapter.replay_move(
+        state, game.ruleset, unit, seen_at(move), game.tolerances.position_in
+    )
+    if moved.legal:
+        text = f"{unit.name}'s move of {move.distance_in:.1f} in is legal"
+        if moved.nudged:
+            text += f" (within the {game.tolerances.position_in:g} in the camera allows)"
+        verdict_event = event(move.t_end, "legality", text + ".", unit.id, legal=True)
+    else:
+        text = f"{unit.name}'s move is not legal: {moved.reason}."
+        verdict_event = event(
+            move.t_end, "legality", text, unit.id, legal=False, reason=moved.reason
+        )
+    verdict = ", legal" if moved.legal else ", not legal"
+    return Check((verdict_event,), verdict, moved.actions)
+
+
+def seen_at(move: PieceMove) -> PieceSeen:
+    """Where and how the footage shows the piece set down."""
+    return PieceSeen(move.to_in[0], move.to_in[1], move.heading_to_deg)
