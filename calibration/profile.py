@@ -11,6 +11,9 @@ Version 1 layout::
      "pose": {"rvec", "tvec_mm", "camera_matrix", "source", ...},
      "camera_settings": {...}, "tag_heights_mm": {"default": 3.0, "by_id": {"8": 25.0}}}
 
+Version 2 adds ``"tray": {"corners_in", "tag_ids", "tag_mm", "floor_mm"} | null``: the dice tray
+(:mod:`calibration.tray`); a version-1 file loads with no tray.
+
 A file holding only ``{"version": 1, "intrinsics": {...}}`` (written by lens calibration before
 the table was calibrated) is a lens-only profile: :func:`load_intrinsics` reads it,
 :func:`load_profile` says the table part is missing.
@@ -38,8 +41,9 @@ from calibration.table import (
     corner_layout,
     fit_table_homography,
 )
+from calibration.tray import TrayRegion
 
-PROFILE_VERSION = 1
+PROFILE_VERSION = 2
 DEFAULT_TAG_HEIGHT_MM = 3.0
 
 
@@ -64,6 +68,8 @@ class TableProfile:
     """Per-id tag heights (terrain tags), millimetres."""
     created: str = ""
     """ISO 8601 UTC time of calibration."""
+    tray: TrayRegion | None = None
+    """The dice tray, when one was seen at calibration."""
 
     @property
     def corner_layout(self) -> dict[int, Corners]:
@@ -82,8 +88,12 @@ class TableProfile:
         """The same profile with a re-fitted table mapping (after drift)."""
         return replace(self, fit=fit, pose=pose)
 
+    def with_tray(self, tray: TrayRegion | None) -> TableProfile:
+        """The same profile with the dice tray ``tray``."""
+        return replace(self, tray=tray)
+
     def to_dict(self) -> dict[str, Any]:
-        """The version-1 JSON object."""
+        """The current version's JSON object."""
         return {
             "version": PROFILE_VERSION,
             "created": self.created,
@@ -110,6 +120,7 @@ class TableProfile:
                 "default": self.default_tag_height_mm,
                 "by_id": {str(k): v for k, v in sorted(self.tag_heights_mm.items())},
             },
+            "tray": None if self.tray is None else self.tray.to_dict(),
         }
 
 
@@ -250,7 +261,18 @@ def _load_v1(data: dict[str, Any], where: str) -> TableProfile:
         raise CalibrationError(f"profile {where}: missing or malformed field {exc}") from exc
 
 
-LOADERS: dict[int, Callable[[dict[str, Any], str], TableProfile]] = {1: _load_v1}
+def _load_v2(data: dict[str, Any], where: str) -> TableProfile:
+    profile = _load_v1(data, where)
+    raw = data.get("tray")
+    if raw is None:
+        return profile
+    try:
+        return profile.with_tray(TrayRegion.from_dict(raw))
+    except CalibrationError as exc:
+        raise CalibrationError(f"profile {where}: {exc}") from exc
+
+
+LOADERS: dict[int, Callable[[dict[str, Any], str], TableProfile]] = {1: _load_v1, 2: _load_v2}
 """One loader per profile version."""
 
 

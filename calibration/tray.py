@@ -29,8 +29,13 @@ import numpy.typing as npt
 
 from calibration.errors import CalibrationError
 from calibration.intrinsics import Intrinsics
-from calibration.pose import TableMapping, pose_from_points
-from calibration.table import MM_PER_IN
+from calibration.pose import (
+    ASSUMED_FOCAL_PER_WIDTH,
+    POSE_ASSUMED_FOCAL,
+    CameraPose,
+    TableMapping,
+)
+from calibration.table import MM_PER_IN, apply_homography, local_px_per_mm
 
 TRAY_TAG_IDS: tuple[int, int] = (48, 49)
 """The tray's tags: (near-left corner, far-right corner)."""
@@ -220,6 +225,32 @@ def _missing_words(missing: list[int], tag_ids: tuple[int, int]) -> str:
     return f"the dice tray's {names} cannot be seen off the play area"
 
 
+def _overhead_pose(
+    h_in: F64, image_size_px: tuple[int, int], intrinsics: Intrinsics | None
+) -> CameraPose:
+    """A camera looking straight down at the plane point under the image centre, as high as
+    the homography's local scale there and the focal length say."""
+    w, hh = image_size_px
+    if intrinsics is not None:
+        k = intrinsics.scaled_to(image_size_px).matrix()
+        f, centre_px = float(k[0, 0]), (float(k[0, 2]), float(k[1, 2]))
+    else:
+        f, centre_px = ASSUMED_FOCAL_PER_WIDTH * w, (w / 2.0, hh / 2.0)
+    under = apply_homography(np.linalg.inv(h_in), [centre_px])[0]
+    scale = local_px_per_mm(h_in, float(under[0]), float(under[1]))
+    height_mm = f / max(scale, 1e-9)
+    centre = np.array([under[0] * MM_PER_IN, under[1] * MM_PER_IN, height_mm])
+    rot = np.diag([1.0, -1.0, -1.0])
+    rvec, _ = cv2.Rodrigues(rot)
+    tvec = -rot @ centre
+    return CameraPose(
+        rvec=(float(rvec[0, 0]), float(rvec[1, 0]), float(rvec[2, 0])),
+        tvec_mm=(float(tvec[0]), float(tvec[1]), float(tvec[2])),
+        camera_matrix=((f, 0.0, centre_px[0]), (0.0, f, centre_px[1]), (0.0, 0.0, 1.0)),
+        source=POSE_ASSUMED_FOCAL,
+    )
+
+
 def standalone_tray(
     sightings: Iterable[tuple[int, Sequence[tuple[float, float]]]],
     image_size_px: tuple[int, int],
@@ -230,7 +261,11 @@ def standalone_tray(
 ) -> tuple[TableMapping, TrayRegion]:
     """A mapping of the tray's own plane and the tray, from its two tags alone (a photo of the
     tray with no table profile). The frame's origin is tag ``tag_ids[0]``'s inner corner, +x
-    along the tray's near side; its inches are true when the tags are ``tag_mm`` wide."""
+    along the tray's near side; its inches are true when the tags are ``tag_mm`` wide.
+
+    Two small tags cannot tell where the camera is (their pose is ill-conditioned), so the
+    camera is taken to look straight down at the point under the image centre, from the height
+    at which its focal length (the lens's, or a common webcam's) gives the tags' scale there."""
     found = tray_sightings(sightings, tag_ids)
     missing = [i for i in tag_ids if i not in found]
     if missing:
@@ -252,7 +287,7 @@ def standalone_tray(
     h, _ = cv2.findHomography(table_pts, image_pts, 0)
     if h is None:
         raise CalibrationError("the tray tags do not fit one plane")
-    pose = pose_from_points(table_pts, image_pts, h, image_size_px, intrinsics)
+    pose = _overhead_pose(h, image_size_px, intrinsics)
     mapping = TableMapping(tuple(tuple(float(v) for v in row) for row in h), pose, intrinsics)
     tray = tray_from_tags(square, b_ideal, tag_ids=tag_ids, tag_mm=tag_mm)
     return mapping, tray

@@ -16,6 +16,7 @@ from assistant.scenarios import load_scenario
 from calibration.kit import render_pdf_pages_png, write_kit_pdf
 from calibration.kit_ids import PIECE_IDS, TERRAIN_IDS, TERRAIN_TAG_MM, role_of
 from calibration.kit_layout import PAPERS, BaseTagSpec, KitSpec
+from calibration.kit_tray import append_tray_page
 from engine.scenario import Scenario
 
 NAME = "markers"
@@ -144,6 +145,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tag-mm", type=float, default=None, help="base tag side, mm (default 10)")
     parser.add_argument("--png", type=Path, default=None, help="also write 600 dpi PNG pages here")
     parser.add_argument(
+        "--tray", choices=["dark", "light"], help="add a dice tray sheet (a dark or light mat)"
+    )
+    parser.add_argument(
         "--scenario",
         default=None,
         help="bundled scenario name or .toml path: print its models' tags at the sizes and "
@@ -199,6 +203,9 @@ def run(args: argparse.Namespace) -> int:
     )
     pages = write_kit_pdf(spec, out)
     print(f"wrote {out}: {len(pages)} pages on {args.paper}; print at 100 % (actual size)")
+    if args.tray is not None:
+        append_tray_page(out, PAPERS[args.paper], args.tray)
+        print(f"added the {args.tray} dice tray sheet as the last page")
     if roster is not None:
         list_path = out.with_suffix(".tags.txt")
         try:

@@ -544,6 +544,8 @@ def _leftovers(
         (_, _), (bw, bh), _ = cv2.minAreaRect(np.argwhere(blob)[:, ::-1].astype(np.float32))
         if min(bw, bh) < 0.35 * side:
             continue
+        if view.tray_mm is None and not _die_like(area, bw, bh, side):
+            continue  # a whole picture holds more than dice: only die-shaped blobs count
         centre = np.array(cents[i], dtype=np.float64)
         count = max(1, round(area / (side * side * 1.3)))
         out.extend((Unreadable.BLURRED, centre) for _ in range(count))
@@ -552,6 +554,16 @@ def _leftovers(
         if d.unread is None and d.excess >= COCKED_EXCESS:
             d.unread, d.why = Unreadable.COCKED, "leftover"
     return out
+
+
+def _die_like(area: float, bw: float, bh: float, side: float) -> bool:
+    """A blob about one die large, squarish and filling its bounding rectangle."""
+    long, short = max(bw, bh), min(bw, bh)
+    return (
+        0.5 * side * side <= area <= 2.5 * side * side
+        and short >= 0.5 * long
+        and area >= 0.6 * bw * bh
+    )
 
 
 def _edge_strip(stat: npt.NDArray[np.int32], valid: Grey) -> bool:
