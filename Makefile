@@ -26,6 +26,7 @@ bench: sysdeps-runtime $(STAMP)
 	$(PY) benchmarks/replay_bench.py
 	$(PY) benchmarks/live_latency.py
 	$(PY) benchmarks/visibility_study.py
+	$(PY) benchmarks/dice_bench.py
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
