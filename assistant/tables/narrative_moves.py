@@ -6,6 +6,7 @@ the actions a move in footage could have been. Inches and degrees.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from assistant.session.observation import PieceSeen
 from assistant.tables.base import ObservedMove, ReplayMove, Tolerances
@@ -173,7 +174,8 @@ def replay_move(
             options.append(
                 Action(ActionKind.MOVE, unit.id, path=path, heading_deg=heading, pick_up=pick_up)
             )
-        for enemy in contacting_enemies(state, unit, end):
+        there = replace(unit, x=end[0], y=end[1])
+        for enemy in contacting_enemies(state.with_unit(there), there):
             options.append(
                 Action(
                     ActionKind.MOVE_INTO_MELEE,
