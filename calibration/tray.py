@@ -146,7 +146,7 @@ def tray_from_tags(
     b = np.asarray(far_right, dtype=np.float64).reshape(4, 2)
     ra, ua, _ = _tag_axes(a)
     rb, ub, _ = _tag_axes(b)
-    turn = math.degrees(math.atan2(float(np.cross(ra, rb)), float(ra @ rb)))
+    turn = math.degrees(math.atan2(float(ra[0] * rb[1] - ra[1] * rb[0]), float(ra @ rb)))
     if abs(turn) > 12.0:
         raise CalibrationError(
             f"tray tags {tag_ids[0]} and {tag_ids[1]} are turned {abs(turn):.0f} degrees from "

@@ -37,9 +37,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--dice",
-        choices=["auto", "physical"],
+        choices=["auto", "physical", "camera"],
         default="auto",
-        help="auto: soloscope rolls; physical: you roll and enter the results",
+        help="auto: soloscope rolls; physical: you roll and enter the results; camera: you "
+        "roll into the dice tray and the camera reads them",
     )
     parser.add_argument(
         "--seed", type=int, help="seed for auto dice (default: random, saved with the game)"

@@ -98,6 +98,8 @@ class LiveGame:
     plan_index: int = 0
     now: float = 0.0
     on_saved: Callable[[LiveGame], None] | None = None
+    roll_prompt: Callable[[NeedRoll], str] | None = None
+    """What to say when physical dice are needed (the camera dice say where to roll them)."""
     _said_keys: set[str] = field(default_factory=set)
     _human_move: ObservedMove | None = None
     _redo_steps: list[AppliedStep] = field(default_factory=list)
@@ -500,6 +502,9 @@ class LiveGame:
 
     def _ask_for_roll(self, need: NeedRoll) -> None:
         self.stage = Stage.DICE
+        if self.roll_prompt is not None:
+            self.announce(self.roll_prompt(need))
+            return
         self.announce(
             f"Roll a {need.sides}-sided die for {need.purpose}, and enter the result on the page."
         )

@@ -21,6 +21,7 @@ from assistant.errors import UserError
 from assistant.live_hub import LiveHub
 from assistant.recorder import SessionRecorder
 from assistant.scenarios import load_game
+from assistant.session.camera_dice import camera_dice_reader
 from assistant.session.dice import AutoDice, QueuedDice
 from assistant.session.finish import SessionResult, outcome_words, part_number
 from assistant.session.game import LiveGame, Stage, Tolerances
@@ -183,7 +184,8 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
         scenario_ref = scenario_reference(opts.scenario)
         scenario, ruleset, state = load_game(scenario_ref)
         seed = opts.seed if opts.seed is not None else secrets.randbelow(1_000_000)
-        dice: AutoDice | QueuedDice = QueuedDice() if opts.dice == "physical" else AutoDice(seed)
+        physical = opts.dice in ("physical", "camera")
+        dice: AutoDice | QueuedDice = QueuedDice() if physical else AutoDice(seed)
         plan = read_declarations(opts.declarations) if opts.declarations else ()
         game = LiveGame(
             scenario=scenario,
@@ -261,6 +263,8 @@ def _play(
     recording = _recording_folder(folder)
     recorder = SessionRecorder(recording)
     reader = TableReader(scenario, profile)
+    if opts.dice == "camera":
+        reader = camera_dice_reader(reader, game, profile)  # type: ignore[assignment]
     try:
         controls = dict(profile.camera_settings.get("v4l2_controls") or {})
         width_px, height_px = profile.image_size_px

@@ -183,7 +183,7 @@ def _read(
     )
     if debug is not None:
         debug.update(material=material, pips=pips, faces=[d.face for d in dice])
-    unread = _leftovers(material, valid, floor, dice, view, typical)
+    unread = _leftovers(material, valid, floor, dice, view, typical, pips)
     return dice, unread
 
 
@@ -501,10 +501,17 @@ def _die_angle(face: Face) -> float:
 
 
 def _leftovers(
-    material: Grey, valid: Grey, floor: Grey, dice: list[_Die], view: DiceView, typical: float
+    material: Grey,
+    valid: Grey,
+    floor: Grey,
+    dice: list[_Die],
+    view: DiceView,
+    typical: float,
+    pips: list[Pip],
 ) -> list[tuple[Unreadable, F64]]:
     """Material no flat die explains: cocked dice, dice whose pips were not found, dice cut by
-    the edge. Marks read dice cocked or cut in place; returns the other dice not read."""
+    the edge. Marks read dice cocked or cut in place; returns the other dice not read: cocked
+    when pips show on it (faces seen, none lying flat), blurred when none do."""
     h, w = material.shape
     explained = _explained(dice, view, material.shape, SQUARE_SLACK)
     squares = []
@@ -548,7 +555,12 @@ def _leftovers(
             continue  # a whole picture holds more than dice: only die-shaped blobs count
         centre = np.array(cents[i], dtype=np.float64)
         count = max(1, round(area / (side * side * 1.3)))
-        out.extend((Unreadable.BLURRED, centre) for _ in range(count))
+        grown = cv2.dilate(blob, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
+        with_pips = any(
+            grown[min(h - 1, round(p.y)), min(w - 1, round(p.x))] for p in pips if p.x >= 0
+        )
+        reason = Unreadable.COCKED if with_pips else Unreadable.BLURRED
+        out.extend((reason, centre) for _ in range(count))
     for d, extra in zip(dice, excess, strict=True):
         d.excess = extra / (d.side * d.side)
         if d.unread is None and d.excess >= COCKED_EXCESS:
