@@ -27,6 +27,7 @@ from engine.geometry.angles import (
     polygon_gap_in,
     relative_bearing_deg,
     segment_point_distance_in,
+    within_in,
     wrap180,
 )
 from engine.geometry.collide import ObstacleSet
@@ -68,8 +69,9 @@ from engine.geometry.sight import (
     line_of_sight,
     tangent_lines,
 )
-from engine.geometry.steering import best_move_toward, toward_edge_path
+from engine.geometry.steering import best_move_toward, straight_run, toward_edge_path
 from engine.geometry.table import EDGE_ORDER, Edge, Table
+from engine.geometry.vantage import SightMap, shortest_view_move, sight_map
 
 __all__ = [
     "ARC_TOL_DEG",
@@ -89,6 +91,7 @@ __all__ = [
     "PathCheck",
     "Point",
     "Sight",
+    "SightMap",
     "Table",
     "adjacent",
     "advance",
@@ -120,10 +123,14 @@ __all__ = [
     "polygon_gap_in",
     "relative_bearing_deg",
     "segment_point_distance_in",
+    "shortest_view_move",
+    "sight_map",
     "step_facing_deg",
+    "straight_run",
     "straight_split",
     "swept_base",
     "tangent_lines",
     "toward_edge_path",
+    "within_in",
     "wrap180",
 ]

@@ -114,12 +114,23 @@ def polygon_gap_in(c: Point, r: float, polygon: BaseGeometry) -> float:
     return max(0.0, d - r)
 
 
+def within_in(distance_in: float, limit_in: float) -> bool:
+    """Whether a measured distance is at most ``limit_in`` inches, allowing ``EPS_IN`` of rounding.
+
+    The one comparison for every "within X" of the rules: base contact (gap <= tolerance),
+    shooting range, "next to" an objective, charge reach. Floating point must not decide: the
+    gap between centres 1.0 and 2.1 (0.10000000000000009) and between 5.0 and 6.1
+    (0.0999999999999996) are both 0.1.
+    """
+    return distance_in <= limit_in + EPS_IN
+
+
 def in_contact(c1: Point, r1: float, c2: Point, r2: float, tol_in: float = 0.1) -> bool:
     """Whether two round bases are in base contact: edge gap <= ``tol_in`` inches (G-04).
 
-    The comparison allows 1e-6 in of rounding (a gap of 1.1 - 1.0 counts as 0.1).
+    Compared with ``within_in`` (a gap of 1.1 - 1.0 counts as 0.1).
     """
-    return edge_gap_in(c1, r1, c2, r2) <= tol_in + EPS_IN
+    return within_in(edge_gap_in(c1, r1, c2, r2), tol_in)
 
 
 def segment_point_distance_in(a: Point, b: Point, p: Point) -> float:

@@ -129,7 +129,7 @@ def goal_stops(
     return np.asarray(np.where(meets, t_meet, fallback), dtype=np.float64)
 
 
-def _tangents(
+def graze_rays(
     p: Point, area: MoveArea, reach_in: float
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """(ux, uy, graze): rays from ``p`` that just graze each obstacle feature (a base, a corner)
@@ -312,7 +312,7 @@ def _leg_rays(
         uxs.append(fan_x)
         uys.append(fan_y)
         grazes.append(np.full(len(fan_x), np.nan))
-        tx, ty, tg = _tangents(frontier[i][0][-1], area, reach_in)
+        tx, ty, tg = graze_rays(frontier[i][0][-1], area, reach_in)
         nodes.append(np.full(len(tx), float(i)))
         uxs.append(tx)
         uys.append(ty)

@@ -8,6 +8,7 @@ it returns always passes ``check_path``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -119,16 +120,66 @@ def _straight_if_best(
     return None
 
 
+def _table_room_in(
+    start: Point, ux: float, uy: float, r: float, table_w: float, table_d: float
+) -> float:
+    """How far (inches) a base of radius ``r`` can go from ``start`` along (ux, uy) and stay
+    wholly on the table."""
+    room = math.inf
+    for p, u, size in ((start[0], ux, table_w), (start[1], uy, table_d)):
+        if u > 0.0:
+            room = min(room, (size - r - p) / u)
+        elif u < 0.0:
+            room = min(room, (r - p) / u)
+    return max(0.0, room)
+
+
+def _clear_straight(
+    start: Point, ux: float, uy: float, t: float, distance_in: float, area: MoveArea
+) -> tuple[Point, ...]:
+    """The leg ``start`` -> ``start + t (ux, uy)``, backed off a hair until ``check_path``
+    agrees (the ray caster is exact up to rounding); ``(start,)`` when too short to announce."""
+    if t < MIN_MOVE_IN:
+        return (start,)
+    end = (start[0] + ux * t, start[1] + uy * t)
+    for _ in range(3):
+        if check_path((start, end), [distance_in], area).legal:
+            return (start, end)
+        t = max(0.0, t - 1e-6)
+        end = (start[0] + ux * t, start[1] + uy * t)
+    return (start,)
+
+
+def straight_run(
+    start: Point, heading_deg: float, distance_in: float, area: MoveArea
+) -> tuple[Point, ...]:
+    """A straight leg along ``heading_deg`` using up to ``distance_in`` inches of allowance.
+
+    The leg never bends: it stops at the last clear point when an obstacle is in the way, and
+    where the base would start to leave the table. Returns ``(start, end)``, or ``(start,)``
+    when the base cannot move at all.
+    """
+    start = (float(start[0]), float(start[1]))
+    ux, uy = heading_vector(heading_deg)
+    r = area.radius_in
+    px, py = np.array([start[0]]), np.array([start[1]])
+    uxa, uya = np.array([ux]), np.array([uy])
+    free = float(area.blockers.free_lengths(px, py, uxa, uya, r)[0]) - _PULL_BACK_IN
+    reach = float(area.ground.reach_in(px, py, uxa, uya, distance_in)[0])
+    room = _table_room_in(start, ux, uy, r, area.table.width_in, area.table.depth_in)
+    return _clear_straight(start, ux, uy, max(0.0, min(free, reach, room)), distance_in, area)
+
+
 def toward_edge_path(
     start: Point, edge: Edge, distance_in: float, area: MoveArea
 ) -> tuple[tuple[Point, ...], bool]:
     """A straight move of up to ``distance_in`` inches of allowance perpendicular to ``edge``.
 
     G-05: the base runs straight at the edge and stops early, at the last clear point, if
-    something is in the way. Returns ``(path, leaves_table)``: ``leaves_table`` is True when the
-    move would carry any part of the base past the edge; the path then ends with the base
-    touching the edge (the caller takes the figure off). ``path`` is ``(start,)`` when the base
-    cannot move at all.
+    something is in the way; it never bends round the obstacle. Returns
+    ``(path, leaves_table)``: ``leaves_table`` is True when the move would carry any part of the
+    base past the edge; the path then ends with the base touching the edge (the caller takes
+    the figure off). ``path`` is ``(start,)`` when the base cannot move at all.
     """
     start = (float(start[0]), float(start[1]))
     r = area.radius_in
@@ -139,17 +190,9 @@ def toward_edge_path(
     free = float(area.blockers.free_lengths(px, py, uxa, uya, r)[0]) - _PULL_BACK_IN
     reach = float(area.ground.reach_in(px, py, uxa, uya, distance_in)[0])
     leaves = reach > room + EPS_IN and free >= room - EPS_IN
-    t = room if leaves else max(0.0, min(reach, free, room))
-    if t < MIN_MOVE_IN:
-        return ((start,), leaves)
-    end = (start[0] + ux * t, start[1] + uy * t)
-    if not leaves:
-        # The ray caster is exact up to rounding; make sure, and back off a hair if needed.
-        for _ in range(3):
-            if check_path((start, end), [distance_in], area).legal:
-                break
-            t = max(0.0, t - 1e-6)
-            end = (start[0] + ux * t, start[1] + uy * t)
-        else:
-            return ((start,), False)
-    return ((start, end), leaves)
+    if leaves:
+        if room < MIN_MOVE_IN:
+            return ((start,), True)
+        return ((start, (start[0] + ux * room, start[1] + uy * room)), True)
+    path = _clear_straight(start, ux, uy, max(0.0, min(reach, free, room)), distance_in, area)
+    return (path, False)

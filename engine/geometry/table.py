@@ -9,6 +9,7 @@ from enum import StrEnum
 import shapely
 from shapely.geometry import Polygon
 
+from engine.errors import EngineError
 from engine.geometry.angles import EPS_IN, Point
 
 EDGE_TIE_IN = 1e-9
@@ -85,17 +86,19 @@ class Table:
         """The table edge nearest to the centre ``c`` (G-05).
 
         An exact tie goes to ``own_edge`` (the figure's deployment edge) when it is among the
-        tied edges, else to ``tiebreak(tied)`` (the caller's logged random choice), else to
-        the first tied edge in FRONT, RIGHT, BACK, LEFT order.
+        tied edges, else to ``tiebreak(tied)``: the caller's logged random choice, which a tie
+        left unresolved by the own edge needs (without one that is an error: G-05 never lets a
+        fixed order decide).
         """
         tied = self.nearest_edges(c)
         if len(tied) == 1:
             return tied[0]
         if own_edge is not None and own_edge in tied:
             return own_edge
-        if tiebreak is not None:
-            return tiebreak(tied)
-        return tied[0]
+        if tiebreak is None:
+            names = " and ".join(e.value for e in tied)
+            raise EngineError(f"the {names} edges are equally near: a roll must choose (G-05)")
+        return tiebreak(tied)
 
     def edge_heading_deg(self, edge: Edge) -> float:
         """The compass heading in degrees pointing straight at ``edge``.

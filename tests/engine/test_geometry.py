@@ -8,6 +8,7 @@ from itertools import pairwise
 import pytest
 import shapely
 
+from engine.errors import EngineError
 from engine.geometry import (
     EPS_IN,
     Cover,
@@ -162,8 +163,15 @@ def test_t_geo_04_nearest_edge() -> None:
 
     assert TABLE.nearest_edge((3.0, 3.0), own_edge=Edge.BACK, tiebreak=pick_last) is Edge.LEFT
     assert seen == [(Edge.FRONT, Edge.LEFT)]
-    assert TABLE.nearest_edge((3.0, 3.0)) is Edge.FRONT  # no RNG given: fixed order
-    assert TABLE.nearest_edge((12.0, 12.0)) is Edge.FRONT  # all four tied in the middle
+    assert TABLE.nearest_edge((12.0, 12.0), own_edge=Edge.BACK) is Edge.BACK  # all four tied
+
+
+def test_g05_a_tie_without_the_own_edge_is_never_settled_by_a_fixed_order() -> None:
+    """G-05: own edge, else a roll; without a roll to make, a tie is an error, not FRONT."""
+    with pytest.raises(EngineError, match="front and left edges are equally near"):
+        TABLE.nearest_edge((3.0, 3.0))
+    with pytest.raises(EngineError, match="a roll must choose"):
+        TABLE.nearest_edge((3.0, 3.0), own_edge=Edge.BACK)
 
 
 def test_table_edges_on_a_rectangle() -> None:
