@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from engine.actions import Action, ActionKind, Order
 from engine.controllers.narrative_tactics import (
+    carry_route,
     contact_path,
     firing_position,
     loose_objectives,
@@ -19,7 +20,14 @@ from engine.controllers.narrative_tactics import (
     shortened,
 )
 from engine.dice import RandomSource, SeededDice
-from engine.geometry import Edge, Point, centre_distance_in, path_cost_in, point_gap_in
+from engine.geometry import (
+    Edge,
+    Point,
+    centre_distance_in,
+    path_cost_in,
+    point_gap_in,
+    within_in,
+)
 from engine.model import GameState, Phase, Unit
 from engine.protocols import Pending, Ruleset, register_controller
 from engine.rulesets.narrative import NarrativeRuleset
@@ -123,6 +131,7 @@ class _Planner:
         self.move_in = state.bonus_move_in if bonus else self.card.move_in
         self.pick_up: str | None = None
         self.stand_in_roll = False
+        self.rolls: list[tuple[str, int]] = []
 
     def order(
         self,
@@ -142,7 +151,8 @@ class _Planner:
         tgap = None
         if target is not None:
             tgap = gap_between(self.unit, target, path[-1] if path else None)
-        return Order(action, rule, reason, path_cost_in(path) if path else 0.0, tgap)
+        distance = path_cost_in(path) if path else 0.0
+        return Order(action, rule, reason, distance, tgap, rolls=tuple(self.rolls))
 
     def legal(self, order: Order) -> bool:
         return not self.ruleset.validate(self.state, order.action)
@@ -173,8 +183,8 @@ class _Planner:
         tol = contact_tol(state)
         for e in enemies:
             gap = gap_between(unit, e)
-            charge = gap <= self.move_in + tol and not in_contact_with_anyone(state, e)
-            if not charge and (shoot_in is None or gap > shoot_in + self.move_in + 1e-6):
+            charge = within_in(gap, self.move_in + tol) and not in_contact_with_anyone(state, e)
+            if not charge and (shoot_in is None or not within_in(gap, shoot_in + self.move_in)):
                 continue
             value = p_wound(self.delta(e, False)) * self.kill_value(e)
             bound = max(bound, value * 1.15 if charge else value)
@@ -206,7 +216,7 @@ class _Planner:
                 self.pick_up = near.id
         if unit.carrying is not None or self.pick_up is not None:
             edge = self._edge()
-            path, _ = flee_path(state, unit, Edge(edge), self.move_in)
+            path, _ = carry_route(state, unit, Edge(edge), self.move_in)
             order = self.order(
                 ActionKind.MOVE, "carry", f"it carries an objective to the {edge} edge", path
             )
@@ -228,11 +238,14 @@ class _Planner:
     def _edge(self) -> str:
         assert isinstance(self.ruleset, NarrativeRuleset)
         if self.dice is not None:
-            return self.ruleset.nearest_edge(self.state, self.unit, self.dice).value
+            edge, roll = self.ruleset.nearest_edge_roll(self.state, self.unit, self.dice)
+            if roll is not None:
+                self.rolls.append((f"nearest-edge tie for {self.unit.name}", roll))
+            return edge.value
         stand_in = SeededDice(0)
-        edge = self.ruleset.nearest_edge(self.state, self.unit, stand_in).value
+        planned = self.ruleset.nearest_edge(self.state, self.unit, stand_in).value
         self.stand_in_roll = self.stand_in_roll or bool(stand_in.rolls)
-        return edge
+        return planned
 
     def _attacks(self) -> list[_Plan]:
         """Legal attack plans, in a fixed order: shots, else moves to shoot, then charges.
@@ -282,7 +295,7 @@ class _Planner:
         for e in enemies:
             if in_contact_with_anyone(self.state, e):
                 continue
-            if gap_between(self.unit, e) > self.move_in + contact_tol(self.state):
+            if not within_in(gap_between(self.unit, e), self.move_in + contact_tol(self.state)):
                 continue
             value = p_wound(self.delta(e, False)) * self.kill_value(e) * 1.15
             if value <= best:
@@ -313,7 +326,9 @@ class _Planner:
             path = move_toward(self.state, self.unit, o.position, stop, self.move_in)
             if len(path) < 2:
                 continue
-            reached = point_gap_in(path[-1], self.unit.radius_in, o.position) <= OBJECTIVE_REACH_IN
+            reached = within_in(
+                point_gap_in(path[-1], self.unit.radius_in, o.position), OBJECTIVE_REACH_IN
+            )
             value = _OBJECTIVE_REACHED if reached else _OBJECTIVE_SEEN
             for p in (path, *shortened(path)):
                 order = self.order(ActionKind.MOVE, "objective", f"heads for {o.name}", p)

@@ -30,10 +30,10 @@ from engine.dice import RandomSource
 from engine.geometry import (
     Edge,
     Point,
-    advance,
     bearing_deg,
     path_cost_in,
     point_gap_in,
+    within_in,
 )
 from engine.model import GameState, Objective, Phase, Unit
 from engine.protocols import Pending, Ruleset, register_controller
@@ -45,8 +45,10 @@ from engine.rulesets.narrative_board import (
     contact_tol,
     contacting_enemies,
     flee_path,
+    forward_path,
     gap_between,
     in_contact_with_anyone,
+    in_shooting_range,
     sight_between,
 )
 
@@ -125,11 +127,11 @@ class _Activation:
         state, unit = self.state, self.unit
         if state.is_routing(unit):
             edge = self._nearest_edge()
-            path, _ = flee_path(state, unit, Edge(edge), self.move_in)
+            path, _ = flee_path(state, unit, edge, self.move_in)
             return self.order(
                 ActionKind.ROUT,
                 "P1: routing",
-                f"its company is routing toward the {edge} edge",
+                f"its company is routing toward the {edge.value} edge",
                 path,
             )
         engaged = contacting_enemies(state, unit)
@@ -156,13 +158,17 @@ class _Activation:
             if found is not None:
                 return found
         if self.bonus:
-            ahead = advance(unit.position, unit.heading_deg, self.move_in)
-            path = move_toward(state, unit, ahead, 0.0, self.move_in)
-            forward = self._move_order(
-                path, "bonus: forward", "nothing else applies, so it presses on", unit.heading_deg
-            )
-            if forward is not None:
-                return forward
+            # D000-08: straight on toward where the felled enemy stood, stopping where blocked.
+            path = forward_path(state, unit, self.move_in)
+            if len(path) > 1:
+                forward = self.order(
+                    ActionKind.MOVE,
+                    "bonus: forward",
+                    "nothing else applies, so it presses on",
+                    path,
+                )
+                if self.legal(forward):
+                    return forward
             return self.order(
                 ActionKind.MOVE,
                 "bonus: forward",
@@ -171,22 +177,26 @@ class _Activation:
             )
         return self._step9_face_nearest()
 
-    def _nearest_edge(self) -> str:
+    def _nearest_edge(self) -> Edge:
+        """G-05's nearest edge; a tie the own edge does not settle is rolled and noted."""
         assert isinstance(self.ruleset, NarrativeRuleset)
-        return self.ruleset.nearest_edge(self.state, self.unit, self.dice).value
+        edge, roll = self.ruleset.nearest_edge_roll(self.state, self.unit, self.dice)
+        self._roll_note(f"nearest-edge tie for {self.unit.name}", roll)
+        return edge
 
     def _carry_off(self) -> Order:
-        assert isinstance(self.ruleset, NarrativeRuleset)
-        edge = self.ruleset.nearest_edge(self.state, self.unit, self.dice)
-        path, leaves = flee_path(self.state, self.unit, edge, self.move_in)
+        edge = self._nearest_edge()
+        path, leaves = flee_path(self.state, self.unit, edge, self.move_in, keep_clear=True)
         what = self.unit.carrying or self.pick_up
         name = self.state.objective(what or "").name
         reason = f"it carries {name} and runs for the {edge.value} edge"
         if leaves:
             reason += ", off the table"
-        order = self.order(ActionKind.MOVE, "step 1: carry the objective off", reason, path)
-        if self.legal(order):
-            return order
+        if len(path) > 1:
+            order = self.order(ActionKind.MOVE, "step 1: carry the objective off", reason, path)
+            if self.legal(order):
+                return order
+        # G-05: straight at the edge or not at all; the way is blocked, so it stays put.
         return self.order(ActionKind.MOVE, "step 1: carry the objective off", reason + " (blocked)")
 
     def _continue_melee(self, engaged: tuple[Unit, ...]) -> Order:
@@ -227,7 +237,7 @@ class _Activation:
         names: list[str] = []
         rng = self.card.shoot_range_in
         for e in self._enemies():
-            if rng is not None and gap_between(self.unit, e) <= rng:
+            if rng is not None and in_shooting_range(self.unit, e):
                 for name in sight_between(self.state, self.unit, e).blocked_by:
                     if name not in names:
                         names.append(name)
@@ -256,9 +266,9 @@ class _Activation:
         for objective in self._objectives_by_distance(viewable_only=True):
             stop = self.unit.radius_in + OBJECTIVE_REACH_IN / 2
             path = move_toward(self.state, self.unit, objective.position, stop, self.move_in)
-            if (
-                point_gap_in(path[-1], self.unit.radius_in, objective.position)
-                <= OBJECTIVE_REACH_IN
+            if within_in(
+                point_gap_in(path[-1], self.unit.radius_in, objective.position),
+                OBJECTIVE_REACH_IN,
             ):
                 order = self._move_order(
                     path,
@@ -291,7 +301,7 @@ class _Activation:
     def _step6_charge(self) -> Order | None:
         unengaged = [e for e in self._enemies() if not in_contact_with_anyone(self.state, e)]
         reach = self.move_in + contact_tol(self.state)
-        in_reach = [e for e in unengaged if gap_between(self.unit, e) <= reach]
+        in_reach = [e for e in unengaged if within_in(gap_between(self.unit, e), reach)]
         for enemy in self._ranked(nearest(self.unit, in_reach), "closest-target tie"):
             path = contact_path(self.state, self.unit, enemy, self.move_in)
             if path is None:
@@ -347,13 +357,11 @@ class _Activation:
             heading=heading,
         )
 
-    def _move_order(
-        self, path: tuple[Point, ...], rule: str, reason: str, heading: float | None = None
-    ) -> Order | None:
+    def _move_order(self, path: tuple[Point, ...], rule: str, reason: str) -> Order | None:
         """A MOVE along ``path`` if legal, else along the path cut short; None if neither."""
         candidates = [path, *shortened(path)] if len(path) > 1 else [path]
         for p in candidates:
-            order = self.order(ActionKind.MOVE, rule, reason, p, heading=heading)
+            order = self.order(ActionKind.MOVE, rule, reason, p)
             if self.legal(order):
                 return order
         return None

@@ -5,42 +5,44 @@ Shared by the seed-000 AI and the autopilot. Inches and degrees throughout.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
 from engine.dice import RandomSource
 from engine.geometry import (
+    EPS_IN,
+    Edge,
     Point,
     bearing_deg,
     best_move_toward,
-    check_path,
     heading_vector,
     in_forward_arc,
     normalize_deg,
+    path_cost_in,
     point_gap_in,
+    shortest_view_move,
+    within_in,
 )
 from engine.model import GameState, Objective, Unit
 from engine.rulesets.narrative_board import (
     OBJECTIVE_REACH_IN,
     board_key,
-    can_shoot_from,
     card_of,
     centre_line_clear,
     clear_board_memo,
     contact_tol,
-    gap_between,
+    flee_path,
     move_area,
     move_patterns,
     nearest_key,
     remember,
+    short_of_contact,
+    sight_blockers,
+    touching,
 )
 
 T = TypeVar("T")
-
-#: Step between candidate positions when searching for a firing position, inches.
-SEARCH_STEP_IN = 0.25
 
 
 def clear_memo() -> None:
@@ -132,7 +134,7 @@ def objective_next_to(state: GameState, unit: Unit) -> Objective | None:
     near = [
         (point_gap_in(unit.position, unit.radius_in, o.position), o)
         for o in loose_objectives(state)
-        if point_gap_in(unit.position, unit.radius_in, o.position) <= OBJECTIVE_REACH_IN
+        if within_in(point_gap_in(unit.position, unit.radius_in, o.position), OBJECTIVE_REACH_IN)
     ]
     return min(near, key=lambda kv: kv[0])[1] if near else None
 
@@ -152,22 +154,55 @@ def move_toward(
     return path
 
 
+def carry_route(
+    state: GameState, unit: Unit, edge: Edge, move_in: float
+) -> tuple[tuple[Point, ...], bool]:
+    """A human carrier's run for ``edge`` and whether it leaves the table.
+
+    The AI's carrier must run straight at the edge (G-05); a player may move as they like, so
+    when the straight run is blocked short of its full move, a path round the obstacle that
+    gets nearer the edge is taken instead (ending past the edge when it reaches it with
+    allowance to spare). It never ends in base contact with an enemy.
+    """
+    path, leaves = flee_path(state, unit, edge, move_in, keep_clear=True)
+    if leaves or path_cost_in(path) >= move_in - 1e-6:
+        return path, leaves
+    table = state.table
+    c = unit.position
+    exit_point = {
+        Edge.FRONT: (c[0], 0.0),
+        Edge.BACK: (c[0], table.depth_in),
+        Edge.LEFT: (0.0, c[1]),
+        Edge.RIGHT: (table.width_in, c[1]),
+    }[edge]
+    around = move_toward(state, unit, exit_point, unit.radius_in, move_in)
+    if table.edge_distance_in(around[-1], edge) >= table.edge_distance_in(path[-1], edge) - 1e-6:
+        return path, False
+    touching_edge = table.edge_distance_in(around[-1], edge) <= unit.radius_in + 1e-3
+    if touching_edge and path_cost_in(around) < move_in - 1e-6:
+        ox, oy = heading_vector(table.edge_heading_deg(edge))
+        end = around[-1]
+        return (*around[:-1], (end[0] + ox * 0.05, end[1] + oy * 0.05)), True
+    return short_of_contact(state, unit, around), False
+
+
 def contact_path(
     state: GameState, unit: Unit, enemy: Unit, move_in: float
 ) -> tuple[Point, ...] | None:
     """A legal move that ends in base contact with ``enemy``, or None (D000-04)."""
     stop = unit.radius_in + enemy.radius_in + min(0.02, contact_tol(state) / 2)
     path = move_toward(state, unit, enemy.position, stop, move_in)
-    moved = replace(unit, x=path[-1][0], y=path[-1][1])
-    return path if gap_between(moved, enemy) <= contact_tol(state) else None
+    return path if touching(state, unit, enemy, path[-1]) else None
 
 
 def firing_position(
     state: GameState, unit: Unit, target: Unit, move_in: float
 ) -> tuple[Point, ...] | None:
-    """The shortest single straight leg after which ``target`` is in range and sight (D000-09).
+    """The shortest legal move after which ``target`` is in range and sight (D000-09).
 
-    Candidates are tried in order of length, straight toward the target first, then fanning out.
+    Any path of the seed-000 movement patterns (one leg of up to M, or two of up to M/2) is
+    considered; on a tie, a single straight leg at the target. The move may not end in base
+    contact with an enemy (D000-16). None when no move gives a shot.
     """
     card = card_of(unit)
     if card.shoot_range_in is None:
@@ -187,28 +222,20 @@ def _firing_position(
 ) -> tuple[Point, ...] | None:
     card = card_of(unit)
     assert card.shoot_range_in is not None
-    area = move_area(state, unit)
-    start = unit.position
-    toward = bearing_deg(start, target.position)
-    steps = max(1, int(move_in / SEARCH_STEP_IN))
-    offsets = [0.0] + [
-        s * a for a in range(20, 181, 20) for s in (1, -1) if not (a == 180 and s < 0)
+    tol = contact_tol(state)
+    keep_away = [
+        (e.position, unit.radius_in + e.radius_in + tol + 2 * EPS_IN)
+        for e in state.enemies_of(unit)
     ]
-    limit = card.shoot_range_in + unit.radius_in + target.radius_in
-    # Candidates in order of length, then of offset (straight at the target first): the
-    # first that sees the target and can be reached is the answer.
-    vectors = [heading_vector(toward + off) for off in offsets]
-    for k in range(1, steps + 1):
-        d = min(move_in, k * SEARCH_STEP_IN)
-        for ux, uy in vectors:
-            end = (start[0] + ux * d, start[1] + uy * d)
-            if math.dist(end, target.position) > limit + 1e-9:
-                continue
-            if not can_shoot_from(state, unit, target, end):
-                continue
-            if check_path((start, end), (move_in,), area).legal:
-                return (start, end)
-    return None
+    return shortest_view_move(
+        unit.position,
+        target.position,
+        card.shoot_range_in + unit.radius_in + target.radius_in,
+        move_patterns(move_in),
+        move_area(state, unit),
+        sight_blockers(state, (unit.id, target.id)),
+        keep_away,
+    )
 
 
 def pivot_toward(unit: Unit, point: Point) -> Unit:

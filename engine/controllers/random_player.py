@@ -19,7 +19,7 @@ from engine.controllers.narrative_tactics import (
     objective_next_to,
 )
 from engine.dice import RandomSource
-from engine.geometry import Edge, Point, advance, path_cost_in
+from engine.geometry import Edge, Point, advance, path_cost_in, within_in
 from engine.model import GameState, Phase, Unit
 from engine.protocols import Pending, PendingKind, Ruleset, register_controller
 from engine.rulesets.narrative_board import (
@@ -100,7 +100,7 @@ class RandomPlayer:
                 out.append(Action(ActionKind.SHOOT, unit.id, target_id=e.id, pick_up=pick))
                 gap = gap_between(unit, e)
                 shot = None
-                if shoot_in is not None and gap <= move_in + shoot_in:
+                if shoot_in is not None and within_in(gap, move_in + shoot_in):
                     shot = firing_position(state, unit, e, move_in)
                 if shot is not None:
                     out.append(
@@ -113,7 +113,7 @@ class RandomPlayer:
                         )
                     )
                 charge = None
-                if gap <= move_in + contact_tol(state):
+                if within_in(gap, move_in + contact_tol(state)):
                     charge = contact_path(state, unit, e, move_in)
                 if charge is not None:
                     out.append(
@@ -127,7 +127,7 @@ class RandomPlayer:
                     )
             if carrying:
                 edge = Edge(state.side(unit.side).edge)
-                flight, _ = flee_path(state, unit, edge, move_in)
+                flight, _ = flee_path(state, unit, edge, move_in, keep_clear=True)
                 out.append(Action(ActionKind.MOVE, unit.id, path=flight, pick_up=pick))
             heading = float(5 * (dice.roll(72, f"random heading for {unit.name}") - 1))
             out.append(Action(ActionKind.MOVE, unit.id, heading_deg=heading, pick_up=pick))

@@ -8,6 +8,7 @@ move) wounds on more than 3, a 1 always misses, a 6 always wounds.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import replace
@@ -26,6 +27,8 @@ from engine.geometry import (
     normalize_deg,
     path_cost_in,
     point_gap_in,
+    within_in,
+    wrap180,
 )
 from engine.model import (
     GameState,
@@ -39,24 +42,28 @@ from engine.model import (
 )
 from engine.protocols import Outcome, Pending, PendingKind, register_ruleset
 from engine.rulesets.narrative_board import (
+    MIN_STEP_IN,
     OBJECTIVE_REACH_IN,
     NarrativeCard,
     can_shoot_from,
     card_of,
     clip_to_table,
-    contact_tol,
     contacting_enemies,
     flee_path,
     gap_between,
+    in_shooting_range,
     move_area,
     move_patterns,
+    touching,
 )
+from engine.rulesets.narrative_stalemate import stalemate
 from engine.scenario import Scenario, ScenarioError, card_error
 
 NAME = "narrative"
-#: Rounds after which an undecided battle is scored (keeps every game finite).
-DEFAULT_MAX_ROUNDS = 12
 _POS_TOL_IN = 1e-3
+#: A move's stated final heading may differ this much (degrees) from its last leg's direction
+#: (rounding of the path's points); any more is a pivot after the leg, which §2.e does not allow.
+HEADING_TOL_DEG = 0.1
 
 
 class _CardSpec(BaseModel):
@@ -83,6 +90,21 @@ def wound_roll(roll: int, delta: int) -> bool:
     if roll == 6:
         return True
     return roll + delta > 3
+
+
+def final_heading(start_deg: float, path: Sequence[Point], stated_deg: float | None) -> float:
+    """Where a figure faces after moving along ``path`` (§2.e): along its last leg. A last leg of
+    length zero is a pivot without movement, so it faces ``stated_deg`` (when given), else along
+    the last leg that moved; a figure that did not move faces ``stated_deg`` or ``start_deg``."""
+    legs = list(itertools.pairwise(path))
+    if legs and math.dist(*legs[-1]) >= MIN_STEP_IN:
+        return bearing_deg(*legs[-1])
+    if stated_deg is not None:
+        return normalize_deg(stated_deg)
+    for a, b in reversed(legs):
+        if math.dist(a, b) >= MIN_STEP_IN:
+            return bearing_deg(a, b)
+    return start_deg
 
 
 class NarrativeRuleset:
@@ -266,38 +288,31 @@ class NarrativeRuleset:
                 problems.append(path_problem)
             elif action.path:
                 end = action.path[-1]
+            if not problems:
+                problems += self._facing_problems(unit, action)
         if kind in (ActionKind.SHOOT, ActionKind.MOVE_AND_SHOOT):
             if card.shoot_range_in is None:
                 return [f"{unit.name} has no shooting range"]
             if target is None:
                 return [*problems, "a shot needs a target"]
             if not problems:
-                moved = replace(unit, x=end[0], y=end[1])
-                if gap_between(moved, target) > card.shoot_range_in + 1e-9:
-                    gap = gap_between(moved, target)
+                if not in_shooting_range(unit, target, end):
+                    gap = gap_between(unit, target, end)
                     problems.append(
                         f"{target.name} is {gap:.1f} in away, beyond the {card.shoot_range_in:g} in range"
                     )
                 elif not can_shoot_from(state, unit, target, end):
                     problems.append(f"{unit.name} cannot see {target.name}")
+            if not problems and kind is ActionKind.MOVE_AND_SHOOT:
+                problems += self._contact_problems(state, unit, end, "shoot")
         elif kind is ActionKind.MOVE_INTO_MELEE:
             if target is None:
                 return [*problems, "a charge needs a target"]
-            if not problems:
-                moved = replace(unit, x=end[0], y=end[1])
-                if gap_between(moved, target) > contact_tol(state):
-                    problems.append(f"the move does not reach base contact with {target.name}")
+            if not problems and not touching(state, unit, target, end):
+                problems.append(f"the move does not reach base contact with {target.name}")
         elif kind is ActionKind.MOVE and not problems:
-            moved = replace(unit, x=end[0], y=end[1])
-            touching = [
-                e.name
-                for e in state.enemies_of(unit)
-                if gap_between(moved, e) <= contact_tol(state)
-            ]
-            if touching and state.table.contains_base(end, unit.radius_in):
-                problems.append(
-                    f"the move ends in contact with {touching[0]}: declare a move into melee instead"
-                )
+            if state.table.contains_base(end, unit.radius_in):
+                problems += self._contact_problems(state, unit, end, "move")
         elif kind is not ActionKind.MOVE:
             problems.append(f"{kind.value} is not an action of this ruleset")
         return problems
@@ -311,9 +326,43 @@ class NarrativeRuleset:
             return [f"{unit.name} already carries an objective"]
         if objective.carried_by is not None or objective.scored_by is not None:
             return [f"{objective.name} is not on the ground"]
-        if point_gap_in(unit.position, unit.radius_in, objective.position) > OBJECTIVE_REACH_IN:
+        if not within_in(
+            point_gap_in(unit.position, unit.radius_in, objective.position), OBJECTIVE_REACH_IN
+        ):
             return [f"{unit.name} is not next to {objective.name}"]
         return []
+
+    def _contact_problems(self, state: GameState, unit: Unit, end: Point, what: str) -> list[str]:
+        """A Move or a Move-and-shoot may not end in base contact with an enemy (D000-16)."""
+        touched = contacting_enemies(state, unit, end)
+        if not touched:
+            return []
+        if what == "move":
+            return [
+                f"the move ends in contact with {touched[0].name}: "
+                "declare a move into melee instead"
+            ]
+        return [
+            f"the move ends in contact with {touched[0].name}: a move and shoot may not end "
+            "in base contact (only a move into melee may)"
+        ]
+
+    def _facing_problems(self, unit: Unit, action: Action) -> list[str]:
+        """§2.e: pivots come only before a leg, so a move ends facing along its last leg; a
+        different final heading needs a last leg of length zero (a pivot, then no movement)."""
+        path = action.path
+        if action.heading_deg is None or len(path) < 2:
+            return []
+        a, b = path[-2], path[-1]
+        if math.dist(a, b) < MIN_STEP_IN:
+            return []
+        along = bearing_deg(a, b)
+        if abs(wrap180(action.heading_deg - along)) <= HEADING_TOL_DEG:
+            return []
+        return [
+            f"{unit.name} ends the move facing along its last leg ({round(along) % 360} degrees), "
+            f"not {round(normalize_deg(action.heading_deg)) % 360}: a pivot comes only before a leg"
+        ]
 
     def _path_problem(
         self,
@@ -366,10 +415,13 @@ class NarrativeRuleset:
 
     def _initiative(self, state: GameState, dice: RandomSource) -> Outcome:
         rnd = state.round + 1
-        events = []
-        limit = int(state.option("max_rounds", DEFAULT_MAX_ROUNDS))
-        if rnd > limit:
-            return self._finish_on_points(state, limit)
+        events: list[Event] = []
+        limit = state.option("max_rounds", 0.0)
+        if limit >= 1 and rnd > limit:
+            return self._finish_on_points(state, int(limit))
+        stuck = stalemate(state)
+        if stuck:
+            return Outcome(self._end(state, events, "draw", stuck), tuple(events))
         units = tuple(replace(u, activated=False) if u.activated else u for u in state.units)
         state = replace(state, round=rnd, units=units, passes_in_row=0)
         events.append(event(EventType.ROUND_START, rnd, f"Round {rnd} begins."))
@@ -541,13 +593,7 @@ class NarrativeRuleset:
     ) -> tuple[GameState, Unit]:
         path = action.path or (unit.position,)
         end = path[-1]
-        heading = unit.heading_deg
-        if len(path) > 1:
-            a, b = path[-2], path[-1]
-            if a != b:
-                heading = bearing_deg(a, b)
-        if action.heading_deg is not None:
-            heading = normalize_deg(action.heading_deg)
+        heading = final_heading(unit.heading_deg, path, action.heading_deg)
         distance = path_cost_in(path)
         if unit.carrying is not None and not state.table.contains_base(end, unit.radius_in):
             return self._leave_table(state, unit, end, True, events, dice)
@@ -592,10 +638,26 @@ class NarrativeRuleset:
         dice: RandomSource,
         events: list[Event],
     ) -> tuple[GameState, Unit]:
-        # An announced flight (the AI's order) fixes the edge; otherwise roll any tie now.
+        # An announced flight (the AI's order, which rolled any tie) fixes the edge; otherwise
+        # a tie is rolled now.
         edge = self._flight_edge(state, unit, path) if path else None
+        roll = None
         if edge is None:
-            edge = self.nearest_edge(state, unit, dice)
+            edge, roll = self.nearest_edge_roll(state, unit, dice)
+        if roll is not None:
+            others = " and ".join(e.value for e in self.flight_edges(state, unit) if e is not edge)
+            events.append(
+                event(
+                    EventType.ROLL,
+                    state.round,
+                    f"{unit.name} is as near the {others} edge as the {edge.value} edge: "
+                    f"rolled {roll}, it flees toward the {edge.value} edge.",
+                    unit.id,
+                    purpose="nearest-edge tie",
+                    roll=roll,
+                    edge=edge.value,
+                )
+            )
         path, leaves = flee_path(state, unit, edge, card_of(unit).move_in)
         if leaves:
             return self._leave_table(state, unit, path[-1], False, events, dice)
@@ -631,11 +693,22 @@ class NarrativeRuleset:
 
     def nearest_edge(self, state: GameState, unit: Unit, dice: RandomSource) -> Edge:
         """G-05: the nearest table edge; ties go to the side's own edge, then a logged d-roll."""
+        return self.nearest_edge_roll(state, unit, dice)[0]
 
-        def tiebreak(tied: Sequence[Edge]) -> Edge:
-            return tied[dice.roll(len(tied), f"nearest-edge tie for {unit.name}") - 1]
+    def nearest_edge_roll(
+        self, state: GameState, unit: Unit, dice: RandomSource
+    ) -> tuple[Edge, int | None]:
+        """G-05: the nearest table edge and the roll that chose it among tied edges (None when
+        there was no tie left to roll: a single nearest edge, or the side's own edge among them).
 
-        return state.table.nearest_edge(unit.position, state.side(unit.side).edge, tiebreak)
+        The roll is logged with the purpose "nearest-edge tie for <name>"; the edges are listed
+        front, right, back, left and a d-N result picks the N-th.
+        """
+        tied = self.flight_edges(state, unit)
+        if len(tied) == 1:
+            return tied[0], None
+        roll = dice.roll(len(tied), f"nearest-edge tie for {unit.name}")
+        return tied[roll - 1], roll
 
     def _leave_table(
         self,

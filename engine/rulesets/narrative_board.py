@@ -5,6 +5,7 @@ its AI controllers. Inches and degrees throughout.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -14,6 +15,7 @@ from shapely.geometry import Polygon
 
 from engine.errors import EngineError
 from engine.geometry import (
+    EPS_IN,
     Edge,
     MoveArea,
     Obstacle,
@@ -21,13 +23,13 @@ from engine.geometry import (
     Sight,
     Table,
     base_shape,
-    best_move_toward,
     centre_distance_in,
     edge_gap_in,
     heading_vector,
     line_of_sight,
-    path_cost_in,
+    straight_run,
     toward_edge_path,
+    within_in,
 )
 from engine.model import GameState, TerrainPiece, Unit, UnitCard
 
@@ -37,6 +39,8 @@ T = TypeVar("T")
 OBJECTIVE_REACH_IN = 0.5
 #: Default base-contact tolerance in inches (G-04); scenarios may raise it (camera play).
 CONTACT_TOL_IN = 0.1
+#: Shorter moves (inches) are not worth announcing: the base stays put instead.
+MIN_STEP_IN = 1e-4
 
 
 @dataclass(frozen=True)
@@ -203,28 +207,38 @@ def gap_between(a: Unit, b: Unit, at: Point | None = None) -> float:
     return edge_gap_in(a.position if at is None else at, a.radius_in, b.position, b.radius_in)
 
 
-def contacting_enemies(state: GameState, unit: Unit) -> tuple[Unit, ...]:
-    """Enemies in base contact with the unit."""
-    tol = contact_tol(state)
-    return tuple(e for e in state.enemies_of(unit) if gap_between(unit, e) <= tol)
+def touching(state: GameState, a: Unit, b: Unit, at: Point | None = None) -> bool:
+    """Base contact (G-04): the edge gap is within the game's contact tolerance, with ``a``
+    optionally standing at ``at`` (compared with ``within_in``, so rounding never decides)."""
+    return within_in(gap_between(a, b, at), contact_tol(state))
+
+
+def contacting_enemies(state: GameState, unit: Unit, at: Point | None = None) -> tuple[Unit, ...]:
+    """Enemies in base contact with the unit (optionally standing at ``at``)."""
+    return tuple(e for e in state.enemies_of(unit) if touching(state, unit, e, at))
 
 
 def in_contact_with_anyone(state: GameState, unit: Unit) -> bool:
     """Whether any other base touches this one."""
-    tol = contact_tol(state)
     return any(
-        gap_between(unit, other) <= tol
+        touching(state, unit, other)
         for other in state.units
         if other.on_table and other.id != unit.id
     )
 
 
-def can_shoot_from(state: GameState, shooter: Unit, target: Unit, at: Point | None = None) -> bool:
-    """In range (edge to edge) and with a clear centre line; the pivot makes any arc legal."""
+def in_shooting_range(shooter: Unit, target: Unit, at: Point | None = None) -> bool:
+    """Whether the target is within the shooter's range, edge to edge (D000-15), with the
+    shooter optionally standing at ``at``; False for a character that cannot shoot."""
     card = card_of(shooter)
     if card.shoot_range_in is None:
         return False
-    if gap_between(shooter, target, at) > card.shoot_range_in + 1e-9:
+    return within_in(gap_between(shooter, target, at), card.shoot_range_in)
+
+
+def can_shoot_from(state: GameState, shooter: Unit, target: Unit, at: Point | None = None) -> bool:
+    """In range (edge to edge) and with a clear centre line; the pivot makes any arc legal."""
+    if not in_shooting_range(shooter, target, at):
         return False
     origin = shooter.position if at is None else at
     return centre_line_clear(state, origin, target.position, (shooter.id, target.id))
@@ -251,44 +265,79 @@ def _outward(table_edge_heading_deg: float) -> Point:
 
 
 def flee_path(
-    state: GameState, unit: Unit, edge: Edge, move_in: float
+    state: GameState, unit: Unit, edge: Edge, move_in: float, *, keep_clear: bool = False
 ) -> tuple[tuple[Point, ...], bool]:
-    """A move of up to ``move_in`` toward ``edge`` (G-05) and whether it leaves the table.
+    """A move of up to ``move_in`` straight toward ``edge`` (G-05) and whether it leaves the table.
 
-    Straight and perpendicular to the edge when the way is clear; when the straight line is
-    blocked, the two-leg pattern around the obstacle if that gets nearer the edge (a base
-    never stays stuck behind a wall). A leaving path ends just past the edge.
+    Straight and perpendicular to the edge, never round an obstacle: a blocked flight stops
+    where it is blocked. A leaving path ends just past the edge. With ``keep_clear`` (a carrier's
+    Move, which may not end in base contact with an enemy) a flight that would stop touching an
+    enemy stops short of contact instead.
     """
-    key = ("flee", board_key(state, unit), edge, move_in)
-    return remember(key, lambda: _flee_path(state, unit, edge, move_in))
+    key = ("flee", board_key(state, unit), edge, move_in, keep_clear)
+    return remember(key, lambda: _flee_path(state, unit, edge, move_in, keep_clear))
 
 
 def _flee_path(
-    state: GameState, unit: Unit, edge: Edge, move_in: float
+    state: GameState, unit: Unit, edge: Edge, move_in: float, keep_clear: bool
 ) -> tuple[tuple[Point, ...], bool]:
     area = move_area(state, unit)
-    table = state.table
     path, leaves = toward_edge_path(unit.position, edge, move_in, area)
-    if not leaves and path_cost_in(path, area.difficult) < move_in - 1e-6:
-        c = unit.position
-        exit_point = {
-            Edge.FRONT: (c[0], 0.0),
-            Edge.BACK: (c[0], table.depth_in),
-            Edge.LEFT: (0.0, c[1]),
-            Edge.RIGHT: (table.width_in, c[1]),
-        }[edge]
-        around = best_move_toward(c, exit_point, unit.radius_in, move_patterns(move_in), area)
-        if table.edge_distance_in(around[-1], edge) < table.edge_distance_in(path[-1], edge) - 1e-6:
-            path = around
-            touching = table.edge_distance_in(path[-1], edge) <= unit.radius_in + 1e-3
-            leaves = touching and path_cost_in(path, area.difficult) < move_in - 1e-6
     if leaves:
-        ox, oy = _outward(table.edge_heading_deg(edge))
+        ox, oy = _outward(state.table.edge_heading_deg(edge))
         end = path[-1]
         path = (*path[:-1], (end[0] + ox * _PAST_EDGE_IN, end[1] + oy * _PAST_EDGE_IN))
         if len(path) == 1:
             path = (unit.position, path[0])
-    return path, leaves
+        return path, True
+    if keep_clear:
+        path = short_of_contact(state, unit, path)
+    return path, False
+
+
+def forward_path(state: GameState, unit: Unit, move_in: float) -> tuple[Point, ...]:
+    """The AI's bonus "forward" move (D000-08): straight along the unit's heading for up to
+    ``move_in``, stopping where blocked or at the table edge, and short of base contact with an
+    enemy (it is a Move). ``(start,)`` when it cannot move."""
+
+    def compute() -> tuple[Point, ...]:
+        path = straight_run(unit.position, unit.heading_deg, move_in, move_area(state, unit))
+        return short_of_contact(state, unit, path)
+
+    return remember(("forward", board_key(state, unit), unit.heading_deg, move_in), compute)
+
+
+def short_of_contact(state: GameState, unit: Unit, path: tuple[Point, ...]) -> tuple[Point, ...]:
+    """``path`` with its last (straight) leg cut back so that it does not end in base contact
+    with an enemy (a Move may not, RULES D000-16); ``path[:-1]`` when no stop on the leg is clear."""
+    if len(path) < 2:
+        return path
+    a, b = path[-2], path[-1]
+    length = centre_distance_in(a, b)
+    if length == 0.0:
+        return path
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    tol = contact_tol(state)
+    enemies = state.enemies_of(unit)
+    t = length
+    for _ in range(len(enemies) + 1):
+        end = (a[0] + ux * t, a[1] + uy * t)
+        hit = next((e for e in enemies if within_in(gap_between(unit, e, end), tol)), None)
+        if hit is None:
+            break
+        # Back off to where the leg enters the contact disc of ``hit`` (and a hair more).
+        reach = unit.radius_in + hit.radius_in + tol + 10 * EPS_IN
+        wx, wy = hit.x - a[0], hit.y - a[1]
+        proj = wx * ux + wy * uy
+        off2 = max(0.0, wx * wx + wy * wy - proj * proj)
+        t = proj - math.sqrt(max(0.0, reach * reach - off2))
+        if t < MIN_STEP_IN:
+            return path[:-1]
+    else:
+        return path[:-1]
+    if t >= length:
+        return path
+    return (*path[:-1], (a[0] + ux * t, a[1] + uy * t))
 
 
 def clip_to_table(a: Point, b: Point, radius_in: float, table: Table) -> Point:
