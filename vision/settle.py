@@ -97,6 +97,27 @@ class SettleJudge:
         self._last_motion_t = -np.inf
         self._still_since: float | None = None
 
+    @property
+    def view(self) -> F32 | None:
+        """The last frame's top-down grey view (levelled by its median), or None before the
+        first frame and right after a re-fit. Row 0 is the far side of the table; see
+        :attr:`view_to_table`. Read-only: the judge keeps using it."""
+        return self._prev
+
+    @property
+    def view_to_table(self) -> npt.NDArray[np.float64]:
+        """3x3 matrix: view pixel (u, v, 1) -> table inches (x, y, 1); the same for every
+        camera mapping, so views before and after a re-fit line up on the table."""
+        return self._view_to_table
+
+    def warp(self, image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        """An image of the camera (BGR or grey, pixels) sampled onto the view's grid as it is,
+        not blurred or levelled (a colour view of the table for whoever needs one)."""
+        out = cv2.warpPerspective(
+            image, self._view_to_px, self._size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+        )
+        return np.asarray(out, dtype=np.uint8)
+
     def set_mapping(self, mapping: TableMapping) -> None:
         """Use a new table mapping (after drift); the views are rebuilt from the next frame."""
         self._mapping = mapping

@@ -202,6 +202,12 @@ class Tracker:
         self._skipped: set[int] = set()
         """Tags the last search_regions call left out (unchanged since last seen)."""
 
+    @property
+    def settle_judge(self) -> SettleJudge | None:
+        """The image-based settle judge (None when built with ``settle=False``); read its
+        views, do not feed it."""
+        return self._settle
+
     def tag_height_mm(self, tag_id: int) -> float:
         """Plane height of a tag above the table, millimetres."""
         return self._heights.get(int(tag_id), self._default_height)

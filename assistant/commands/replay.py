@@ -10,7 +10,7 @@ from rich.console import Console
 
 from assistant.errors import UserError
 from assistant.progress import progress_bar
-from assistant.replay.run import ReplayOptions, run_replay
+from assistant.replay.run import ReplayOptions, ReplayResult, run_replay
 
 NAME = "replay"
 HELP = "build a replay (timeline, board states, events, HTML viewer) from recorded footage"
@@ -65,6 +65,27 @@ def _footage_done(done_s: float, total_s: float | None) -> str:
     return f"{done_s:.0f}/{total_s:.0f} s of footage" if total_s else f"{done_s:.0f} s"
 
 
+def summary_line(result: ReplayResult) -> str:
+    """One line: what the replay found, how each move, removal and hidden piece was known
+    (seen, inferred, from the rules, unknown), the settled states and the speed."""
+    s = result.summary
+    known = s.get("known", {})
+    how = ", ".join(
+        f"{known.get(key, 0)} {word}"
+        for key, word in (
+            ("seen", "seen"),
+            ("inferred", "inferred"),
+            ("rules", "from the rules"),
+            ("unknown", "unknown"),
+        )
+    )
+    return (
+        f"replay of {result.footage_s:.1f} s of footage: {s.get('moves', 0)} moves, "
+        f"{s.get('removed', 0)} removed, {s.get('hidden', 0)} hidden ({how}), "
+        f"{len(result.timeline.states)} settled states; {result.speed:.1f}x real time"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the replay and print where it went."""
     if args.stride is not None and args.stride < 1:
@@ -90,11 +111,7 @@ def run(args: argparse.Namespace) -> int:
         result = run_replay(options, update)
     for w in result.warnings:
         console.print(f"[yellow]warning:[/yellow] {w}", highlight=False)
-    tl = result.timeline
-    print(
-        f"replay of {result.footage_s:.1f} s of footage: {len(tl.moves)} moves, "
-        f"{len(tl.states)} settled states; {result.speed:.1f}x real time"
-    )
+    print(summary_line(result))
     print(f"open {(result.out_dir / 'index.html').resolve()}")
     if options.video:
         print(f"video {(result.out_dir / 'replay.mp4').resolve()}")

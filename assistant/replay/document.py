@@ -3,12 +3,21 @@
 Version 1 (table inches, degrees, seconds)::
 
     {"version": 1, "source": {...}, "table": {"width_in", "depth_in"}, "duration_s",
-     "moves": [{"tag", "from", "to", "heading_from", "heading_to", "t_start", "t_end"}],
-     "piece_moves": [{"piece", "side", "tags", "from", "to", ...}],   (with a scenario)
-     "states": [{"t", "t_until", "frame", "tags": [{"id", "x", "y", "heading", "seen"}],
-                 "pieces": [...]}],
-     "events": [{"t", "seq", "kind", "text", ...}],   (in the order things happened: by time,
-      then by "seq")
+     "moves": [{"tag", "from", "to", "heading_from", "heading_to", "t_start", "t_end",
+                "known", ["how"], ["facing_known": false]}],
+     "piece_moves": [{"piece", "side", "tags", "from", "to", ..., "known", ["how"],
+                      ["facing_known": false]}],
+      (with a scenario)
+     "states": [{"t", "t_until", "frame",
+                 "tags": [{"id", "x", "y", "heading", "seen", ["pose": "inferred"]}],
+                 "pieces": [{"name", "x", "y", "heading", ["hidden": true]}]}],
+     "events": [{"t", "seq", "kind", "text", ["known", "how"], ...}],   (in the order things
+      happened: by time, then by "seq"; the footage's "removed" and "hidden" events are one per
+      piece)
+     "summary": {"moves", "removed", "hidden",
+                 "known": {"seen", "inferred", "rules", "unknown"}},
+      (how each move, removal and hidden piece was known: "seen" from the tags, "inferred" from
+      the picture, "rules" from the game's reconstruction, "unknown")
      "activations": [{"index", "t", "t_start", "label"}],
      (events with "source": "engine" come from replaying the moves in the scenario's engine
       when there is no session log: "activation", "order", "order_check", "legality",
@@ -26,6 +35,7 @@ from typing import Any
 from assistant.errors import UserError
 from assistant.replay.engine_replay import GameReplayer, engine_replay
 from assistant.replay.reconstruct import Roster, activations, piece_moves, piece_positions
+from assistant.replay.records import KNOWN
 from assistant.replay.timeline import Timeline
 from calibration.profile import TableProfile
 
@@ -54,34 +64,46 @@ def timeline_document(
         else None
     )
     events: list[dict[str, Any]] = []
+    told: dict[tuple[str, str, float], dict[str, Any]] = {}
     for e in timeline.events:
         item = e.to_json()
         found = roster.piece_of_tag(e.tag_id) if roster and e.tag_id is not None else None
         if found is not None:
             item["piece"] = found[0].name
             item["text"] = item["text"].replace(f"tag {e.tag_id}", found[0].name, 1)
+        if e.kind in ("removed", "hidden") and e.tag_id is not None:
+            key = (e.kind, item.get("piece", f"tag {e.tag_id}"), round(e.t, 3))
+            if key in told:  # one line per piece, naming all its tags
+                told[key]["tags"].append(e.tag_id)
+                continue
+            item["tags"] = [e.tag_id]
+            told[key] = item
         events.append(item)
     for m in timeline.moves:
         if roster is not None and roster.piece_of_tag(m.tag_id) is not None:
             continue  # told as its piece's move below
-        events.append(
-            {
-                "t": round(m.t_end, 3),
-                "kind": "move",
-                "tag": m.tag_id,
-                "text": f"tag {m.tag_id} moved {m.distance_in:.1f} in "
-                f"({m.t_start:.1f}-{m.t_end:.1f} s)",
-            }
-        )
+        item = {
+            "t": round(m.t_end, 3),
+            "kind": "move",
+            "tag": m.tag_id,
+            "text": f"tag {m.tag_id} moved {m.distance_in:.1f} in "
+            f"({m.t_start:.1f}-{m.t_end:.1f} s)",
+            "known": m.known,
+        }
+        if m.how:
+            item["how"] = m.how
+        events.append(item)
     for pm in pmoves:
-        events.append(
-            {
-                "t": round(pm.t_end, 3),
-                "kind": "piece_move",
-                "piece": pm.piece,
-                "text": f"{pm.piece} moved {pm.distance_in:.1f} in",
-            }
-        )
+        item = {
+            "t": round(pm.t_end, 3),
+            "kind": "piece_move",
+            "piece": pm.piece,
+            "text": f"{pm.piece} moved {pm.distance_in:.1f} in",
+            "known": pm.known,
+        }
+        if pm.how:
+            item["how"] = pm.how
+        events.append(item)
     events.extend(logged)
     if game is not None:
         events.extend(game.events)
@@ -111,7 +133,23 @@ def timeline_document(
         "roster": roster.to_json() if roster else None,
         "keyframes": keyframes,
         "warnings": list(warnings),
+        "summary": known_summary(events),
     }
+
+
+def known_summary(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """How many moves, removals and hidden pieces the footage shows, and how each was known
+    (the moves and the footage's own "removed" and "hidden" events, one per piece)."""
+    counts = dict.fromkeys(KNOWN, 0)
+    kinds = {"moves": 0, "removed": 0, "hidden": 0}
+    for e in events:
+        if "known" not in e or e.get("source") in ("engine", "log"):
+            continue
+        kind = "moves" if e["kind"] in ("move", "piece_move") else e["kind"]
+        if kind in kinds:
+            kinds[kind] += 1
+            counts[e["known"]] = counts.get(e["known"], 0) + 1
+    return {**kinds, "known": counts}
 
 
 def _load_v1(doc: dict[str, Any], where: str) -> dict[str, Any]:

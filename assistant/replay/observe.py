@@ -22,9 +22,11 @@ import numpy.typing as npt
 
 from assistant.errors import UserError
 from assistant.replay.footage import FootageReader
+from assistant.replay.hands import HandWatch
 from calibration.profile import TableProfile, build_profile
 from calibration.table import CORNER_IDS
 from vision.detector import Detector, Region
+from vision.settle import SettleJudge
 from vision.tracker import Tracker
 from vision.types import BoardSnapshot, PieceSpec, TagSighting
 
@@ -157,6 +159,14 @@ def _inside(s: TagSighting, regions: list[Region]) -> bool:
     return any(r.x0 <= cx < r.x1 and r.y0 <= cy < r.y1 for r in regions)
 
 
+def _colour_view(judge: SettleJudge, image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The judge's grid in colour (grey footage: three equal channels)."""
+    small = judge.warp(image)
+    if small.ndim == 2:
+        small = np.asarray(cv2.cvtColor(small, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+    return small
+
+
 @dataclass
 class FrameObserver:
     """Turns processed frames into snapshots: change gate, detector, the project's tracker.
@@ -178,6 +188,8 @@ class FrameObserver:
     detections: int = 0
     frames: int = 0
     _tracker: Tracker | None = None
+    watch: HandWatch | None = None
+    """The picture between settled boards (made with the tracker)."""
     _last: list[TagSighting] = field(default_factory=list)
     _last_full_t: float = -1e9
     _recent: deque[list[Region]] = field(default_factory=lambda: deque(maxlen=5))
@@ -190,6 +202,9 @@ class FrameObserver:
             confirm_frames=self.confirm_frames,
             hold_s=self.hold_s,
         )
+        judge = self._tracker.settle_judge
+        if judge is not None and self.watch is None:
+            self.watch = HandWatch(judge.view_to_table, judge.mm_per_px)
 
     @property
     def tracker(self) -> Tracker:
@@ -226,7 +241,11 @@ class FrameObserver:
             kept = [s for s in self._last if not _inside(s, regions)]
             self._last = kept + [s for s in fresh if _inside(s, regions)]
             self.detections += 1
-        return self.tracker.update(t, frame_index, self._last, grey)
+        snap = self.tracker.update(t, frame_index, self._last, grey)
+        judge = self.tracker.settle_judge
+        if self.watch is not None and judge is not None:
+            self.watch.feed(t, snap.settled, judge.view, lambda: _colour_view(judge, image))
+        return snap
 
     @property
     def last_sightings(self) -> list[TagSighting]:

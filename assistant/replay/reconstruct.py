@@ -16,11 +16,10 @@ from typing import Any
 
 from assistant.errors import UserError
 from assistant.recorder import EVENTS_NAME, is_recording, read_event_log
+from assistant.replay.poses import MM_PER_IN, piece_centre_in
+from assistant.replay.records import SEEN, Move, SettledState, weakest
 from assistant.replay.runs import SESSION_KINDS, plan_run, run_recordings, run_records
-from assistant.replay.timeline import Move, SettledState
 from vision.types import PieceSpec, TagId, TagMount
-
-MM_PER_IN = 25.4
 
 
 @dataclass(frozen=True)
@@ -127,19 +126,6 @@ def roster_from_scenario(name_or_path: str) -> Roster:
     )
 
 
-def piece_centre_in(
-    tag_x_in: float, tag_y_in: float, tag_heading_deg: float, mount: TagMount
-) -> tuple[float, float, float]:
-    """Base centre (inches) and facing (degrees) of a piece from one of its tags' pose."""
-    facing = (tag_heading_deg - mount.rotation_deg) % 360.0
-    h = math.radians(facing)
-    fwd = (math.sin(h), math.cos(h))
-    right = (math.cos(h), -math.sin(h))
-    dx = (mount.forward_mm * fwd[0] + mount.right_mm * right[0]) / MM_PER_IN
-    dy = (mount.forward_mm * fwd[1] + mount.right_mm * right[1]) / MM_PER_IN
-    return tag_x_in - dx, tag_y_in - dy, facing
-
-
 @dataclass(frozen=True)
 class PieceMove:
     """A piece's move, base centre to base centre (inches, degrees, seconds)."""
@@ -153,6 +139,14 @@ class PieceMove:
     heading_to_deg: float
     t_start: float
     t_end: float
+    known: str = SEEN
+    """How the move was known: "seen", "inferred", "rules" or "unknown" (the least sure of
+    its tags' moves; see :mod:`assistant.replay.records`)."""
+    how: str = ""
+    """For a move not plainly seen: how it was found."""
+    facing_known: bool = True
+    """False when its facing at the new place could not be seen (``heading_to_deg`` is then
+    the facing it had before): the game's reconstruction must not judge it."""
 
     @property
     def distance_in(self) -> float:
@@ -161,7 +155,7 @@ class PieceMove:
 
     def to_json(self) -> dict[str, Any]:
         """JSON form for timeline.json."""
-        return {
+        out: dict[str, Any] = {
             "piece": self.piece,
             "side": self.side,
             "tags": list(self.tags),
@@ -171,7 +165,13 @@ class PieceMove:
             "heading_to": round(self.heading_to_deg, 1),
             "t_start": round(self.t_start, 3),
             "t_end": round(self.t_end, 3),
+            "known": self.known,
         }
+        if self.how:
+            out["how"] = self.how
+        if not self.facing_known:
+            out["facing_known"] = False
+        return out
 
 
 def piece_moves(moves: Sequence[Move], roster: Roster) -> list[PieceMove]:
@@ -198,8 +198,11 @@ def piece_moves(moves: Sequence[Move], roster: Roster) -> list[PieceMove]:
     out = []
     for key in order:
         items = groups[key]
-        froms = [piece_centre_in(*m.from_in, m.heading_from_deg, mt) for m, mt in items]
-        tos = [piece_centre_in(*m.to_in, m.heading_to_deg, mt) for m, mt in items]
+        seen = [(m, mt) for m, mt in items if m.known == SEEN] or items
+        froms = [piece_centre_in(*m.from_in, m.heading_from_deg, mt) for m, mt in seen]
+        tos = [piece_centre_in(*m.to_in, m.heading_to_deg, mt) for m, mt in seen]
+        known = weakest(*(m.known for m, _ in seen))
+        how = next((m.how for m, _ in seen if m.how), "")
         out.append(
             PieceMove(
                 key[0],
@@ -211,29 +214,32 @@ def piece_moves(moves: Sequence[Move], roster: Roster) -> list[PieceMove]:
                 tos[0][2],
                 min(m.t_start for m, _ in items),
                 max(m.t_end for m, _ in items),
+                known,
+                how,
+                all(m.facing_known for m, _ in seen),
             )
         )
     return out
 
 
 def piece_positions(state: SettledState, roster: Roster) -> list[dict[str, Any]]:
-    """Base centres (inches) and facings of the pieces whose tags lie in a settled state."""
+    """Base centres (inches) and facings of the pieces whose tags lie in a settled state;
+    "hidden": true for a piece none of whose tags is seen (taken to stand there)."""
     out = []
     for piece in roster.pieces:
-        fits = []
-        for mount in piece.tags:
-            rest = state.tag(int(mount.tag_id))
-            if rest is not None:
-                fits.append(piece_centre_in(rest.x_in, rest.y_in, rest.heading_deg, mount))
+        rests = [(r, m) for m in piece.tags if (r := state.tag(int(m.tag_id))) is not None]
+        use = [(r, m) for r, m in rests if r.seen] or rests
+        fits = [piece_centre_in(r.x_in, r.y_in, r.heading_deg, m) for r, m in use]
         if fits:
-            out.append(
-                {
-                    "name": piece.name,
-                    "x": round(sum(f[0] for f in fits) / len(fits), 3),
-                    "y": round(sum(f[1] for f in fits) / len(fits), 3),
-                    "heading": round(fits[0][2], 1),
-                }
-            )
+            item: dict[str, Any] = {
+                "name": piece.name,
+                "x": round(sum(f[0] for f in fits) / len(fits), 3),
+                "y": round(sum(f[1] for f in fits) / len(fits), 3),
+                "heading": round(fits[0][2], 1),
+            }
+            if not any(r.seen for r, _ in rests):
+                item["hidden"] = True
+            out.append(item)
     return out
 
 

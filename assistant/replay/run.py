@@ -84,6 +84,8 @@ class ReplayResult:
     frames_processed: int = 0
     detections: int = 0
     interrupted: bool = False
+    summary: dict[str, Any] = field(default_factory=dict)
+    """timeline.json's "summary": moves, removed, hidden and how each was known."""
 
     @property
     def speed(self) -> float:
@@ -219,7 +221,9 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
     observer = FrameObserver(profile, make_detector(), ids, pieces)
     stride = options.stride or (1 if reader.kind == "images" else max(1, round(reader.fps / 10)))
     lag_s = (observer.confirm_frames - 1) * stride / reader.fps
-    builder = TimelineBuilder(TimelineSettings(confirm_lag_s=lag_s))
+    builder = TimelineBuilder(
+        TimelineSettings(confirm_lag_s=lag_s), pieces=pieces, watch=observer.watch
+    )
     video = None
     if options.video:
         from assistant.replay.video import AnnotatedVideo
@@ -298,6 +302,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
     write_viewer(out / "index.html", doc)
     result.timeline = builder.timeline()
     result.warnings = doc["warnings"]
+    result.summary = doc["summary"]
     result.footage_s = last_t + stride / reader.fps
     result.elapsed_s = time.monotonic() - started
     result.frames_read = reader.frames_read

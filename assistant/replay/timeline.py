@@ -1,159 +1,74 @@
 """Settled board states and moves from a stream of tracker snapshots.
 
 The timeline compares *settled* boards, never single frames: a tag hidden for a while by a
-hovering hand or by its own figure keeps its place, and only a tag seen somewhere else once the
-board has come to rest again is a move. Positions are table inches, headings degrees clockwise
-from +y, times seconds from the start of the footage.
+hovering hand keeps its place, and only a tag seen somewhere else once the board has come to
+rest again is a move. Between two settled boards, a piece none of whose tags is seen any more is
+judged with the picture (:mod:`assistant.replay.presence`): hidden where it stood, set down out
+of sight somewhere else (an inferred move), or taken off the table. Without the picture (a
+builder given no :class:`~assistant.replay.hands.HandWatch`), a tag that vanished while the board
+was at rest is hidden and one that vanished while it was moving is taken off.
+
+Positions are table inches, headings degrees clockwise from +y, times seconds from the start of
+the footage. The records (states, moves, events, settings) live in
+:mod:`assistant.replay.records` and are exported here too.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
-from vision.types import BoardSnapshot, TagState
+from assistant.replay.hands import HandWatch, SpanView
+from assistant.replay.presence import (
+    LEFT,
+    Gone,
+    PieceGroup,
+    cover_times,
+    find_destinations,
+    first_known,
+    judge_missing,
+    lift_time,
+    lone_group,
+    move_times,
+    ordered,
+    piece_groups,
+    piece_pose,
+    tags_at,
+)
+from assistant.replay.records import (
+    INFERRED,
+    KNOWN,
+    RULES,
+    SEEN,
+    UNKNOWN,
+    Move,
+    SettledState,
+    TagRest,
+    Timeline,
+    TimelineEvent,
+    TimelineSettings,
+)
+from vision.types import BoardSnapshot, PieceSpec, TagState
 
-
-@dataclass(frozen=True)
-class TagRest:
-    """Where a tag lies in a settled board state."""
-
-    tag_id: int
-    x_in: float
-    y_in: float
-    heading_deg: float
-    """Degrees clockwise from +y, in [0, 360)."""
-    seen: bool
-    """True when the tag was seen while the board was settled; False when only held."""
-
-    def to_json(self) -> dict[str, Any]:
-        """The tag as a JSON object (inches, degrees)."""
-        return {
-            "id": self.tag_id,
-            "x": round(self.x_in, 3),
-            "y": round(self.y_in, 3),
-            "heading": round(self.heading_deg, 1),
-            "seen": self.seen,
-        }
-
-
-@dataclass(frozen=True)
-class SettledState:
-    """The board at rest: every tag on the table with its pose."""
-
-    t: float
-    """Seconds: when the board came to rest."""
-    t_until: float
-    """Seconds: the last moment it was still at rest (before the next hand came in)."""
-    frame_index: int
-    """Frame at which the board came to rest."""
-    tags: tuple[TagRest, ...]
-
-    def tag(self, tag_id: int) -> TagRest | None:
-        """The tag's rest pose, or None when it is not on the table in this state."""
-        for rest in self.tags:
-            if rest.tag_id == tag_id:
-                return rest
-        return None
-
-    def to_json(self) -> dict[str, Any]:
-        """The state as a JSON object (seconds, inches, degrees)."""
-        return {
-            "t": round(self.t, 3),
-            "t_until": round(self.t_until, 3),
-            "frame": self.frame_index,
-            "tags": [rest.to_json() for rest in self.tags],
-        }
-
-
-@dataclass(frozen=True)
-class Move:
-    """A tag that lies somewhere else (or faces another way) in a later settled state."""
-
-    tag_id: int
-    from_in: tuple[float, float]
-    to_in: tuple[float, float]
-    heading_from_deg: float
-    heading_to_deg: float
-    t_start: float
-    """Seconds: when the tag was lifted or started moving."""
-    t_end: float
-    """Seconds: when the tag was set down (first seen at its new place)."""
-
-    @property
-    def distance_in(self) -> float:
-        """Straight-line length of the move in inches."""
-        return math.dist(self.from_in, self.to_in)
-
-    def to_json(self) -> dict[str, Any]:
-        """The move in the timeline.json form (inches, degrees, seconds)."""
-        return {
-            "tag": self.tag_id,
-            "from": [round(self.from_in[0], 3), round(self.from_in[1], 3)],
-            "to": [round(self.to_in[0], 3), round(self.to_in[1], 3)],
-            "heading_from": round(self.heading_from_deg, 1),
-            "heading_to": round(self.heading_to_deg, 1),
-            "t_start": round(self.t_start, 3),
-            "t_end": round(self.t_end, 3),
-        }
-
-
-@dataclass(frozen=True)
-class TimelineEvent:
-    """Something the timeline noticed besides a move: a tag removed, placed, or a warning."""
-
-    t: float
-    """Seconds."""
-    kind: str
-    """"removed" (off the table), "placed" (new on the table), "warning"."""
-    text: str
-    tag_id: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The event as a JSON object."""
-        out: dict[str, Any] = {"t": round(self.t, 3), "kind": self.kind, "text": self.text}
-        if self.tag_id is not None:
-            out["tag"] = self.tag_id
-        return out
-
-
-@dataclass(frozen=True)
-class Timeline:
-    """Settled states, the moves between them and other events, in time order."""
-
-    states: tuple[SettledState, ...]
-    moves: tuple[Move, ...]
-    events: tuple[TimelineEvent, ...]
-    duration_s: float
-    """Seconds of footage that were looked at."""
-
-
-@dataclass(frozen=True)
-class TimelineSettings:
-    """Thresholds of the timeline (inches, degrees, seconds)."""
-
-    settle_min_s: float = 0.5
-    """The board must stay settled this long to count as a settled state."""
-    move_min_in: float = 0.3
-    """A tag displaced less than this between settled states has not moved."""
-    turn_min_deg: float = 12.0
-    """A tag turned less than this between settled states has not turned."""
-    near_in: float = 0.25
-    """A sighting this close to a rest position counts as 'still there'."""
-    near_deg: float = 10.0
-    confirm_lag_s: float = 0.0
-    """How long after a tag reappears the tracker reports it seen (its confirmation frames);
-    taken off the time a move ended."""
-    reach_share: float = 0.25
-    """A lifted piece's tag is hidden from when the hand reaches over it until the hand has
-    left its new place; the lift and the set-down happen inside that span. The hand's reach
-    and its withdrawal are taken to last this share of the span each (capped by
-    ``reach_cap_s``): on the project's rendered battles the lift came 0.1-1.0 s after the tag
-    was hidden and the set-down 0.3-0.9 s before it was seen again, spans of 1.7-3.0 s."""
-    reach_cap_s: float = 1.0
+__all__ = [
+    "INFERRED",
+    "KNOWN",
+    "RULES",
+    "SEEN",
+    "UNKNOWN",
+    "Move",
+    "SettledState",
+    "TagRest",
+    "Timeline",
+    "TimelineBuilder",
+    "TimelineEvent",
+    "TimelineSettings",
+    "angle_diff_deg",
+    "build_timeline",
+    "with_fall",
+]
 
 
 @dataclass(frozen=True)
@@ -163,6 +78,15 @@ class _Obs:
     x_in: float
     y_in: float
     heading_deg: float
+
+
+@dataclass(frozen=True)
+class _Removal:
+    """A piece taken for removed: its events and last rests, in case it is seen again."""
+
+    events: tuple[TimelineEvent, ...]
+    rests: Mapping[int, TagRest]
+    t: float
 
 
 def angle_diff_deg(a_deg: float, b_deg: float) -> float:
@@ -181,19 +105,24 @@ def _circular_mean_deg(values: list[float]) -> float:
 class TimelineBuilder:
     """Feed snapshots in time order with ``add``; ``timeline()`` gives the result so far.
 
-    The builder keeps each tag's sightings since the previous settled state to date a move's
-    start (last seen where it was) and end (first seen where it now lies).
+    ``pieces``: the pieces whose tags move together (a tag no piece names is a piece of its
+    own). ``watch``: the picture between settled boards, fed by the caller with the same
+    frames (without it, vanished tags are judged from the tags alone).
     """
 
     settings: TimelineSettings = field(default_factory=TimelineSettings)
+    pieces: tuple[PieceSpec, ...] = ()
+    watch: HandWatch | None = None
     _states: list[SettledState] = field(default_factory=list)
     _moves: list[Move] = field(default_factory=list)
     _events: list[TimelineEvent] = field(default_factory=list)
     _run: list[BoardSnapshot] = field(default_factory=list)
     _obs: dict[int, list[_Obs]] = field(default_factory=dict)
     _last_known: dict[int, TagRest] = field(default_factory=dict)
+    _removed: dict[str, _Removal] = field(default_factory=dict)
     _t_last: float = 0.0
     _t_first: float | None = None
+    _groups: dict[int, PieceGroup] | None = None
 
     def add(self, snapshot: BoardSnapshot) -> None:
         """Take the tracker's view after one processed frame."""
@@ -233,6 +162,7 @@ class TimelineBuilder:
                 _run=list(self._run),
                 _obs={k: list(v) for k, v in self._obs.items()},
                 _last_known=dict(self._last_known),
+                _removed=dict(self._removed),
             )
             fork._close_run()
             return fork._result()
@@ -245,7 +175,7 @@ class TimelineBuilder:
             tuple(self._states), tuple(self._moves), tuple(events), self._t_last - start
         )
 
-    # -- internals ---------------------------------------------------------------------------
+    # -- settled runs -------------------------------------------------------------------------
 
     def _close_run(self) -> None:
         run = self._run
@@ -285,61 +215,261 @@ class TimelineBuilder:
         rests.sort(key=lambda r: r.tag_id)
         return SettledState(run[0].t, run[-1].t, run[0].frame_index, tuple(rests))
 
+    # -- between two settled states -------------------------------------------------------------
+
+    def _group(self, tag_id: int) -> PieceGroup:
+        if self._groups is None:
+            self._groups = piece_groups(self.pieces, self.settings)
+        return self._groups.get(tag_id) or lone_group(tag_id, self.settings)
+
     def _commit(self, state: SettledState) -> None:
         prev = self._states[-1] if self._states else None
-        s = self.settings
-        if prev is not None:
+        if prev is None:
             for rest in state.tags:
-                before = prev.tag(rest.tag_id)
-                if before is None:
-                    before = self._last_known.get(rest.tag_id)
-                    if before is None:
-                        self._events.append(
-                            TimelineEvent(
-                                state.t, "placed", f"tag {rest.tag_id} placed", rest.tag_id
-                            )
-                        )
-                        continue
-                moved = math.dist((before.x_in, before.y_in), (rest.x_in, rest.y_in))
-                turned = angle_diff_deg(before.heading_deg, rest.heading_deg)
-                if moved >= s.move_min_in or turned >= s.turn_min_deg:
-                    self._moves.append(self._dated_move(before, rest, prev, state))
-            carried: list[TagRest] = []
-            for before in prev.tags:
-                if state.tag(before.tag_id) is not None:
-                    continue
-                seen_at = [o.t for o in self._obs.get(before.tag_id, []) if o.seen]
-                if not seen_at or seen_at[-1] <= prev.t_until + 1e-9:
-                    # Vanished while the board was at rest: covered (by its own figure), not
-                    # taken away. It keeps its place.
-                    carried.append(replace(before, seen=False))
-                    continue
-                text = (
-                    f"tag {before.tag_id} not seen since {seen_at[-1]:.1f} s: taken off the "
-                    "table, or hidden by its figure"
+                self._last_known[rest.tag_id] = rest
+            self._states.append(state)
+            return
+        span = self.watch.span(prev.t_until, state.t) if self.watch is not None else None
+        if span is not None and not span.watched:
+            span = None
+        now = {r.tag_id: r for r in state.tags}
+        was = {r.tag_id: r for r in prev.tags}
+        out: dict[int, TagRest] = dict(now)
+        groups: dict[str, PieceGroup] = {}
+        for tid in sorted(set(now) | set(was)):
+            group = self._group(tid)
+            groups.setdefault(group.name, group)
+        occupied: list[tuple[float, float]] = []
+        gone: list[Gone] = []
+        for group in groups.values():
+            here = {t: now[t] for t in group.tag_ids if t in now}
+            before = {t: was[t] for t in group.tag_ids if t in was}
+            if here:
+                self._present(group, here, before, prev, state, span, out, occupied)
+            elif span is None:
+                self._missing_unwatched(group, before, prev, out)
+            else:
+                verdict = judge_missing(
+                    span, *piece_pose(group, before.values())[:2], group.radius_mm, self.settings
                 )
-                self._events.append(TimelineEvent(seen_at[-1], "removed", text, before.tag_id))
-            if carried:
-                tags = sorted((*state.tags, *carried), key=lambda r: r.tag_id)
-                state = replace(state, tags=tuple(tags))
+                if verdict.verdict == LEFT:
+                    x, y, _ = piece_pose(group, before.values())
+                    gone.append(Gone(group.name, x, y, group.radius_mm, verdict.cover))
+                else:
+                    self._hidden(group, before, prev, out, verdict.known, verdict.how)
+        if gone and span is not None:
+            self._left(gone, groups, was, occupied, prev, state, span, out)
+        state = replace(state, tags=tuple(sorted(out.values(), key=lambda r: r.tag_id)))
         for rest in state.tags:
             self._last_known[rest.tag_id] = rest
         self._states.append(state)
-        # Sightings before the previous state are no longer needed to date moves.
-        cutoff = prev.t if prev is not None else state.t
+        # Sightings and pictures before the previous state are no longer needed.
         for tid in list(self._obs):
-            self._obs[tid] = [o for o in self._obs[tid] if o.t >= cutoff]
+            self._obs[tid] = [o for o in self._obs[tid] if o.t >= prev.t]
+        if self.watch is not None:
+            self.watch.forget(prev.t_until)
+
+    def _present(
+        self,
+        group: PieceGroup,
+        here: dict[int, TagRest],
+        before: dict[int, TagRest],
+        prev: SettledState,
+        state: SettledState,
+        span: SpanView | None,
+        out: dict[int, TagRest],
+        occupied: list[tuple[float, float]],
+    ) -> None:
+        """A piece with a tag on the later board: its moves, its hidden tags carried along."""
+        s = self.settings
+        x1, y1, f1 = piece_pose(group, here.values())
+        occupied.append((x1, y1))
+        removal = self._removed.pop(group.name, None)
+        if removal is not None:  # taken for removed, but here it is: it was not
+            self._events = [e for e in self._events if e not in removal.events]
+        old = first_known(group.tag_ids, before, removal.rests if removal else {}, self._last_known)
+        if not old:
+            for tid in here:
+                text = f"tag {tid} placed"
+                self._events.append(TimelineEvent(state.t, "placed", text, tid))
+            return
+        x0, y0, _ = piece_pose(group, old.values())
+        occupied.append((x0, y0))
+        reach_mm = group.radius_mm + s.cover_margin_mm
+        touched = span is not None and (
+            span.cover(x0, y0, reach_mm) is not None or span.cover(x1, y1, reach_mm) is not None
+        )
+        move_min = s.touched_move_min_in if touched else s.move_min_in
+        turn_min = s.touched_turn_min_deg if touched else s.turn_min_deg
+        hidden_before = bool(before) and not any(r.seen for r in before.values())
+        for tid, rest in here.items():
+            b = old.get(tid)
+            if b is None:
+                continue
+            moved = math.dist((b.x_in, b.y_in), (rest.x_in, rest.y_in))
+            turned = angle_diff_deg(b.heading_deg, rest.heading_deg)
+            if moved < move_min and turned < turn_min:
+                continue
+            known, how = SEEN, ""
+            if removal is not None:
+                known = INFERRED
+                how = f"taken for removed at {removal.t:.1f} s, it is seen again here"
+            elif hidden_before or b.pose != SEEN:
+                known = INFERRED
+                how = "its tag was hidden where it stood; it is seen again here"
+            t0, t1 = self._dated_move(b, rest, prev, state, span, group, (x0, y0), (x1, y1))
+            if removal is not None:
+                t0 = min(t0, removal.t)
+            self._moves.append(
+                Move(
+                    tid,
+                    (b.x_in, b.y_in),
+                    (rest.x_in, rest.y_in),
+                    b.heading_deg,
+                    rest.heading_deg,
+                    t0,
+                    t1,
+                    known,
+                    how,
+                )
+            )
+        carried = [t for t in group.tag_ids if t not in here and t in before]
+        for rest in tags_at(group, x1, y1, f1, carried):
+            out[rest.tag_id] = rest
+
+    def _hidden(
+        self,
+        group: PieceGroup,
+        before: dict[int, TagRest],
+        prev: SettledState,
+        out: dict[int, TagRest],
+        known: str,
+        how: str,
+    ) -> None:
+        """A piece whose tags are not seen but that stands where it stood."""
+        for tid, rest in before.items():
+            out[tid] = replace(rest, seen=False)
+        if any(r.seen for r in before.values()):
+            tid = min(before)
+            seen_at = [o.t for t in before for o in self._obs.get(t, []) if o.seen]
+            t = max(seen_at) if seen_at else prev.t_until
+            text = f"tag {tid} hidden: taken to stand where it was last seen"
+            self._events.append(TimelineEvent(t, "hidden", text, tid, known, how))
+
+    def _missing_unwatched(
+        self,
+        group: PieceGroup,
+        before: dict[int, TagRest],
+        prev: SettledState,
+        out: dict[int, TagRest],
+    ) -> None:
+        """No picture: a piece whose tags vanished while the board moved is taken off."""
+        seen_at = [o.t for t in before for o in self._obs.get(t, []) if o.seen]
+        if not seen_at or max(seen_at) <= prev.t_until + 1e-9:
+            how = "its tags went out of sight while the board was at rest"
+            self._hidden(group, before, prev, out, INFERRED, how)
+            return
+        t = max(seen_at)
+        how = "its tags went out of sight while the board was moving (no picture to tell more)"
+        events = []
+        for tid in before:
+            text = f"tag {tid} not seen since {t:.1f} s: taken off the table, or hidden"
+            events.append(TimelineEvent(t, "removed", text, tid, INFERRED, how))
+        self._events.extend(events)
+        self._removed[group.name] = _Removal(tuple(events), dict(before), t)
+
+    def _left(
+        self,
+        gone: list[Gone],
+        groups: dict[str, PieceGroup],
+        was: dict[int, TagRest],
+        occupied: list[tuple[float, float]],
+        prev: SettledState,
+        state: SettledState,
+        span: SpanView,
+        out: dict[int, TagRest],
+    ) -> None:
+        """Pieces whose place is empty: set down out of sight, or taken off the table."""
+        s = self.settings
+        found = find_destinations(span, gone, occupied, s)
+        for g in gone:
+            group = groups[g.key]
+            before = {t: was[t] for t in group.tag_ids if t in was}
+            seen_at = [o.t for t in before for o in self._obs.get(t, []) if o.seen]
+            last_seen = max(seen_at) if seen_at else prev.t_until
+            t_lift = lift_time(span, g.x_in, g.y_in, g.radius_mm, s, last_seen, last_seen - 0.25)
+            blob = found.get(g.key)
+            if blob is None:
+                how = (
+                    "the hand was over it; its place is empty after and it was not set down "
+                    "anywhere in view"
+                )
+                events = []
+                for tid in before:
+                    text = f"tag {tid} taken off the table"
+                    events.append(TimelineEvent(t_lift, "removed", text, tid, SEEN, how))
+                self._events.extend(events)
+                self._removed[g.key] = _Removal(tuple(events), before, t_lift)
+                continue
+            old_in, new_in = (g.x_in, g.y_in), (blob.x_in, blob.y_in)
+            by_cover = cover_times(
+                span, old_in, new_in, g.radius_mm, s, (t_lift, state.t), last_seen - 0.25
+            )
+            t0, t1 = move_times(span, old_in, new_in, g.radius_mm, s, by_cover, last_seen - 0.25)
+            _, _, facing = piece_pose(group, before.values())
+            how = (
+                f"its tag was not seen after the hand left; a figure now stands at "
+                f"({blob.x_in:.1f}, {blob.y_in:.1f}) in, where the board was empty "
+                "(its facing there is not known)"
+            )
+            for rest in tags_at(group, blob.x_in, blob.y_in, facing, before, INFERRED):
+                b = before[rest.tag_id]
+                self._moves.append(
+                    Move(
+                        rest.tag_id,
+                        (b.x_in, b.y_in),
+                        (rest.x_in, rest.y_in),
+                        b.heading_deg,
+                        rest.heading_deg,
+                        t0,
+                        t1,
+                        INFERRED,
+                        how,
+                        facing_known=False,
+                    )
+                )
+                out[rest.tag_id] = rest
 
     def _dated_move(
-        self, before: TagRest, after: TagRest, prev: SettledState, state: SettledState
-    ) -> Move:
+        self,
+        before: TagRest,
+        after: TagRest,
+        prev: SettledState,
+        state: SettledState,
+        span: SpanView | None,
+        group: PieceGroup,
+        centre_from: tuple[float, float],
+        centre_to: tuple[float, float],
+    ) -> tuple[float, float]:
+        """Lift and set-down times (seconds) of a tag seen at its new place: from the hand's
+        path when there is a picture, else from the tag's sightings."""
         s = self.settings
+        # 'Near' a rest: when neither the shift nor the turn tells the old and the new pose
+        # apart at the usual tolerances, the one that differs most is narrowed to half of it.
+        moved = math.dist((before.x_in, before.y_in), (after.x_in, after.y_in))
+        turned = angle_diff_deg(before.heading_deg, after.heading_deg)
+        near_in, near_deg = s.near_in, s.near_deg
+        if moved < 2 * near_in and turned < 2 * near_deg:
+            if moved / near_in >= turned / near_deg:
+                near_in = max(moved / 2, 0.02)
+            else:
+                near_deg = max(turned / 2, 0.5)
 
         def near(o: _Obs, rest: TagRest) -> bool:
             return (
                 o.seen
-                and math.dist((o.x_in, o.y_in), (rest.x_in, rest.y_in)) <= s.near_in
-                and angle_diff_deg(o.heading_deg, rest.heading_deg) <= s.near_deg
+                and math.dist((o.x_in, o.y_in), (rest.x_in, rest.y_in)) <= near_in
+                and angle_diff_deg(o.heading_deg, rest.heading_deg) <= near_deg
             )
 
         obs = [o for o in self._obs.get(after.tag_id, []) if o.t <= state.t_until]
@@ -352,33 +482,59 @@ class TimelineBuilder:
                 i_end = i
             else:
                 break
-        t_end = obs[i_end].t if obs else state.t
+        t_back = obs[i_end].t if obs else state.t
         if obs and i_end > 0 and not obs[i_end - 1].seen:
-            t_end -= s.confirm_lag_s
+            t_back -= s.confirm_lag_s
         # Lifted: the first moment after the last sighting at the old place.
-        t_start = prev.t_until
+        t_gone = prev.t_until
         for i in range(i_end - 1, -1, -1):
             if near(obs[i], before):
-                t_start = obs[i + 1].t if i + 1 < len(obs) else obs[i].t
+                t_gone = obs[i + 1].t if i + 1 < len(obs) else obs[i].t
                 break
-        t_start = min(t_start, t_end)
-        reach = min(s.reach_cap_s, s.reach_share * (t_end - t_start))
-        t_start, t_end = t_start + reach, t_end - reach
-        return Move(
-            after.tag_id,
-            (before.x_in, before.y_in),
-            (after.x_in, after.y_in),
-            before.heading_deg,
-            after.heading_deg,
-            t_start,
-            t_end,
-        )
+        t_gone = min(t_gone, t_back)
+        reach = min(s.reach_cap_s, s.reach_share * (t_back - t_gone))
+        t_start, t_end = t_gone + reach, t_back - reach
+        if span is not None:
+            t_start, t_end = move_times(
+                span,
+                centre_from,
+                centre_to,
+                group.radius_mm,
+                s,
+                (t_start, t_end),
+                t_gone - 0.25,
+            )
+            t_start, t_end = max(t_start, t_gone), min(t_end, t_back)
+        return ordered(t_start, t_end)
+
+
+def with_fall(timeline: Timeline, tag_ids: Iterable[int], t: float, text: str) -> Timeline:
+    """The timeline once the engine's reconstruction says a piece fell at ``t`` seconds (the
+    hook for the game from the moves): a "removed" event for each of its tags, known from the
+    rules, and the piece left out of the settled states after ``t`` where its tags are hidden
+    (a tag seen later says the piece is still there, and it stays)."""
+    ids = {int(i) for i in tag_ids}
+    how = "the game's reconstruction says it fell"
+    events = [
+        TimelineEvent(t, "removed", text, tid, RULES, how)
+        for tid in sorted(ids)
+        if not any(e.kind == "removed" and e.tag_id == tid for e in timeline.events)
+    ]
+    states = tuple(
+        replace(s, tags=tuple(r for r in s.tags if not (r.tag_id in ids and not r.seen)))
+        if s.t >= t
+        else s
+        for s in timeline.states
+    )
+    ordered_events = tuple(sorted((*timeline.events, *events), key=lambda e: e.t))
+    return replace(timeline, states=states, events=ordered_events)
 
 
 def build_timeline(
     snapshots: Iterable[BoardSnapshot], settings: TimelineSettings | None = None
 ) -> Timeline:
-    """The timeline of a whole stream of snapshots (seconds, inches, degrees)."""
+    """The timeline of a whole stream of snapshots (seconds, inches, degrees), judged from the
+    tags alone (no picture)."""
     builder = TimelineBuilder(settings or TimelineSettings())
     for snap in snapshots:
         builder.add(snap)

@@ -43,7 +43,17 @@ def test_outputs_are_written_and_versioned(replay: ReplayResult) -> None:
     assert doc["version"] == 1
     assert {"moves", "states", "events", "activations", "keyframes"} <= set(doc)
     for m in doc["moves"]:
-        assert set(m) == {"tag", "from", "to", "heading_from", "heading_to", "t_start", "t_end"}
+        assert set(m) == {
+            "tag",
+            "from",
+            "to",
+            "heading_from",
+            "heading_to",
+            "t_start",
+            "t_end",
+            "known",
+        }
+        assert m["known"] == "seen"
     for kf in doc["keyframes"]:
         assert (replay.out_dir / kf["src"]).is_file()
     html = (replay.out_dir / "index.html").read_text()

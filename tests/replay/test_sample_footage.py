@@ -2,46 +2,19 @@
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.replay.truth_check import (
+    SEEN_POS_IN,
+    SEEN_TIME_S,
+    pieces_on_table_at_end,
+    score,
+)
+
 pytestmark = pytest.mark.slow
-
-
-def true_moves(truth: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every lift-and-set-down of a piece that landed somewhere else, from the per-frame truth,
-    with whether its tag can be seen at the new place once the hand has gone."""
-    state: dict[str, dict[str, Any]] = {}
-    moves: list[dict[str, Any]] = []
-    for frame in truth["frames"]:
-        for p in frame["pieces"]:
-            if p.get("kind", "piece") != "piece":
-                continue
-            pose = (p["x_in"], p["y_in"], p["heading_deg"], p["on_table"])
-            s = state.setdefault(p["name"], {"pose": pose})
-            if s["pose"][3] and not pose[3]:
-                s["lift"], s["from"] = frame["t"], s["pose"]
-            elif not s["pose"][3] and pose[3]:
-                moves.append(
-                    {
-                        "piece": p["name"],
-                        "from": s["from"][:2],
-                        "to": pose[:2],
-                        "t_start": s["lift"],
-                        "t_end": frame["t"],
-                    }
-                )
-            s["pose"] = pose
-    tags_of = {p["name"]: [t["id"] for t in p.get("tags", [])] for p in truth["pieces"]}
-    for m in moves:
-        after = [f for f in truth["frames"] if m["t_end"] + 1.5 <= f["t"] <= m["t_end"] + 3.0]
-        m["visible_after"] = any(
-            t["visible"] for f in after for t in f["tags"] if t["id"] in tags_of[m["piece"]]
-        )
-    return [m for m in moves if math.dist(m["from"], m["to"]) > 0.2]
 
 
 @pytest.fixture(scope="module")
@@ -50,28 +23,61 @@ def replayed(sample_replay: tuple[dict, dict, Path]) -> tuple[dict[str, Any], di
     return truth, doc
 
 
-def _matches(move: dict[str, Any], want: dict[str, Any]) -> bool:
-    return (
-        math.dist(move["from"], want["from"]) <= 0.5
-        and math.dist(move["to"], want["to"]) <= 0.5
-        and abs(move["t_start"] - want["t_start"]) <= 0.5
-        and abs(move["t_end"] - want["t_end"]) <= 0.5
-    )
-
-
-def test_sample_battle_moves_found_without_phantoms(
+def test_every_lift_of_the_battle_is_found_seen_or_inferred(
     replayed: tuple[dict[str, Any], dict[str, Any]],
 ) -> None:
+    """Every move (a turn in place included) and every model taken off, from the footage
+    alone: once, 10 of the 18 were found (moves whose tag was hidden at the end were lost)."""
     truth, doc = replayed
-    wanted = true_moves(truth)
-    got = doc["piece_moves"]
-    # no phantom: every move found is a true move, within 0.5 in and 0.5 s
-    for move in got:
-        assert any(_matches(move, want) for want in wanted), (move, wanted)
-    # every true move is found, unless its tag cannot be seen where it was set down
-    missed = [w for w in wanted if not any(_matches(m, w) for m in got)]
-    assert all(not w["visible_after"] for w in missed), missed
-    assert len(got) >= sum(1 for w in wanted if w["visible_after"])
+    result = score(doc, truth)
+    assert not result.missed, result.missed
+    assert not result.phantoms, result.phantoms
+    # where the tags were seen, the move is as the truth says (truth_check's tolerances:
+    # 0.25 in and 0.25 s where seen, 0.5 in and 0.5 s where found from the picture)
+    pos, time = result.worst("seen")
+    assert pos <= SEEN_POS_IN and time <= SEEN_TIME_S + 1e-6
+    # a move whose tag was hidden at its new place is inferred, not lost
+    hidden_at_end = [w for w, _ in result.matched if w.kind == "move" and not w.visible_after]
+    assert all(g.get("known") in ("seen", "inferred") for _, g in result.matched)
+    if hidden_at_end:
+        assert any(g.get("known") == "inferred" for _, g in result.matched)
+
+
+def test_no_model_that_stays_on_the_table_is_reported_removed(
+    replayed: tuple[dict[str, Any], dict[str, Any]],
+) -> None:
+    """Once, 'Goblin Archer is out of the game' at 84.7 s: its own figure hid its tag after a
+    move, and the archer stayed on the table and won."""
+    truth, doc = replayed
+    staying = pieces_on_table_at_end(truth)
+    assert staying, "the sample battle should end with models on the table"
+    removed = [
+        e
+        for e in doc["events"]
+        if e["kind"] == "removed"
+        and frozenset(e.get("tags", [])) & {t for tags in staying for t in tags}
+    ]
+    assert removed == []
+    # the engine's reading takes no model off that the footage did not see taken off
+    staying_names = {p["name"] for p in doc["roster"]["pieces"] if frozenset(p["tags"]) in staying}
+    assert not [e for e in _engine(doc, "removed") if any(n in e["text"] for n in staying_names)]
+    # they are on the last settled board (drawn, dimmed when their tags cannot be seen)
+    last = {p["name"] for p in doc["states"][-1]["pieces"]}
+    assert staying_names <= last
+
+
+def test_the_summary_says_how_each_was_known(
+    replayed: tuple[dict[str, Any], dict[str, Any]],
+) -> None:
+    _, doc = replayed
+    summary = doc["summary"]
+    known = summary["known"]
+    assert set(known) == {"seen", "inferred", "rules", "unknown"}
+    assert sum(known.values()) == summary["moves"] + summary["removed"] + summary["hidden"]
+    assert summary["moves"] == len(doc["piece_moves"])
+    inferred = [m for m in doc["piece_moves"] if m["known"] == "inferred"]
+    assert known["inferred"] >= len(inferred)
+    assert all(m["how"] and m.get("facing_known") is False for m in inferred)
 
 
 def _engine(doc: dict[str, Any], kind: str) -> list[dict[str, Any]]:
@@ -93,8 +99,12 @@ def test_sample_battle_reconstructed_by_the_engine(
     assert [o["t"] for o in orders] == [m["t_start"] for m in ai_moves]
     assert [c["t"] for c in checks] == [m["t_end"] for m in ai_moves]
     assert all(o["rule"] and o["text"].startswith("AI order: ") for o in orders)
-    # The clip was rendered from the engine's own orders, so all of them are followed.
-    differs = [c["text"] for c in checks if not c["followed"]]
+    # The clip was rendered from the engine's own orders, so all of them are followed, where
+    # the footage shows how the model was set down (a move found from the picture, its tag
+    # hidden at the new place, has no facing to judge; the game from the moves, issue 11,
+    # reads "facing_known").
+    unjudged = {m["t_end"] for m in ai_moves if m.get("facing_known") is False}
+    differs = [c["text"] for c in checks if not c["followed"] and c["t"] not in unjudged]
     assert differs == [], differs
     # the player's moves were the engine's legal actions: all legal, allowing for the camera
     legality = _engine(doc, "legality")
