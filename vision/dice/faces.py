@@ -59,7 +59,7 @@ class Face:
     value: int
     centre: F64
     angle: float
-    """Direction of the face's first axis, radians in [0, pi/2); 0 for a lone pip."""
+    """Direction of the face's first axis (the frame of ``places``), radians; 0 for a lone pip."""
     step: float
     """Pip offset (corner pip to centre along one axis), pixels; 0 for a lone pip."""
     residual: float
@@ -249,7 +249,7 @@ def _refined(face: Face) -> Face:
     fitted = centre_z + z * pz
     resid = float(np.sqrt((np.abs(fitted - qz) ** 2).mean())) / step
     face.centre = np.array([centre_z.real, centre_z.imag])
-    face.angle = math.atan2(z.imag, z.real) % (math.pi / 2)
+    face.angle = math.atan2(z.imag, z.real)  # the places are in this frame: not reduced
     face.step = step
     face.residual = resid
     return face

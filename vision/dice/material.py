@@ -70,10 +70,10 @@ def tray_colour(lab: F32, valid: Grey, cell_px: int) -> F32:
 
 def material_mask(
     lab: F32, valid: Grey, cell_px: int, hole_px: float, tray_only: Grey | None = None
-) -> tuple[Grey, F32]:
-    """255 where a pixel is die material (holes under ``hole_px`` squared filled), and the
-    distance map it was cut from. The tray's colour is learnt where ``tray_only`` (default
-    ``valid``) is set."""
+) -> tuple[Grey, F32, float]:
+    """255 where a pixel is die material (holes under ``hole_px`` squared filled), the tray's
+    colour (Lab per pixel) and the distance cut used. The tray's colour is learnt where
+    ``tray_only`` (default ``valid``) is set."""
     tray = tray_colour(lab, valid if tray_only is None else tray_only, cell_px)
     dist = material_distance(lab, tray)
     learn = valid if tray_only is None else tray_only
@@ -86,7 +86,15 @@ def material_mask(
         cut = max(cut, mid + NOISE_SIGMAS * spread)
     mask = ((dist > cut) & (valid > 0)).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    return fill_holes(mask, hole_px * hole_px), dist
+    return fill_holes(mask, hole_px * hole_px), tray, cut
+
+
+def unlike_tray(lab: F32, tray: F32) -> F32:
+    """Per-pixel distance from the tray's colour counting darker as much as lighter: a die's
+    shaded side face is unlike the tray even where it is darker than it."""
+    dl = lab[..., 0] - tray[..., 0]
+    dc = np.hypot(lab[..., 1] - tray[..., 1], lab[..., 2] - tray[..., 2])
+    return np.asarray(np.sqrt(dl**2 + (CHROMA_WEIGHT * dc) ** 2), dtype=np.float32)
 
 
 def fill_holes(mask: Grey, max_area: float) -> Grey:

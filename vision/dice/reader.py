@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.dice.faces import PIP_OFFSET, Face, face_candidates, lone_pip
-from vision.dice.material import material_mask
+from vision.dice.material import material_mask, unlike_tray
 from vision.dice.pips import F64, GRID, Pip, Polarity, find_pips, pip_responses
 from vision.dice.types import DiceRead, DieFound, DieUnread, Unreadable
 from vision.dice.view import DiceView
@@ -53,6 +53,8 @@ TIPPED_SQUASH = 0.9
 0.906; flat faces measure 0.92-1.0 on renders at 1080p)."""
 TIPPED_ROUNDNESS = 0.84
 """A one, two or three whose pips are flattened below this ratio is tipped."""
+SIDES_SHOW = 0.45
+"""A flat die's side strip is at least this share unlike the tray."""
 COCKED_EXCESS = 0.15
 """A read die with this much unexplained material against it (in dice' areas) is not flat."""
 LEFTOVER_DIE = 0.3
@@ -178,13 +180,39 @@ def _read(
     for p in pips:
         cv2.circle(known, (round(p.x), round(p.y)), round(p.major * 2 + 2), 255, -1)
     learn = cv2.bitwise_and(floor, cv2.bitwise_not(known))
-    material, _ = material_mask(
-        lab.astype(np.float32), valid, round(1.6 * s_hi), 0.6 * s_hi, tray_only=learn
+    lab32 = lab.astype(np.float32)
+    material, tray, cut = material_mask(
+        lab32, valid, round(1.6 * s_hi), 0.6 * s_hi, tray_only=learn
     )
+    unlike = unlike_tray(lab32, tray) > cut
+    for d in dice:
+        if d.unread is None and not _sides_show(d, view, unlike, floor):
+            d.unread, d.why = Unreadable.COCKED, "no sides"
     if debug is not None:
         debug.update(material=material, pips=pips, faces=[d.face for d in dice])
     unread = _leftovers(material, valid, floor, dice, view, typical, pips)
     return dice, unread
+
+
+def _sides_show(d: _Die, view: DiceView, unlike: npt.NDArray[np.bool_], floor: Grey) -> bool:
+    """A die lying flat shows its sides toward the nadir, as wide as the parallax of its height:
+    that strip is not tray. A face that seems a top face but has tray where its sides should be
+    is a face of a cocked die (its tilted faces can look square from the camera)."""
+    v = view.parallax_px(d.face.centre, d.side)
+    if float(np.linalg.norm(v)) < 0.25 * d.side:
+        return True  # near the nadir the sides hardly show
+    top = _square(d.face.centre, d.side * 1.1, _die_angle(d.face))
+    swept = np.vstack([top, top + v * 0.9])
+    h, w = unlike.shape
+    strip = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(
+        strip, np.round(cv2.convexHull(swept.astype(np.float32))).astype(np.int32), 1
+    )
+    cv2.fillConvexPoly(strip, np.round(top).astype(np.int32), 0)
+    sel = (strip > 0) & (floor > 0)
+    if int(sel.sum()) < 0.1 * d.side * d.side:
+        return True  # outside the tray's floor: nothing to tell
+    return float(unlike[sel].mean()) >= SIDES_SHOW
 
 
 def _explained(dice: list[_Die], view: DiceView, shape: tuple[int, ...], slack: float) -> Grey:
