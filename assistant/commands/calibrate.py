@@ -152,6 +152,7 @@ def calibrate_from_source(
         camera_settings=settings,
         default_tag_height_mm=tag_height_mm,
     )
+    profile = _with_tray(profile, gathered.image)
     report = assess(
         profile,
         gathered.image,
@@ -220,6 +221,18 @@ def _resolution(text: str | None) -> tuple[int, int] | None:
     return w, h
 
 
+def _with_tray(profile: TableProfile, image: npt.NDArray[np.uint8]) -> TableProfile:
+    """The profile with the dice tray its two tags name in the image, if they are in view."""
+    from vision.dice import find_tray
+
+    try:
+        return profile.with_tray(
+            find_tray(image, profile.mapping(), profile.width_in, profile.depth_in)
+        )
+    except CalibrationError:
+        return profile
+
+
 def run(args: argparse.Namespace) -> int:
     """Calibrate, report, and save unless the set-up could not track at all."""
     if getattr(args, "lens", False):
@@ -257,6 +270,9 @@ def run(args: argparse.Namespace) -> int:
     )
     for line in report.lines():
         print(line)
+    if profile.tray is not None:
+        tray = profile.tray
+        print(f"dice tray: {tray.width_mm:.0f} x {tray.depth_mm:.0f} mm, tags {tray.tag_ids}")
     for item in profile.camera_settings.get("not_set") or []:
         print(f"camera would not take: {item}")
     if profile.camera_settings.get("v4l2_controls"):

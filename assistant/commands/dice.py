@@ -17,8 +17,7 @@ import numpy.typing as npt
 
 from assistant.errors import UserError
 from calibration.profile import TableProfile, load_profile
-from vision.detector import Detector
-from vision.dice import DiceRead, DiceView, read_dice, tray_view
+from vision.dice import DiceRead, DiceView, find_tray, read_dice, tray_view
 from vision.sources import CameraSource, ImageSource, open_source
 
 NAME = "dice"
@@ -48,8 +47,6 @@ def view_for(image: npt.NDArray[np.uint8], profile: TableProfile | None) -> Dice
     profile's mapping; None without a profile (the reader then looks for itself)."""
     if profile is None:
         return None
-    from calibration.tray import locate_tray
-
     h, w = image.shape[:2]
     if (w, h) != tuple(profile.image_size_px):
         pw, ph = profile.image_size_px
@@ -59,8 +56,7 @@ def view_for(image: npt.NDArray[np.uint8], profile: TableProfile | None) -> Dice
         )
     tray = profile.tray
     if tray is None:
-        sightings = [(int(s.tag_id), s.corners_px) for s in Detector().detect(image)]
-        tray = locate_tray(sightings, profile.mapping(), profile.width_in, profile.depth_in)
+        tray = find_tray(image, profile.mapping(), profile.width_in, profile.depth_in)
     return tray_view(profile.mapping(), tray, (w, h))
 
 

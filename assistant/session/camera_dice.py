@@ -27,9 +27,7 @@ from assistant.session.game import LiveGame, Stage
 from assistant.session.observation import Observation
 from calibration.errors import CalibrationError
 from calibration.profile import TableProfile
-from calibration.tray import locate_tray
-from vision.detector import Detector
-from vision.dice import DiceRead, DiceView, DieUnread, Unreadable, read_dice, tray_view
+from vision.dice import DiceRead, DiceView, DieUnread, Unreadable, find_tray, read_dice, tray_view
 from vision.types import Frame
 
 Image = npt.NDArray[np.uint8]
@@ -329,9 +327,8 @@ def tray_finder(profile: TableProfile) -> Callable[[Image], DiceView]:
         size = (int(image.shape[1]), int(image.shape[0]))
         tray = profile.tray
         if tray is None:
-            sightings = [(int(s.tag_id), s.corners_px) for s in Detector().detect(image)]
             try:
-                tray = locate_tray(sightings, profile.mapping(), profile.width_in, profile.depth_in)
+                tray = find_tray(image, profile.mapping(), profile.width_in, profile.depth_in)
             except CalibrationError as exc:
                 raise ValueError(str(exc)) from None
         return tray_view(profile.mapping(), tray, size)

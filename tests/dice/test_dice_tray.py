@@ -153,3 +153,16 @@ def test_markers_adds_the_tray_sheet(tmp_path: Path) -> None:
         assert w > h  # the tray sheet is landscape
     finally:
         doc.close()
+
+
+def test_calibrate_keeps_the_tray_in_view(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    picture = tmp_path / "table.png"
+    cv2.imwrite(str(picture), tray_image(()))
+    saved = tmp_path / "profile.json"
+    args = ["calibrate", "--source", str(picture), "--save", str(saved), "--tag-mm", "16"]
+    assert main(args) == 0
+    assert "dice tray: 19" in capsys.readouterr().out  # about 200 x 150 mm
+    tray = load_profile(saved).tray
+    assert tray is not None and tray.tag_ids == TRAY_TAG_IDS

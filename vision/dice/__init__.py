@@ -20,7 +20,13 @@ from calibration.errors import CalibrationError
 from calibration.pose import TableMapping
 from calibration.profile import build_profile
 from calibration.table import apply_homography, corner_layout, corner_sightings
-from calibration.tray import TRAY_TAG_IDS, TRAY_TAG_MM, locate_tray, standalone_tray
+from calibration.tray import (
+    TRAY_TAG_IDS,
+    TRAY_TAG_MM,
+    TrayRegion,
+    locate_tray,
+    standalone_tray,
+)
 from vision.dice.reader import read_view
 from vision.dice.size import estimate_die_side
 from vision.dice.types import DiceRead, DieFound, DieUnread, Unreadable
@@ -32,11 +38,23 @@ __all__ = [
     "DieFound",
     "DieUnread",
     "Unreadable",
+    "find_tray",
     "image_view",
     "read_dice",
     "tray_view",
     "view_of_image",
 ]
+
+
+def find_tray(
+    image: npt.NDArray[np.uint8], mapping: TableMapping, width_in: float, depth_in: float
+) -> TrayRegion:
+    """The dice tray its two tags name in a camera image, through the table's mapping.
+    CalibrationError says which tag is missing."""
+    from vision.detector import Detector
+
+    sightings = [(int(s.tag_id), s.corners_px) for s in Detector().detect(image)]
+    return locate_tray(sightings, mapping, width_in, depth_in)
 
 
 def view_of_image(
