@@ -24,7 +24,7 @@ from assistant.session.dice import AutoDice, NeedRoll, QueuedDice
 from assistant.session.observation import Observation, PieceSeen
 from assistant.tables import adapter_for, find_adapter
 from assistant.tables.base import Expectation, ObservedMove, TableAdapter, Tolerances, Turn
-from engine.actions import Action, ActionKind, Event, EventType, IllegalActionError, Order
+from engine.actions import Action, ActionKind, Event, IllegalActionError, Order
 from engine.dice import Roll
 from engine.geometry import wrap180
 from engine.history import History
@@ -480,25 +480,24 @@ class LiveGame:
             self.stage = Stage.HUMAN if self._human_turn() else Stage.RUNNING
             return False
         self.dice.commit()
+        was_on = [u.id for u in self.state.units if u.on_table]
         self.history.push(outcome.state, self.dice.get_state(), action, outcome.events)
         self.steps.append(AppliedStep(action, tuple(self.dice.rolls[before:])))
         self._redo_steps.clear()
         self.stage = Stage.RUNNING
         self._announce_events(outcome.events)
+        gone = {uid for uid in was_on if not self.state.unit(uid).on_table}
+        if gone:  # fallen, fled or carried off: the player takes the models off
+            self.removals |= gone
+            self.stage = Stage.REMOVAL
         self._save()
         return True
 
     def _announce_events(self, events: Sequence[Event]) -> None:
-        gone: set[str] = set()
         for ev in events:
             text = event_text(ev)
             if text:
                 self.announce(text)
-            if ev.type in (EventType.FALL, EventType.LEFT_TABLE) and ev.unit:
-                gone.add(ev.unit)
-        if gone:
-            self.removals |= gone
-            self.stage = Stage.REMOVAL
 
     def _ask_for_roll(self, need: NeedRoll) -> None:
         self.stage = Stage.DICE

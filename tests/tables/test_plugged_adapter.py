@@ -13,15 +13,15 @@ import pytest
 from assistant import tables
 from assistant.scenarios import load_game
 from assistant.session.dice import AutoDice
-from assistant.session.game import LiveGame
+from assistant.session.game import LiveGame, Stage
 from assistant.session.view import build_view
 from assistant.tables import UnknownAdapterError, register_adapter
 from assistant.tables.base import CardValue, Turn, UnitCard
 from assistant.tables.narrative import NarrativeAdapter
-from engine.actions import Order
-from engine.dice import SeededDice
+from engine.actions import Action, EventType, Order
+from engine.dice import RandomSource, SeededDice
 from engine.model import GameState, Role, Unit
-from engine.protocols import find_controller
+from engine.protocols import Outcome, find_controller
 from engine.rulesets.narrative import NarrativeRuleset
 from engine.runner import controllers_for, play_battle
 from tests.session.virtual_table import VirtualTable
@@ -106,3 +106,33 @@ def test_the_session_speaks_and_shows_through_the_registered_adapter(registered:
 def test_a_ruleset_without_an_adapter_cannot_start_a_session() -> None:
     with pytest.raises(UnknownAdapterError, match=f"'{FAKE}' has no table adapter"):
         _game()
+
+
+class QuietFalls(FakeRuleset):
+    """The same rules with the falls and flights logged under a plain status event: the session
+    must see from the state, not from narrative event names, which models leave the table."""
+
+    def apply(self, state: GameState, action: Action, dice: RandomSource) -> Outcome:
+        outcome = super().apply(state, action, dice)
+        plain = tuple(
+            replace(e, type=EventType.STATUS)
+            if e.type in (EventType.FALL, EventType.LEFT_TABLE)
+            else e
+            for e in outcome.events
+        )
+        return replace(outcome, events=plain)
+
+
+def test_models_leaving_the_table_are_asked_off_whatever_the_events(registered: None) -> None:
+    game, said, record = _game()
+    game.ruleset = QuietFalls()
+    removal_stages = 0
+    table = VirtualTable(game)
+    for _ in range(3000):
+        if game.stage is Stage.OVER:
+            break
+        removal_stages += game.stage is Stage.REMOVAL
+        table.step()
+    assert game.state.winner == record.final.winner  # type: ignore[attr-defined]
+    assert removal_stages > 0
+    assert not [s for s in said if "but its model is on the table" in s]
