@@ -92,6 +92,9 @@ class WatchSettings:
     """Smaller changed regions are noise."""
     colour_every_s: float = 1.0
     """While the board is settled, its colour view is refreshed this often (seconds)."""
+    camera_window_s: float = 0.5
+    """When the camera moved (the table mapping was re-fitted), the frames of this many
+    seconds before tell nothing about the hand: the whole picture shifted."""
     max_frames: int = 3000
     """Frames kept per span (a hand resting for minutes): beyond, every other one is dropped."""
 
@@ -355,12 +358,24 @@ class HandWatch:
         """The settled board now (or the last one)."""
 
     def feed(
-        self, t: float, settled: bool, view: F32 | None, colour: ColourView | None = None
+        self,
+        t: float,
+        settled: bool,
+        view: F32 | None,
+        colour: ColourView | None = None,
+        camera_moved: bool = False,
     ) -> None:
         """One processed frame at ``t`` seconds: whether the board was settled, the settle
-        judge's grey view (None: the frame tells nothing) and, for settled frames, a way to make
-        its colour view (asked for about once a second)."""
-        if view is None:
+        judge's grey view (None: the frame tells nothing), for settled frames a way to make its
+        colour view (asked for about once a second), and whether the camera was found to have
+        moved at this frame (the frames just before are then dropped)."""
+        if camera_moved and self._open is not None:
+            keep = [
+                i for i, ti in enumerate(self._open.times) if ti < t - self.settings.camera_window_s
+            ]
+            self._open.times = [self._open.times[i] for i in keep]
+            self._open.views = [self._open.views[i] for i in keep]
+        if view is None or camera_moved:
             return
         if settled:
             board = self._board

@@ -241,10 +241,17 @@ class FrameObserver:
             kept = [s for s in self._last if not _inside(s, regions)]
             self._last = kept + [s for s in fresh if _inside(s, regions)]
             self.detections += 1
+        mapping = self.tracker.mapping
         snap = self.tracker.update(t, frame_index, self._last, grey)
         judge = self.tracker.settle_judge
         if self.watch is not None and judge is not None:
-            self.watch.feed(t, snap.settled, judge.view, lambda: _colour_view(judge, image))
+            self.watch.feed(
+                t,
+                snap.settled,
+                judge.view,
+                lambda: _colour_view(judge, image),
+                camera_moved=self.tracker.mapping is not mapping,
+            )
         return snap
 
     @property

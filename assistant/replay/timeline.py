@@ -244,6 +244,12 @@ class TimelineBuilder:
         for group in groups.values():
             here = {t: now[t] for t in group.tag_ids if t in now}
             before = {t: was[t] for t in group.tag_ids if t in was}
+            if span is not None and here and before and not any(r.seen for r in here.values()):
+                # only held (not seen while the board rested) where it stood: judged as hidden
+                x1, y1, _ = piece_pose(group, here.values())
+                x0, y0, _ = piece_pose(group, before.values())
+                if math.dist((x0, y0), (x1, y1)) < self.settings.move_min_in:
+                    here = {}
             if here:
                 self._present(group, here, before, prev, state, span, out, occupied)
             elif span is None:
