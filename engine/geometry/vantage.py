@@ -59,6 +59,8 @@ then fewer legs win, then a first leg straight at the target (D000-09), then the
 AT_TARGET_RAD = 1e-9
 """A first leg within this angle (radians) of the bearing to the target is straight at it."""
 CHECKS = 8
+KEEP = 32
+"""Candidates kept from each batch of rays (the shortest)."""
 """How many of the best candidates are refined and checked exactly, at most."""
 REFINE_STEPS = 10
 """Bisection steps when cutting a last leg back to the edge of the goal."""
@@ -435,11 +437,19 @@ def _single_legs(
     px, py = np.full(len(ux), start[0]), np.full(len(ux), start[1])
     hi = np.minimum(hi, area.ground.reach_in(px, py, ux, uy, limit))
     first, before = _first_in_goal(px, py, ux, uy, lo, hi, goal, aim)
-    for i in np.nonzero(np.isfinite(first))[0].tolist():
+    for i in _shortest(first):
         end = (float(start[0] + ux[i] * first[i]), float(start[1] + uy[i] * first[i]))
         dev = _deviation(toward, float(ux[i]), float(uy[i]))
         out.append((float(first[i]), 1, dev, (start, end), float(before[i])))
     return out
+
+
+def _shortest(length: FloatArray) -> list[int]:
+    """Indices of the ``KEEP`` smallest finite lengths, shortest first."""
+    finite = np.nonzero(np.isfinite(length))[0]
+    if len(finite) > KEEP:
+        finite = finite[np.argpartition(length[finite], KEEP)[:KEEP]]
+    return [int(i) for i in finite[np.argsort(length[finite], kind="stable")]]
 
 
 def _deviation(toward: float, ux: float, uy: float) -> float:
@@ -505,7 +515,7 @@ def _two_legs(
         qx, qy = cx[owner], cy[owner]
         hi2 = np.minimum(hi2, area.ground.reach_in(qx, qy, vx, vy, l2))
         first, before = _first_in_goal(qx, qy, vx, vy, lo2, hi2, goal, aim)
-        for i in np.nonzero(np.isfinite(first))[0].tolist():
+        for i in _shortest(t1[chunk][owner] + first):
             c = int(chunk[owner[i]])
             length = float(t1[c] + first[i])
             bend = (float(bx[c]), float(by[c]))
