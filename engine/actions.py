@@ -138,7 +138,8 @@ class EventType(StrEnum):
 
     ROUND_START = "round_start"
     INITIATIVE = "initiative"
-    ROLL = "roll"
+    TIE = "tie"
+    """A tie broken by a roll (the roll itself is in the random source's log)."""
     ACTIVATION = "activation"
     ORDER = "order"
     PASS = "pass"

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from assistant.scenarios import load_game
 from engine.actions import Event
-from engine.dice import SeededDice
+from engine.dice import Draw, RandomEvent, Roll, SeededDice, Shuffle
+from engine.model import GameState
 from engine.runner import controllers_for, play_battle
 
 NAME = "simulate"
@@ -27,20 +29,68 @@ def event_line(ev: Event) -> str:
     return f"[round {ev.round}] {ev.text}" if ev.round else ev.text
 
 
+def setup_json(state: GameState) -> dict[str, Any]:
+    """The first JSON line: every unit where it starts, and the table."""
+    units = [
+        {
+            "id": u.id,
+            "name": u.name,
+            "side": u.side,
+            "x": round(u.x, 4),
+            "y": round(u.y, 4),
+            "heading": round(u.heading_deg, 3),
+        }
+        for u in state.units
+    ]
+    table = {"width_in": state.table.width_in, "depth_in": state.table.depth_in}
+    return {"type": "setup", "units": units, "table": table}
+
+
+def random_json(entry: RandomEvent) -> dict[str, Any]:
+    """A roll, draw or shuffle line."""
+    if isinstance(entry, Roll):
+        return {
+            "type": "roll",
+            "purpose": entry.purpose,
+            "sides": entry.sides,
+            "result": entry.result,
+        }
+    if isinstance(entry, Draw):
+        return {"type": "draw", "purpose": entry.purpose, "card": entry.card}
+    assert isinstance(entry, Shuffle)
+    return {"type": "shuffle", "deck": entry.deck, "purpose": entry.purpose}
+
+
 def run(args: argparse.Namespace) -> int:
-    """Play the battle and print each event as it happens."""
+    """Play the battle and print each event as it happens; with --json, every roll, draw and
+    shuffle too, each just before the events of the step it decided."""
     scenario, ruleset, state = load_game(args.scenario)
     dice = SeededDice(args.seed)
     out = sys.stdout
+    logged = 0
+
+    def write(data: dict[str, Any]) -> None:
+        out.write(json.dumps(data, separators=(", ", ": ")) + "\n")
+
+    def flush_random() -> None:
+        nonlocal logged
+        for entry in dice.log[logged:]:
+            write(random_json(entry))
+        logged = len(dice.log)
 
     def emit(ev: Event) -> None:
         if args.json:
-            out.write(json.dumps(ev.to_json(), separators=(", ", ": ")) + "\n")
+            flush_random()
+            write(ev.to_json())
         else:
             out.write(event_line(ev) + "\n")
 
     controllers = controllers_for(scenario)  # before any output: a bad name is a one-line error
-    if not args.json:
+    if args.json:
+        write(setup_json(state))
+    else:
         out.write(f"{scenario.scenario.title or scenario.scenario.name} — seed {args.seed}\n")
     play_battle(state, ruleset, controllers, dice, on_event=emit)
+    if args.json:
+        flush_random()
     return 0

@@ -648,7 +648,7 @@ class NarrativeRuleset:
             others = " and ".join(e.value for e in self.flight_edges(state, unit) if e is not edge)
             events.append(
                 event(
-                    EventType.ROLL,
+                    EventType.TIE,
                     state.round,
                     f"{unit.name} is as near the {others} edge as the {edge.value} edge: "
                     f"rolled {roll}, it flees toward the {edge.value} edge.",

@@ -55,13 +55,41 @@ def test_golden_playthrough(capsys: pytest.CaptureFixture[str]) -> None:
         )
 
 
+RANDOM_LINES = ("roll", "draw", "shuffle")
+
+
 def test_golden_lines_follow_the_json_contract() -> None:
     lines = [json.loads(line) for line in GOLDEN.read_text(encoding="utf-8").splitlines()]
-    assert all("type" in d and "round" in d for d in lines)
-    assert lines[-1]["type"] == "end" and lines[-1]["winner"] in ("Wardens", "Raiders", "draw")
-    for d in lines:
+    setup, events = lines[0], [d for d in lines[1:] if d["type"] not in RANDOM_LINES]
+    assert setup["type"] == "setup" and set(setup) == {"type", "units", "table"}
+    assert setup["table"] == {"width_in": 24.0, "depth_in": 24.0}
+    for u in setup["units"]:
+        assert set(u) == {"id", "name", "side", "x", "y", "heading"}, u
+    assert all("type" in d and "round" in d for d in events)
+    assert events[-1]["type"] == "end" and events[-1]["winner"] in ("Wardens", "Raiders", "draw")
+    for d in events:
         if d["type"] in ("activation", "order", "move", "attack", "wound", "fall"):
             assert "unit" in d, d
+    rolls = [d for d in lines if d["type"] == "roll"]
+    assert rolls and all(set(d) == {"type", "purpose", "sides", "result"} for d in rolls)
+    assert all(d["purpose"] and 1 <= d["result"] <= d["sides"] for d in rolls)
+
+
+def test_every_roll_is_a_line_before_the_events_it_decided() -> None:
+    """Each attack's and initiative's die is a roll line written before that event (the rolls
+    of one step come just before its events), in the same order."""
+    lines = [json.loads(line) for line in GOLDEN.read_text(encoding="utf-8").splitlines()]
+    waiting: dict[str, list[dict[str, object]]] = {"attack": [], "initiative": []}
+    checked = 0
+    for d in lines:
+        kind = str(d.get("purpose", "")).split(":")[0]
+        if d["type"] == "roll" and kind in waiting:
+            waiting[kind].append(d)
+        elif d["type"] in waiting and "roll" in d:
+            assert waiting[d["type"]], f"no roll line before {d}"
+            assert waiting[d["type"]].pop(0)["result"] == d["roll"], d
+            checked += 1
+    assert checked >= 10 and not any(waiting.values())
 
 
 def test_two_runs_are_byte_identical(capsys: pytest.CaptureFixture[str]) -> None:

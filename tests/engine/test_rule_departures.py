@@ -256,7 +256,7 @@ def test_a_tie_without_the_own_edge_is_rolled_and_the_roll_is_logged() -> None:
     assert order.action.path[-1][1] == 3.0  # the second tied edge (left)
     # A flight declared without a path is rolled by the ruleset, and the event says so.
     outcome = apply(ruleset, state, Action(ActionKind.ROUT, "a"), [1])
-    roll = of_type(outcome.events, EventType.ROLL)
+    roll = of_type(outcome.events, EventType.TIE)
     assert len(roll) == 1 and roll[0].get("roll") == 1 and roll[0].get("edge") == "front"
     assert "rolled 1" in roll[0].text
 
@@ -268,7 +268,7 @@ def test_the_own_edge_settles_a_tie_without_a_roll() -> None:
     state = replace(state, routing_companies=frozenset({"raiders"}))
     order = ai_order(ruleset, state)
     assert order.rolls == () and order.action.path[-1][0] == 3.0  # back edge, the AI's own
-    assert not of_type(apply(ruleset, state, Action(ActionKind.ROUT, "a")).events, EventType.ROLL)
+    assert not of_type(apply(ruleset, state, Action(ActionKind.ROUT, "a")).events, EventType.TIE)
 
 
 # --- 6. contact and reach compare with a tolerance for floating point
