@@ -169,6 +169,10 @@ def _read(
         f = lone_pip(pips[i], i)
         if any(np.linalg.norm(f.centre - d.face.centre) < 0.7 * d.side for d in dice):
             continue
+        edge = edge_angle(gx, gy, f.centre, typical, f.pips)
+        if _paired(i, pips, used, typical, edge, lightness):
+            _reject(f, "paired")
+            continue  # a pip of a two whose pattern was not read: not a one
         die = _check(f, typical, view, lightness, valid, responses, gx, gy)
         if die is None or die.unread is not None:
             continue
@@ -225,6 +229,35 @@ def _explained(dice: list[_Die], view: DiceView, shape: tuple[int, ...], slack: 
         hull = cv2.convexHull(np.vstack([sq, sq + v]).astype(np.float32))
         cv2.fillConvexPoly(out, np.round(hull).astype(np.int32), 255)
     return out
+
+
+def _paired(
+    i: int, pips: list[Pip], used: set[int], side: float, edge: float | None, lightness: Grey
+) -> bool:
+    """Pip ``i`` has a partner as a two's pips do: a pip of the same kind and size, on no die
+    read, a face's diagonal away (0.6-0.95 of the die's side, across the die's edges' axes),
+    joined to it by plain face."""
+    a = pips[i]
+    for j, b in enumerate(pips):
+        if j == i or j in used or b.polarity is not a.polarity:
+            continue
+        d = math.hypot(b.x - a.x, b.y - a.y)
+        if not 0.6 * side <= d <= 0.95 * side:
+            continue
+        if edge is not None:
+            across = _angle_gap(math.atan2(b.y - a.y, b.x - a.x), edge)
+            if across < 30.0:
+                continue  # along an edge's axis: not a diagonal
+        if b.roundness < TIPPED_ROUNDNESS:
+            continue  # a side face's pip, flattened
+        tol = ALIKE_FACE_L[a.polarity]
+        if abs(a.face_l - b.face_l) > 6.0 + tol * max(a.face_l, b.face_l):
+            continue  # on a face lit otherwise: a side face
+        if max(a.diameter, b.diameter) > 1.45 * min(a.diameter, b.diameter):
+            continue
+        if _joined(lightness, a, b):
+            return True
+    return False
 
 
 def _side_pip(pip: Pip, view: DiceView, side: float) -> bool:
