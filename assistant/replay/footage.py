@@ -2,8 +2,10 @@
 
 Frames are decoded only when asked for: ``FootageReader.frames(stride)`` grabs every frame (the
 decoder needs them all) but converts only every ``stride``-th to an image, which is what makes
-replay faster than real time. Damage is reported, never raised: a truncated or corrupt video
-yields what could be read and leaves a plain sentence in ``warnings``.
+replay faster than real time. A video is decoded on a thread of its own, a few frames ahead of
+the caller (OpenCV lets go of Python's lock while it decodes, so decoding and detection share
+two cores). Damage is reported, never raised: a truncated or corrupt video yields what could be
+read and leaves a plain sentence in ``warnings``.
 """
 
 from __future__ import annotations
@@ -14,17 +16,23 @@ import os
 # once, in plain words, through FootageReader.warnings instead.
 os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")
 
-from collections.abc import Iterator
+import queue
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from assistant.errors import UserError
 from assistant.recorder import iter_recorded_frames, read_recording_info, segment_span
 from assistant.replay.runs import RunPart, plan_run, run_recordings, run_sources
 from vision.types import Frame
+
+T = TypeVar("T")
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mov", ".mkv", ".m4v", ".webm", ".mjpeg", ".mjpg")
@@ -66,7 +74,7 @@ class FootageReader:
             raise ValueError(f"stride must be >= 1, got {stride}")
         self.frames_read = 0
         if self.kind == "video":
-            yield from self._video_frames(stride, grey)
+            yield from _ahead(lambda: self._video_frames(stride, grey))
         elif self.kind == "recording":
             for part in self.parts or plan_run((self.path,)):
                 problems: list[str] = []
@@ -89,6 +97,13 @@ class FootageReader:
                     self._warn(f"{f.name} is not a readable image, skipped")
                     continue
                 yield Frame(i, i / self.fps, np.asarray(image, dtype=np.uint8))
+
+    def frames_and_grey(self, stride: int = 1) -> Iterator[tuple[Frame, npt.NDArray[np.uint8]]]:
+        """Like :meth:`frames` (BGR), each with its grey image, made on the decoding thread."""
+        if self.kind == "video":
+            self.frames_read = 0
+            return _ahead(lambda: _with_grey(self._video_frames(stride, False)))
+        return _with_grey(self.frames(stride))
 
     def _warn(self, text: str) -> None:
         if text not in self.warnings:
@@ -140,6 +155,57 @@ class FootageReader:
                 )
                 return resumed
         return None
+
+
+_DONE = object()
+
+
+def _with_grey(
+    frames: Iterator[Frame],
+) -> Iterator[tuple[Frame, npt.NDArray[np.uint8]]]:
+    for frame in frames:
+        image = frame.image
+        grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        yield frame, np.asarray(grey, dtype=np.uint8)
+
+
+def _ahead(make: Callable[[], Iterator[T]], depth: int = 4) -> Iterator[T]:
+    """The frames of ``make()``, produced on a thread up to ``depth`` frames ahead; an error
+    there is raised here, and stopping early (a break, Ctrl-C) stops the thread."""
+    out: queue.Queue[object] = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def put(item: object) -> bool:
+        while not stop.is_set():
+            try:
+                out.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def work() -> None:
+        try:
+            for frame in make():
+                if not put(frame):
+                    return
+            put(_DONE)
+        except BaseException as exc:  # handed to the reading thread, raised there
+            put(exc)
+
+    thread = threading.Thread(target=work, name="footage-decoder", daemon=True)
+    thread.start()
+    try:
+        while True:
+            item = out.get()
+            if item is _DONE:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item  # type: ignore[misc]
+    finally:
+        stop.set()
+        thread.join(timeout=5.0)
 
 
 def _image_files(folder: Path) -> list[Path]:

@@ -212,9 +212,16 @@ class FrameObserver:
         assert self._tracker is not None
         return self._tracker
 
-    def observe(self, t: float, frame_index: int, image: npt.NDArray[np.uint8]) -> BoardSnapshot:
-        """One processed frame (BGR or grey) at ``t`` seconds."""
-        grey = _grey(image)
+    def observe(
+        self,
+        t: float,
+        frame_index: int,
+        image: npt.NDArray[np.uint8],
+        grey: GreyImage | None = None,
+    ) -> BoardSnapshot:
+        """One processed frame (BGR or grey) at ``t`` seconds; ``grey``: its grey image when the
+        caller has it already."""
+        grey = _grey(image) if grey is None else grey
         h, w = grey.shape[:2]
         self.frames += 1
         changed = self.gate.changed_regions(self.gate.thumbnail(grey), (w, h))

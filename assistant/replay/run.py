@@ -260,7 +260,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
 
     try:
         size_px = tuple(profile.image_size_px)
-        for frame in reader.frames(stride):
+        for frame, grey in reader.frames_and_grey(stride):
             if (frame.image.shape[1], frame.image.shape[0]) != size_px:
                 text = (
                     f"frame {frame.index} is {frame.image.shape[1]}x{frame.image.shape[0]} px, "
@@ -269,7 +269,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
                 warnings.append(text)
                 builder.warn(frame.t, text)
                 continue
-            snap = observer.observe(frame.t, frame.index, frame.image)
+            snap = observer.observe(frame.t, frame.index, frame.image, grey)
             builder.add(snap)
             while reported < len(reader.warnings):
                 builder.warn(frame.t, reader.warnings[reported])
