@@ -132,9 +132,29 @@ def timeline_document(
         else activations(timeline.moves, pmoves, logged),
         "roster": roster.to_json() if roster else None,
         "keyframes": keyframes,
-        "warnings": list(warnings),
+        "warnings": list(warnings) + (never_seen(timeline, roster) if roster else []),
         "summary": known_summary(events),
     }
+
+
+def never_seen(timeline: Timeline, roster: Roster) -> list[str]:
+    """A sentence for each model of the scenario none of whose tags the footage ever showed
+    (once the board has come to rest at least once)."""
+    if not timeline.states:
+        return []
+    shown = {r.tag_id for s in timeline.states for r in s.tags}
+    shown |= {m.tag_id for m in timeline.moves} | {e.tag_id for e in timeline.events}
+    out = []
+    for piece in roster.pieces:
+        ids = [int(m.tag_id) for m in piece.tags]
+        if piece.base_diameter_mm <= 0 or not ids or shown & set(ids):
+            continue
+        tags = ", ".join(str(i) for i in ids)
+        out.append(
+            f"{piece.name} (tag {tags}) was never seen: its figure may hide its tag, or it was "
+            "not on the table; the replay does not show it"
+        )
+    return out
 
 
 def known_summary(events: list[dict[str, Any]]) -> dict[str, Any]:

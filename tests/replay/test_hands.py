@@ -23,7 +23,7 @@ from assistant.replay.presence import (
     move_times,
 )
 from assistant.replay.records import INFERRED, SEEN, TimelineSettings
-from assistant.replay.timeline import TimelineBuilder
+from assistant.replay.timeline import TimelineBuilder, with_fall
 from vision.types import BoardSnapshot, PieceSpec, TagId, TagMount, TagPose, TagState
 
 MM_PX = 4.0
@@ -273,3 +273,21 @@ def test_the_timeline_infers_a_move_withdraws_a_wrong_removal_and_keeps_hidden_p
     assert r17 is not None and not r17.seen and r17.pose == SEEN
     counts = timeline.known_counts()
     assert counts == {"seen": 0, "inferred": 3, "rules": 0, "unknown": 0}
+
+
+def test_a_fall_from_the_rules_removes_a_hidden_piece_and_says_so() -> None:
+    """The hook for the game from the moves: a piece the engine says fell leaves the board
+    where its tags are hidden, with a removal known from the rules; a seen tag stays."""
+    plan = {16: [(0.0, 6.0, 6.0, 0.0)], 17: [(0.0, 12.0, 12.0, 0.0)]}
+    snaps = _snapshots(plan, {16: [(3.0, 99.0)]}, [(2.0, 2.6), (5.0, 5.6)], 8.0)
+    builder = TimelineBuilder(TimelineSettings())
+    for snap in snaps:
+        builder.add(snap)
+    timeline = builder.timeline()
+    assert [s.tag(16) is not None for s in timeline.states] == [True, True, True]
+    fallen = with_fall(timeline, [16, 17], 4.0, "tag 16 falls")
+    assert [s.tag(16) is not None for s in fallen.states] == [True, True, False]
+    assert all(s.tag(17) is not None for s in fallen.states)  # seen: still there
+    removed = [e for e in fallen.events if e.kind == "removed"]
+    assert {e.tag_id for e in removed} == {16, 17} and all(e.known == "rules" for e in removed)
+    assert fallen.known_counts()["rules"] == 2
