@@ -61,6 +61,12 @@ class Ruleset(Protocol):
     """Human-readable name of the rule system (never an internal seed number)."""
     source: str
     """Title of the rule document it implements."""
+    action_kinds: frozenset[str]
+    """The action kinds it accepts (:class:`~engine.actions.ActionKind` words and its own)."""
+
+    def action_word(self, action: Action) -> str:
+        """The word an order line and the log use for the action's kind."""
+        ...
 
     def new_game(self, scenario: Scenario) -> GameState:
         """The state at the start of the battle."""
@@ -81,6 +87,19 @@ class Ruleset(Protocol):
     def check_state(self, state: GameState) -> list[str]:
         """Invariants that a reachable state must satisfy; the problems found, if any."""
         ...
+
+
+class RulesetBase:
+    """Defaults a ruleset may keep (subclass it and override what its rules make different)."""
+
+    name = ""
+    title = ""
+    source = ""
+    action_kinds: frozenset[str] = frozenset()
+
+    def action_word(self, action: Action) -> str:
+        """The kind itself."""
+        return str(action.kind)
 
 
 class Controller(Protocol):

@@ -35,15 +35,16 @@ class BattleRecord:
     """The order behind each action (None for initiative rolls and passes)."""
 
 
-def order_event(state: GameState, order: Order) -> Event:
-    """The log entry for an order a controller gave."""
+def order_event(state: GameState, order: Order, ruleset: Ruleset) -> Event:
+    """The log entry for an order a controller gave (the kind in the ruleset's word)."""
     unit = state.unit(order.action.unit_id or "")
+    word = ruleset.action_word(order.action)
     return event(
         EventType.ORDER,
         state.round,
-        f"{unit.name}: {order.action.kind.value.replace('_', ' ')} ({order.rule}): {order.reason}.",
+        f"{unit.name}: {word.replace('_', ' ')} ({order.rule}): {order.reason}.",
         unit.id,
-        action=order.action.kind.value,
+        action=word,
         rule=order.rule,
         target=order.action.target_id,
         distance_in=round(order.distance_in, 3),
@@ -91,7 +92,7 @@ def next_action(
     if pending.kind is PendingKind.OVER:
         return None
     if pending.kind is PendingKind.INITIATIVE:
-        return Action(ActionKind.INITIATIVE), None
+        return Action(ActionKind.CHANCE), None
     controller = controllers[pending.side or ""]
     unit_id = controller.choose_unit(state, ruleset, pending)
     if unit_id is None:
@@ -119,8 +120,8 @@ def play_battle(
         emitted = list(outcome.events)
         if order is not None:
             # The order reads best right after "X activates."
-            at = 1 if emitted and emitted[0].type is EventType.ACTIVATION else 0
-            emitted.insert(at, order_event(state, order))
+            at = 1 if emitted and emitted[0].type == EventType.ACTIVATION else 0
+            emitted.insert(at, order_event(state, order, ruleset))
         state = outcome.state
         record.actions.append(action)
         record.orders.append(order)

@@ -476,7 +476,7 @@ class LiveGame:
             self._ask_for_roll(need)
             return False
         except IllegalActionError as exc:
-            self.announce(f"That is not allowed: {exc}.")
+            self.announce(f"That is not allowed: {exc.reason}.")
             self.stage = Stage.HUMAN if self._human_turn() else Stage.RUNNING
             return False
         self.dice.commit()

@@ -27,7 +27,7 @@ from assistant.session.finish import SessionResult, outcome_words, part_number
 from assistant.session.game import LiveGame, Stage, Tolerances
 from assistant.session.live import run_loop
 from assistant.session.reader import TableReader
-from assistant.session.store import load_saved, saver, scenario_reference
+from assistant.session.store import action_from_saved, load_saved, saver, scenario_reference
 from assistant.session.view import build_view
 from assistant.speech import Speaker, parse_speech_option
 from assistant.web.auth import token_banner
@@ -68,7 +68,7 @@ def read_declarations(path: Path) -> tuple[Action, ...]:
     """The human side's actions, one JSON object per line (the demo's stand-in player)."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
-        return tuple(Action.from_json(json.loads(line)) for line in lines if line.strip())
+        return tuple(action_from_saved(json.loads(line)) for line in lines if line.strip())
     except (OSError, ValueError) as exc:
         raise UserError(f"cannot read the declarations file {path}: {exc}") from None
 

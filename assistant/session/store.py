@@ -20,12 +20,23 @@ from assistant.errors import UserError
 from assistant.scenarios import load_game
 from assistant.session.dice import AutoDice, QueuedDice
 from assistant.session.game import AppliedStep, LiveGame, Said, Stage
-from engine.actions import Action
+from engine.actions import Action, ActionKind
 from engine.dice import Roll, ScriptedDice
 from engine.errors import EngineError
 from engine.protocols import find_controller
 
 SAVE_VERSION = 1
+
+LEGACY_KINDS: dict[str, str] = {"initiative": ActionKind.CHANCE, "rout": ActionKind.FLEE}
+"""Action kinds saved before the shared vocabulary (issue 11), and their words now."""
+
+
+def action_from_saved(data: Mapping[str, Any]) -> Action:
+    """An action read from a saved game or a declarations file, old kind words mapped."""
+    kind = data.get("kind") if isinstance(data, Mapping) else None
+    if isinstance(kind, str) and kind in LEGACY_KINDS:
+        data = {**data, "kind": str(LEGACY_KINDS[kind])}
+    return Action.from_json(data)
 
 
 def game_to_json(game: LiveGame, scenario_ref: str, seed: int | None) -> dict[str, Any]:
@@ -134,7 +145,7 @@ def _load_v1(
             initial=state,
         )
         for raw in data["steps"]:
-            action = Action.from_json(raw["action"])
+            action = action_from_saved(raw["action"])
             rolls = tuple(Roll(str(p), int(s), int(r)) for p, s, r in raw["rolls"])
             outcome = ruleset.apply(game.state, action, ScriptedDice(r.result for r in rolls))
             game.history.push(outcome.state, raw.get("dice_state"), action, outcome.events)

@@ -57,7 +57,7 @@ class NarrativeAdapter(BaseAdapter):
         if pending.kind is PendingKind.OVER:
             return Turn("over")
         if pending.kind is PendingKind.INITIATIVE:
-            return Turn("auto", action=Action(ActionKind.INITIATIVE))
+            return Turn("auto", action=Action(ActionKind.CHANCE))
         side = pending.side or ""
         routing = [u for u in pending.candidates if state.is_routing(state.unit(u))]
         if state.side(side).role is Role.AI:

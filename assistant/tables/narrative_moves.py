@@ -161,7 +161,7 @@ def replay_move(
     routing; otherwise a move, a charge into whoever it ends touching, or a move and shoot,
     picking up an objective it stands next to first."""
     if state.is_routing(unit):
-        return ReplayMove((Action(ActionKind.ROUT, unit.id),), True)
+        return ReplayMove((Action(ActionKind.FLEE, unit.id),), True)
     path, why, nudged = _legal_path(state, unit, seen, slack_in)
     if path is None:
         return ReplayMove((), False, why)
@@ -217,5 +217,5 @@ def stand_in_actions(state: GameState, unit: Unit) -> tuple[Action, ...]:
         ]
     options.append(Action(ActionKind.MOVE, unit.id, heading_deg=unit.heading_deg))
     if state.is_routing(unit):
-        options.append(Action(ActionKind.ROUT, unit.id))
+        options.append(Action(ActionKind.FLEE, unit.id))
     return tuple(options)

@@ -39,12 +39,12 @@ def order_instruction(state: GameState, order: Order) -> str:
                 move += f" toward {toward}"
             parts.append(f"{turn}, then {move}" if turn else move)
             heading = leg_heading
-        if action.kind is ActionKind.ROUT or (
-            action.kind is ActionKind.MOVE
+        if action.kind == ActionKind.FLEE or (
+            action.kind == ActionKind.MOVE
             and not state.table.contains_base(path[-1], unit.radius_in)
         ):
             parts.append("and off the table")
-    elif action.heading_deg is not None and action.kind is ActionKind.MOVE:
+    elif action.heading_deg is not None and action.kind == ActionKind.MOVE:
         turn = turn_phrase(heading, action.heading_deg)
         parts.append(turn or "stay where it is")
     if action.pick_up:
@@ -55,10 +55,10 @@ def order_instruction(state: GameState, order: Order) -> str:
                 heading, bearing_deg(path[-1] if path else unit.position, target.position)
             )
             shot = f"shoot {target.name}"
-            parts.append(f"{aim} and {shot}" if aim and action.kind is ActionKind.SHOOT else shot)
-        elif action.kind is ActionKind.MOVE_INTO_MELEE:
+            parts.append(f"{aim} and {shot}" if aim and action.kind == ActionKind.SHOOT else shot)
+        elif action.kind == ActionKind.MOVE_INTO_MELEE:
             parts.append(f"into contact with {target.name}, and attack")
-        elif action.kind is ActionKind.CONTINUE_MELEE:
+        elif action.kind == ActionKind.CONTINUE_MELEE:
             parts.append(f"fight on against {target.name}")
     if not parts:
         parts.append("hold its ground")
@@ -90,7 +90,7 @@ def describe_action(state: GameState, action: Action) -> str:
         ActionKind.MOVE_INTO_MELEE: f"charges {target}",
         ActionKind.CONTINUE_MELEE: f"fights {target}",
         ActionKind.MOVE: "moves",
-        ActionKind.ROUT: "flees",
+        ActionKind.FLEE: "flees",
         ActionKind.PASS: "passes",
     }
     return f"{name} {verbs.get(kind, str(kind))}"

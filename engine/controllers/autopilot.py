@@ -199,7 +199,7 @@ class _Planner:
         if state.is_routing(unit):
             edge = self._edge()
             path, _ = flee_path(state, unit, Edge(edge), self.move_in)
-            return _Plan(0.0, self.order(ActionKind.ROUT, "forced", "its company is routing", path))
+            return _Plan(0.0, self.order(ActionKind.FLEE, "forced", "its company is routing", path))
         engaged = contacting_enemies(state, unit)
         if engaged:
             target = max(

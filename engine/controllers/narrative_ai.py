@@ -129,7 +129,7 @@ class _Activation:
             edge = self._nearest_edge()
             path, _ = flee_path(state, unit, edge, self.move_in)
             return self.order(
-                ActionKind.ROUT,
+                ActionKind.FLEE,
                 "P1: routing",
                 f"its company is routing toward the {edge.value} edge",
                 path,

@@ -81,7 +81,7 @@ class RandomPlayer:
 
     def _candidates(self, state: GameState, unit: Unit, dice: RandomSource) -> list[Action]:
         if state.is_routing(unit):
-            return [Action(ActionKind.ROUT, unit.id)]
+            return [Action(ActionKind.FLEE, unit.id)]
         engaged = contacting_enemies(state, unit)
         if engaged:
             return [Action(ActionKind.CONTINUE_MELEE, unit.id, target_id=e.id) for e in engaged]

@@ -113,6 +113,23 @@ class NarrativeRuleset:
     name = NAME
     title = "Solo Narrative Minis Ruleset"
     source = "Solo Narrative Minis Ruleset"
+    action_kinds: frozenset[str] = frozenset(
+        {
+            ActionKind.CHANCE,
+            ActionKind.PASS,
+            ActionKind.MOVE,
+            ActionKind.SHOOT,
+            ActionKind.MOVE_AND_SHOOT,
+            ActionKind.MOVE_INTO_MELEE,
+            ActionKind.CONTINUE_MELEE,
+            ActionKind.FLEE,
+        }
+    )
+    """The action kinds of seed 000 (a flight is ``flee``; its log word is "rout")."""
+
+    def action_word(self, action: Action) -> str:
+        """The word orders and logs use for the action's kind: seed 000 calls a flight a rout."""
+        return "rout" if action.kind == ActionKind.FLEE else str(action.kind)
 
     # ----------------------------------------------------------------- setup
     def new_game(self, scenario: Scenario) -> GameState:
@@ -218,11 +235,14 @@ class NarrativeRuleset:
         kind = action.kind
         if pending.kind is PendingKind.OVER:
             return ["the battle is over"]
+        if kind not in self.action_kinds:
+            known = ", ".join(sorted(self.action_kinds))
+            return [f"{kind!r} is not an action of this ruleset (its actions: {known})"]
         if pending.kind is PendingKind.INITIATIVE:
-            return [] if kind is ActionKind.INITIATIVE else ["roll for initiative first"]
-        if kind is ActionKind.INITIATIVE:
+            return [] if kind == ActionKind.CHANCE else ["roll for initiative first"]
+        if kind == ActionKind.CHANCE:
             return ["initiative has already been rolled this round"]
-        if kind is ActionKind.PASS:
+        if kind == ActionKind.PASS:
             if action.side not in (None, pending.side):
                 return [f"it is not {action.side}'s turn"]
             return []
@@ -242,7 +262,7 @@ class NarrativeRuleset:
         kind = action.kind
         move_in = state.bonus_move_in if state.phase is Phase.BONUS else card.move_in
         if state.is_routing(unit):
-            if kind is not ActionKind.ROUT:
+            if kind != ActionKind.FLEE:
                 return [f"{unit.name} is routing and must flee"]
             if action.pick_up is not None:
                 return [f"{unit.name} is routing and cannot pick anything up"]
@@ -250,11 +270,11 @@ class NarrativeRuleset:
                 edges = " or ".join(e.value for e in self.flight_edges(state, unit))
                 return [f"{unit.name} must flee straight toward the nearest edge ({edges})"]
             return []
-        if kind is ActionKind.ROUT:
+        if kind == ActionKind.FLEE:
             return [f"{unit.name} is not routing"]
         engaged = contacting_enemies(state, unit)
         if engaged:
-            if kind is not ActionKind.CONTINUE_MELEE:
+            if kind != ActionKind.CONTINUE_MELEE:
                 return [f"{unit.name} is in melee and must continue the melee"]
             if action.pick_up is not None:
                 return [f"{unit.name} is in melee and cannot pick anything up"]
@@ -262,7 +282,7 @@ class NarrativeRuleset:
                 names = ", ".join(e.name for e in engaged)
                 return [f"{unit.name} can only attack an enemy in contact ({names})"]
             return []
-        if kind is ActionKind.CONTINUE_MELEE:
+        if kind == ActionKind.CONTINUE_MELEE:
             return [f"{unit.name} is not in melee"]
         problems: list[str] = []
         carrying = unit.carrying
@@ -303,18 +323,18 @@ class NarrativeRuleset:
                     )
                 elif not can_shoot_from(state, unit, target, end):
                     problems.append(f"{unit.name} cannot see {target.name}")
-            if not problems and kind is ActionKind.MOVE_AND_SHOOT:
+            if not problems and kind == ActionKind.MOVE_AND_SHOOT:
                 problems += self._contact_problems(state, unit, end, "shoot")
-        elif kind is ActionKind.MOVE_INTO_MELEE:
+        elif kind == ActionKind.MOVE_INTO_MELEE:
             if target is None:
                 return [*problems, "a charge needs a target"]
             if not problems and not touching(state, unit, target, end):
                 problems.append(f"the move does not reach base contact with {target.name}")
-        elif kind is ActionKind.MOVE and not problems:
+        elif kind == ActionKind.MOVE and not problems:
             if state.table.contains_base(end, unit.radius_in):
                 problems += self._contact_problems(state, unit, end, "move")
-        elif kind is not ActionKind.MOVE:
-            problems.append(f"{kind.value} is not an action of this ruleset")
+        elif kind != ActionKind.MOVE:
+            problems.append(f"{kind} is not an action of this ruleset")
         return problems
 
     def _pick_up_problems(self, state: GameState, unit: Unit, objective_id: str) -> list[str]:
@@ -405,11 +425,11 @@ class NarrativeRuleset:
         """Resolve a legal action; raises IllegalActionError with the reasons otherwise."""
         problems = self.validate(state, action)
         if problems:
-            raise IllegalActionError("; ".join(problems))
+            raise IllegalActionError(problems, action, state.round, state.step)
         state = replace(state, step=state.step + 1)
-        if action.kind is ActionKind.INITIATIVE:
+        if action.kind == ActionKind.CHANCE:
             return self._initiative(state, dice)
-        if action.kind is ActionKind.PASS:
+        if action.kind == ActionKind.PASS:
             return self._pass(state)
         return self._activation(state, action, dice)
 
@@ -519,19 +539,19 @@ class NarrativeRuleset:
             state, unit = self._pick_up(state, unit, action.pick_up, events)
         kind = action.kind
         felled: Unit | None = None
-        if kind is ActionKind.ROUT:
+        if kind == ActionKind.FLEE:
             state, unit = self._rout(state, unit, action.path, dice, events)
         elif kind in (ActionKind.MOVE, ActionKind.MOVE_AND_SHOOT, ActionKind.MOVE_INTO_MELEE):
             state, unit = self._move(state, unit, action, events, dice)
-        if unit.on_table and action.target_id is not None and kind is not ActionKind.MOVE:
+        if unit.on_table and action.target_id is not None and kind != ActionKind.MOVE:
             target = state.unit(action.target_id)
             if kind in (ActionKind.SHOOT, ActionKind.MOVE_AND_SHOOT):
                 heading = bearing_deg(unit.position, target.position)
                 unit = replace(unit, heading_deg=heading)
                 state = state.with_unit(unit)
-            moved = kind is ActionKind.MOVE_AND_SHOOT
+            moved = kind == ActionKind.MOVE_AND_SHOOT
             state, felled = self._attack(state, unit, target, moved, dice, events)
-        elif kind is ActionKind.MOVE and action.heading_deg is not None and not action.path:
+        elif kind == ActionKind.MOVE and action.heading_deg is not None and not action.path:
             unit = replace(unit, heading_deg=normalize_deg(action.heading_deg))
             state = state.with_unit(unit)
         state, over = self._check_end(state, events)

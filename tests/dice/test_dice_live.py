@@ -72,7 +72,7 @@ def _game() -> tuple[LiveGame, list[str], list[int]]:
         a
         for a in record.actions
         if (a.unit_id and state.unit(a.unit_id).side == human.name)
-        or (a.kind is ActionKind.PASS and a.side == human.name)
+        or (a.kind == ActionKind.PASS and a.side == human.name)
     )
     said: list[str] = []
     game = LiveGame(

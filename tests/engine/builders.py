@@ -162,4 +162,4 @@ def types(events: tuple[Event, ...] | list[Event]) -> list[EventType]:
 
 def of_type(events: tuple[Event, ...] | list[Event], kind: EventType) -> list[Event]:
     """Only the events of one type."""
-    return [e for e in events if e.type is kind]
+    return [e for e in events if e.type == kind]

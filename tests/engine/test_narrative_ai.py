@@ -42,7 +42,7 @@ def test_p1_routing_beats_melee() -> None:
     state = replace(state, routing_companies=frozenset({"raiders"}))
     order = decide(ruleset, state)
     assert step(order) == "P1"
-    assert order.action.kind is ActionKind.ROUT
+    assert order.action.kind == ActionKind.FLEE
 
 
 def test_p2_melee_beats_pickup_and_shooting() -> None:
@@ -56,7 +56,7 @@ def test_p2_melee_beats_pickup_and_shooting() -> None:
     )
     order = decide(ruleset, state)
     assert step(order) == "step 2"
-    assert order.action.kind is ActionKind.CONTINUE_MELEE
+    assert order.action.kind == ActionKind.CONTINUE_MELEE
     assert order.action.target_id == "h"
     assert order.action.pick_up is None
 
@@ -69,7 +69,7 @@ def test_p3_pickup_then_step1_carry_beats_shooting() -> None:
     order = decide(ruleset, state)
     assert order.action.pick_up == "chest"
     assert step(order) == "step 1"
-    assert order.action.kind is ActionKind.MOVE
+    assert order.action.kind == ActionKind.MOVE
     assert order.action.path[-1] == (12.0, 20.0)  # straight for the back edge, a full move
     outcome = ruleset.apply(state, order.action, ScriptedDice([]))
     assert outcome.state.unit("a").carrying == "chest"
@@ -99,7 +99,7 @@ def test_t000_06_shoot_beats_visible_objective() -> None:
     )
     order = decide(ruleset, state)
     assert step(order) == "step 3"
-    assert order.action.kind is ActionKind.SHOOT
+    assert order.action.kind == ActionKind.SHOOT
     assert order.action.target_id == "h"
 
 
@@ -138,7 +138,7 @@ def test_step4_move_and_shoot_beats_objective_and_uses_the_shortest_move() -> No
     )
     order = decide(ruleset, state)
     assert step(order) == "step 4"
-    assert order.action.kind is ActionKind.MOVE_AND_SHOOT
+    assert order.action.kind == ActionKind.MOVE_AND_SHOOT
     assert order.action.target_id == "h"
     # 13 in apart with a 10 in range: the shortest straight move is 3 in toward the target.
     assert 3.0 - 1e-6 <= order.distance_in <= 3.25 + 1e-6
@@ -152,7 +152,7 @@ def test_step5_objective_in_reach_beats_charge() -> None:
     )
     order = decide(ruleset, state)
     assert step(order) == "step 5"
-    assert order.action.kind is ActionKind.MOVE
+    assert order.action.kind == ActionKind.MOVE
     end = order.action.path[-1]
     assert point_gap_in(end, 0.5, (10, 15)) <= 0.5
 
@@ -174,7 +174,7 @@ def test_step6_charge_beats_objective_in_sight() -> None:
     )
     order = decide(ruleset, state)
     assert step(order) == "step 6"
-    assert order.action.kind is ActionKind.MOVE_INTO_MELEE
+    assert order.action.kind == ActionKind.MOVE_INTO_MELEE
     assert order.action.target_id == "h"
     moved = replace(state.unit("a"), x=order.action.path[-1][0], y=order.action.path[-1][1])
     assert gap_between(moved, state.unit("h")) <= 0.1
@@ -201,7 +201,7 @@ def test_step7_objective_in_sight_beats_enemy_in_sight() -> None:
     )
     order = decide(ruleset, state)
     assert step(order) == "step 7"
-    assert order.action.kind is ActionKind.MOVE
+    assert order.action.kind == ActionKind.MOVE
     assert math.isclose(order.distance_in, 6.0, abs_tol=1e-6)
     end = order.action.path[-1]
     assert math.dist(end, (6, 10)) < math.dist((12, 20), (6, 10)) - 5.9
@@ -213,7 +213,7 @@ def test_step8_enemy_in_sight_beats_step9() -> None:
     )
     order = decide(ruleset, state)
     assert step(order) == "step 8"
-    assert order.action.kind is ActionKind.MOVE
+    assert order.action.kind == ActionKind.MOVE
     assert math.isclose(order.distance_in, 6.0, abs_tol=1e-6)
     assert order.reason == "h is the nearest enemy in sight"
 
@@ -222,7 +222,7 @@ def test_step9_nothing_in_sight_faces_nearest_enemy() -> None:
     ruleset, state = build([unit("a", AI, 12, 10, heading=180), unit("h", HUMANS, 14, 22)])
     order = decide(ruleset, state)
     assert step(order) == "step 9"
-    assert order.action.kind is ActionKind.MOVE
+    assert order.action.kind == ActionKind.MOVE
     assert order.action.path == ()
     expected = math.degrees(math.atan2(2, 12)) % 360
     assert math.isclose(order.action.heading_deg or 0.0, expected, abs_tol=1e-6)
@@ -267,7 +267,7 @@ def test_bonus_evaluates_steps_with_half_the_move() -> None:
     ruleset, state = _bonus_state(advance((12.0, 12.0), 200, 4.0))  # 3 in edge to edge
     order = decide(ruleset, state)
     assert step(order) == "step 6"
-    assert order.action.kind is ActionKind.MOVE_INTO_MELEE
+    assert order.action.kind == ActionKind.MOVE_INTO_MELEE
     assert order.distance_in <= 3.0 + 1e-6
 
 

@@ -192,7 +192,7 @@ def test_t000_05_initiative() -> None:
     )
     first = {}
     for face in range(1, 7):
-        outcome = apply(ruleset, state, Action(ActionKind.INITIATIVE), [face])
+        outcome = apply(ruleset, state, Action(ActionKind.CHANCE), [face])
         first[face] = outcome.state.active_side
         assert of_type(outcome.events, EventType.INITIATIVE)[0].get("side") == first[face]
     assert first[3] == AI and first[4] == HUMANS
@@ -232,7 +232,7 @@ def test_t000_07_multi_contact_d6(n: int, faces: list[int], expected: str) -> No
     dice = ScriptedDice(faces)
     order = find_controller("narrative-ai").decide(state, ruleset, "a", dice)
     assert dice.remaining == 0
-    assert order.action.kind is ActionKind.CONTINUE_MELEE
+    assert order.action.kind == ActionKind.CONTINUE_MELEE
     assert order.action.target_id == expected
     assert [r for _, r in order.rolls] == faces
 

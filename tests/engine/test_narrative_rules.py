@@ -5,6 +5,7 @@ of sight blocked by terrain and by other characters (G-03, seed-000 blockers).
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import replace
 
@@ -59,7 +60,7 @@ def test_two_passes_in_a_row_end_the_round() -> None:
     assert outcome.state.phase is Phase.INITIATIVE
     assert ruleset.pending(outcome.state).kind is PendingKind.INITIATIVE
     # The next round clears the activation marks.
-    nxt = apply(ruleset, outcome.state, Action(ActionKind.INITIATIVE), [5]).state
+    nxt = apply(ruleset, outcome.state, Action(ActionKind.CHANCE), [5]).state
     assert nxt.round == 2 and not any(u.activated for u in nxt.units)
 
 
@@ -89,7 +90,7 @@ def test_initiative_goes_to_the_other_side_if_the_winner_has_nobody_ready() -> N
     ruleset, state = _two_each()
     units = tuple(replace(u, status=UnitStatus.FALLEN) if u.id == "h2" else u for u in state.units)
     state = replace(state, units=units, phase=Phase.INITIATIVE, active_side=None)
-    state = apply(ruleset, state, Action(ActionKind.INITIATIVE), [6]).state
+    state = apply(ruleset, state, Action(ActionKind.CHANCE), [6]).state
     assert state.active_side == HUMANS
 
 
@@ -257,10 +258,10 @@ def test_after_the_round_limit_objectives_then_survivors_decide() -> None:
         turn=None,
     )
     state = replace(state, round=2)
-    outcome = apply(ruleset, state, Action(ActionKind.INITIATIVE))
+    outcome = apply(ruleset, state, Action(ActionKind.CHANCE))
     assert outcome.state.winner == HUMANS  # no objective scored; 2 standing against 1
     scored = replace(state.objective("chest"), scored_by=AI)
-    outcome = apply(ruleset, state.with_objective(scored), Action(ActionKind.INITIATIVE))
+    outcome = apply(ruleset, state.with_objective(scored), Action(ActionKind.CHANCE))
     assert outcome.state.winner == AI
 
 
@@ -295,8 +296,8 @@ def _arena() -> tuple[NarrativeRuleset, GameState]:
             Action(ActionKind.MOVE_INTO_MELEE, "a", path=((12, 18), (12, 13)), target_id="h"),
             "the move does not reach base contact with h",
         ),
-        (Action(ActionKind.INITIATIVE), "initiative has already been rolled this round"),
-        (Action(ActionKind.ROUT, "a"), "a is not routing"),
+        (Action(ActionKind.CHANCE), "initiative has already been rolled this round"),
+        (Action(ActionKind.FLEE, "a"), "a is not routing"),
         (Action(ActionKind.SHOOT, "ghost", target_id="h"), "no character 'ghost'"),
     ],
 )
@@ -306,7 +307,12 @@ def test_illegal_actions_are_refused_with_a_reason(action: Action, expected: str
     assert problems and problems[0].startswith(expected), problems
     with pytest.raises(IllegalActionError) as err:
         ruleset.apply(state, action, ScriptedDice([6, 6, 6]))
-    assert str(err.value).startswith(expected)
+    assert err.value.reasons[0].startswith(expected)
+    # The message carries the action's JSON, the round and the step (python-chess style).
+    shown = json.dumps(action.to_json(), separators=(", ", ": "))
+    assert str(err.value).startswith(
+        f"illegal action {shown} in round {state.round}, step {state.step}: {expected}"
+    )
 
 
 def test_a_character_without_a_range_cannot_shoot() -> None:
@@ -333,7 +339,7 @@ def test_a_routing_character_may_only_flee() -> None:
     ruleset, state = _arena()
     state = replace(state, routing_companies=frozenset({AI}))
     assert ruleset.validate(state, shoot("a", "h")) == ["a is routing and must flee"]
-    outcome = apply(ruleset, state, Action(ActionKind.ROUT, "a"))
+    outcome = apply(ruleset, state, Action(ActionKind.FLEE, "a"))
     moved = outcome.state.unit("a")
     assert (moved.x, moved.y) == (12, 23.5 + 0.05) and moved.status is UnitStatus.ROUTED_OFF
 
@@ -398,7 +404,7 @@ def test_no_pick_up_while_routing_or_in_melee() -> None:
     grab_and_fight = Action(ActionKind.CONTINUE_MELEE, "a", target_id="h", pick_up="chest")
     assert ruleset.validate(state, grab_and_fight) == ["a is in melee and cannot pick anything up"]
     routing = replace(state, routing_companies=frozenset({AI}))
-    grab_and_run = Action(ActionKind.ROUT, "a", pick_up="chest")
+    grab_and_run = Action(ActionKind.FLEE, "a", pick_up="chest")
     assert ruleset.validate(routing, grab_and_run) == ["a is routing and cannot pick anything up"]
 
 
@@ -414,7 +420,7 @@ def test_an_announced_flight_fixes_the_edge_of_a_tie() -> None:
     for face, edge_x in ((1, 3.0), (2, None)):
         dice = ScriptedDice([face])
         order = find_controller("narrative-ai").decide(state, ruleset, "a", dice)
-        assert order.action.kind is ActionKind.ROUT and len(dice.rolls) == 1
+        assert order.action.kind == ActionKind.FLEE and len(dice.rolls) == 1
         outcome = apply(ruleset, state, order.action)  # no scripted rolls left to use
         moved = outcome.state.unit("a")
         assert moved.status is UnitStatus.ROUTED_OFF
@@ -429,7 +435,7 @@ def test_a_flight_that_is_not_toward_the_nearest_edge_is_refused() -> None:
         [unit("a", AI, 3, 12, heading=0, company="raiders"), unit("h", HUMANS, 20, 20)]
     )
     state = replace(state, routing_companies=frozenset({"raiders"}))
-    wrong = Action(ActionKind.ROUT, "a", path=((3, 12), (9, 12)))
+    wrong = Action(ActionKind.FLEE, "a", path=((3, 12), (9, 12)))
     assert ruleset.validate(state, wrong) == ["a must flee straight toward the nearest edge (left)"]
 
 
@@ -448,7 +454,7 @@ def test_autopilot_rolls_a_carrier_edge_tie_with_the_real_dice() -> None:
     dice = ScriptedDice([2])
     order = autopilot.decide(state, ruleset, "h", dice)
     assert [r.purpose for r in dice.rolls] == ["nearest-edge tie for h"]
-    assert order.action.kind is ActionKind.MOVE
+    assert order.action.kind == ActionKind.MOVE
 
 
 # --- movement against terrain and bases (D000-02)

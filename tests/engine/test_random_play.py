@@ -80,13 +80,13 @@ def test_random_play(rname: str, cname: str, source: str, role: str) -> None:
             assert problems == [], f"seed {seed} step {state.step}: {action} refused: {problems}"
             outcome = ruleset.apply(state, action, dice)
             if order is not None:
-                log.append(order_event(state, order))
+                log.append(order_event(state, order, ruleset))
             log.extend(outcome.events)
             state = outcome.state
             assert ruleset.check_state(state) == [], f"seed {seed} after {action}"
         else:
             raise EngineError(f"{source} seed {seed}: no end within {MAX_STEPS} steps")
         assert state.winner is not None
-        assert log[-1].type.value == "end" and log[-1].get("winner") == state.winner
+        assert log[-1].type == "end" and log[-1].get("winner") == state.winner
         for ev in log:
             assert Event.from_json(json.loads(json.dumps(ev.to_json()))) == ev

@@ -51,7 +51,7 @@ def _boxed_router():  # type: ignore[no-untyped-def]
 def test_a_blocked_rout_stops_where_it_is_blocked_instead_of_going_round() -> None:
     ruleset, state = _boxed_router()
     order = ai_order(ruleset, state)
-    assert order.action.kind is ActionKind.ROUT
+    assert order.action.kind == ActionKind.FLEE
     assert order.action.path == ((3.0, 12.0), pytest.approx((2.5, 12.0), abs=1e-6))
     outcome = apply(ruleset, state, order.action)
     moved = outcome.state.unit("a")
@@ -59,7 +59,7 @@ def test_a_blocked_rout_stops_where_it_is_blocked_instead_of_going_round() -> No
     assert (moved.x, moved.y) == pytest.approx((2.5, 12.0), abs=1e-6)
     assert moved.heading_deg == 270.0
     # Without an announced path the ruleset flees the same straight way.
-    bare = apply(ruleset, state, Action(ActionKind.ROUT, "a")).state.unit("a")
+    bare = apply(ruleset, state, Action(ActionKind.FLEE, "a")).state.unit("a")
     assert (bare.x, bare.y) == pytest.approx((2.5, 12.0), abs=1e-6)
 
 
@@ -140,7 +140,7 @@ def test_step4_finds_a_firing_position_that_needs_a_bend() -> None:
     )
     order = ai_order(ruleset, state)
     assert order.rule.startswith("step 4")
-    assert order.action.kind is ActionKind.MOVE_AND_SHOOT and order.action.target_id == "h"
+    assert order.action.kind == ActionKind.MOVE_AND_SHOOT and order.action.target_id == "h"
     assert len(order.action.path) == 3
     assert order.distance_in <= 6.0 + 1e-6
 
@@ -167,7 +167,7 @@ def test_step4_finds_the_shortest_move_on_any_bearing() -> None:
 def test_without_max_rounds_there_is_no_round_limit() -> None:
     ruleset, state = build([unit("a", AI, 4, 20, heading=180), unit("h", HUMANS, 4, 2)], turn=None)
     state = replace(state, round=12)
-    outcome = apply(ruleset, state, Action(ActionKind.INITIATIVE), [2])
+    outcome = apply(ruleset, state, Action(ActionKind.CHANCE), [2])
     assert outcome.state.round == 13
     assert outcome.state.phase is Phase.ACTIVATION and outcome.state.winner is None
 
@@ -178,7 +178,7 @@ def test_max_rounds_from_the_scenario_still_ends_the_battle() -> None:
         options={"max_rounds": 3},
         turn=None,
     )
-    outcome = apply(ruleset, replace(state, round=3), Action(ActionKind.INITIATIVE))
+    outcome = apply(ruleset, replace(state, round=3), Action(ActionKind.CHANCE))
     assert outcome.state.phase is Phase.OVER
     assert "3 rounds played" in outcome.state.end_reason
 
@@ -199,13 +199,13 @@ def test_a_battle_nobody_can_ever_act_in_again_is_a_draw_that_says_why() -> None
         _pocket(5, 18) + _pocket(18, 5),
         turn=None,
     )
-    outcome = apply(ruleset, replace(state, round=4), Action(ActionKind.INITIATIVE))
+    outcome = apply(ruleset, replace(state, round=4), Action(ActionKind.CHANCE))
     end = of_type(outcome.events, EventType.END)[0]
     assert outcome.state.winner == "draw" and end.get("winner") == "draw"
     assert "neither side can ever act again" in outcome.state.end_reason
     # One side able to move keeps the battle going.
     freed = replace(state, round=4).with_unit(replace(state.unit("h"), x=12.0, y=12.0))
-    going = apply(ruleset, freed, Action(ActionKind.INITIATIVE), [1])
+    going = apply(ruleset, freed, Action(ActionKind.CHANCE), [1])
     assert going.state.phase is Phase.ACTIVATION
 
 
@@ -255,7 +255,7 @@ def test_a_tie_without_the_own_edge_is_rolled_and_the_roll_is_logged() -> None:
     assert order.rolls == (("nearest-edge tie for a", 2),)
     assert order.action.path[-1][1] == 3.0  # the second tied edge (left)
     # A flight declared without a path is rolled by the ruleset, and the event says so.
-    outcome = apply(ruleset, state, Action(ActionKind.ROUT, "a"), [1])
+    outcome = apply(ruleset, state, Action(ActionKind.FLEE, "a"), [1])
     roll = of_type(outcome.events, EventType.TIE)
     assert len(roll) == 1 and roll[0].get("roll") == 1 and roll[0].get("edge") == "front"
     assert "rolled 1" in roll[0].text
@@ -268,7 +268,7 @@ def test_the_own_edge_settles_a_tie_without_a_roll() -> None:
     state = replace(state, routing_companies=frozenset({"raiders"}))
     order = ai_order(ruleset, state)
     assert order.rolls == () and order.action.path[-1][0] == 3.0  # back edge, the AI's own
-    assert not of_type(apply(ruleset, state, Action(ActionKind.ROUT, "a")).events, EventType.TIE)
+    assert not of_type(apply(ruleset, state, Action(ActionKind.FLEE, "a")).events, EventType.TIE)
 
 
 # --- 6. contact and reach compare with a tolerance for floating point

@@ -35,10 +35,10 @@ def test_every_branch_of_two_dice_is_tried_in_order() -> None:
 def test_outcomes_are_the_distinct_results_of_the_rules() -> None:
     _, ruleset, state = load_game("crossroads-ambush")
     # Initiative: 1-3 the AI side starts, 4-6 the human side: two outcomes from six faces.
-    starts = outcomes(ruleset, state, Action(ActionKind.INITIATIVE))
+    starts = outcomes(ruleset, state, Action(ActionKind.CHANCE))
     assert [o.state.active_side for o in starts] == ["Goblins", "Road Wardens"]
     # A melee: the defender (no wound slot) falls or does not.
-    state = ruleset.apply(state, Action(ActionKind.INITIATIVE), ScriptedDice([1])).state
+    state = ruleset.apply(state, Action(ActionKind.CHANCE), ScriptedDice([1])).state
     boss = replace(state.unit("goblin-boss"), x=8.0, y=4.25)
     state = state.with_unit(boss)
     fight = Action(ActionKind.CONTINUE_MELEE, "goblin-boss", target_id="crossbow")

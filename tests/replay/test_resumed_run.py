@@ -94,7 +94,7 @@ def _game_events(run: Path) -> list[tuple[str, int, str]]:
     """The battle's events as the saved game holds them: its steps replayed by the engine."""
     game, _, _ = load_saved(run / "game.json", lambda text: None)
     return [
-        (e.type.value, e.round, e.text) for snap in game.history.snapshots() for e in snap.events
+        (str(e.type), e.round, e.text) for snap in game.history.snapshots() for e in snap.events
     ]
 
 

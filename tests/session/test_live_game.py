@@ -8,7 +8,7 @@ from assistant.scenarios import load_game
 from assistant.session.dice import AutoDice, QueuedDice
 from assistant.session.game import LiveGame, Stage
 from assistant.session.observation import Observation, PieceSeen
-from engine.actions import ActionKind
+from engine.actions import Action, ActionKind
 from engine.dice import SeededDice
 from engine.model import Role
 from engine.protocols import find_controller
@@ -29,7 +29,7 @@ def _game(scenario_name: str, seed: int, plan: bool = True, physical: bool = Fal
             a
             for a in record.actions
             if (a.unit_id and state.unit(a.unit_id).side == human.name)
-            or (a.kind is ActionKind.PASS and a.side == human.name)
+            or (a.kind == ActionKind.PASS and a.side == human.name)
         )
     game = LiveGame(
         scenario=scenario,
@@ -128,6 +128,33 @@ def test_saved_game_resumes_to_the_same_outcome(tmp_path) -> None:
     resumed._advance()
     VirtualTable(resumed).play()
     assert record is not None and resumed.state.winner == record.final.winner
+
+
+def test_a_game_saved_with_the_old_action_words_still_loads(tmp_path) -> None:
+    """Saves written before the shared vocabulary call a chance step "initiative" and a flight
+    "rout"; the loader reads them as "chance" and "flee"."""
+    import json
+
+    from assistant.session.store import action_from_saved, load_saved, saver
+
+    assert action_from_saved({"kind": "initiative"}) == Action(ActionKind.CHANCE)
+    assert action_from_saved({"kind": "rout", "unit": "x"}) == Action(ActionKind.FLEE, "x")
+    game, _, _ = _game("ford-at-dawn", 7)
+    save_file = tmp_path / "game.json"
+    game.on_saved = saver(save_file, "ford-at-dawn", 7)
+    table = VirtualTable(game)
+    while len(game.steps) < 6:
+        table.step()
+    data = json.loads(save_file.read_text(encoding="utf-8"))
+    kinds = [step["action"]["kind"] for step in data["steps"]]
+    assert "chance" in kinds
+    for step in data["steps"]:
+        step["action"]["kind"] = {"chance": "initiative", "flee": "rout"}.get(
+            step["action"]["kind"], step["action"]["kind"]
+        )
+    save_file.write_text(json.dumps(data), encoding="utf-8")
+    resumed, _, _ = load_saved(save_file, lambda text: None)
+    assert resumed.state == game.state
 
 
 def test_an_undo_is_saved_and_logged(tmp_path) -> None:

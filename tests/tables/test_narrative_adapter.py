@@ -50,7 +50,7 @@ def test_orders_are_spoken_in_board_terms(game: tuple[object, GameState]) -> Non
         "Goblin Boss: move 4 and a half inches toward Sergeant Ash, into contact with "
         "Sergeant Ash, and attack."
     )
-    flight = Action(ActionKind.ROUT, "goblin-boss", path=((12, 20), (12, 25)))
+    flight = Action(ActionKind.FLEE, "goblin-boss", path=((12, 20), (12, 25)))
     assert "toward the far edge, and off the table." in _said(state, flight)
     fetch = Action(ActionKind.MOVE, "sergeant", path=((12, 4), (12, 7.5)), pick_up="relic")
     assert _said(state, fetch).startswith("Sergeant Ash: pick up the relic, move 3 and a half")
@@ -64,7 +64,7 @@ def test_the_camera_expects_a_shooter_turned_to_its_target(game: tuple[object, G
     exp = ADAPTER.expectation(state, shot)
     assert (exp.x_in, exp.y_in) == (17.0, 21.0) and not exp.moves and not exp.off_table
     assert exp.heading_deg == pytest.approx(183.27, abs=0.01)
-    off = Order(Action(ActionKind.ROUT, "goblin-boss", path=((12, 20), (12, 25))), "r", "x")
+    off = Order(Action(ActionKind.FLEE, "goblin-boss", path=((12, 20), (12, 25))), "r", "x")
     assert ADAPTER.expectation(state, off).off_table
     view = ADAPTER.order_view(state, shot, exp)
     assert view.text == "Goblin Archer: shoot Shieldman Rook." and view.reason == "x"
@@ -74,7 +74,7 @@ def test_the_camera_expects_a_shooter_turned_to_its_target(game: tuple[object, G
 def test_turns_initiative_ai_player_and_a_forced_flight(game: tuple[object, GameState]) -> None:
     ruleset, state = game
     turn = ADAPTER.turn(state, ruleset)  # type: ignore[arg-type]
-    assert turn.kind == "auto" and turn.action == Action(ActionKind.INITIATIVE)
+    assert turn.kind == "auto" and turn.action == Action(ActionKind.CHANCE)
     ai_first = ruleset.apply(state, turn.action, ScriptedDice([2])).state  # type: ignore[attr-defined]
     assert ADAPTER.turn(ai_first, ruleset).kind == "ai"  # type: ignore[arg-type]
     player_first = ruleset.apply(state, turn.action, ScriptedDice([5])).state  # type: ignore[attr-defined]
@@ -108,7 +108,7 @@ def test_declarations_offer_a_shot_only_to_a_side_that_can_shoot(
 def test_a_declaration_becomes_an_action_or_a_sentence(game: tuple[object, GameState]) -> None:
     ruleset, _ = game
     _, _, state = load_game("crossroads-ambush")
-    state = ruleset.apply(state, Action(ActionKind.INITIATIVE), ScriptedDice([5])).state  # type: ignore[attr-defined]
+    state = ruleset.apply(state, Action(ActionKind.CHANCE), ScriptedDice([5])).state  # type: ignore[attr-defined]
     crossbow = state.unit("crossbow")
     path, why = ADAPTER.observed_path(state, ruleset, crossbow, PieceSeen(8.0, 6.0, 0.0))  # type: ignore[arg-type]
     assert why == "" and path is not None and path[-1] == (8.0, 6.0)
@@ -118,9 +118,9 @@ def test_a_declaration_becomes_an_action_or_a_sentence(game: tuple[object, GameS
     said = ADAPTER.observed_action(state, ruleset, "shoot", None, move, None)  # type: ignore[arg-type]
     assert said == "Say which enemy Crossbow Ivy should shoot."
     shot = ADAPTER.observed_action(state, ruleset, "shoot", "goblin-boss", move, None)  # type: ignore[arg-type]
-    assert isinstance(shot, Action) and shot.kind is ActionKind.MOVE_AND_SHOOT
+    assert isinstance(shot, Action) and shot.kind == ActionKind.MOVE_AND_SHOOT
     done = ADAPTER.observed_action(state, ruleset, "done", None, move, None)  # type: ignore[arg-type]
-    assert isinstance(done, Action) and done.kind is ActionKind.MOVE and done.path == path
+    assert isinstance(done, Action) and done.kind == ActionKind.MOVE and done.path == path
     # Set down facing along its move (within the camera's tolerance): it faces along the leg,
     # as a move ends (RULES §2.e); turned well away, the heading seen is declared.
     askew = ADAPTER.observed_action(state, ruleset, "done", None, ("crossbow", path, "", 8.0), None)  # type: ignore[arg-type]
