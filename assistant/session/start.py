@@ -8,9 +8,11 @@ goes to files.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import sys
+import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -287,18 +289,23 @@ def _play(
             frames: Iterable[Frame] = source
             is_camera = isinstance(source, CameraSource)
             logged = (len(game.steps), len(game.announcements))
-            game.resume()
-            stats = run_loop(
-                frames,
-                reader,
-                game,
-                hub=hub,
-                recorder=recorder if is_camera else None,
-                log_event=recorder.log_event,
-                logged=logged,
-                status=None if is_camera else _declaration_status(game, opts.source),
-                echo=echo,
-            )
+            try:
+                game.resume()
+                stats = run_loop(
+                    frames,
+                    reader,
+                    game,
+                    hub=hub,
+                    recorder=recorder if is_camera else None,
+                    log_event=recorder.log_event,
+                    logged=logged,
+                    status=None if is_camera else _declaration_status(game, opts.source),
+                    echo=echo,
+                )
+            except (KeyboardInterrupt, UserError):
+                raise
+            except Exception as exc:  # the edge: a defect must not cost the player the game
+                raise internal_error(exc, game, folder) from None
             if game.stage is not Stage.OVER:
                 stats.ended_early = True
                 game.announce(
@@ -324,6 +331,21 @@ def _play(
         recorder.close()
         speaker.close(timeout=120)
     return SessionResult(folder, game, stats, speaker, None)
+
+
+def internal_error(exc: Exception, game: LiveGame, folder: Path) -> UserError:
+    """A defect stopped the loop: the game is saved (it is after every step), the details go
+    to ``error.log`` in the session folder, and the player gets one sentence."""
+    with contextlib.suppress(Exception):
+        game.flush()
+    log = folder / "error.log"
+    with contextlib.suppress(OSError), log.open("a", encoding="utf-8") as out:
+        out.write("".join(traceback.format_exception(exc)))
+    return UserError(
+        f"an internal error stopped the game ({type(exc).__name__}: {exc}); everything up to "
+        f"the last step is saved: carry on with soloscope play --resume {folder} --source "
+        f"SOURCE (details for a bug report: {log})"
+    )
 
 
 def stderr(text: str) -> None:
