@@ -31,11 +31,11 @@ from engine.actions import Order
 from engine.controllers.narrative_tactics import clear_memo
 from engine.dice import RandomSource, SeededDice
 from engine.model import GameState, Role
-from engine.protocols import Controller, Ruleset
+from engine.protocols import Controller, ControllerBase, Pending, Ruleset
 from engine.runner import controllers_for, play_battle
 
 
-class _TimedController:
+class _TimedController(ControllerBase):
     """Wraps a controller and records how long each ``decide`` call takes, in seconds."""
 
     def __init__(self, inner: Controller, times: list[float]) -> None:
@@ -44,8 +44,20 @@ class _TimedController:
         self.name = inner.name
         self.rulesets = inner.rulesets
 
-    def choose_unit(self, state: GameState, ruleset: Ruleset, pending: object) -> str | None:
-        return self._inner.choose_unit(state, ruleset, pending)  # type: ignore[arg-type]
+    def choose_unit(
+        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
+    ) -> str | None:
+        return self._inner.choose_unit(state, ruleset, pending, dice)
+
+    def react(
+        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
+    ) -> Order | None:
+        return self._inner.react(state, ruleset, pending, dice)
+
+    def choose(
+        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
+    ) -> str:
+        return self._inner.choose(state, ruleset, pending, dice)
 
     def decide(self, state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource) -> Order:
         t0 = time.process_time()

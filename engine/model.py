@@ -12,6 +12,7 @@ from functools import cached_property
 
 from engine.errors import EngineError
 from engine.geometry import Edge, Point, Table
+from engine.jsonvalue import Memory
 
 
 class UnknownUnitError(EngineError, KeyError):
@@ -184,6 +185,9 @@ class GameState:
     end_reason: str = ""
     step: int = 0
     """Number of actions applied so far."""
+    memory: tuple[tuple[str, Memory], ...] = ()
+    """Each side's controller memory (side name, memory), stored by the runner from each
+    order, so it is saved, undone and replayed with the state."""
 
     @cached_property
     def _unit_index(self) -> dict[str, Unit]:
@@ -241,6 +245,18 @@ class GameState:
     def is_routing(self, unit: Unit) -> bool:
         """Whether the unit's company is routing."""
         return unit.company in self.routing_companies
+
+    def memory_of(self, side: str) -> Memory:
+        """The side's controller memory (empty when it has none)."""
+        for name, memory in self.memory:
+            if name == side:
+                return memory
+        return ()
+
+    def with_memory(self, side: str, memory: Memory) -> GameState:
+        """A copy with the side's controller memory replaced."""
+        kept = tuple((name, m) for name, m in self.memory if name != side)
+        return replace(self, memory=tuple(sorted((*kept, (side, memory)), key=lambda kv: kv[0])))
 
     def with_unit(self, unit: Unit) -> GameState:
         """A copy with one unit replaced (matched by id)."""

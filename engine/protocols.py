@@ -20,14 +20,20 @@ from engine.scenario import Scenario
 
 
 class PendingKind(StrEnum):
-    """What the game needs next."""
+    """What the game needs next: the one list of decision points (OpenSpiel style) every
+    ruleset's sequence is made of. The runner and the live session dispatch on it alone."""
 
-    INITIATIVE = "initiative"
-    """A roll for who starts the round."""
-    ACTIVATION = "activation"
-    """A side picks a character to activate (or passes)."""
-    BONUS = "bonus"
-    """A character may take a bonus activation."""
+    CHANCE = "chance"
+    """The random source decides (initiative, an Oracle pool, an event draw): ``purpose``."""
+    CHOOSE_UNIT = "choose_unit"
+    """``side`` picks one of ``candidates`` to act, or passes when ``may_pass``."""
+    CONTINUE = "continue"
+    """``unit`` has actions left (a second action, a bonus activation); it may stop when
+    ``may_pass``."""
+    REACTION = "reaction"
+    """``unit`` may react to ``trigger`` (an event), or decline."""
+    CHOICE = "choice"
+    """``side`` picks one of the named ``options`` (who acts first, a card's branch)."""
     OVER = "over"
 
 
@@ -37,11 +43,20 @@ class Pending:
 
     kind: PendingKind
     side: str | None = None
+    """The side that decides (none for a chance step or the end)."""
     general: str | None = None
     """The human general whose turn it is (co-operative play)."""
     candidates: tuple[str, ...] = ()
-    """Unit ids that may activate now, in sheet order."""
+    """Unit ids that may act now, in sheet order (CHOOSE_UNIT; the unit itself otherwise)."""
     may_pass: bool = True
+    unit: str | None = None
+    """The unit that continues or reacts (CONTINUE, REACTION)."""
+    trigger: Event | None = None
+    """What the reaction answers (REACTION)."""
+    options: tuple[str, ...] = ()
+    """The named options (CHOICE)."""
+    purpose: str = ""
+    """What a chance step or a choice decides, in words ("initiative")."""
 
 
 @dataclass(frozen=True)
@@ -102,20 +117,72 @@ class RulesetBase:
         return str(action.kind)
 
 
+ANY_RULESET = "*"
+"""In ``Controller.rulesets``: the controller drives any ruleset (through the protocol)."""
+
+
 class Controller(Protocol):
-    """Decides for one side."""
+    """Decides for one side. It reaches the ruleset only through the :class:`Ruleset`
+    protocol (``pending``, ``validate``, ``sample_actions``, ``query``)."""
 
     name: str
     rulesets: tuple[str, ...]
-    """Names of the rulesets this controller can drive."""
+    """Names of the rulesets this controller can drive (``("*",)``: any)."""
 
-    def choose_unit(self, state: GameState, ruleset: Ruleset, pending: Pending) -> str | None:
-        """Which candidate to activate; None passes."""
+    def choose_unit(
+        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
+    ) -> str | None:
+        """Which of ``pending.candidates`` acts (CHOOSE_UNIT); None passes."""
         ...
 
     def decide(self, state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource) -> Order:
-        """The order for one activation of ``unit_id`` (a legal action, with its reason)."""
+        """The order for ``unit_id``'s action (or actions), with its reason."""
         ...
+
+    def react(
+        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
+    ) -> Order | None:
+        """A reaction of ``pending.unit`` to ``pending.trigger`` (REACTION); None declines."""
+        ...
+
+    def choose(
+        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
+    ) -> str:
+        """One of ``pending.options`` (CHOICE)."""
+        ...
+
+
+class ControllerBase:
+    """Defaults a controller may keep: the first candidate acts, reactions are declined, the
+    first option is chosen (OpenSpiel's "first legal action" stand-in)."""
+
+    name = ""
+    rulesets: tuple[str, ...] = ()
+
+    def choose_unit(
+        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
+    ) -> str | None:
+        """The first candidate (None, a pass, when there is none)."""
+        return pending.candidates[0] if pending.candidates else None
+
+    def react(
+        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
+    ) -> Order | None:
+        """No reaction."""
+        return None
+
+    def choose(
+        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
+    ) -> str:
+        """The first option."""
+        if not pending.options:
+            raise EngineError(f"a choice without options ({pending.purpose or 'no purpose'})")
+        return pending.options[0]
+
+
+def plays(controller: Controller, ruleset_name: str) -> bool:
+    """Whether the controller can drive the ruleset of that name."""
+    return ANY_RULESET in controller.rulesets or ruleset_name in controller.rulesets
 
 
 class UnknownNameError(EngineError):
@@ -172,3 +239,8 @@ def controller_names() -> list[str]:
     """Every registered controller name, sorted."""
     _load_builtins()
     return sorted(_CONTROLLERS)
+
+
+def rulesets_played(controller: Controller) -> list[str]:
+    """The registered rulesets the controller can drive, sorted."""
+    return [name for name in ruleset_names() if plays(controller, name)]

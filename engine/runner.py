@@ -85,20 +85,71 @@ def controllers_for(scenario: Scenario, human: str | None = None) -> dict[str, C
 
 
 def next_action(
-    state: GameState, ruleset: Ruleset, controllers: Mapping[str, Controller], dice: RandomSource
+    state: GameState,
+    ruleset: Ruleset,
+    controllers: Mapping[str, Controller],
+    dice: RandomSource,
+    planned: list[Action] | None = None,
 ) -> tuple[Action, Order | None] | None:
-    """The action the controllers choose for the pending decision (None when the game is over)."""
+    """The action the controllers choose for the pending decision (None when the game is over).
+
+    Dispatches on the kind of decision point only (RULES §1.7): a chance step is the chance
+    action; a side choosing a unit asks its controller which (None: a pass) and then for the
+    unit's order; a unit continuing asks for its order; a reaction asks the reacting unit's
+    controller (None: a pass); a choice asks for one of the named options.
+
+    ``planned`` (kept by the caller between calls) holds the rest of an order of several
+    actions: while its unit continues, the next planned action is taken (with no new order)
+    as long as the rules accept it; otherwise the controller is asked again.
+    """
     pending = ruleset.pending(state)
-    if pending.kind is PendingKind.OVER:
+    kind = pending.kind
+    if kind is PendingKind.OVER:
         return None
-    if pending.kind is PendingKind.INITIATIVE:
+    if kind is PendingKind.CHANCE:
         return Action(ActionKind.CHANCE), None
-    controller = controllers[pending.side or ""]
-    unit_id = controller.choose_unit(state, ruleset, pending)
-    if unit_id is None:
-        return Action(ActionKind.PASS, side=pending.side), None
+    side = pending.side or ""
+    controller = controllers[side]
+    if kind is PendingKind.CHOOSE_UNIT:
+        unit_id = controller.choose_unit(state, ruleset, pending, dice)
+        if unit_id is None:
+            return Action(ActionKind.PASS, side=pending.side), None
+    elif kind is PendingKind.CONTINUE:
+        unit_id = pending.unit or (pending.candidates[0] if pending.candidates else "")
+        if planned:
+            following = planned.pop(0)
+            if following.unit_id == unit_id and not ruleset.validate(state, following):
+                return following, None
+    elif kind is PendingKind.REACTION:
+        reaction = controller.react(state, ruleset, pending, dice)
+        if reaction is None:
+            return Action(ActionKind.PASS, pending.unit, side=pending.side), None
+        return reaction.action, reaction
+    elif kind is PendingKind.CHOICE:
+        option = controller.choose(state, ruleset, pending, dice)
+        return Action(ActionKind.CHOOSE, side=pending.side, detail=(("option", option),)), None
+    else:
+        raise EngineError(f"unknown decision point {kind!r} in round {state.round}")
     order = controller.decide(state, ruleset, unit_id, dice)
+    if planned is not None:
+        planned[:] = order.actions[1:]
     return order.action, order
+
+
+def acting_side(state: GameState, action: Action) -> str | None:
+    """The side whose action this is: its unit's side, or the side named (a pass, a choice);
+    None for a step of the game itself (a chance step)."""
+    if action.unit_id and state.has_unit(action.unit_id):
+        return state.unit(action.unit_id).side
+    return action.side
+
+
+def with_order_memory(state: GameState, side: str | None, order: Order | None) -> GameState:
+    """``state`` with the controller memory the order leaves for ``side`` (RULES §1.7): a
+    controller's deck, its Arch Foe or its last target live in the state."""
+    if order is None or order.memory is None or side is None:
+        return state
+    return state.with_memory(side, order.memory)
 
 
 def play_battle(
@@ -111,8 +162,9 @@ def play_battle(
 ) -> BattleRecord:
     """Play until the ruleset says the battle is over."""
     record = BattleRecord(initial=state, final=state)
+    planned: list[Action] = []
     for _ in range(max_steps):
-        chosen = next_action(state, ruleset, controllers, dice)
+        chosen = next_action(state, ruleset, controllers, dice, planned)
         if chosen is None:
             break
         action, order = chosen
@@ -122,7 +174,7 @@ def play_battle(
             # The order reads best right after "X activates."
             at = 1 if emitted and emitted[0].type == EventType.ACTIVATION else 0
             emitted.insert(at, order_event(state, order, ruleset))
-        state = outcome.state
+        state = with_order_memory(outcome.state, acting_side(state, action), order)
         record.actions.append(action)
         record.orders.append(order)
         for ev in emitted:

@@ -539,16 +539,18 @@ class LiveGame:
             return
 
     def _give_order(self, turn: Turn) -> None:
-        if turn.kind == "forced" and turn.unit_id is not None:
-            unit_id = turn.unit_id
-        else:
-            chosen = self.ai.choose_unit(self.state, self.ruleset, self.ruleset.pending(self.state))
-            if chosen is None:
-                self._apply(self.adapter.pass_action(self.state, turn.side or ""))
-                return
-            unit_id = chosen
         self.dice.begin()
         try:
+            if turn.unit_id is not None:  # a forced flight, or a unit continuing
+                unit_id = turn.unit_id
+            else:
+                pending = self.ruleset.pending(self.state)
+                chosen = self.ai.choose_unit(self.state, self.ruleset, pending, self.dice)
+                if chosen is None:
+                    self.dice.commit()
+                    self._apply(self.adapter.pass_action(self.state, turn.side or ""))
+                    return
+                unit_id = chosen
             order = self.ai.decide(self.state, self.ruleset, unit_id, self.dice)
         except NeedRoll as need:
             self.pending = None

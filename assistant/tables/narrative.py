@@ -56,12 +56,14 @@ class NarrativeAdapter(BaseAdapter):
         pending = ruleset.pending(state)
         if pending.kind is PendingKind.OVER:
             return Turn("over")
-        if pending.kind is PendingKind.INITIATIVE:
+        if pending.kind is PendingKind.CHANCE:
             return Turn("auto", action=Action(ActionKind.CHANCE))
         side = pending.side or ""
         routing = [u for u in pending.candidates if state.is_routing(state.unit(u))]
         if state.side(side).role is Role.AI:
-            return Turn("ai", side, pending.candidates, may_pass=pending.may_pass)
+            return Turn(
+                "ai", side, pending.candidates, unit_id=pending.unit, may_pass=pending.may_pass
+            )
         if routing:
             return Turn("forced", side, pending.candidates, unit_id=routing[0], may_pass=False)
         return Turn(

@@ -29,7 +29,7 @@ from engine.geometry import (
     within_in,
 )
 from engine.model import GameState, Phase, Unit
-from engine.protocols import Pending, Ruleset, register_controller
+from engine.protocols import ControllerBase, Pending, Ruleset, register_controller
 from engine.rulesets.narrative import NarrativeRuleset
 from engine.rulesets.narrative_board import (
     OBJECTIVE_REACH_IN,
@@ -59,7 +59,7 @@ class _Plan:
     """Planned with a stand-in die (a nearest-edge tie): decide() plans again with the real one."""
 
 
-class Autopilot:
+class Autopilot(ControllerBase):
     """A sensible human stand-in for the narrative ruleset."""
 
     name: str = NAME
@@ -70,7 +70,9 @@ class Autopilot:
         # cannot be collected, so its id cannot be reused by another state.
         self._cache: dict[tuple[int, str], tuple[GameState, _Plan]] = {}
 
-    def choose_unit(self, state: GameState, ruleset: Ruleset, pending: Pending) -> str | None:
+    def choose_unit(
+        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
+    ) -> str | None:
         """The ready character with the most promising action (sheet order breaks ties)."""
         if not pending.candidates:
             return None

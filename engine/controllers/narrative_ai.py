@@ -36,7 +36,7 @@ from engine.geometry import (
     within_in,
 )
 from engine.model import GameState, Objective, Phase, Unit
-from engine.protocols import Pending, Ruleset, register_controller
+from engine.protocols import ControllerBase, Pending, Ruleset, register_controller
 from engine.rulesets.narrative import NarrativeRuleset
 from engine.rulesets.narrative_board import (
     OBJECTIVE_REACH_IN,
@@ -56,13 +56,15 @@ NAME = "narrative-ai"
 T = TypeVar("T")
 
 
-class NarrativeAI:
+class NarrativeAI(ControllerBase):
     """Seed 000's AI general."""
 
     name: str = NAME
     rulesets: tuple[str, ...] = ("narrative",)
 
-    def choose_unit(self, state: GameState, ruleset: Ruleset, pending: Pending) -> str | None:
+    def choose_unit(
+        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
+    ) -> str | None:
         """The first ready character on the sheet; never a pass while one is ready."""
         return pending.candidates[0] if pending.candidates else None
 

@@ -21,7 +21,7 @@ from engine.controllers.narrative_tactics import (
 from engine.dice import RandomSource
 from engine.geometry import Edge, Point, advance, path_cost_in, within_in
 from engine.model import GameState, Phase, Unit
-from engine.protocols import Pending, PendingKind, Ruleset, register_controller
+from engine.protocols import ControllerBase, Pending, PendingKind, Ruleset, register_controller
 from engine.rulesets.narrative_board import (
     card_of,
     contact_tol,
@@ -42,18 +42,20 @@ def _mix(n: int) -> int:
     return (n * 2654435761) & 0xFFFFFFFF
 
 
-class RandomPlayer:
+class RandomPlayer(ControllerBase):
     """Plays uniformly random legal actions, drawn with the game's dice."""
 
     name: str = NAME
     rulesets: tuple[str, ...] = ("narrative",)
 
-    def choose_unit(self, state: GameState, ruleset: Ruleset, pending: Pending) -> str | None:
+    def choose_unit(
+        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
+    ) -> str | None:
         """A candidate picked by a hash of the step number; now and then a pass."""
         if not pending.candidates:
             return None
         h = _mix(state.step + 7919 * state.round)
-        if pending.may_pass and pending.kind is PendingKind.ACTIVATION and h % PASS_ONE_IN == 0:
+        if pending.may_pass and pending.kind is PendingKind.CHOOSE_UNIT and h % PASS_ONE_IN == 0:
             return None
         return pending.candidates[(h >> 8) % len(pending.candidates)]
 

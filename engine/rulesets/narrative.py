@@ -207,13 +207,15 @@ class NarrativeRuleset:
         if state.phase is Phase.OVER:
             return Pending(PendingKind.OVER)
         if state.phase is Phase.INITIATIVE:
-            return Pending(PendingKind.INITIATIVE)
+            return Pending(PendingKind.CHANCE, purpose="initiative")
         if state.phase is Phase.BONUS and state.bonus_unit is not None:
             unit = state.unit(state.bonus_unit)
-            return Pending(PendingKind.BONUS, side=unit.side, candidates=(unit.id,))
+            return Pending(
+                PendingKind.CONTINUE, side=unit.side, candidates=(unit.id,), unit=unit.id
+            )
         side = state.active_side or state.sides[0].name
         general, candidates = self._candidates(state, side)
-        return Pending(PendingKind.ACTIVATION, side=side, general=general, candidates=candidates)
+        return Pending(PendingKind.CHOOSE_UNIT, side=side, general=general, candidates=candidates)
 
     def _candidates(self, state: GameState, side: str) -> tuple[str | None, tuple[str, ...]]:
         ready = [u for u in state.units_of(side) if not u.activated]
@@ -238,7 +240,7 @@ class NarrativeRuleset:
         if kind not in self.action_kinds:
             known = ", ".join(sorted(self.action_kinds))
             return [f"{kind!r} is not an action of this ruleset (its actions: {known})"]
-        if pending.kind is PendingKind.INITIATIVE:
+        if pending.kind is PendingKind.CHANCE:
             return [] if kind == ActionKind.CHANCE else ["roll for initiative first"]
         if kind == ActionKind.CHANCE:
             return ["initiative has already been rolled this round"]
@@ -252,7 +254,7 @@ class NarrativeRuleset:
         if unit.id not in pending.candidates:
             if not unit.on_table:
                 return [f"{unit.name} is no longer on the table"]
-            if unit.activated and pending.kind is PendingKind.ACTIVATION:
+            if unit.activated and pending.kind is PendingKind.CHOOSE_UNIT:
                 return [f"{unit.name} has already activated this round"]
             return [f"it is not {unit.name}'s turn to activate"]
         return self._unit_action_problems(state, unit, action)

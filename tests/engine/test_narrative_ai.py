@@ -250,7 +250,7 @@ def _bonus_state(enemy_at: tuple[float, float]) -> tuple[NarrativeRuleset, GameS
     state = replace(
         state, phase=Phase.BONUS, bonus_unit="a", bonus_move_in=3.0, bonus_toward=(12.0, 11.0)
     )
-    assert ruleset.pending(state).kind is PendingKind.BONUS
+    assert ruleset.pending(state).kind is PendingKind.CONTINUE
     return ruleset, state
 
 
@@ -289,9 +289,9 @@ def test_ai_activates_in_sheet_order_and_never_passes_with_characters_ready() ->
     ai = find_controller("narrative-ai")
     pending = ruleset.pending(state)
     assert pending.candidates == ("second", "first")  # sheet order = file order
-    assert ai.choose_unit(state, ruleset, pending) == "second"
+    assert ai.choose_unit(state, ruleset, pending, ScriptedDice([])) == "second"
     state = state.with_unit(replace(state.unit("second"), activated=True))
-    assert ai.choose_unit(state, ruleset, ruleset.pending(state)) == "first"
+    assert ai.choose_unit(state, ruleset, ruleset.pending(state), ScriptedDice([])) == "first"
 
 
 # --- exact ties in "nearest" are broken by a logged roll (G-07)

@@ -58,7 +58,7 @@ def test_two_passes_in_a_row_end_the_round() -> None:
     outcome = apply(ruleset, state, pass_(AI))
     assert types(outcome.events) == [EventType.PASS, EventType.ROUND_END]
     assert outcome.state.phase is Phase.INITIATIVE
-    assert ruleset.pending(outcome.state).kind is PendingKind.INITIATIVE
+    assert ruleset.pending(outcome.state).kind is PendingKind.CHANCE
     # The next round clears the activation marks.
     nxt = apply(ruleset, outcome.state, Action(ActionKind.CHANCE), [5]).state
     assert nxt.round == 2 and not any(u.activated for u in nxt.units)
@@ -150,7 +150,7 @@ def test_felling_in_melee_grants_a_half_move_bonus_and_chains() -> None:
     assert types(outcome.events)[-1] is EventType.BONUS_ACTIVATION
     state = outcome.state
     pending = ruleset.pending(state)
-    assert pending.kind is PendingKind.BONUS and pending.candidates == ("a",)
+    assert pending.kind is PendingKind.CONTINUE and pending.candidates == ("a",)
     assert state.bonus_move_in == 3.0 and state.bonus_toward == (12, 11)
     # More than half the move is illegal in the bonus activation.
     too_far = Action(ActionKind.MOVE, "a", path=((12, 12), (15.5, 12)))
@@ -450,7 +450,7 @@ def test_autopilot_rolls_a_carrier_edge_tie_with_the_real_dice() -> None:
     state = state.with_unit(replace(state.unit("h"), carrying="chest"))
     state = state.with_objective(replace(state.objective("chest"), carried_by="h"))
     autopilot = find_controller("autopilot")
-    assert autopilot.choose_unit(state, ruleset, ruleset.pending(state)) == "h"
+    assert autopilot.choose_unit(state, ruleset, ruleset.pending(state), ScriptedDice([])) == "h"
     dice = ScriptedDice([2])
     order = autopilot.decide(state, ruleset, "h", dice)
     assert [r.purpose for r in dice.rolls] == ["nearest-edge tie for h"]
