@@ -16,6 +16,7 @@ from engine.actions import Action, Event, Order
 from engine.dice import RandomSource
 from engine.errors import EngineError
 from engine.model import GameState
+from engine.query import BoardQuery, TableQuery
 from engine.scenario import Scenario
 
 
@@ -103,6 +104,10 @@ class Ruleset(Protocol):
         """Invariants that a reachable state must satisfy; the problems found, if any."""
         ...
 
+    def query(self, state: GameState) -> TableQuery:
+        """The table queries controllers may make in this state."""
+        ...
+
 
 class RulesetBase:
     """Defaults a ruleset may keep (subclass it and override what its rules make different)."""
@@ -115,6 +120,10 @@ class RulesetBase:
     def action_word(self, action: Action) -> str:
         """The kind itself."""
         return str(action.kind)
+
+    def query(self, state: GameState) -> TableQuery:
+        """The shared board queries (:class:`~engine.query.BoardQuery`)."""
+        return BoardQuery(state)
 
 
 ANY_RULESET = "*"

@@ -15,7 +15,6 @@ from engine.controllers.narrative_tactics import (
     contact_path,
     firing_position,
     loose_objectives,
-    move_toward,
     objective_next_to,
     shortened,
 )
@@ -30,7 +29,6 @@ from engine.geometry import (
 )
 from engine.model import GameState, Phase, Unit
 from engine.protocols import ControllerBase, Pending, Ruleset, register_controller
-from engine.rulesets.narrative import NarrativeRuleset
 from engine.rulesets.narrative_board import (
     OBJECTIVE_REACH_IN,
     can_shoot_from,
@@ -40,6 +38,7 @@ from engine.rulesets.narrative_board import (
     flee_path,
     gap_between,
     in_contact_with_anyone,
+    move_toward,
     nearest_key,
     p_wound,
 )
@@ -238,14 +237,14 @@ class _Planner:
         return _Plan(0.0, self.order(ActionKind.MOVE, "hold", "it has nothing useful to do"))
 
     def _edge(self) -> str:
-        assert isinstance(self.ruleset, NarrativeRuleset)
+        query = self.ruleset.query(self.state)
         if self.dice is not None:
-            edge, roll = self.ruleset.nearest_edge_roll(self.state, self.unit, self.dice)
+            edge, roll = query.nearest_edge(self.unit, self.dice)
             if roll is not None:
                 self.rolls.append((f"nearest-edge tie for {self.unit.name}", roll))
             return edge.value
         stand_in = SeededDice(0)
-        planned = self.ruleset.nearest_edge(self.state, self.unit, stand_in).value
+        planned = query.nearest_edge(self.unit, stand_in)[0].value
         self.stand_in_roll = self.stand_in_roll or bool(stand_in.rolls)
         return planned
 

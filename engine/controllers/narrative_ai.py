@@ -17,7 +17,6 @@ from engine.controllers.narrative_tactics import (
     d6_pick,
     firing_position,
     loose_objectives,
-    move_toward,
     nearest,
     objective_next_to,
     pick_nearest,
@@ -37,7 +36,6 @@ from engine.geometry import (
 )
 from engine.model import GameState, Objective, Phase, Unit
 from engine.protocols import ControllerBase, Pending, Ruleset, register_controller
-from engine.rulesets.narrative import NarrativeRuleset
 from engine.rulesets.narrative_board import (
     OBJECTIVE_REACH_IN,
     can_shoot_from,
@@ -49,6 +47,7 @@ from engine.rulesets.narrative_board import (
     gap_between,
     in_contact_with_anyone,
     in_shooting_range,
+    move_toward,
     sight_between,
 )
 
@@ -181,8 +180,7 @@ class _Activation:
 
     def _nearest_edge(self) -> Edge:
         """G-05's nearest edge; a tie the own edge does not settle is rolled and noted."""
-        assert isinstance(self.ruleset, NarrativeRuleset)
-        edge, roll = self.ruleset.nearest_edge_roll(self.state, self.unit, self.dice)
+        edge, roll = self.ruleset.query(self.state).nearest_edge(self.unit, self.dice)
         self._roll_note(f"nearest-edge tie for {self.unit.name}", roll)
         return edge
 

@@ -15,7 +15,6 @@ from engine.geometry import (
     Edge,
     Point,
     bearing_deg,
-    best_move_toward,
     heading_vector,
     in_forward_arc,
     normalize_deg,
@@ -35,6 +34,7 @@ from engine.rulesets.narrative_board import (
     flee_path,
     move_area,
     move_patterns,
+    move_toward,
     nearest_key,
     remember,
     short_of_contact,
@@ -137,21 +137,6 @@ def objective_next_to(state: GameState, unit: Unit) -> Objective | None:
         if within_in(point_gap_in(unit.position, unit.radius_in, o.position), OBJECTIVE_REACH_IN)
     ]
     return min(near, key=lambda kv: kv[0])[1] if near else None
-
-
-def move_toward(
-    state: GameState, unit: Unit, goal: Point, stop_gap_in: float, move_in: float
-) -> tuple[Point, ...]:
-    """The legal path of the allowed shapes that ends closest to ``goal`` (RULES §1.5)."""
-    key = ("toward", board_key(state, unit), goal, stop_gap_in, move_in)
-    path = remember(
-        key,
-        lambda: best_move_toward(
-            unit.position, goal, stop_gap_in, move_patterns(move_in), move_area(state, unit)
-        ),
-    )
-    assert path is not None
-    return path
 
 
 def carry_route(

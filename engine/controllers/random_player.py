@@ -15,7 +15,6 @@ from engine.controllers.narrative_tactics import (
     contact_path,
     firing_position,
     loose_objectives,
-    move_toward,
     objective_next_to,
 )
 from engine.dice import RandomSource
@@ -28,6 +27,7 @@ from engine.rulesets.narrative_board import (
     contacting_enemies,
     flee_path,
     gap_between,
+    move_toward,
 )
 
 NAME = "random"

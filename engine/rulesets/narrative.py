@@ -56,6 +56,7 @@ from engine.rulesets.narrative_board import (
     move_patterns,
     touching,
 )
+from engine.rulesets.narrative_query import NarrativeQuery
 from engine.rulesets.narrative_stalemate import stalemate
 from engine.scenario import Scenario, ScenarioError, card_error
 
@@ -126,6 +127,10 @@ class NarrativeRuleset:
         }
     )
     """The action kinds of seed 000 (a flight is ``flee``; its log word is "rout")."""
+
+    def query(self, state: GameState) -> NarrativeQuery:
+        """Seed-000 table queries for controllers."""
+        return NarrativeQuery(state)
 
     def action_word(self, action: Action) -> str:
         """The word orders and logs use for the action's kind: seed 000 calls a flight a rout."""
@@ -726,11 +731,7 @@ class NarrativeRuleset:
         The roll is logged with the purpose "nearest-edge tie for <name>"; the edges are listed
         front, right, back, left and a d-N result picks the N-th.
         """
-        tied = self.flight_edges(state, unit)
-        if len(tied) == 1:
-            return tied[0], None
-        roll = dice.roll(len(tied), f"nearest-edge tie for {unit.name}")
-        return tied[roll - 1], roll
+        return NarrativeQuery(state).nearest_edge(unit, dice)
 
     def _leave_table(
         self,

@@ -23,6 +23,7 @@ from engine.geometry import (
     Sight,
     Table,
     base_shape,
+    best_move_toward,
     centre_distance_in,
     edge_gap_in,
     heading_vector,
@@ -167,6 +168,21 @@ def _move_area(state: GameState, unit: Unit) -> MoveArea:
     _, impassable, difficult = _terrain_geometry(state.terrain)
     bases = tuple(base_obstacle(u) for u in state.units if u.on_table and u.id != unit.id)
     return MoveArea(state.table, unit.radius_in, impassable + bases, difficult)
+
+
+def move_toward(
+    state: GameState, unit: Unit, goal: Point, stop_gap_in: float, move_in: float
+) -> tuple[Point, ...]:
+    """The legal path of the allowed shapes that ends closest to ``goal`` (RULES §1.5)."""
+    key = ("toward", board_key(state, unit), goal, stop_gap_in, move_in)
+    path = remember(
+        key,
+        lambda: best_move_toward(
+            unit.position, goal, stop_gap_in, move_patterns(move_in), move_area(state, unit)
+        ),
+    )
+    assert path is not None
+    return path
 
 
 def sight_blockers(state: GameState, exclude: Sequence[str]) -> tuple[Obstacle, ...]:

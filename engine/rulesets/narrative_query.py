@@ -1,0 +1,79 @@
+"""The narrative ruleset's (seed 000) answers to the controllers' table queries.
+
+Sight is blocked by terrain and by every other character (G-03, seed 000); a move is one leg of
+up to M or two of up to M/2 (§2.e), half a move in a bonus activation (D000-05). Inches.
+"""
+
+from __future__ import annotations
+
+from engine.actions import ActionKind
+from engine.geometry import Obstacle, Point, within_in
+from engine.model import Phase, Unit
+from engine.query import BoardQuery
+from engine.rulesets.narrative_board import (
+    can_shoot_from,
+    card_of,
+    centre_line_clear,
+    contact_tol,
+    contacting_enemies,
+    gap_between,
+    in_contact_with_anyone,
+    move_toward,
+    sight_blockers,
+)
+
+
+class NarrativeQuery(BoardQuery):
+    """Seed-000 table queries."""
+
+    def movement_allowance_in(self, unit: Unit) -> float:
+        """M, or half of it in a bonus activation."""
+        state = self.state
+        if state.phase is Phase.BONUS and state.bonus_unit == unit.id:
+            return state.bonus_move_in
+        return card_of(unit).move_in
+
+    def distance_in(self, a: Unit, b: Unit) -> float:
+        """Edge to edge (G-01)."""
+        return gap_between(a, b)
+
+    def blockers(self, viewer: Unit, target: Unit) -> tuple[Obstacle, ...]:
+        """Terrain that blocks sight and every other character."""
+        return sight_blockers(self.state, (viewer.id, target.id))
+
+    def visible(self, viewer: Unit, target: Unit) -> bool:
+        """A clear centre line (the pivot before a shot makes any arc legal, §2.f)."""
+        return centre_line_clear(
+            self.state, viewer.position, target.position, (viewer.id, target.id)
+        )
+
+    def targets(self, unit: Unit, kind: str) -> tuple[Unit, ...]:
+        """Shoot: enemies in range and sight now; continue melee: enemies in contact; move into
+        melee: unengaged enemies within a move; move and shoot: enemies within a move plus the
+        range; any other kind: every enemy."""
+        state = self.state
+        enemies = state.enemies_of(unit)
+        if kind == ActionKind.SHOOT:
+            return tuple(e for e in enemies if can_shoot_from(state, unit, e))
+        if kind == ActionKind.CONTINUE_MELEE:
+            return contacting_enemies(state, unit)
+        allowance = self.movement_allowance_in(unit)
+        if kind == ActionKind.MOVE_INTO_MELEE:
+            reach = allowance + contact_tol(state)
+            return tuple(
+                e
+                for e in enemies
+                if not in_contact_with_anyone(state, e) and within_in(gap_between(unit, e), reach)
+            )
+        if kind == ActionKind.MOVE_AND_SHOOT:
+            rng = card_of(unit).shoot_range_in
+            if rng is None:
+                return ()
+            return tuple(e for e in enemies if within_in(gap_between(unit, e), allowance + rng))
+        return enemies
+
+    def move_toward(self, unit: Unit, point: Point) -> tuple[Point, ...]:
+        """The legal one- or two-leg move ending nearest ``point`` (the base's edge reaching it)."""
+        return move_toward(
+            self.state, unit, point, unit.radius_in, self.movement_allowance_in(unit)
+        )
