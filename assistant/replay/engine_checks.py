@@ -64,7 +64,7 @@ def check_ai(game: GameReplayer, state: GameState, unit: Unit, move: PieceMove) 
     def miss(order: Order) -> tuple[bool, float, float]:
         exp = game.adapter.expectation(state, order)
         off_in = math.dist((exp.x_in, exp.y_in), move.to_in)
-        off_deg = abs(wrap180(move.heading_to_deg - exp.heading_deg))
+        off_deg = facing_off(move, exp.heading_deg)
         fits = (
             not exp.off_table
             and off_in <= exp.tolerances(tol).position_in
@@ -93,10 +93,14 @@ def check_ai(game: GameReplayer, state: GameState, unit: Unit, move: PieceMove) 
         )
     ]
     off_in = math.dist((exp.x_in, exp.y_in), move.to_in)
-    off_deg = abs(wrap180(move.heading_to_deg - exp.heading_deg))
+    off_deg = facing_off(move, exp.heading_deg)
     etol = exp.tolerances(tol)
     ordered = {"ordered_to": [round(exp.x_in, 3), round(exp.y_in, 3), round(exp.heading_deg, 1)]}
-    figures = {"off_in": round(off_in, 3), "off_deg": round(off_deg, 1)}
+    figures: dict[str, Any] = {"off_in": round(off_in, 3), "off_deg": round(off_deg, 1)}
+    if not move.facing_known:
+        # Its tag was hidden at the new place: where it stands is known, its facing is not.
+        figures = {"off_in": round(off_in, 3), "facing_known": False}
+    facing_note = "" if move.facing_known else " (its facing there could not be seen)"
     followed = False
     if exp.off_table:
         text = (
@@ -109,6 +113,9 @@ def check_ai(game: GameReplayer, state: GameState, unit: Unit, move: PieceMove) 
         text = (
             f"{unit.name} followed the order ({off_in:.2f} in and {off_deg:.0f} degrees "
             "from where it was told)."
+            if move.facing_known
+            else f"{unit.name} followed the order ({off_in:.2f} in from where it was told"
+            f"{facing_note})."
         )
         events.append(
             event(move.t_end, "order_check", text, unit.id, followed=True, **ordered, **figures)
@@ -122,7 +129,8 @@ def check_ai(game: GameReplayer, state: GameState, unit: Unit, move: PieceMove) 
         text = (
             f"{unit.name} differs from the order by {' and '.join(parts)}: told to "
             f"({exp.x_in:.1f}, {exp.y_in:.1f}) facing {exp.heading_deg:.0f}, set down at "
-            f"({move.to_in[0]:.1f}, {move.to_in[1]:.1f}) facing {move.heading_to_deg:.0f}."
+            f"({move.to_in[0]:.1f}, {move.to_in[1]:.1f})"
+            + (f" facing {move.heading_to_deg:.0f}." if move.facing_known else f"{facing_note}.")
         )
         events.append(
             event(move.t_end, "order_check", text, unit.id, followed=False, **ordered, **figures)
@@ -152,6 +160,14 @@ def check_human(game: GameReplayer, state: GameState, unit: Unit, move: PieceMov
         )
     verdict = ", legal" if moved.legal else ", not legal"
     return Check((verdict_event,), verdict, moved.actions)
+
+
+def facing_off(move: PieceMove, heading_deg: float) -> float:
+    """Degrees between the facing the footage shows and ``heading_deg``; 0 when the footage
+    could not show the facing at the new place (it is not judged)."""
+    if not move.facing_known:
+        return 0.0
+    return abs(wrap180(move.heading_to_deg - heading_deg))
 
 
 def seen_at(move: PieceMove) -> PieceSeen:

@@ -24,14 +24,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from assistant.replay.engine_branches import outcomes
-from assistant.replay.engine_checks import check_ai, check_human, event
+from assistant.replay.engine_checks import check_ai, check_human, event, facing_off
 from assistant.replay.reconstruct import PieceMove, Roster, piece_moves, piece_positions
 from assistant.replay.timeline import Timeline
 from assistant.scenarios import load_game
 from assistant.tables import adapter_for
 from assistant.tables.base import Tolerances
 from engine.actions import Action, Event, EventType
-from engine.geometry import wrap180
 from engine.model import GameState, Role, UnitStatus
 from engine.protocols import Controller, Ruleset, find_controller
 from engine.scenario import Scenario
@@ -343,10 +342,12 @@ class GameReplayer:
                     after = after.with_unit(replace(mover, status=UnitStatus.ACTIVE))
                     mover = after.unit(uid)
                 off_in = math.dist(mover.position, move.to_in)
-                off_deg = abs(wrap180(mover.heading_deg - move.heading_to_deg))
+                off_deg = facing_off(move, mover.heading_deg)
                 if off_in > tol.position_in or off_deg > tol.facing_deg:
                     cost += POSE_COST
-                    after = self.adapter.place(after, uid, *move.to_in, move.heading_to_deg)
+                    # an unseen facing stays the rules' own
+                    heading = move.heading_to_deg if move.facing_known else mover.heading_deg
+                    after = self.adapter.place(after, uid, *move.to_in, heading)
                 child = story.fork(after, cost)
                 self._engine_events(child, outcome.events, state, uid, move)
                 out.append(child)
