@@ -25,8 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 import shapely
-from shapely.geometry import LineString, Polygon, box
-from shapely.geometry.polygon import orient
+from shapely.geometry import Polygon, box
 
 from engine.dice import RandomSource
 from engine.generators.terrain_rolls import (
@@ -37,6 +36,15 @@ from engine.generators.terrain_rolls import (
     check_table,
     roll_terrain,
     sections_of,
+)
+from engine.generators.terrain_shapes import (
+    COORD_DECIMALS,
+    Floats,
+    footprint,
+    headings,
+    local_ring,
+    outlines,
+    strip_outline,
 )
 from engine.generators.terrain_types import (
     SECTION_IN,
@@ -69,22 +77,16 @@ SEARCH_STEP_IN = 0.25
 OVERLAP_EPS_SQ_IN = 1e-6
 """Two pieces may share an edge; sharing more area than this is an overlap, square inches."""
 
-COORD_DECIMALS = 3
-"""Polygon vertices and centres are rounded to this many decimals of an inch."""
-
 TABLE_TOL_IN = 1e-3
 """A rounded vertex may stand this far past a table edge and still be on the table, inches."""
 
 SHRINK_STEPS = (1.0, 0.75, 0.5)
 """Footprint scales tried in turn before a piece is left out."""
 
-_ELLIPSE_SIDES = 16
 _INSET_IN = 1e-3
 """The fast first pass tests outlines drawn this much smaller, so that touching is no overlap."""
 _BATCH = 256
 """Candidate spots tested at once (vectorised) while searching for a fit."""
-
-Floats = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -141,83 +143,6 @@ def rolled_spot(piece: RolledPiece) -> tuple[float, float]:
     return min(max(cx + dx, s.x0), s.x1), min(max(cy + dy, s.y0), s.y1)
 
 
-def _headings(xs: Floats, ys: Floats, width_in: float, depth_in: float) -> Floats:
-    """Long-axis directions across the rays from the table centre, degrees in [0, 180).
-
-    At the table centre itself there is no ray: the long axis then runs left to right (90°).
-    """
-    dx, dy = xs - width_in / 2, ys - depth_in / 2
-    bearing = np.degrees(np.arctan2(dx, dy))
-    heading = np.round((bearing + 90.0) % 180.0, 9) % 180.0
-    return np.where(np.hypot(dx, dy) < 1e-9, 90.0, heading)
-
-
-def _local_ring(
-    kind: TerrainType, battlefield: Battlefield, scale: float, inset_in: float = 0.0
-) -> Floats:
-    """The outline in the piece's own frame: (along the long axis, across it), inches;
-    ``inset_in`` draws it that much smaller all round."""
-    long_in, short_in = kind.footprint_in(battlefield)
-    hl, hs = long_in * scale / 2 - inset_in, short_in * scale / 2 - inset_in
-    if kind.shape == "ellipse":
-        a = 2 * np.pi * np.arange(_ELLIPSE_SIDES) / _ELLIPSE_SIDES
-        ring = np.stack([hl * np.cos(a), hs * np.sin(a)], axis=1)
-    else:
-        ring = np.array([[-hl, -hs], [hl, -hs], [hl, hs], [-hl, hs]])
-    return ring[::-1].copy()  # the frame is mirrored in table axes: reversed is counter-clockwise
-
-
-def _outlines(ring: Floats, xs: Floats, ys: Floats, headings_deg: Floats) -> Floats:
-    """Outlines (n, k, 2) of the ring centred on each (x, y) along each heading, rounded."""
-    t = np.radians(headings_deg)
-    ax, ay = np.sin(t)[:, None], np.cos(t)[:, None]  # along the long axis
-    u, v = ring[None, :, 0], ring[None, :, 1]
-    px = xs[:, None] + u * ax + v * ay
-    py = ys[:, None] + u * ay - v * ax
-    out: Floats = np.round(np.stack([px, py], axis=2), COORD_DECIMALS).astype(np.float64)
-    return out
-
-
-def _strip(
-    wide_in: float, x: float, y: float, heading_deg: float, width_in: float, depth_in: float
-) -> Polygon:
-    """A river or road ``wide_in`` wide through (x, y) along ``heading_deg``, from table edge
-    to table edge, counter-clockwise, rounded."""
-    t = math.radians(heading_deg)
-    ax, ay = math.sin(t), math.cos(t)
-    reach = math.hypot(width_in, depth_in) * 2
-    line = LineString([(x - ax * reach, y - ay * reach), (x + ax * reach, y + ay * reach)])
-    band = line.buffer(wide_in / 2, cap_style="flat")
-    clipped = band.intersection(box(0, 0, width_in, depth_in))
-    coords = np.round(np.asarray(clipped.exterior.coords), COORD_DECIMALS)
-    return orient(Polygon(coords), sign=1.0)
-
-
-def footprint(
-    kind: TerrainType,
-    x: float,
-    y: float,
-    heading_deg: float,
-    battlefield: Battlefield,
-    width_in: float,
-    depth_in: float,
-    scale: float = 1.0,
-) -> tuple[tuple[float, float], ...]:
-    """The piece's outline centred on (x, y), long axis along ``heading_deg``, inches,
-    counter-clockwise. A strip (river, road) runs through (x, y) from table edge to table edge."""
-    if kind.shape == "strip":
-        wide_in = kind.footprint_in(battlefield)[1] * scale
-        ring = _strip(wide_in, x, y, heading_deg, width_in, depth_in)
-        return tuple((float(px), float(py)) for px, py in ring.exterior.coords[:-1])
-    one = _outlines(
-        _local_ring(kind, battlefield, scale),
-        np.array([x]),
-        np.array([y]),
-        np.array([heading_deg]),
-    )[0]
-    return tuple((float(px), float(py)) for px, py in one)
-
-
 @functools.cache
 def _search_offsets() -> Floats:
     """Offsets (m, 2) on a SEARCH_STEP_IN grid across a whole section, nearest first."""
@@ -268,10 +193,10 @@ class _Placer:
             or float(shapely.area(shapely.intersection(shape, blockers))) <= OVERLAP_EPS_SQ_IN
         )
 
-    def _maybe_free(self, outlines: Floats, insets: Floats) -> npt.NDArray[np.bool_]:
+    def _maybe_free(self, drawn: Floats, insets: Floats) -> npt.NDArray[np.bool_]:
         """A fast first pass over many outlines (n, k, 2): on the table, and their slightly
         inset copies clear of every solid piece and strip (pieces may touch)."""
-        xs, ys = outlines[:, :, 0], outlines[:, :, 1]
+        xs, ys = drawn[:, :, 0], drawn[:, :, 1]
         on_table: npt.NDArray[np.bool_] = (
             (xs.min(axis=1) >= -TABLE_TOL_IN)
             & (ys.min(axis=1) >= -TABLE_TOL_IN)
@@ -293,28 +218,28 @@ class _Placer:
         kind = piece.type
         if kind.shape == "strip":
             heading = float(
-                _headings(np.array([x0]), np.array([y0]), self.width_in, self.depth_in)[0]
+                headings(np.array([x0]), np.array([y0]), self.width_in, self.depth_in)[0]
             )
             wide_in = kind.footprint_in(self.battlefield)[1]
-            shape = _strip(wide_in, x0, y0, heading, self.width_in, self.depth_in)
+            shape = strip_outline(wide_in, x0, y0, heading, self.width_in, self.depth_in)
             if not self._fits(shape, True):
                 return None
             self._add(shape, True)
             return self._piece(piece, ident, shape, heading, x0, y0, 0.0, 1.0)
         xs, ys = _spots(piece.section, x0, y0)
-        base = _headings(xs, ys, self.width_in, self.depth_in)
+        base = headings(xs, ys, self.width_in, self.depth_in)
         for scale in SHRINK_STEPS:
-            ring = _local_ring(kind, self.battlefield, scale)
-            inset = _local_ring(kind, self.battlefield, scale, _INSET_IN)
+            ring = local_ring(kind, self.battlefield, scale)
+            inset = local_ring(kind, self.battlefield, scale, _INSET_IN)
             for turn in (0.0, 90.0):
-                headings = (base + turn) % 180.0
+                turned = (base + turn) % 180.0
                 for start in range(0, len(xs), _BATCH):
                     part = slice(start, start + _BATCH)
-                    px, py, ph = xs[part], ys[part], headings[part]
-                    outlines = _outlines(ring, px, py, ph)
-                    free = self._maybe_free(outlines, _outlines(inset, px, py, ph))
+                    px, py, ph = xs[part], ys[part], turned[part]
+                    drawn = outlines(ring, px, py, ph)
+                    free = self._maybe_free(drawn, outlines(inset, px, py, ph))
                     for k in np.nonzero(free)[0]:
-                        shape = Polygon(outlines[k])
+                        shape = Polygon(drawn[k])
                         if not self._fits(shape, False):
                             continue
                         self._add(shape, False)
