@@ -45,6 +45,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--video", action="store_true", help="also write an annotated replay.mp4")
     parser.add_argument(
+        "--review",
+        action="store_true",
+        help="also write review.toml: the uncertain events (who moved, which model fell), "
+        "for you to correct",
+    )
+    parser.add_argument(
+        "--corrections",
+        type=Path,
+        help="a corrected review.toml: rebuild the replay with its names",
+    )
+    parser.add_argument(
         "--stride",
         type=int,
         default=None,
@@ -79,11 +90,22 @@ def summary_line(result: ReplayResult) -> str:
             ("unknown", "unknown"),
         )
     )
-    return (
+    line = (
         f"replay of {result.footage_s:.1f} s of footage: {s.get('moves', 0)} moves, "
         f"{s.get('removed', 0)} removed, {s.get('hidden', 0)} hidden ({how}), "
         f"{len(result.timeline.states)} settled states; {result.speed:.1f}x real time"
     )
+    game = s.get("game")
+    if game:
+        gk = game.get("known", {})
+        winner = f"{game['winner']} win" if game.get("winner") else "no winner seen"
+        line += (
+            f"\ngame from the moves: {game.get('rounds', 0)} rounds, "
+            f"{game.get('activations', 0)} activations, {len(game.get('fallen', []))} taken off, "
+            f"{winner} ({gk.get('seen', 0)} seen, {gk.get('inferred', 0)} inferred, "
+            f"{gk.get('rules', 0)} from the rules, {gk.get('unknown', 0)} unknown)"
+        )
+    return line
 
 
 def run(args: argparse.Namespace) -> int:
@@ -105,6 +127,8 @@ def run(args: argparse.Namespace) -> int:
         images_fps=args.images_fps,
         width_in=args.width,
         depth_in=args.depth,
+        review=args.review,
+        corrections=args.corrections,
     )
     console = Console(stderr=True)
     with progress_bar("replaying", _footage_done, quiet=args.quiet) as update:
@@ -115,6 +139,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"open {(result.out_dir / 'index.html').resolve()}")
     if options.video:
         print(f"video {(result.out_dir / 'replay.mp4').resolve()}")
+    if options.review:
+        print(f"review {(result.out_dir / 'review.toml').resolve()}")
     if result.interrupted:
         print("stopped early: the replay covers what was read before Ctrl-C", file=sys.stderr)
         return 130

@@ -33,9 +33,10 @@ from pathlib import Path
 from typing import Any
 
 from assistant.errors import UserError
-from assistant.replay.engine_replay import GameReplayer, engine_replay
+from assistant.replay.engine_replay import EngineReplay, GameReplayer, engine_replay
 from assistant.replay.reconstruct import Roster, activations, piece_moves, piece_positions
-from assistant.replay.records import KNOWN
+from assistant.replay.records import KNOWN, RULES
+from assistant.replay.review import Corrections
 from assistant.replay.timeline import Timeline
 from calibration.profile import TableProfile
 
@@ -52,14 +53,17 @@ def timeline_document(
     warnings: list[str],
     source: dict[str, Any],
     engine: GameReplayer | None = None,
+    corrections: Corrections | None = None,
 ) -> dict[str, Any]:
     """The version-1 timeline.json object (inches, degrees, seconds).
 
     With ``engine`` (the scenario's game) and no logged events, the game is reconstructed
     from the moves: events with "source": "engine" and the activation steps."""
     pmoves = piece_moves(timeline.moves, roster) if roster else []
+    if corrections is not None and roster is not None:
+        pmoves = corrections.apply_moves(pmoves, dict(roster.sides))
     game = (
-        engine_replay(timeline, roster, engine, pmoves)
+        engine_replay(timeline, roster, engine, pmoves, corrections)
         if engine is not None and roster is not None and not logged
         else None
     )
@@ -133,7 +137,40 @@ def timeline_document(
         "roster": roster.to_json() if roster else None,
         "keyframes": keyframes,
         "warnings": list(warnings) + (never_seen(timeline, roster) if roster else []),
-        "summary": known_summary(events),
+        "summary": {**known_summary(events), **game_summary(events, game)},
+    }
+
+
+def game_summary(events: list[dict[str, Any]], game: EngineReplay | None) -> dict[str, Any]:
+    """The game the engine read from the moves (no session log): {"game": {"rounds",
+    "activations", "fallen", "winner", "known"}} where "known" counts the engine's events by
+    how each was known (an event the engine derived from a seen move is "rules"); empty
+    without it."""
+    if game is None:
+        return {}
+    counts = dict.fromkeys(KNOWN, 0)
+    rounds = 0
+    fallen: list[str] = []
+    winner = None
+    for e in events:
+        if e.get("source") != "engine" or e["kind"] == "note":
+            continue
+        known = e.setdefault("known", RULES)
+        counts[known] = counts.get(known, 0) + 1
+        if e["kind"] == "round_start":
+            rounds = max(rounds, int(e.get("round", 0)))
+        elif e["kind"] == "removed" and e.get("unit"):
+            fallen.append(str(e["unit"]))
+        elif e["kind"] == "end":
+            winner = str(e["text"]).split(" win", 1)[0] if " win" in e["text"] else None
+    return {
+        "game": {
+            "rounds": rounds,
+            "activations": len(game.activations),
+            "fallen": fallen,
+            "winner": winner,
+            "known": counts,
+        }
     }
 
 

@@ -25,7 +25,9 @@ from typing import Any
 
 from assistant.replay.engine_branches import outcomes
 from assistant.replay.engine_checks import check_ai, check_human, event, facing_off
+from assistant.replay.engine_unseen import Unseen, play_unseen, unseen_cost, unseen_events
 from assistant.replay.reconstruct import PieceMove, Roster, piece_moves, piece_positions
+from assistant.replay.review import Corrections
 from assistant.replay.timeline import Timeline
 from assistant.scenarios import load_game
 from assistant.tables import adapter_for
@@ -57,7 +59,7 @@ STAND_IN_COST = 4.0
 """No legal action explains the move: the unit is stood there and acts in place."""
 UNSEEN_FALL_COST = 30.0
 """The rules take a unit off that the footage leaves on the table (per unit)."""
-REMOVAL_COST = 3.0
+REMOVAL_COST = 10.0
 """The footage takes a unit off that the rules do not (per unit)."""
 RETURN_COST = 3.0
 NO_TURN_COST = 10.0
@@ -138,12 +140,14 @@ class GameReplayer:
         stories = [_Story(state, per_side={s.name: 0 for s in state.sides})]
         for i, (_, _, item) in enumerate(items):
             if isinstance(item, Removal):
-                children = [self._removed(s, item) for s in stories]
+                children = [c for s in stories for c in self._removed(s, item)]
             else:
                 window = self._removed_before_next_move(items, i)
                 children = [c for s in stories for c in self._moved(s, item, window)]
             stories = _prune(children)
         best = stories[0]
+        if items:
+            self._finish(best, items[-1][0])
         events = best.events
         if events:
             first_t = min(e["t"] for e in events)
@@ -165,21 +169,57 @@ class GameReplayer:
         return frozenset(out)
 
     # ------------------------------------------------------------- removals
-    def _removed(self, story: _Story, removal: Removal) -> _Story:
+    def _removed(self, story: _Story, removal: Removal) -> list[_Story]:
         uid = self.unit_of_piece[removal.piece]
         unit = story.state.unit(uid)
         text = (
             f"{unit.name} is out of the game: its model was taken off the table "
             f"(last seen at {removal.t:.1f} s)."
         )
-        explained = not unit.on_table
-        if explained:
+        if not unit.on_table:
             text += " By the rules it fell (or left) in the action before."
             child = story.fork()
-        else:
-            child = story.fork(self.adapter.take_off(story.state, uid), REMOVAL_COST)
-        child.events.append(event(removal.t, "removed", text, uid, explained=explained))
-        return child
+            child.events.append(
+                event(removal.t, "removed", text, uid, explained=True, known="rules")
+            )
+            return [child]
+        out: list[_Story] = []
+        found = play_unseen(
+            self, story.state, lambda st: not st.unit(uid).on_table, frozenset({uid})
+        )
+        for unseen in found:
+            # steps the footage does not show (a melee on the spot, a shot from where a unit
+            # stands) on dice it cannot show took the unit off
+            child = story.fork(unseen.state, unseen_cost(unseen))
+            self._add_unseen(child, unseen, story.state, removal.t)
+            said = text + " By the rules it fell (or left) in steps the footage does not show."
+            child.events.append(
+                event(removal.t, "removed", said, uid, explained=True, known="rules")
+            )
+            out.append(child)
+        child = story.fork(self.adapter.take_off(story.state, uid), REMOVAL_COST)
+        child.events.append(event(removal.t, "removed", text, uid, explained=False, known="seen"))
+        out.append(child)
+        return out
+
+    def _add_unseen(self, story: _Story, unseen: Unseen, state: GameState, t: float) -> None:
+        events, steps = unseen_events(unseen, state, t, story.per_side)
+        story.events.extend(events)
+        story.steps.extend(steps)
+
+    def _finish(self, story: _Story, t: float) -> None:
+        """Past the footage's last move or removal: the steps that end the battle within the
+        round, moving no model and taking none off (its end and winner, by the rules)."""
+        if self.adapter.turn(story.state, self.ruleset).kind == "over":
+            return
+        found = play_unseen(
+            self, story.state, lambda st: self.adapter.turn(st, self.ruleset).kind == "over"
+        )
+        # a footage that stops mid-battle is not played on: only an end within this round
+        found = [u for u in found if not any(e.type == EventType.ROUND_START for e in u.events)]
+        if found:
+            self._add_unseen(story, found[0], story.state, t)
+            story.state = found[0].state
 
     # ---------------------------------------------------------------- moves
     def _moved(self, story: _Story, move: PieceMove, window: frozenset[str]) -> list[_Story]:
@@ -407,6 +447,7 @@ def engine_replay(
     roster: Roster,
     replayer: GameReplayer,
     moves: Sequence[PieceMove] | None = None,
+    corrections: Corrections | None = None,
 ) -> EngineReplay:
     """The engine's reading of a whole timeline: its piece moves (``moves``, or grouped from
     the tag moves), the pieces taken off (a piece with several tags once all of them are
@@ -425,7 +466,8 @@ def engine_replay(
         tags = gone.setdefault(piece.name, set())
         tags.add(e.tag_id)
         if tags >= {int(m.tag_id) for m in piece.tags}:
-            removals.append(Removal(piece.name, e.t))
+            name = corrections.fall_piece(e.t, piece.name) if corrections else piece.name
+            removals.append(Removal(name, e.t))
             tags.clear()
     start: dict[str, tuple[float, float, float]] = {}
     if timeline.states:

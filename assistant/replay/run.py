@@ -39,6 +39,7 @@ from assistant.replay.reconstruct import (
     roster_from_scenario,
     tidy_logged,
 )
+from assistant.replay.review import load_corrections, write_review
 from assistant.replay.timeline import Timeline, TimelineBuilder, TimelineSettings
 from calibration.profile import TableProfile, load_profile
 from calibration.quality import MAX_REPROJECTION_MM
@@ -65,6 +66,10 @@ class ReplayOptions:
     events: Path | None = None
     """A session's event log (events.jsonl or its recording folder); default: found beside
     the footage."""
+    review: bool = False
+    """Also write review.toml: the uncertain events, for the player to correct."""
+    corrections: Path | None = None
+    """A corrected review file: the replay is rebuilt with its names."""
     keyframe_width_px: int = 480
     keyframe_every_s: float = 2.0
 
@@ -216,6 +221,11 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
 
     # With a scenario and no session log, the engine reconstructs the game from the moves.
     engine = GameReplayer(scenario) if scenario and not logged else None
+    corrections = None
+    if options.corrections is not None:
+        if roster is None:
+            raise UserError("--corrections needs the scenario (--scenario) to name the models")
+        corrections = load_corrections(options.corrections, [p.name for p in roster.pieces])
     ids = roster.tag_ids() if roster else None
     pieces = roster.pieces if roster else ()
     observer = FrameObserver(profile, make_detector(), ids, pieces)
@@ -256,6 +266,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
             warnings=warnings + reader.warnings,
             source=source,
             engine=engine,
+            corrections=corrections,
         )
 
     try:
@@ -300,6 +311,8 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
     doc = document()
     _write_json_atomic(out / "timeline.json", doc)
     write_viewer(out / "index.html", doc)
+    if options.review:
+        write_review(doc, out)
     result.timeline = builder.timeline()
     result.warnings = doc["warnings"]
     result.summary = doc["summary"]

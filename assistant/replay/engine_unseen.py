@@ -1,0 +1,201 @@
+"""Steps of the game the footage does not show, played by the engine to reach what it shows next.
+
+A melee fought on the spot, a shot from where a unit stands, a round that ends and the next
+that begins: none of them moves a model, so the footage has no trace of them. When the table
+next shows a model taken off that the rules still have on it (or the footage ends with the
+battle not over), the engine plays such steps, on every result the unseen dice could give,
+until the rules take that model off (or the battle ends): the AI's own orders for its units,
+the actions that leave a player's unit where it stands, passes. A step may move no model the
+footage leaves in place, and may take off no model the footage leaves on the table. The
+shortest such story is kept (the footage cannot tell how many misses came before the hit).
+Every rule is the engine's (``pending``/``validate``/``apply`` through the table adapter).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from assistant.replay.engine_branches import branches, outcomes
+from assistant.replay.engine_checks import event
+from engine.actions import Action, Event, EventType
+from engine.errors import EngineError
+from engine.model import GameState
+
+if TYPE_CHECKING:
+    from assistant.replay.engine_replay import GameReplayer
+
+#: Unseen steps tried at most to reach what the footage shows next.
+MAX_UNSEEN_STEPS = 40
+#: Game states followed at once in that search.
+WIDTH = 60
+#: Stories kept of those that reach what the footage shows next in the fewest steps.
+MAX_RESULTS = 6
+#: Events whose result came from dice the footage cannot show.
+DICE_EVENTS = frozenset({"attack", "wound", "rout_check", "roll", "initiative", "chance"})
+_RESERVED = frozenset({"t", "kind", "text", "unit", "source"})
+_STILL_IN = 0.01
+
+
+@dataclass(frozen=True)
+class Unseen:
+    """Steps the footage does not show: the state they reach, the engine's events and the
+    units that acted (in order)."""
+
+    state: GameState
+    events: tuple[Event, ...]
+    acted: tuple[str, ...]
+
+
+def play_unseen(
+    game: GameReplayer,
+    state: GameState,
+    goal: Callable[[GameState], bool],
+    may_leave: frozenset[str] = frozenset(),
+) -> list[Unseen]:
+    """The stories of fewest unseen steps from ``state`` to a state where ``goal`` holds (at
+    most :data:`MAX_RESULTS`, one per state; empty when none within
+    :data:`MAX_UNSEEN_STEPS`). Only units in ``may_leave`` may leave the table; no unit
+    moves."""
+    frontier: list[Unseen] = [Unseen(state, (), ())]
+    seen: set[GameState] = {state}
+    for _ in range(MAX_UNSEEN_STEPS):
+        if not frontier:
+            return []
+        nxt: list[Unseen] = []
+        reached: list[Unseen] = []
+        for story in frontier:
+            for after, events, actor in _steps(game, story.state):
+                if after in seen or not _still(story.state, after, may_leave):
+                    continue
+                seen.add(after)
+                acted = story.acted + ((actor,) if actor else ())
+                child = Unseen(after, story.events + tuple(events), acted)
+                (reached if goal(after) else nxt).append(child)
+        if reached:
+            return reached[:MAX_RESULTS]
+        frontier = nxt[:WIDTH]
+    return []
+
+
+def unseen_cost(unseen: Unseen) -> float:
+    """What a story pays for steps the footage does not show: each activation and pass, and
+    each round begun, costs 1."""
+    counted = (EventType.ACTIVATION, EventType.ROUND_START, "pass")
+    return float(sum(1 for ev in unseen.events if ev.type in counted))
+
+
+def _steps(game: GameReplayer, state: GameState) -> list[tuple[GameState, Sequence[Event], str]]:
+    """Every unseen step the rules allow now, on every result of its dice."""
+    turn = game.adapter.turn(state, game.ruleset)
+    if turn.kind == "over":
+        return []
+    actions: list[tuple[Action, str]] = []
+    if turn.action is not None:
+        actions.append((turn.action, turn.action.unit_id or ""))
+    elif turn.kind == "ai":
+        for uid in turn.candidates:
+            try:
+                found = branches(
+                    lambda dice, uid=uid: game.ai.decide(state, game.ruleset, uid, dice), 64
+                )
+            except EngineError:
+                continue
+            for order, _ in found:
+                actions.append((order.action, uid))
+    else:
+        for uid in turn.candidates:
+            unit = state.unit(uid)
+            actions += [(a, uid) for a in game.adapter.stand_in_actions(state, unit)]
+    if turn.may_pass and turn.side is not None and turn.action is None:
+        actions.append((game.adapter.pass_action(state, turn.side), ""))
+    out: list[tuple[GameState, Sequence[Event], str]] = []
+    done: set[Action] = set()
+    for action, uid in actions:
+        if action in done:
+            continue
+        done.add(action)
+        try:
+            if game.ruleset.validate(state, action):
+                continue
+            results = outcomes(game.ruleset, state, action)
+        except EngineError:
+            continue
+        out += [(o.state, o.events, uid) for o in results]
+    return out
+
+
+def _still(before: GameState, after: GameState, may_leave: frozenset[str]) -> bool:
+    """No model moved; none left the table but those in ``may_leave``."""
+    for unit in before.units:
+        if not unit.on_table:
+            continue
+        now = after.unit(unit.id)
+        if not now.on_table:
+            if unit.id in may_leave:
+                continue
+            return False
+        if math.dist(now.position, unit.position) > _STILL_IN:
+            return False
+    return True
+
+
+def unseen_events(
+    unseen: Unseen, state: GameState, t: float, per_side: dict[str, int]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Timeline events and activation steps for unseen steps dated ``t`` (seconds): the rounds
+    and activations are known from the rules, the dice results are unknown."""
+    events: list[dict[str, Any]] = []
+    steps: list[dict[str, Any]] = []
+    current = state
+    rnd = state.round
+    for ev in unseen.events:
+        kind = str(ev.type)
+        if ev.type == EventType.ROUND_START:
+            rnd = ev.round
+            per_side.update(dict.fromkeys(per_side, 0))
+            events.append(
+                event(t, "round_start", f"Round {ev.round} begins.", round=ev.round, known="rules")
+            )
+            continue
+        if ev.type == EventType.ACTIVATION and ev.unit:
+            unit = current.unit(ev.unit) if current.has_unit(ev.unit) else None
+            if unit is None:
+                continue
+            n = per_side.get(unit.side, 0) + 1
+            per_side[unit.side] = n
+            text = (
+                f"Round {rnd}: {unit.name} activates (activation {n} of {unit.side} this "
+                "round; not seen: it moved no model)."
+            )
+            events.append(
+                event(
+                    t,
+                    "activation",
+                    text,
+                    unit.id,
+                    side=unit.side,
+                    round=rnd,
+                    side_activation=n,
+                    known="rules",
+                    how="the rules' next step; the footage shows no move",
+                )
+            )
+            steps.append(
+                {
+                    "t": round(t, 3),
+                    "t_start": round(t, 3),
+                    "label": f"{unit.name} acts where it stands (round {rnd}, not seen)",
+                    "tags": [],
+                    "unit": unit.id,
+                    "known": "rules",
+                }
+            )
+            continue
+        details = {k: v for k, v in ev.data if k not in _RESERVED}
+        known = "unknown" if kind in DICE_EVENTS else "rules"
+        text = ev.text + (" (the dice were not seen)" if known == "unknown" else "")
+        events.append(event(t, kind, text, ev.unit, known=known, **details))
+    return events, steps
