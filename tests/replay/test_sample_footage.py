@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from assistant.replay.review import load_corrections, write_review
 from tests.replay.truth_check import (
     SEEN_POS_IN,
     SEEN_TIME_S,
@@ -113,10 +114,61 @@ def test_sample_battle_reconstructed_by_the_engine(
     legality = _engine(doc, "legality")
     assert [e["t"] for e in legality] == [m["t_end"] for m in human_moves]
     assert all(e["legal"] for e in legality), [e["text"] for e in legality]
-    # activations come from the engine; every piece taken off leaves the game
-    assert len(doc["activations"]) == len(moves)
-    assert all("(round " in a["label"] for a in doc["activations"])
+    # activations come from the engine: one per move, and those the footage cannot show
+    # (a melee fought on the spot, a shot from where a unit stands) from the rules
+    steps = doc["activations"]
+    assert len([a for a in steps if a.get("known") != "rules"]) == len(moves)
+    assert all("(round " in a["label"] for a in steps)
     taken_off = [e for e in doc["events"] if e["kind"] == "removed" and "source" not in e]
     assert len(_engine(doc, "removed")) == len(taken_off) > 0
     notes = [e["text"] for e in _engine(doc, "note")]
     assert sum("need the session log or the dice" in n for n in notes) == 1
+
+
+# The log of seed 3 (soloscope simulate crossroads-ambush --seed 3): Goblins win in round 7
+# after 26 activations; Goblin Stabber, Crossbow Ivy, Goblin Boss and Shieldman Rook fall and
+# Sergeant Ash carries the relic off the table.
+LOG_TAKEN_OFF = {"goblin-stabber", "crossbow", "sergeant", "goblin-boss", "shield"}
+
+
+def test_the_game_from_the_moves_reaches_the_log_s_end(
+    replayed: tuple[dict[str, Any], dict[str, Any]],
+) -> None:
+    """Falls come from removals, the unseen melee and shots before them are played by the
+    engine on dice marked unknown, and the battle ends with its winner. Once, the engine read
+    3 rounds and no winner. Rounds 4 to 6 of the log are a melee in which nothing moves: the
+    footage shows nothing of them, and the shortest story that explains the table is kept, so
+    fewer rounds and activations are read than the log's 7 and 26."""
+    _, doc = replayed
+    game = doc["summary"]["game"]
+    assert game["winner"] == "Goblins"
+    assert set(game["fallen"]) == LOG_TAKEN_OFF
+    assert 4 <= game["rounds"] <= 7
+    assert len(doc["moves"]) and 16 <= game["activations"] <= 27
+    # every engine event says how it was known, and the dice the footage cannot show are
+    # unknown: the attacks that took Goblin Boss and Shieldman Rook off, the rout checks
+    engine = [e for e in doc["events"] if e.get("source") == "engine" and e["kind"] != "note"]
+    assert all(e["known"] in ("seen", "inferred", "rules", "unknown") for e in engine)
+    assert sum(game["known"].values()) == len(engine)
+    attacks = [e for e in engine if e["kind"] == "attack"]
+    assert attacks and all(e["known"] == "unknown" for e in attacks)
+    assert any(e["kind"] == "rout_check" for e in engine)
+    falls = {e["unit"] for e in engine if e["kind"] == "fall"}
+    assert {"goblin-boss", "shield"} <= falls
+    ends = [e for e in engine if e["kind"] == "end"]
+    assert len(ends) == 1 and ends[0]["text"].startswith("Goblins win")
+
+
+def test_the_review_file_lists_the_uncertain_events(
+    replayed: tuple[dict[str, Any], dict[str, Any]], tmp_path: Path
+) -> None:
+    """--review: the moves found from the picture and every model taken off, for the player
+    to correct; read back, they name the models the replay named."""
+    _, doc = replayed
+    path = write_review(doc, tmp_path)
+    names = [p["name"] for p in doc["roster"]["pieces"]]
+    corrections = load_corrections(path, names)
+    inferred = [m for m in doc["piece_moves"] if m["known"] != "seen"]
+    assert inferred and sorted(corrections.moves) == sorted(m["t_end"] for m in inferred)
+    assert len(corrections.falls) == len(_engine(doc, "removed")) == 5
+    assert "Goblin Boss" in corrections.falls.values()
