@@ -78,7 +78,7 @@ def run(
     wall = 0.0
     for seed in seeds:
         if not warm:
-            clear_memo()  # each battle pays for its own searches, as one `simulate` run does
+            clear_memo(state)  # each battle pays for its own searches, as one `simulate` run does
         controllers = dict(controllers_for(scenario))
         controllers[ai_side] = _TimedController(controllers[ai_side], times)  # type: ignore[assignment]
         t0, w0 = time.process_time(), time.perf_counter()

@@ -1,7 +1,12 @@
 """The immutable game state: sides, units, terrain, objectives and round bookkeeping.
 
+What every rule system has is here (table, units with pose, cell, card, wounds and statuses,
+round, decks, controller memory); what a ruleset adds lives in its own frozen parts,
+``GameState.rules`` (a :class:`RulesState`) and ``Unit.rules`` (a :class:`UnitRules`).
+
 Positions are in table inches (origin at the human player's left front corner, +x right,
-+y away from the player); headings in degrees clockwise from +y, in [0, 360).
++y away from the player); headings in degrees clockwise from +y, in [0, 360); grid cells are
+(column, row) with row 0 at the far edge (RULES §1.1).
 """
 
 from __future__ import annotations
@@ -10,9 +15,11 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 
+from engine.cards import Deck
 from engine.errors import EngineError
 from engine.geometry import Edge, Point, Table
-from engine.jsonvalue import Memory
+from engine.jsonvalue import JSONScalar, Memory
+from engine.memo import BoardMemo
 
 
 class UnknownUnitError(EngineError, KeyError):
@@ -42,18 +49,21 @@ class UnitStatus(StrEnum):
     """Left the table by an edge carrying an objective, scoring it."""
 
 
-class Phase(StrEnum):
-    """What the round is waiting for."""
-
-    INITIATIVE = "initiative"
-    ACTIVATION = "activation"
-    BONUS = "bonus"
-    OVER = "over"
-
-
 @dataclass(frozen=True)
 class UnitCard:
     """Base class of a ruleset's unit card (the numbers printed on a character's card)."""
+
+
+@dataclass(frozen=True)
+class UnitRules:
+    """Base class of a ruleset's own per-unit state (a company, an objective carried, actions
+    left); the base holds nothing."""
+
+
+@dataclass(frozen=True)
+class RulesState:
+    """Base class of a ruleset's own part of the game state (whose turn it is within the round,
+    passes, bonus activations, routing companies, a dice pool); the base holds nothing."""
 
 
 @dataclass(frozen=True)
@@ -65,8 +75,6 @@ class Unit:
     name: str
     """What the player calls it ("Orc Captain")."""
     side: str
-    company: str
-    """Company name: the group whose losses trigger rout checks."""
     sheet_order: int
     """Position on its side's character sheet (AI activation order)."""
     x: float
@@ -82,10 +90,14 @@ class Unit:
     status: UnitStatus = UnitStatus.ACTIVE
     activated: bool = False
     """Already activated this round."""
-    carrying: str | None = None
-    """Id of the objective it carries."""
     general: str | None = None
     """Name of the human general commanding it (co-operative play)."""
+    statuses: frozenset[str] = frozenset()
+    """The ruleset's status markers on it ("pinned", "alerted", "patrolling")."""
+    cell: tuple[int, int] | None = None
+    """Its grid cell (column, row; row 0 at the far edge) on a gridded table, else None."""
+    rules: UnitRules = field(default_factory=UnitRules)
+    """The ruleset's own per-unit state."""
 
     @property
     def position(self) -> Point:
@@ -163,23 +175,12 @@ class GameState:
     units: tuple[Unit, ...]
     terrain: tuple[TerrainPiece, ...] = ()
     objectives: tuple[Objective, ...] = ()
-    options: tuple[tuple[str, float], ...] = ()
-    """Numeric rule options from the scenario (contact tolerance, round limit, ...)."""
+    options: tuple[tuple[str, JSONScalar], ...] = ()
+    """Rule options from the scenario (contact tolerance, round limit, ...): numbers, flags or
+    words."""
     round: int = 0
-    phase: Phase = Phase.INITIATIVE
     active_side: str | None = None
-    """Side whose turn it is to activate a character."""
-    passes_in_row: int = 0
-    general_turn: int = 0
-    """How many human activations there have been this battle (co-op rotation)."""
-    bonus_unit: str | None = None
-    """Unit taking a bonus activation after felling an enemy."""
-    bonus_move_in: float = 0.0
-    bonus_toward: Point | None = None
-    """Where the enemy felled by the bonus unit stood (the AI turns to face it)."""
-    routing_companies: frozenset[str] = field(default_factory=frozenset)
-    company_sizes: tuple[tuple[str, int], ...] = ()
-    """Starting number of characters per company."""
+    """Side whose turn it is to act."""
     winner: str | None = None
     """Winning side's name once the battle is over ("draw" for a draw)."""
     end_reason: str = ""
@@ -188,6 +189,12 @@ class GameState:
     memory: tuple[tuple[str, Memory], ...] = ()
     """Each side's controller memory (side name, memory), stored by the runner from each
     order, so it is saved, undone and replayed with the state."""
+    decks: tuple[Deck, ...] = ()
+    """The game's decks of cards (draw pile, discard, removed), by name."""
+    rules: RulesState = field(default_factory=RulesState)
+    """The ruleset's own part of the state."""
+    memo: BoardMemo = field(default_factory=BoardMemo, compare=False, hash=False, repr=False)
+    """Remembered board searches, shared by the states derived from this one (not state)."""
 
     @cached_property
     def _unit_index(self) -> dict[str, Unit]:
@@ -239,12 +246,34 @@ class GameState:
         raise EngineError(f"no objective {objective_id!r} in this game")
 
     def option(self, name: str, default: float) -> float:
-        """A numeric scenario option."""
-        return dict(self.options).get(name, default)
+        """A numeric scenario option (``default`` when absent)."""
+        for key, value in self.options:
+            if key == name:
+                if isinstance(value, bool) or not isinstance(value, int | float):
+                    raise EngineError(f"option {name!r} is {value!r}, not a number")
+                return value
+        return default
 
-    def is_routing(self, unit: Unit) -> bool:
-        """Whether the unit's company is routing."""
-        return unit.company in self.routing_companies
+    def option_value(self, name: str, default: JSONScalar = None) -> JSONScalar:
+        """A scenario option of any type (``default`` when absent)."""
+        for key, value in self.options:
+            if key == name:
+                return value
+        return default
+
+    def deck(self, name: str) -> Deck:
+        """The deck with this name."""
+        for d in self.decks:
+            if d.name == name:
+                return d
+        raise EngineError(f"no deck {name!r} in this game")
+
+    def with_deck(self, deck: Deck) -> GameState:
+        """A copy with the deck of the same name replaced (or added)."""
+        kept = tuple(d for d in self.decks if d.name != deck.name)
+        if len(kept) == len(self.decks):
+            return replace(self, decks=(*self.decks, deck))
+        return replace(self, decks=tuple(deck if d.name == deck.name else d for d in self.decks))
 
     def memory_of(self, side: str) -> Memory:
         """The side's controller memory (empty when it has none)."""

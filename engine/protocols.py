@@ -7,7 +7,7 @@ simulations). Both are found by name, so a scenario file names its ruleset and i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -79,6 +79,9 @@ class Ruleset(Protocol):
     """Title of the rule document it implements."""
     action_kinds: frozenset[str]
     """The action kinds it accepts (:class:`~engine.actions.ActionKind` words and its own)."""
+    options: Mapping[str, str]
+    """Scenario options of its own (name: what it takes), beside the shared ones
+    (``engine.scenario.RULE_OPTIONS``); it checks their values in ``new_game``."""
 
     def action_word(self, action: Action) -> str:
         """The word an order line and the log use for the action's kind."""
@@ -116,6 +119,7 @@ class RulesetBase:
     title = ""
     source = ""
     action_kinds: frozenset[str] = frozenset()
+    options: Mapping[str, str] = {}
 
     def action_word(self, action: Action) -> str:
         """The kind itself."""

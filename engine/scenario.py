@@ -20,7 +20,11 @@ RULE_OPTIONS: dict[str, str] = {
     "contact_tol_in": "base-contact tolerance, inches (0 to 1)",
     "max_rounds": "rounds after which the battle ends (a whole number, 1 or more)",
 }
-"""The names allowed in a scenario's [options] table, with what each takes."""
+"""The options every ruleset takes in a scenario's [options] table, with what each takes; a
+ruleset adds its own (``Ruleset.options``), checked by that ruleset."""
+
+OptionValue = bool | int | float | str
+"""A scenario option: a number, a flag or a word."""
 
 _OVERLAP_EPS_IN = 1e-6
 """A base may touch impassable terrain; it may not reach into it by more than this, inches."""
@@ -128,8 +132,8 @@ class Scenario(_Strict):
     version: Literal[1] = 1
     scenario: ScenarioInfo
     table: TableSpec = TableSpec()
-    options: dict[str, float] = {}
-    """Numeric rule options: contact_tol_in, max_rounds, ..."""
+    options: dict[str, OptionValue] = {}
+    """Rule options: contact_tol_in, max_rounds and the ruleset's own (numbers, flags, words)."""
     sides: tuple[SideSpec, ...] = Field(min_length=2, max_length=2)
     units: tuple[UnitSpec, ...] = Field(min_length=2)
     terrain: tuple[TerrainSpec, ...] = ()
@@ -139,15 +143,19 @@ class Scenario(_Strict):
 
     @model_validator(mode="after")
     def _check_options(self) -> Scenario:
+        allowed = {**RULE_OPTIONS, **_ruleset_options(self.scenario.ruleset)}
         for name, value in self.options.items():
-            if name not in RULE_OPTIONS:
-                raise ValueError(
-                    f"options.{name}: unknown option (allowed: {', '.join(RULE_OPTIONS)})"
-                )
-            if name == "max_rounds" and (value < 1 or value != int(value)):
-                raise ValueError(f"options.max_rounds: {RULE_OPTIONS[name]}, got {value:g}")
-            if name == "contact_tol_in" and not 0 <= value <= 1:
-                raise ValueError(f"options.contact_tol_in: {RULE_OPTIONS[name]}, got {value:g}")
+            if name not in allowed:
+                raise ValueError(f"options.{name}: unknown option (allowed: {', '.join(allowed)})")
+            number = (
+                float(value)
+                if isinstance(value, int | float) and not isinstance(value, bool)
+                else None
+            )
+            if name == "max_rounds" and (number is None or number < 1 or number != int(number)):
+                raise ValueError(f"options.max_rounds: {RULE_OPTIONS[name]}, got {value!r}")
+            if name == "contact_tol_in" and (number is None or not 0 <= number <= 1):
+                raise ValueError(f"options.contact_tol_in: {RULE_OPTIONS[name]}, got {value!r}")
         return self
 
     @model_validator(mode="after")
@@ -212,6 +220,17 @@ class Scenario(_Strict):
             if s.name == name:
                 return s
         raise ScenarioError(f"{self.source}: no side named {name!r}")
+
+
+def _ruleset_options(ruleset: str) -> dict[str, str]:
+    """The options the named ruleset adds (none when no ruleset of that name is registered;
+    starting the game says so)."""
+    from engine.protocols import UnknownNameError, find_ruleset  # the registry imports this
+
+    try:
+        return dict(find_ruleset(ruleset).options)
+    except UnknownNameError:
+        return {}
 
 
 def _allowed_fields(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:

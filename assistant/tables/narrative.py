@@ -32,7 +32,7 @@ from assistant.tables.base import (
 )
 from engine.actions import Action, ActionKind, Order
 from engine.geometry import Point, cover_between
-from engine.model import GameState, Phase, Role, Unit, UnitStatus
+from engine.model import GameState, Role, Unit, UnitStatus
 from engine.odds import (
     NARRATIVE_MODIFIER_RANGE,
     narrative_modifier_error,
@@ -40,6 +40,7 @@ from engine.odds import (
 )
 from engine.protocols import PendingKind, Ruleset
 from engine.rulesets.narrative_board import card_of, gap_between, sight_between
+from engine.rulesets.narrative_state import bonus_move_for, carrying, is_routing, with_carrying
 
 NAME = "narrative"
 
@@ -59,7 +60,7 @@ class NarrativeAdapter(BaseAdapter):
         if pending.kind is PendingKind.CHANCE:
             return Turn("auto", action=Action(ActionKind.CHANCE))
         side = pending.side or ""
-        routing = [u for u in pending.candidates if state.is_routing(state.unit(u))]
+        routing = [u for u in pending.candidates if is_routing(state, state.unit(u))]
         if state.side(side).role is Role.AI:
             return Turn(
                 "ai", side, pending.candidates, unit_id=pending.unit, may_pass=pending.may_pass
@@ -117,11 +118,12 @@ class NarrativeAdapter(BaseAdapter):
         card = card_of(unit)
         status = unit_status(unit)
         values = ()
-        if unit.carrying is not None:
-            values = (CardValue("carries", state.objective(unit.carrying).name),)
+        carried = carrying(unit)
+        if carried is not None:
+            values = (CardValue("carries", state.objective(carried).name),)
         return UnitCard(
             status=status,
-            statuses=("routing",) if status == "active" and state.is_routing(unit) else (),
+            statuses=("routing",) if status == "active" and is_routing(state, unit) else (),
             values=values,
             wound_slots=card.wound_slots,
             ranges_in=(card.shoot_range_in,) if card.shoot_range_in else (),
@@ -195,20 +197,21 @@ class NarrativeAdapter(BaseAdapter):
         self, state: GameState, unit_id: str, x: float, y: float, heading: float
     ) -> GameState:
         state = super().place(state, unit_id, x, y, heading)
-        carried = state.unit(unit_id).carrying
+        carried = carrying(state.unit(unit_id))
         if carried is not None:
             state = state.with_objective(replace(state.objective(carried), x=x, y=y))
         return state
 
     def take_off(self, state: GameState, unit_id: str) -> GameState:
         unit = state.unit(unit_id)
-        if unit.carrying is not None:
-            objective = state.objective(unit.carrying)
+        carried = carrying(unit)
+        if carried is not None:
+            objective = state.objective(carried)
             state = state.with_objective(replace(objective, carried_by=None, x=unit.x, y=unit.y))
-        return state.with_unit(replace(unit, status=UnitStatus.FALLEN, carrying=None))
+        return state.with_unit(replace(with_carrying(unit, None), status=UnitStatus.FALLEN))
 
     def activation_note(self, state: GameState, unit: Unit) -> str:
-        return "bonus" if state.phase is Phase.BONUS and state.bonus_unit == unit.id else ""
+        return "bonus" if bonus_move_for(state, unit) is not None else ""
 
 
 register_adapter(NAME, NarrativeAdapter)

@@ -14,16 +14,16 @@ from engine.actions import Action, ActionKind
 from engine.controllers.narrative_tactics import objective_next_to
 from engine.errors import EngineError
 from engine.geometry import Point, bearing_deg, check_path, find_path, wrap180
-from engine.model import GameState, Phase, Unit
+from engine.model import GameState, Unit
 from engine.protocols import Ruleset
 from engine.rulesets.narrative_board import card_of, contacting_enemies, move_area, move_patterns
+from engine.rulesets.narrative_state import bonus_move_for, carrying, is_routing
 
 
 def move_allowance_in(state: GameState, unit: Unit) -> float:
     """How far the unit may move in this activation, inches."""
-    if state.phase is Phase.BONUS and state.bonus_unit == unit.id:
-        return state.bonus_move_in
-    return card_of(unit).move_in
+    bonus = bonus_move_for(state, unit)
+    return card_of(unit).move_in if bonus is None else bonus
 
 
 def observed_path(
@@ -63,7 +63,7 @@ def declared_heading(path: tuple[Point, ...], seen_deg: float) -> float | None:
 def _pick_up(state: GameState, unit: Unit) -> str | None:
     """The objective the unit picks up before it acts (a free step, D000-11), if any."""
     pick = objective_next_to(state, unit)
-    return pick.id if pick is not None and unit.carrying is None else None
+    return pick.id if pick is not None and carrying(unit) is None else None
 
 
 def observed_action(
@@ -160,7 +160,7 @@ def replay_move(
     """The legal actions a move in footage could have been: a flight when its company is
     routing; otherwise a move, a charge into whoever it ends touching, or a move and shoot,
     picking up an objective it stands next to first."""
-    if state.is_routing(unit):
+    if is_routing(state, unit):
         return ReplayMove((Action(ActionKind.FLEE, unit.id),), True)
     path, why, nudged = _legal_path(state, unit, seen, slack_in)
     if path is None:
@@ -216,6 +216,6 @@ def stand_in_actions(state: GameState, unit: Unit) -> tuple[Action, ...]:
             for enemy in state.enemies_of(unit)
         ]
     options.append(Action(ActionKind.MOVE, unit.id, heading_deg=unit.heading_deg))
-    if state.is_routing(unit):
+    if is_routing(state, unit):
         options.append(Action(ActionKind.FLEE, unit.id))
     return tuple(options)

@@ -27,7 +27,7 @@ from engine.geometry import (
     point_gap_in,
     within_in,
 )
-from engine.model import GameState, Phase, Unit
+from engine.model import GameState, Unit
 from engine.protocols import ControllerBase, Pending, Ruleset, register_controller
 from engine.rulesets.narrative_board import (
     OBJECTIVE_REACH_IN,
@@ -42,6 +42,7 @@ from engine.rulesets.narrative_board import (
     nearest_key,
     p_wound,
 )
+from engine.rulesets.narrative_state import carrying, is_routing
 
 NAME = "autopilot"
 #: Values of the non-attack plans (attacks are worth their chance to wound times the gain).
@@ -128,8 +129,7 @@ class _Planner:
     ) -> None:
         self.state, self.ruleset, self.unit, self.dice = state, ruleset, unit, dice
         self.card = card_of(unit)
-        bonus = state.phase is Phase.BONUS
-        self.move_in = state.bonus_move_in if bonus else self.card.move_in
+        self.move_in = ruleset.query(state).movement_allowance_in(unit)
         self.pick_up: str | None = None
         self.stand_in_roll = False
         self.rolls: list[tuple[str, int]] = []
@@ -169,13 +169,13 @@ class _Planner:
     def upper_bound(self) -> float:
         """A value no plan of this character can exceed, found without any path search."""
         state, unit = self.state, self.unit
-        if state.is_routing(unit):
+        if is_routing(state, unit):
             return 0.0
         engaged = contacting_enemies(state, unit)
         if engaged:
             return max(p_wound(self.delta(e, False)) * self.kill_value(e) * 1.2 for e in engaged)
         bound = 0.0
-        if unit.carrying is not None or objective_next_to(state, unit) is not None:
+        if carrying(unit) is not None or objective_next_to(state, unit) is not None:
             bound = 2.0
         enemies = state.enemies_of(self.unit)
         if enemies:
@@ -197,7 +197,7 @@ class _Planner:
 
     def best(self) -> _Plan:
         state, unit = self.state, self.unit
-        if state.is_routing(unit):
+        if is_routing(state, unit):
             edge = self._edge()
             path, _ = flee_path(state, unit, Edge(edge), self.move_in)
             return _Plan(0.0, self.order(ActionKind.FLEE, "forced", "its company is routing", path))
@@ -211,11 +211,11 @@ class _Planner:
                 p_wound(self.delta(target, False)) * self.kill_value(target) * 1.2,
                 self.order(ActionKind.CONTINUE_MELEE, "forced", "it is in melee", target=target),
             )
-        if unit.carrying is None:
+        if carrying(unit) is None:
             near = objective_next_to(state, unit)
             if near is not None:
                 self.pick_up = near.id
-        if unit.carrying is not None or self.pick_up is not None:
+        if carrying(unit) is not None or self.pick_up is not None:
             edge = self._edge()
             path, _ = carry_route(state, unit, Edge(edge), self.move_in)
             order = self.order(

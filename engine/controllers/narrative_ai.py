@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
 from engine.actions import Action, ActionKind, Order
+from engine.board import pick_nearest, ranked_with_ties
 from engine.controllers.narrative_tactics import (
     clockwise_from_heading,
     contact_path,
@@ -19,9 +20,7 @@ from engine.controllers.narrative_tactics import (
     loose_objectives,
     nearest,
     objective_next_to,
-    pick_nearest,
     pivot_toward,
-    ranked_with_ties,
     shortened,
     viewable,
 )
@@ -34,7 +33,7 @@ from engine.geometry import (
     point_gap_in,
     within_in,
 )
-from engine.model import GameState, Objective, Phase, Unit
+from engine.model import GameState, Objective, Unit
 from engine.protocols import ControllerBase, Pending, Ruleset, register_controller
 from engine.rulesets.narrative_board import (
     OBJECTIVE_REACH_IN,
@@ -50,6 +49,7 @@ from engine.rulesets.narrative_board import (
     move_toward,
     sight_between,
 )
+from engine.rulesets.narrative_state import carrying, in_bonus, is_routing, rules_of
 
 NAME = "narrative-ai"
 T = TypeVar("T")
@@ -81,8 +81,10 @@ class _Activation:
         self.unit = unit
         self.dice = dice
         self.card = card_of(unit)
-        self.bonus = state.phase is Phase.BONUS
-        self.move_in = state.bonus_move_in if self.bonus else self.card.move_in
+        rules = rules_of(state)
+        self.bonus = in_bonus(state)
+        self.bonus_toward = rules.bonus_toward
+        self.move_in = rules.bonus_move_in if self.bonus else self.card.move_in
         self.rolls: list[tuple[str, int]] = []
         self.pick_up: str | None = None
 
@@ -126,7 +128,7 @@ class _Activation:
     # ----------------------------------------------------------- the list
     def decide(self) -> Order:
         state, unit = self.state, self.unit
-        if state.is_routing(unit):
+        if is_routing(state, unit):
             edge = self._nearest_edge()
             path, _ = flee_path(state, unit, edge, self.move_in)
             return self.order(
@@ -138,15 +140,15 @@ class _Activation:
         engaged = contacting_enemies(state, unit)
         if engaged:
             return self._continue_melee(engaged)
-        if unit.carrying is None:
+        if carrying(unit) is None:
             objective = objective_next_to(state, unit)
             if objective is not None:
                 self.pick_up = objective.id
-        if unit.carrying is not None or self.pick_up is not None:
+        if carrying(unit) is not None or self.pick_up is not None:
             return self._carry_off()
-        if self.bonus and state.bonus_toward is not None:
+        if self.bonus and self.bonus_toward is not None:
             # D000-08: turn to where the felled enemy stood, then the steps with half a move.
-            self.unit = unit = pivot_toward(unit, state.bonus_toward)
+            self.unit = unit = pivot_toward(unit, self.bonus_toward)
         for step in (
             self._step3_shoot,
             self._step4_move_and_shoot,
@@ -187,7 +189,7 @@ class _Activation:
     def _carry_off(self) -> Order:
         edge = self._nearest_edge()
         path, leaves = flee_path(self.state, self.unit, edge, self.move_in, keep_clear=True)
-        what = self.unit.carrying or self.pick_up
+        what = carrying(self.unit) or self.pick_up
         name = self.state.objective(what or "").name
         reason = f"it carries {name} and runs for the {edge.value} edge"
         if leaves:

@@ -5,7 +5,7 @@ Shared by the seed-000 AI and the autopilot. Inches and degrees throughout.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
@@ -45,47 +45,10 @@ from engine.rulesets.narrative_board import (
 T = TypeVar("T")
 
 
-def clear_memo() -> None:
-    """Forget every remembered search (for benchmarks that want a cold start)."""
-    clear_board_memo()
-
-
-def pick_nearest(
-    items: Sequence[tuple[tuple[float, float], T]], dice: RandomSource, purpose: str
-) -> tuple[T, int | None]:
-    """The item with the smallest key; exact ties broken by a logged roll (G-07)."""
-    ordered = sorted(items, key=lambda kv: kv[0])
-    best = ordered[0][0]
-    tied = [item for key, item in ordered if key == best]
-    if len(tied) == 1:
-        return tied[0], None
-    roll = dice.roll(len(tied), purpose)
-    return tied[roll - 1], roll
-
-
-def ranked_with_ties(
-    keyed: Sequence[tuple[tuple[float, ...], T]], dice: RandomSource, purpose: str
-) -> Iterator[tuple[T, int | None]]:
-    """Items by key, smallest first, each with the roll that chose it (None: no tie).
-
-    Items whose keys are exactly equal come out in an order drawn with the dice (G-07), one
-    roll per pick among those left of the tie; a roll is made only when the caller reaches
-    the tie.
-    """
-    ordered = sorted(keyed, key=lambda kv: kv[0])
-    i = 0
-    while i < len(ordered):
-        j = i
-        while j < len(ordered) and ordered[j][0] == ordered[i][0]:
-            j += 1
-        group = [item for _, item in ordered[i:j]]
-        while group:
-            if len(group) == 1:
-                yield group.pop(), None
-            else:
-                roll = dice.roll(len(group), purpose)
-                yield group.pop(roll - 1), roll
-        i = j
+def clear_memo(state: GameState) -> None:
+    """Forget every search remembered for ``state``'s game (for benchmarks that want a cold
+    start)."""
+    clear_board_memo(state)
 
 
 def clockwise_from_heading(unit: Unit, others: Sequence[Unit]) -> list[Unit]:
@@ -199,7 +162,7 @@ def firing_position(
         card.shoot_range_in,
         move_in,
     )
-    return remember(key, lambda: _firing_position(state, unit, target, move_in))
+    return remember(state, key, lambda: _firing_position(state, unit, target, move_in))
 
 
 def _firing_position(

@@ -19,7 +19,7 @@ from engine.controllers.narrative_tactics import (
 )
 from engine.dice import RandomSource
 from engine.geometry import Edge, Point, advance, path_cost_in, within_in
-from engine.model import GameState, Phase, Unit
+from engine.model import GameState, Unit
 from engine.protocols import ControllerBase, Pending, PendingKind, Ruleset, register_controller
 from engine.rulesets.narrative_board import (
     card_of,
@@ -29,6 +29,7 @@ from engine.rulesets.narrative_board import (
     gap_between,
     move_toward,
 )
+from engine.rulesets.narrative_state import bonus_move_for, carrying, in_bonus, is_routing
 
 NAME = "random"
 #: Random moves tried per activation (straight legs, then bent paths).
@@ -82,22 +83,23 @@ class RandomPlayer(ControllerBase):
         )
 
     def _candidates(self, state: GameState, unit: Unit, dice: RandomSource) -> list[Action]:
-        if state.is_routing(unit):
+        if is_routing(state, unit):
             return [Action(ActionKind.FLEE, unit.id)]
         engaged = contacting_enemies(state, unit)
         if engaged:
             return [Action(ActionKind.CONTINUE_MELEE, unit.id, target_id=e.id) for e in engaged]
-        bonus = state.phase is Phase.BONUS
-        move_in = state.bonus_move_in if bonus else card_of(unit).move_in
+        bonus = in_bonus(state)
+        bonus_move = bonus_move_for(state, unit)
+        move_in = card_of(unit).move_in if bonus_move is None else bonus_move
         shoot_in = card_of(unit).shoot_range_in
         out: list[Action] = []
         if bonus:
             out.append(Action(ActionKind.PASS, unit.id))
-        near = objective_next_to(state, unit) if unit.carrying is None else None
+        near = objective_next_to(state, unit) if carrying(unit) is None else None
         pick_ups: list[str | None] = [None] if near is None else [None, near.id]
         paths = self._random_paths(state, unit, move_in, dice)
         for pick in pick_ups:
-            carrying = unit.carrying is not None or pick is not None
+            carries = carrying(unit) is not None or pick is not None
             for e in state.enemies_of(unit):
                 out.append(Action(ActionKind.SHOOT, unit.id, target_id=e.id, pick_up=pick))
                 gap = gap_between(unit, e)
@@ -127,7 +129,7 @@ class RandomPlayer(ControllerBase):
                             pick_up=pick,
                         )
                     )
-            if carrying:
+            if carries:
                 edge = Edge(state.side(unit.side).edge)
                 flight, _ = flee_path(state, unit, edge, move_in, keep_clear=True)
                 out.append(Action(ActionKind.MOVE, unit.id, path=flight, pick_up=pick))

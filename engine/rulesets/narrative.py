@@ -33,14 +33,13 @@ from engine.geometry import (
 from engine.model import (
     GameState,
     Objective,
-    Phase,
     Role,
     Side,
     TerrainPiece,
     Unit,
     UnitStatus,
 )
-from engine.protocols import Outcome, Pending, PendingKind, register_ruleset
+from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
 from engine.rulesets.narrative_board import (
     MIN_STEP_IN,
     OBJECTIVE_REACH_IN,
@@ -58,6 +57,16 @@ from engine.rulesets.narrative_board import (
 )
 from engine.rulesets.narrative_query import NarrativeQuery
 from engine.rulesets.narrative_stalemate import stalemate
+from engine.rulesets.narrative_state import (
+    NarrativeState,
+    NarrativeUnit,
+    carrying,
+    company_of,
+    is_routing,
+    rules_of,
+    with_carrying,
+    with_rules,
+)
 from engine.scenario import Scenario, ScenarioError, card_error
 
 NAME = "narrative"
@@ -108,7 +117,7 @@ def final_heading(start_deg: float, path: Sequence[Point], stated_deg: float | N
     return start_deg
 
 
-class NarrativeRuleset:
+class NarrativeRuleset(RulesetBase):
     """The seed-000 rules."""
 
     name = NAME
@@ -158,7 +167,6 @@ class NarrativeRuleset:
                     id=spec.id,
                     name=spec.name,
                     side=spec.side,
-                    company=spec.company or spec.side,
                     sheet_order=i,
                     x=spec.x,
                     y=spec.y,
@@ -173,6 +181,7 @@ class NarrativeRuleset:
                     base_diameter_in=spec.base_diameter_in,
                     wounds=card.wounds,
                     general=spec.general,
+                    rules=NarrativeUnit(company=spec.company or spec.side),
                 )
             )
         terrain = tuple(
@@ -193,7 +202,7 @@ class NarrativeRuleset:
         objectives = tuple(Objective(o.id, o.name, o.x, o.y) for o in scenario.objectives)
         sizes: dict[str, int] = {}
         for u in units:
-            sizes[u.company] = sizes.get(u.company, 0) + 1
+            sizes[company_of(u)] = sizes.get(company_of(u), 0) + 1
         return GameState(
             ruleset=NAME,
             scenario=scenario.scenario.name,
@@ -203,18 +212,19 @@ class NarrativeRuleset:
             terrain=terrain,
             objectives=objectives,
             options=tuple(sorted(scenario.options.items())),
-            company_sizes=tuple(sorted(sizes.items())),
+            rules=NarrativeState(company_sizes=tuple(sorted(sizes.items()))),
         )
 
     # --------------------------------------------------------------- pending
     def pending(self, state: GameState) -> Pending:
         """What the battle waits for next."""
-        if state.phase is Phase.OVER:
+        rules = rules_of(state)
+        if rules.waiting is PendingKind.OVER:
             return Pending(PendingKind.OVER)
-        if state.phase is Phase.INITIATIVE:
+        if rules.waiting is PendingKind.CHANCE:
             return Pending(PendingKind.CHANCE, purpose="initiative")
-        if state.phase is Phase.BONUS and state.bonus_unit is not None:
-            unit = state.unit(state.bonus_unit)
+        if rules.waiting is PendingKind.CONTINUE and rules.bonus_unit is not None:
+            unit = state.unit(rules.bonus_unit)
             return Pending(
                 PendingKind.CONTINUE, side=unit.side, candidates=(unit.id,), unit=unit.id
             )
@@ -229,7 +239,7 @@ class NarrativeRuleset:
             return None, tuple(u.id for u in ready)
         # Co-operative play: human generals take turns (§2.c); skip one with nobody left.
         for k in range(len(generals)):
-            general = generals[(state.general_turn + k) % len(generals)]
+            general = generals[(rules_of(state).general_turn + k) % len(generals)]
             own = [u.id for u in ready if u.general in (general, None)]
             if own:
                 return general, tuple(own)
@@ -267,8 +277,9 @@ class NarrativeRuleset:
     def _unit_action_problems(self, state: GameState, unit: Unit, action: Action) -> list[str]:
         card = card_of(unit)
         kind = action.kind
-        move_in = state.bonus_move_in if state.phase is Phase.BONUS else card.move_in
-        if state.is_routing(unit):
+        rules = rules_of(state)
+        move_in = rules.bonus_move_in if rules.waiting is PendingKind.CONTINUE else card.move_in
+        if is_routing(state, unit):
             if kind != ActionKind.FLEE:
                 return [f"{unit.name} is routing and must flee"]
             if action.pick_up is not None:
@@ -292,10 +303,10 @@ class NarrativeRuleset:
         if kind == ActionKind.CONTINUE_MELEE:
             return [f"{unit.name} is not in melee"]
         problems: list[str] = []
-        carrying = unit.carrying
+        carried = carrying(unit)
         if action.pick_up is not None:
             problems += self._pick_up_problems(state, unit, action.pick_up)
-            carrying = action.pick_up
+            carried = action.pick_up
         target = None
         if action.target_id is not None:
             if not state.has_unit(action.target_id):
@@ -310,7 +321,7 @@ class NarrativeRuleset:
         )
         end = unit.position
         if moving:
-            path_problem = self._path_problem(state, unit, action.path, move_in, carrying)
+            path_problem = self._path_problem(state, unit, action.path, move_in, carried)
             if path_problem:
                 problems.append(path_problem)
             elif action.path:
@@ -349,7 +360,7 @@ class NarrativeRuleset:
             objective = state.objective(objective_id)
         except EngineError:
             return [f"no objective {objective_id!r}"]
-        if unit.carrying is not None:
+        if carrying(unit) is not None:
             return [f"{unit.name} already carries an objective"]
         if objective.carried_by is not None or objective.scored_by is not None:
             return [f"{objective.name} is not on the ground"]
@@ -450,7 +461,7 @@ class NarrativeRuleset:
         if stuck:
             return Outcome(self._end(state, events, "draw", stuck), tuple(events))
         units = tuple(replace(u, activated=False) if u.activated else u for u in state.units)
-        state = replace(state, round=rnd, units=units, passes_in_row=0)
+        state = with_rules(replace(state, round=rnd, units=units), passes_in_row=0)
         events.append(event(EventType.ROUND_START, rnd, f"Round {rnd} begins."))
         roll = dice.roll(6, "initiative: 1-3 the AI side starts, 4-6 the human side")
         ai = state.side_of_role(Role.AI)
@@ -466,16 +477,19 @@ class NarrativeRuleset:
                 side=first,
             )
         )
-        state = replace(state, phase=Phase.ACTIVATION, active_side=first)
+        state = with_rules(replace(state, active_side=first), waiting=PendingKind.CHOOSE_UNIT)
         return self._settle_turn(state, first, events)
 
     def _pass(self, state: GameState) -> Outcome:
-        if state.phase is Phase.BONUS:
-            unit = state.unit(state.bonus_unit or "")
+        rules = rules_of(state)
+        if rules.waiting is PendingKind.CONTINUE:
+            unit = state.unit(rules.bonus_unit or "")
             ev = event(
                 EventType.PASS, state.round, f"{unit.name} ends the bonus activation.", unit.id
             )
-            state = replace(state, phase=Phase.ACTIVATION, bonus_unit=None, bonus_toward=None)
+            state = with_rules(
+                state, waiting=PendingKind.CHOOSE_UNIT, bonus_unit=None, bonus_toward=None
+            )
             return self._end_activation(state, unit, [ev])
         side = state.active_side or ""
         general, _ = self._candidates(state, side)
@@ -485,9 +499,9 @@ class NarrativeRuleset:
             # Co-operative play: the pass is this general's; the rotation moves on (§2.c).
             text = f"{general} ({side}) passes."
             events = [event(EventType.PASS, state.round, text, side=side, general=general)]
-            state = replace(state, general_turn=state.general_turn + 1)
-        passes = state.passes_in_row + 1
-        state = replace(state, passes_in_row=passes)
+            state = with_rules(state, general_turn=rules.general_turn + 1)
+        passes = rules.passes_in_row + 1
+        state = with_rules(state, passes_in_row=passes)
         # D000-06: the round ends when every general who could still act has passed in
         # succession (two generals: two passes in a row).
         ready = self._generals_ready(state)
@@ -524,7 +538,9 @@ class NarrativeRuleset:
     def _end_round(self, state: GameState, events: list[Event], why: str) -> Outcome:
         events.append(event(EventType.ROUND_END, state.round, f"Round {state.round} ends: {why}."))
         return Outcome(
-            replace(state, phase=Phase.INITIATIVE, active_side=None, passes_in_row=0),
+            with_rules(
+                replace(state, active_side=None), waiting=PendingKind.CHANCE, passes_in_row=0
+            ),
             tuple(events),
         )
 
@@ -532,15 +548,19 @@ class NarrativeRuleset:
         unit = state.unit(action.unit_id or "")
         rnd = state.round
         events: list[Event] = []
-        bonus = state.phase is Phase.BONUS
+        bonus = rules_of(state).waiting is PendingKind.CONTINUE
         if not bonus:
             events.append(
                 event(EventType.ACTIVATION, rnd, f"{unit.name} activates.", unit.id, side=unit.side)
             )
             unit = replace(unit, activated=True)
             state = state.with_unit(unit)
-        state = replace(
-            state, passes_in_row=0, phase=Phase.ACTIVATION, bonus_unit=None, bonus_toward=None
+        state = with_rules(
+            state,
+            passes_in_row=0,
+            waiting=PendingKind.CHOOSE_UNIT,
+            bonus_unit=None,
+            bonus_toward=None,
         )
         if action.pick_up is not None:
             state, unit = self._pick_up(state, unit, action.pick_up, events)
@@ -577,9 +597,9 @@ class NarrativeRuleset:
                     move_in=half,
                 )
             )
-            state = replace(
+            state = with_rules(
                 state,
-                phase=Phase.BONUS,
+                waiting=PendingKind.CONTINUE,
                 bonus_unit=unit.id,
                 bonus_move_in=half,
                 bonus_toward=felled.position,
@@ -590,14 +610,14 @@ class NarrativeRuleset:
     def _end_activation(self, state: GameState, unit: Unit, events: list[Event]) -> Outcome:
         side = state.side(unit.side)
         if side.role is Role.HUMAN and side.generals:
-            state = replace(state, general_turn=state.general_turn + 1)
+            state = with_rules(state, general_turn=rules_of(state).general_turn + 1)
         return self._settle_turn(state, state.other_side(unit.side), events)
 
     def _pick_up(
         self, state: GameState, unit: Unit, objective_id: str, events: list[Event]
     ) -> tuple[GameState, Unit]:
         objective = state.objective(objective_id)
-        unit = replace(unit, carrying=objective.id)
+        unit = with_carrying(unit, objective.id)
         state = state.with_unit(unit).with_objective(replace(objective, carried_by=unit.id))
         events.append(
             event(
@@ -622,7 +642,7 @@ class NarrativeRuleset:
         end = path[-1]
         heading = final_heading(unit.heading_deg, path, action.heading_deg)
         distance = path_cost_in(path)
-        if unit.carrying is not None and not state.table.contains_base(end, unit.radius_in):
+        if carrying(unit) is not None and not state.table.contains_base(end, unit.radius_in):
             return self._leave_table(state, unit, end, True, events, dice)
         state, unit = self._place(state, unit, end, heading)
         events.append(
@@ -712,10 +732,9 @@ class NarrativeRuleset:
         """The unit standing at ``end`` facing ``heading_deg``, with any objective it carries."""
         unit = replace(unit, x=end[0], y=end[1], heading_deg=heading_deg)
         state = state.with_unit(unit)
-        if unit.carrying is not None:
-            state = state.with_objective(
-                replace(state.objective(unit.carrying), x=end[0], y=end[1])
-            )
+        carried = carrying(unit)
+        if carried is not None:
+            state = state.with_objective(replace(state.objective(carried), x=end[0], y=end[1]))
         return state, unit
 
     def nearest_edge(self, state: GameState, unit: Unit, dice: RandomSource) -> Edge:
@@ -743,10 +762,11 @@ class NarrativeRuleset:
         dice: RandomSource,
     ) -> tuple[GameState, Unit]:
         rnd = state.round
-        routing = state.is_routing(unit)
+        routing = is_routing(state, unit)
         status = UnitStatus.ROUTED_OFF if routing or not escaped else UnitStatus.ESCAPED
-        if unit.carrying is not None:
-            objective = state.objective(unit.carrying)
+        carried = carrying(unit)
+        if carried is not None:
+            objective = state.objective(carried)
             state = state.with_objective(
                 replace(objective, carried_by=None, scored_by=unit.side, x=where[0], y=where[1])
             )
@@ -760,7 +780,7 @@ class NarrativeRuleset:
                     side=unit.side,
                 )
             )
-        unit = replace(unit, status=status, carrying=None, x=where[0], y=where[1])
+        unit = replace(with_carrying(unit, None), status=status, x=where[0], y=where[1])
         state = state.with_unit(unit)
         events.append(
             event(
@@ -822,13 +842,14 @@ class NarrativeRuleset:
                 )
             )
             return state.with_unit(target), None
-        fallen = replace(target, status=UnitStatus.FALLEN, carrying=None)
+        fallen = replace(with_carrying(target, None), status=UnitStatus.FALLEN)
         state = state.with_unit(fallen)
         events.append(
             event(EventType.FALL, rnd, f"{target.name} falls: remove the model.", target.id)
         )
-        if target.carrying is not None:
-            objective = state.objective(target.carrying)
+        dropped = carrying(target)
+        if dropped is not None:
+            objective = state.objective(dropped)
             state = state.with_objective(
                 replace(objective, carried_by=None, x=target.x, y=target.y)
             )
@@ -848,14 +869,15 @@ class NarrativeRuleset:
         self, state: GameState, removed: Unit, events: list[Event], dice: RandomSource
     ) -> GameState:
         """Rout check after a loss (§2.i, D000-01)."""
-        company = removed.company
-        if company in state.routing_companies:
+        company = company_of(removed)
+        rules = rules_of(state)
+        if company in rules.routing_companies:
             return state
-        size = dict(state.company_sizes).get(company, 1)
+        size = dict(rules.company_sizes).get(company, 1)
         lost = sum(
             1
             for u in state.units
-            if u.company == company and u.status in (UnitStatus.FALLEN, UnitStatus.ROUTED_OFF)
+            if company_of(u) == company and u.status in (UnitStatus.FALLEN, UnitStatus.ROUTED_OFF)
         )
         if lost * 2 <= size:
             return state
@@ -874,7 +896,7 @@ class NarrativeRuleset:
             )
         )
         if routs:
-            state = replace(state, routing_companies=state.routing_companies | {company})
+            state = with_rules(state, routing_companies=rules.routing_companies | {company})
             events.append(
                 event(
                     EventType.ROUTING,
@@ -930,7 +952,8 @@ class NarrativeRuleset:
                 scored=[[k, len(v)] for k, v in sorted(scored.items())],
             )
         )
-        return replace(state, phase=Phase.OVER, winner=winner, end_reason=why, active_side=None)
+        state = replace(state, winner=winner, end_reason=why, active_side=None)
+        return with_rules(state, waiting=PendingKind.OVER)
 
     # ---------------------------------------------------------- invariants
     def check_state(self, state: GameState) -> list[str]:
@@ -951,23 +974,25 @@ class NarrativeRuleset:
         for o in state.objectives:
             if o.carried_by is not None:
                 carrier = state.unit(o.carried_by)
-                if carrier.carrying != o.id or not carrier.on_table:
+                if carrying(carrier) != o.id or not carrier.on_table:
                     problems.append(f"{o.name} is carried by {carrier.name}, who does not hold it")
         for u in state.units:
-            if u.carrying is not None and state.objective(u.carrying).carried_by != u.id:
-                problems.append(f"{u.name} holds {u.carrying}, which does not know it")
-        if state.phase is Phase.BONUS:
-            if state.bonus_unit is None:
+            held = carrying(u)
+            if held is not None and state.objective(held).carried_by != u.id:
+                problems.append(f"{u.name} holds {held}, which does not know it")
+        rules = rules_of(state)
+        if rules.waiting is PendingKind.CONTINUE:
+            if rules.bonus_unit is None:
                 problems.append("bonus phase without a bonus unit")
-            elif not state.unit(state.bonus_unit).on_table:
-                problems.append(f"bonus activation for {state.bonus_unit}, who is off the table")
-        if (state.phase is Phase.OVER) != (state.winner is not None):
-            problems.append(f"phase {state.phase.value} with winner {state.winner!r}")
+            elif not state.unit(rules.bonus_unit).on_table:
+                problems.append(f"bonus activation for {rules.bonus_unit}, who is off the table")
+        if (rules.waiting is PendingKind.OVER) != (state.winner is not None):
+            problems.append(f"waiting for {rules.waiting.value} with winner {state.winner!r}")
         for o in state.objectives:
             if o.scored_by is not None and o.carried_by is not None:
                 problems.append(f"{o.name} is both scored and carried")
-        companies = {u.company for u in state.units}
-        for company in sorted(state.routing_companies - companies):
+        companies = {company_of(u) for u in state.units}
+        for company in sorted(rules.routing_companies - companies):
             problems.append(f"routing company {company!r} has no characters")
         return problems
 

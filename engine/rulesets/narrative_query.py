@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.actions import ActionKind
 from engine.geometry import Obstacle, Point, within_in
-from engine.model import Phase, Unit
+from engine.model import Unit
 from engine.query import BoardQuery
 from engine.rulesets.narrative_board import (
     can_shoot_from,
@@ -21,6 +21,7 @@ from engine.rulesets.narrative_board import (
     move_toward,
     sight_blockers,
 )
+from engine.rulesets.narrative_state import bonus_move_for
 
 
 class NarrativeQuery(BoardQuery):
@@ -28,10 +29,8 @@ class NarrativeQuery(BoardQuery):
 
     def movement_allowance_in(self, unit: Unit) -> float:
         """M, or half of it in a bonus activation."""
-        state = self.state
-        if state.phase is Phase.BONUS and state.bonus_unit == unit.id:
-            return state.bonus_move_in
-        return card_of(unit).move_in
+        bonus = bonus_move_for(self.state, unit)
+        return card_of(unit).move_in if bonus is None else bonus
 
     def distance_in(self, a: Unit, b: Unit) -> float:
         """Edge to edge (G-01)."""

@@ -19,6 +19,7 @@ from engine.rulesets.narrative_board import (
     contacting_enemies,
     move_area,
 )
+from engine.rulesets.narrative_state import carrying, is_routing
 
 #: Directions tried (evenly spaced) when asking whether a base can move at all.
 STEP_DIRECTIONS = 36
@@ -30,8 +31,8 @@ def can_act(state: GameState, unit: Unit) -> bool:
         return True
     card = card_of(unit)
     area = move_area(state, unit)
-    routing = state.is_routing(unit)
-    if routing or unit.carrying is not None:
+    routing = is_routing(state, unit)
+    if routing or carrying(unit) is not None:
         # A flight (toward the nearest edge) or a carrier's run may leave the table even where
         # no step stays on it.
         edges = state.table.nearest_edges(unit.position) if routing else tuple(Edge)
@@ -43,7 +44,7 @@ def can_act(state: GameState, unit: Unit) -> bool:
             return False
     if any(can_shoot_from(state, unit, e) for e in state.enemies_of(unit)):
         return True
-    if unit.carrying is None and any(
+    if carrying(unit) is None and any(
         o.carried_by is None
         and o.scored_by is None
         and within_in(point_gap_in(unit.position, unit.radius_in, o.position), OBJECTIVE_REACH_IN)

@@ -13,9 +13,10 @@ from typing import Any
 
 from engine.actions import Action, ActionKind, Event, EventType
 from engine.dice import ScriptedDice
-from engine.model import GameState, Phase
-from engine.protocols import Outcome
+from engine.model import GameState
+from engine.protocols import Outcome, PendingKind
 from engine.rulesets.narrative import NarrativeRuleset
+from engine.rulesets.narrative_state import with_rules
 from engine.scenario import Scenario
 
 AI = "AI"
@@ -131,7 +132,9 @@ def build(
     ruleset = NarrativeRuleset()
     state = ruleset.new_game(scenario(units, terrain, objectives, **kwargs))
     if turn is not None:
-        state = replace(state, round=1, phase=Phase.ACTIVATION, active_side=turn)
+        state = with_rules(
+            replace(state, round=1, active_side=turn), waiting=PendingKind.CHOOSE_UNIT
+        )
     return ruleset, state
 
 

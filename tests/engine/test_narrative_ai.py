@@ -12,10 +12,11 @@ from builders import AI, HUMANS, build, objective, unit, wall
 from engine.actions import ActionKind, Order
 from engine.dice import ScriptedDice
 from engine.geometry import advance, point_gap_in
-from engine.model import GameState, Phase
+from engine.model import GameState
 from engine.protocols import PendingKind, find_controller
 from engine.rulesets.narrative import NarrativeRuleset
 from engine.rulesets.narrative_board import gap_between
+from engine.rulesets.narrative_state import carrying, with_carrying, with_rules
 
 
 def decide(ruleset: NarrativeRuleset, state: GameState, uid: str = "a", rolls=()) -> Order:
@@ -39,7 +40,7 @@ def test_p1_routing_beats_melee() -> None:
     ruleset, state = build(
         [unit("a", AI, 12, 12, heading=180, company="raiders"), unit("h", HUMANS, 12, 11)]
     )
-    state = replace(state, routing_companies=frozenset({"raiders"}))
+    state = with_rules(state, routing_companies=frozenset({"raiders"}))
     order = decide(ruleset, state)
     assert step(order) == "P1"
     assert order.action.kind == ActionKind.FLEE
@@ -72,7 +73,7 @@ def test_p3_pickup_then_step1_carry_beats_shooting() -> None:
     assert order.action.kind == ActionKind.MOVE
     assert order.action.path[-1] == (12.0, 20.0)  # straight for the back edge, a full move
     outcome = ruleset.apply(state, order.action, ScriptedDice([]))
-    assert outcome.state.unit("a").carrying == "chest"
+    assert carrying(outcome.state.unit("a")) == "chest"
 
 
 def test_step1_carrier_runs_off_its_nearest_edge() -> None:
@@ -80,7 +81,7 @@ def test_step1_carrier_runs_off_its_nearest_edge() -> None:
         [unit("a", AI, 12, 21, heading=180, rng=12), unit("h", HUMANS, 12, 14)],
         objectives=[objective("chest", 12, 21)],
     )
-    state = state.with_unit(replace(state.unit("a"), carrying="chest"))
+    state = state.with_unit(with_carrying(state.unit("a"), "chest"))
     state = state.with_objective(replace(state.objective("chest"), carried_by="a"))
     order = decide(ruleset, state)
     assert step(order) == "step 1"
@@ -247,8 +248,12 @@ def _bonus_state(enemy_at: tuple[float, float]) -> tuple[NarrativeRuleset, GameS
     ruleset, state = build(
         [unit("a", AI, 12, 12, heading=90, move=6), unit("h", HUMANS, *enemy_at)]
     )
-    state = replace(
-        state, phase=Phase.BONUS, bonus_unit="a", bonus_move_in=3.0, bonus_toward=(12.0, 11.0)
+    state = with_rules(
+        state,
+        waiting=PendingKind.CONTINUE,
+        bonus_unit="a",
+        bonus_move_in=3.0,
+        bonus_toward=(12.0, 11.0),
     )
     assert ruleset.pending(state).kind is PendingKind.CONTINUE
     return ruleset, state

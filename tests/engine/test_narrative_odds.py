@@ -16,6 +16,7 @@ from engine.geometry import Edge
 from engine.model import UnitStatus
 from engine.odds import narrative_wound_chance
 from engine.rulesets.narrative import rout_threshold
+from engine.rulesets.narrative_state import rules_of
 
 # RULES §2.g / T000-01: P(wound) for delta = ATK - DEF = -3..+3.
 WOUND_TABLE = {
@@ -153,7 +154,7 @@ def test_t000_04_company_of_four(face: int, routs: bool) -> None:
     outcome = _fell(ruleset, state, "h2", [6, face])
     check = of_type(outcome.events, EventType.ROUT_CHECK)[0]
     assert check.get("routs") is routs
-    assert ("band" in outcome.state.routing_companies) is routs
+    assert ("band" in rules_of(outcome.state).routing_companies) is routs
     assert bool(of_type(outcome.events, EventType.ROUTING)) is routs
 
 
@@ -162,7 +163,7 @@ def test_t000_04_routing_is_permanent_and_checks_repeat_until_then() -> None:
     state = _fell(ruleset, state, "h0", [6]).state
     state = _fell(ruleset, state, "h1", [6]).state
     state = _fell(ruleset, state, "h2", [6, 5]).state  # holds
-    assert not state.routing_companies
+    assert not rules_of(state).routing_companies
     # With a fifth member, the fourth loss checks again (and routs).
     ruleset5, state5 = build(
         [unit("a", AI, 3, 20, heading=180, rng=30)]
@@ -170,7 +171,7 @@ def test_t000_04_routing_is_permanent_and_checks_repeat_until_then() -> None:
     )
     for uid, rolls in (("h0", [6]), ("h1", [6]), ("h2", [6, 6]), ("h3", [6, 1])):
         state5 = _fell(ruleset5, state5, uid, rolls).state
-    assert state5.routing_companies == frozenset({"band"})
+    assert rules_of(state5).routing_companies == frozenset({"band"})
     # Once routing, a further loss rolls nothing: routing is permanent.
     outcome = _fell(ruleset5, state5, "h4", [6])
     assert not of_type(outcome.events, EventType.ROUT_CHECK)
@@ -182,7 +183,7 @@ def test_t000_04_rout_chance_is_one_half() -> None:
         ruleset, state = _company_of_four()
         state = _fell(ruleset, state, "h0", [6]).state
         state = _fell(ruleset, state, "h1", [6]).state
-        routs += "band" in _fell(ruleset, state, "h2", [6, face]).state.routing_companies
+        routs += "band" in rules_of(_fell(ruleset, state, "h2", [6, face]).state).routing_companies
     assert Fraction(routs, 6) == Fraction(1, 2)
 
 

@@ -14,9 +14,10 @@ from builders import AI, HUMANS, apply, build, melee, objective, of_type, shoot,
 
 from engine.actions import Action, ActionKind, EventType, IllegalActionError
 from engine.dice import ScriptedDice
-from engine.model import GameState, Phase, UnitStatus
+from engine.model import GameState, UnitStatus
 from engine.protocols import PendingKind
 from engine.rulesets.narrative import NarrativeRuleset
+from engine.rulesets.narrative_state import carrying, rules_of, with_carrying, with_rules
 
 
 def pivot(uid: str, heading: float = 90.0) -> Action:
@@ -46,9 +47,9 @@ def _two_each() -> tuple[NarrativeRuleset, GameState]:
 def test_a_pass_gives_up_only_the_current_opportunity() -> None:
     ruleset, state = _two_each()
     state = apply(ruleset, state, pass_(HUMANS)).state
-    assert state.active_side == AI and state.passes_in_row == 1
+    assert state.active_side == AI and rules_of(state).passes_in_row == 1
     state = apply(ruleset, state, pivot("a1")).state
-    assert state.active_side == HUMANS and state.passes_in_row == 0
+    assert state.active_side == HUMANS and rules_of(state).passes_in_row == 0
     assert ruleset.pending(state).candidates == ("h1", "h2")  # nobody lost a turn for good
 
 
@@ -57,7 +58,7 @@ def test_two_passes_in_a_row_end_the_round() -> None:
     state = apply(ruleset, state, pass_(HUMANS)).state
     outcome = apply(ruleset, state, pass_(AI))
     assert types(outcome.events) == [EventType.PASS, EventType.ROUND_END]
-    assert outcome.state.phase is Phase.INITIATIVE
+    assert rules_of(outcome.state).waiting is PendingKind.CHANCE
     assert ruleset.pending(outcome.state).kind is PendingKind.CHANCE
     # The next round clears the activation marks.
     nxt = apply(ruleset, outcome.state, Action(ActionKind.CHANCE), [5]).state
@@ -74,7 +75,7 @@ def test_generals_alternate_and_the_round_ends_when_all_have_activated() -> None
         state = outcome.state
     assert order == [HUMANS, AI, HUMANS, AI]
     assert EventType.ROUND_END in types(outcome.events)
-    assert state.phase is Phase.INITIATIVE
+    assert rules_of(state).waiting is PendingKind.CHANCE
 
 
 def test_a_general_with_nobody_left_lets_the_other_keep_activating() -> None:
@@ -89,7 +90,7 @@ def test_a_general_with_nobody_left_lets_the_other_keep_activating() -> None:
 def test_initiative_goes_to_the_other_side_if_the_winner_has_nobody_ready() -> None:
     ruleset, state = _two_each()
     units = tuple(replace(u, status=UnitStatus.FALLEN) if u.id == "h2" else u for u in state.units)
-    state = replace(state, units=units, phase=Phase.INITIATIVE, active_side=None)
+    state = with_rules(replace(state, units=units, active_side=None), waiting=PendingKind.CHANCE)
     state = apply(ruleset, state, Action(ActionKind.CHANCE), [6]).state
     assert state.active_side == HUMANS
 
@@ -151,7 +152,7 @@ def test_felling_in_melee_grants_a_half_move_bonus_and_chains() -> None:
     state = outcome.state
     pending = ruleset.pending(state)
     assert pending.kind is PendingKind.CONTINUE and pending.candidates == ("a",)
-    assert state.bonus_move_in == 3.0 and state.bonus_toward == (12, 11)
+    assert rules_of(state).bonus_move_in == 3.0 and rules_of(state).bonus_toward == (12, 11)
     # More than half the move is illegal in the bonus activation.
     too_far = Action(ActionKind.MOVE, "a", path=((12, 12), (15.5, 12)))
     assert ruleset.validate(state, too_far)
@@ -159,10 +160,16 @@ def test_felling_in_melee_grants_a_half_move_bonus_and_chains() -> None:
     charge = Action(ActionKind.MOVE_INTO_MELEE, "a", path=((12, 12), (12, 9.02)), target_id="h2")
     assert ruleset.validate(state, charge) == []
     outcome = apply(ruleset, state, charge, [6])
-    assert outcome.state.phase is Phase.BONUS and outcome.state.bonus_move_in == 3.0
+    assert (
+        rules_of(outcome.state).waiting is PendingKind.CONTINUE
+        and rules_of(outcome.state).bonus_move_in == 3.0
+    )
     # Declining the bonus ends the activation; the turn passes to the other side.
     outcome = apply(ruleset, outcome.state, pass_())
-    assert outcome.state.phase is Phase.ACTIVATION and outcome.state.active_side == HUMANS
+    assert (
+        rules_of(outcome.state).waiting is PendingKind.CHOOSE_UNIT
+        and outcome.state.active_side == HUMANS
+    )
     assert outcome.state.unit("a").activated
 
 
@@ -177,7 +184,10 @@ def test_felling_by_shooting_grants_no_bonus() -> None:
     outcome = apply(ruleset, state, shoot("a", "h"), [6])
     assert EventType.FALL in types(outcome.events)
     assert EventType.BONUS_ACTIVATION not in types(outcome.events)
-    assert outcome.state.phase is Phase.ACTIVATION and outcome.state.active_side == HUMANS
+    assert (
+        rules_of(outcome.state).waiting is PendingKind.CHOOSE_UNIT
+        and outcome.state.active_side == HUMANS
+    )
 
 
 # --- objectives and victory
@@ -193,7 +203,7 @@ def test_pick_up_only_when_next_to_the_objective() -> None:
     too_far = Action(ActionKind.MOVE, "a", heading_deg=90, pick_up="far")
     assert ruleset.validate(state, too_far) == ["a is not next to far"]
     outcome = apply(ruleset, state, take)
-    assert outcome.state.unit("a").carrying == "near"
+    assert carrying(outcome.state.unit("a")) == "near"
     assert outcome.state.objective("near").carried_by == "a"
     assert EventType.PICK_UP in types(outcome.events)
 
@@ -207,7 +217,7 @@ def _carrier(x: float, y: float) -> tuple[NarrativeRuleset, GameState]:
         ],
         objectives=[objective("chest", x, y)],
     )
-    state = state.with_unit(replace(state.unit("a"), carrying="chest"))
+    state = state.with_unit(with_carrying(state.unit("a"), "chest"))
     state = state.with_objective(replace(state.objective("chest"), carried_by="a"))
     return ruleset, state
 
@@ -236,7 +246,7 @@ def test_a_carrier_that_falls_drops_the_objective_where_it_stood() -> None:
     assert EventType.DROP in types(outcome.events)
     chest = outcome.state.objective("chest")
     assert chest.carried_by is None and (chest.x, chest.y) == (12, 14)
-    assert outcome.state.unit("a").carrying is None
+    assert carrying(outcome.state.unit("a")) is None
     assert not ruleset.check_state(outcome.state)
 
 
@@ -245,7 +255,7 @@ def test_a_side_with_no_characters_on_the_table_loses() -> None:
     outcome = apply(ruleset, state, melee("a", "h"), [6, 6])  # the fall, then the rout check
     end = of_type(outcome.events, EventType.END)[0]
     assert end.get("winner") == AI
-    assert outcome.state.phase is Phase.OVER and outcome.state.winner == AI
+    assert rules_of(outcome.state).waiting is PendingKind.OVER and outcome.state.winner == AI
     assert ruleset.pending(outcome.state).kind is PendingKind.OVER
     assert ruleset.validate(outcome.state, pass_()) == ["the battle is over"]
 
@@ -337,7 +347,7 @@ def test_a_unit_cannot_activate_twice_in_a_round() -> None:
 
 def test_a_routing_character_may_only_flee() -> None:
     ruleset, state = _arena()
-    state = replace(state, routing_companies=frozenset({AI}))
+    state = with_rules(state, routing_companies=frozenset({AI}))
     assert ruleset.validate(state, shoot("a", "h")) == ["a is routing and must flee"]
     outcome = apply(ruleset, state, Action(ActionKind.FLEE, "a"))
     moved = outcome.state.unit("a")
@@ -403,7 +413,7 @@ def test_no_pick_up_while_routing_or_in_melee() -> None:
     )
     grab_and_fight = Action(ActionKind.CONTINUE_MELEE, "a", target_id="h", pick_up="chest")
     assert ruleset.validate(state, grab_and_fight) == ["a is in melee and cannot pick anything up"]
-    routing = replace(state, routing_companies=frozenset({AI}))
+    routing = with_rules(state, routing_companies=frozenset({AI}))
     grab_and_run = Action(ActionKind.FLEE, "a", pick_up="chest")
     assert ruleset.validate(routing, grab_and_run) == ["a is routing and cannot pick anything up"]
 
@@ -416,7 +426,7 @@ def test_an_announced_flight_fixes_the_edge_of_a_tie() -> None:
     ruleset, state = build(
         [unit("a", AI, 3, 3, heading=0, company="raiders"), unit("h", HUMANS, 20, 20)]
     )
-    state = replace(state, routing_companies=frozenset({"raiders"}))
+    state = with_rules(state, routing_companies=frozenset({"raiders"}))
     for face, edge_x in ((1, 3.0), (2, None)):
         dice = ScriptedDice([face])
         order = find_controller("narrative-ai").decide(state, ruleset, "a", dice)
@@ -434,7 +444,7 @@ def test_a_flight_that_is_not_toward_the_nearest_edge_is_refused() -> None:
     ruleset, state = build(
         [unit("a", AI, 3, 12, heading=0, company="raiders"), unit("h", HUMANS, 20, 20)]
     )
-    state = replace(state, routing_companies=frozenset({"raiders"}))
+    state = with_rules(state, routing_companies=frozenset({"raiders"}))
     wrong = Action(ActionKind.FLEE, "a", path=((3, 12), (9, 12)))
     assert ruleset.validate(state, wrong) == ["a must flee straight toward the nearest edge (left)"]
 
@@ -447,7 +457,7 @@ def test_autopilot_rolls_a_carrier_edge_tie_with_the_real_dice() -> None:
         objectives=[objective("chest", 21, 21)],
         turn=HUMANS,
     )
-    state = state.with_unit(replace(state.unit("h"), carrying="chest"))
+    state = state.with_unit(with_carrying(state.unit("h"), "chest"))
     state = state.with_objective(replace(state.objective("chest"), carried_by="h"))
     autopilot = find_controller("autopilot")
     assert autopilot.choose_unit(state, ruleset, ruleset.pending(state), ScriptedDice([])) == "h"
@@ -511,7 +521,7 @@ def test_coop_the_round_ends_only_when_every_general_who_could_act_passed() -> N
     ruleset, state = _coop()
     state = state.with_unit(replace(state.unit("a1"), activated=True))  # the AI is done
     state = apply(ruleset, state, pass_(HUMANS)).state  # Ann passes: Ben still may act
-    assert state.phase is Phase.ACTIVATION
+    assert rules_of(state).waiting is PendingKind.CHOOSE_UNIT
     assert ruleset.pending(state).general == "Ben"
     outcome = apply(ruleset, state, pass_(HUMANS))  # Ben passes too
     assert types(outcome.events) == [EventType.PASS, EventType.ROUND_END]

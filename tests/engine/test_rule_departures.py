@@ -23,9 +23,10 @@ from builders import AI, HUMANS, apply, build, melee, objective, of_type, types,
 from engine.actions import Action, ActionKind, EventType
 from engine.dice import ScriptedDice, SeededDice
 from engine.geometry import bearing_deg, within_in
-from engine.model import Phase, UnitStatus
-from engine.protocols import find_controller
+from engine.model import UnitStatus
+from engine.protocols import PendingKind, find_controller
 from engine.rulesets.narrative_board import contacting_enemies, gap_between
+from engine.rulesets.narrative_state import rules_of, with_rules
 
 
 def ai_order(ruleset, state, uid: str = "a", rolls=()):  # type: ignore[no-untyped-def]
@@ -45,7 +46,7 @@ def _boxed_router():  # type: ignore[no-untyped-def]
         [unit("a", AI, 3, 12, heading=0, company="raiders"), unit("h", HUMANS, 20, 20)],
         [wall("rock", 1, 11, 2, 13, blocks_los=False)],
     )
-    return ruleset, replace(state, routing_companies=frozenset({"raiders"}))
+    return ruleset, with_rules(state, routing_companies=frozenset({"raiders"}))
 
 
 def test_a_blocked_rout_stops_where_it_is_blocked_instead_of_going_round() -> None:
@@ -94,8 +95,12 @@ def test_the_bonus_forward_move_is_straight_toward_the_felled_enemy() -> None:
         [unit("a", AI, 12, 12, heading=90), unit("h", HUMANS, 3, 22)],
         [wall("hedge", 11, 9.5, 13, 10, blocks_los=False)],
     )
-    state = replace(
-        state, phase=Phase.BONUS, bonus_unit="a", bonus_move_in=3.0, bonus_toward=(12.0, 11.0)
+    state = with_rules(
+        state,
+        waiting=PendingKind.CONTINUE,
+        bonus_unit="a",
+        bonus_move_in=3.0,
+        bonus_toward=(12.0, 11.0),
     )
     order = ai_order(ruleset, state)
     assert order.rule.startswith("bonus")
@@ -169,7 +174,9 @@ def test_without_max_rounds_there_is_no_round_limit() -> None:
     state = replace(state, round=12)
     outcome = apply(ruleset, state, Action(ActionKind.CHANCE), [2])
     assert outcome.state.round == 13
-    assert outcome.state.phase is Phase.ACTIVATION and outcome.state.winner is None
+    assert (
+        rules_of(outcome.state).waiting is PendingKind.CHOOSE_UNIT and outcome.state.winner is None
+    )
 
 
 def test_max_rounds_from_the_scenario_still_ends_the_battle() -> None:
@@ -179,7 +186,7 @@ def test_max_rounds_from_the_scenario_still_ends_the_battle() -> None:
         turn=None,
     )
     outcome = apply(ruleset, replace(state, round=3), Action(ActionKind.CHANCE))
-    assert outcome.state.phase is Phase.OVER
+    assert rules_of(outcome.state).waiting is PendingKind.OVER
     assert "3 rounds played" in outcome.state.end_reason
 
 
@@ -206,7 +213,7 @@ def test_a_battle_nobody_can_ever_act_in_again_is_a_draw_that_says_why() -> None
     # One side able to move keeps the battle going.
     freed = replace(state, round=4).with_unit(replace(state.unit("h"), x=12.0, y=12.0))
     going = apply(ruleset, freed, Action(ActionKind.CHANCE), [1])
-    assert going.state.phase is Phase.ACTIVATION
+    assert rules_of(going.state).waiting is PendingKind.CHOOSE_UNIT
 
 
 # --- 4. a move ends facing along its last leg
@@ -250,7 +257,7 @@ def test_a_tie_without_the_own_edge_is_rolled_and_the_roll_is_logged() -> None:
     ruleset, state = build(
         [unit("a", AI, 3, 3, heading=0, company="raiders"), unit("h", HUMANS, 20, 20)]
     )
-    state = replace(state, routing_companies=frozenset({"raiders"}))
+    state = with_rules(state, routing_companies=frozenset({"raiders"}))
     order = ai_order(ruleset, state, rolls=[2])
     assert order.rolls == (("nearest-edge tie for a", 2),)
     assert order.action.path[-1][1] == 3.0  # the second tied edge (left)
@@ -265,7 +272,7 @@ def test_the_own_edge_settles_a_tie_without_a_roll() -> None:
     ruleset, state = build(
         [unit("a", AI, 3, 21, heading=0, company="raiders"), unit("h", HUMANS, 20, 2)]
     )
-    state = replace(state, routing_companies=frozenset({"raiders"}))
+    state = with_rules(state, routing_companies=frozenset({"raiders"}))
     order = ai_order(ruleset, state)
     assert order.rolls == () and order.action.path[-1][0] == 3.0  # back edge, the AI's own
     assert not of_type(apply(ruleset, state, Action(ActionKind.FLEE, "a")).events, EventType.TIE)

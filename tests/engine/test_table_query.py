@@ -16,10 +16,11 @@ from engine.actions import Action, ActionKind
 from engine.dice import RandomSource, ScriptedDice, SeededDice
 from engine.errors import EngineError
 from engine.geometry import Edge
-from engine.model import GameState, Phase
-from engine.protocols import Outcome, Pending, RulesetBase
+from engine.model import GameState
+from engine.protocols import Outcome, Pending, PendingKind, RulesetBase
 from engine.query import BoardQuery, TableQuery, nearest_first
 from engine.rulesets.narrative import NarrativeRuleset
+from engine.rulesets.narrative_state import with_rules
 from engine.runner import controllers_for, play_battle
 
 
@@ -46,7 +47,7 @@ def test_the_narrative_queries() -> None:
     query: TableQuery = ruleset.query(state)
     a, h, far = state.unit("a"), state.unit("h"), state.unit("far")
     assert query.movement_allowance_in(a) == 6
-    bonus = replace(state, phase=Phase.BONUS, bonus_unit="a", bonus_move_in=3.0)
+    bonus = with_rules(state, waiting=PendingKind.CONTINUE, bonus_unit="a", bonus_move_in=3.0)
     assert ruleset.query(bonus).movement_allowance_in(a) == 3.0
     assert query.distance_in(a, h) == pytest.approx(6.0)  # 7 in centre to centre, edge to edge
     assert query.visible(a, h)

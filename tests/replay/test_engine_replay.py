@@ -18,8 +18,8 @@ from assistant.replay.run import ReplayOptions, run_replay
 from assistant.scenarios import load_game
 from assistant.session.game import Expectation, expectation
 from engine.dice import SeededDice
-from engine.model import Phase
-from engine.protocols import find_controller
+from engine.protocols import PendingKind, find_controller
+from engine.rulesets.narrative_state import with_rules
 from vision.render.clip import write_clip
 from vision.render.effects import Effects
 from vision.render.sequence import Action, HandLeave, Lift, Place, Wait, render_sequence
@@ -31,7 +31,9 @@ def _first_ai_order() -> tuple[str, Expectation, str]:
     """The AI's order for its first character at the start: (unit name, where, rule)."""
     scenario, ruleset, state = load_game(SCENARIO)
     ai_side = next(s.name for s in state.sides if s.role.value == "ai")
-    acting = replace(state, round=1, phase=Phase.ACTIVATION, active_side=ai_side)
+    acting = with_rules(
+        replace(state, round=1, active_side=ai_side), waiting=PendingKind.CHOOSE_UNIT
+    )
     unit = state.units_of(ai_side)[0]
     order = find_controller(scenario.scenario.ai_controller).decide(
         acting, ruleset, unit.id, SeededDice(0)

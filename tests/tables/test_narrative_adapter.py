@@ -4,7 +4,6 @@ the camera should see, unit cards, whose turn it is, and the exact odds."""
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 
 import pytest
 
@@ -16,6 +15,7 @@ from assistant.tables.base import CardValue, Turn
 from engine.actions import Action, ActionKind, Order
 from engine.dice import ScriptedDice
 from engine.model import GameState
+from engine.rulesets.narrative_state import with_carrying, with_rules
 
 ADAPTER = find_adapter("narrative")
 
@@ -83,7 +83,7 @@ def test_turns_initiative_ai_player_and_a_forced_flight(game: tuple[object, Game
     assert ADAPTER.turn_prompt(player_first, mine).startswith(
         "Your turn: move one of your characters (Sergeant Ash, Crossbow Ivy, Shieldman Rook)"
     )
-    routing = replace(player_first, routing_companies=frozenset({"Road Wardens"}))
+    routing = with_rules(player_first, routing_companies=frozenset({"Road Wardens"}))
     forced = ADAPTER.turn(routing, ruleset)  # type: ignore[arg-type]
     assert forced.kind == "forced" and forced.unit_id == "sergeant" and not forced.may_pass
     assert forced.movers == ("sergeant",)
@@ -141,8 +141,8 @@ def test_unit_cards_show_routing_and_what_is_carried(game: tuple[object, GameSta
     plain = ADAPTER.unit_card(state, state.unit("crossbow"))
     assert plain.status == "active" and plain.statuses == () and plain.values == ()
     assert plain.ranges_in == (12.0,) and plain.wound_slots == 0
-    carrier = replace(state.unit("sergeant"), carrying="relic")
-    routing = replace(state.with_unit(carrier), routing_companies=frozenset({"Road Wardens"}))
+    carrier = with_carrying(state.unit("sergeant"), "relic")
+    routing = with_rules(state.with_unit(carrier), routing_companies=frozenset({"Road Wardens"}))
     card = ADAPTER.unit_card(routing, routing.unit("sergeant"))
     assert card.statuses == ("routing",)
     assert card.values == (CardValue("carries", "the relic"),)

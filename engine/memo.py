@@ -1,0 +1,58 @@
+"""A game's board memo: searches remembered under a key of everything they read.
+
+Path searches, move areas and flights are pure functions of the board around the mover, and
+the same board is searched several times per activation (a controller plans, the ruleset
+validates and applies; the autopilot weighs every character before it picks one). Each game
+state carries a memo (:attr:`engine.model.GameState.memo`) that the states derived from it share,
+so one game's searches are remembered across its steps and never leak into another game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+T = TypeVar("T")
+
+#: Searches remembered before the memo is emptied.
+MEMO_SIZE = 1024
+
+
+class BoardMemo:
+    """Remembered searches of one game (keys start with what they read of the board), and the
+    geometry of its terrain (built once)."""
+
+    def __init__(self) -> None:
+        self._results: dict[tuple[object, ...], Any] = {}
+        self.terrain: object = None
+        """The terrain the remembered results were computed on (kept alive, so identity holds)."""
+        self.terrain_shapes: Any = None
+        """That terrain's geometry, built once (see ``engine.board.terrain_geometry``)."""
+
+    def __len__(self) -> int:
+        return len(self._results)
+
+    def clear(self) -> None:
+        """Forget every remembered search and the terrain geometry."""
+        self._results.clear()
+        self.terrain = None
+        self.terrain_shapes = None
+
+    def for_terrain(self, terrain: object) -> BoardMemo:
+        """The memo, emptied first if it was filled on another terrain."""
+        if self.terrain is not terrain:
+            self.clear()
+            self.terrain = terrain
+        return self
+
+    def remember(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
+        """The remembered result for ``key``, or ``compute()`` remembered under it."""
+        try:
+            return cast(T, self._results[key])
+        except KeyError:
+            pass
+        value = compute()
+        if len(self._results) >= MEMO_SIZE:
+            self._results.clear()
+        self._results[key] = value
+        return value

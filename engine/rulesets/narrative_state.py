@@ -1,0 +1,97 @@
+"""The narrative ruleset's (seed 000) own parts of the state: what the round waits for, passes
+in a row, the co-operative rotation, a bonus activation, routing companies (``state.rules``),
+and each character's company and carried objective (``unit.rules``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.errors import EngineError
+from engine.geometry import Point
+from engine.model import GameState, RulesState, Unit, UnitRules
+from engine.protocols import PendingKind
+
+
+@dataclass(frozen=True)
+class NarrativeState(RulesState):
+    """Seed-000 round bookkeeping."""
+
+    waiting: PendingKind = PendingKind.CHANCE
+    """CHANCE (initiative), CHOOSE_UNIT (activations), CONTINUE (a bonus activation) or OVER."""
+    passes_in_row: int = 0
+    general_turn: int = 0
+    """How many human activations there have been this battle (co-op rotation)."""
+    bonus_unit: str | None = None
+    """Unit taking a bonus activation after felling an enemy."""
+    bonus_move_in: float = 0.0
+    bonus_toward: Point | None = None
+    """Where the enemy felled by the bonus unit stood (the AI turns to face it)."""
+    routing_companies: frozenset[str] = frozenset()
+    company_sizes: tuple[tuple[str, int], ...] = ()
+    """Starting number of characters per company."""
+
+
+@dataclass(frozen=True)
+class NarrativeUnit(UnitRules):
+    """A seed-000 character's own state."""
+
+    company: str = ""
+    """Company name: the group whose losses trigger rout checks."""
+    carrying: str | None = None
+    """Id of the objective it carries."""
+
+
+def rules_of(state: GameState) -> NarrativeState:
+    """The state's seed-000 part."""
+    rules = state.rules
+    if not isinstance(rules, NarrativeState):
+        raise EngineError(f"the {state.ruleset} game has no narrative-ruleset state")
+    return rules
+
+
+def unit_rules(unit: Unit) -> NarrativeUnit:
+    """The unit's seed-000 part."""
+    rules = unit.rules
+    if not isinstance(rules, NarrativeUnit):
+        raise EngineError(f"{unit.name} has no narrative-ruleset state")
+    return rules
+
+
+def company_of(unit: Unit) -> str:
+    """The unit's company."""
+    return unit_rules(unit).company
+
+
+def carrying(unit: Unit) -> str | None:
+    """Id of the objective the unit carries, if any."""
+    return unit_rules(unit).carrying
+
+
+def with_carrying(unit: Unit, objective_id: str | None) -> Unit:
+    """The unit carrying ``objective_id`` (None: nothing)."""
+    return replace(unit, rules=replace(unit_rules(unit), carrying=objective_id))
+
+
+def is_routing(state: GameState, unit: Unit) -> bool:
+    """Whether the unit's company is routing."""
+    return unit_rules(unit).company in rules_of(state).routing_companies
+
+
+def with_rules(state: GameState, **changes: Any) -> GameState:
+    """A copy with fields of the seed-000 part changed."""
+    return replace(state, rules=replace(rules_of(state), **changes))
+
+
+def bonus_move_for(state: GameState, unit: Unit) -> float | None:
+    """The move allowance of the unit's bonus activation, or None when it is not taking one."""
+    rules = rules_of(state)
+    if rules.waiting is PendingKind.CONTINUE and rules.bonus_unit == unit.id:
+        return rules.bonus_move_in
+    return None
+
+
+def in_bonus(state: GameState) -> bool:
+    """Whether a bonus activation is under way."""
+    return rules_of(state).waiting is PendingKind.CONTINUE
