@@ -6,7 +6,7 @@ next shows a model taken off that the rules still have on it (or the footage end
 battle not over), the engine plays such steps, on every result the unseen dice could give,
 until the rules take that model off (or the battle ends): the AI's own orders for its units,
 the actions that leave a player's unit where it stands, passes. A step may move no model the
-footage leaves in place, and may take off no model the footage leaves on the table. The
+footage leaves in place (beyond the camera's position tolerance), and may take off no model the footage leaves on the table. The
 shortest such story is kept (the footage cannot tell how many misses came before the hit).
 Every rule is the engine's (``pending``/``validate``/``apply`` through the table adapter).
 """
@@ -36,7 +36,6 @@ MAX_RESULTS = 6
 #: Events whose result came from dice the footage cannot show.
 DICE_EVENTS = frozenset({"attack", "wound", "rout_check", "roll", "initiative", "chance"})
 _RESERVED = frozenset({"t", "kind", "text", "unit", "source"})
-_STILL_IN = 0.01
 
 
 @dataclass(frozen=True)
@@ -61,6 +60,8 @@ def play_unseen(
     moves."""
     frontier: list[Unseen] = [Unseen(state, (), ())]
     seen: set[GameState] = {state}
+    # a step closing a gap the camera cannot see (a charge into contact) moves no model
+    still_in = game.tolerances.position_in
     for _ in range(MAX_UNSEEN_STEPS):
         if not frontier:
             return []
@@ -68,7 +69,7 @@ def play_unseen(
         reached: list[Unseen] = []
         for story in frontier:
             for after, events, actor in _steps(game, story.state):
-                if after in seen or not _still(story.state, after, may_leave):
+                if after in seen or not _still(story.state, after, may_leave, still_in):
                     continue
                 seen.add(after)
                 acted = story.acted + ((actor,) if actor else ())
@@ -127,8 +128,9 @@ def _steps(game: GameReplayer, state: GameState) -> list[tuple[GameState, Sequen
     return out
 
 
-def _still(before: GameState, after: GameState, may_leave: frozenset[str]) -> bool:
-    """No model moved; none left the table but those in ``may_leave``."""
+def _still(before: GameState, after: GameState, may_leave: frozenset[str], still_in: float) -> bool:
+    """No model moved more than ``still_in`` inches; none left the table but those in
+    ``may_leave``."""
     for unit in before.units:
         if not unit.on_table:
             continue
@@ -137,7 +139,7 @@ def _still(before: GameState, after: GameState, may_leave: frozenset[str]) -> bo
             if unit.id in may_leave:
                 continue
             return False
-        if math.dist(now.position, unit.position) > _STILL_IN:
+        if math.dist(now.position, unit.position) > still_in:
             return False
     return True
 
