@@ -28,9 +28,9 @@ if TYPE_CHECKING:
     from assistant.replay.engine_replay import GameReplayer
 
 #: Unseen steps tried at most to reach what the footage shows next.
-MAX_UNSEEN_STEPS = 40
+MAX_UNSEEN_STEPS = 12
 #: Game states followed at once in that search.
-WIDTH = 60
+WIDTH = 30
 #: Stories kept of those that reach what the footage shows next in the fewest steps.
 MAX_RESULTS = 6
 #: Events whose result came from dice the footage cannot show.

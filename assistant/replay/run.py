@@ -256,7 +256,9 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
     }
     result = ReplayResult(Timeline((), (), (), 0.0), out)
 
-    def document() -> dict[str, Any]:
+    def document(final: bool = False) -> dict[str, Any]:
+        # the game from the moves (a search over unseen steps) is read once, at the end; a
+        # checkpoint keeps what the footage showed so far
         return timeline_document(
             builder.timeline(),
             profile=profile,
@@ -265,7 +267,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
             keyframes=keyframes,
             warnings=warnings + reader.warnings,
             source=source,
-            engine=engine,
+            engine=engine if final else None,
             corrections=corrections,
         )
 
@@ -308,7 +310,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
             video.close()
     if observer.frames == 0:
         raise UserError(f"no frame of {options.footage} could be read")
-    doc = document()
+    doc = document(final=True)
     _write_json_atomic(out / "timeline.json", doc)
     write_viewer(out / "index.html", doc)
     if options.review:
