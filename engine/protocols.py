@@ -107,6 +107,11 @@ class Ruleset(Protocol):
         """Invariants that a reachable state must satisfy; the problems found, if any."""
         ...
 
+    def sample_actions(self, state: GameState, unit_id: str, dice: RandomSource) -> list[Action]:
+        """A finite sample of the legal actions of ``unit_id`` now (all of them where they are
+        few; random moves drawn with ``dice`` where they are endless). Empty: none."""
+        ...
+
     def query(self, state: GameState) -> TableQuery:
         """The table queries controllers may make in this state."""
         ...
@@ -128,6 +133,10 @@ class RulesetBase:
     def query(self, state: GameState) -> TableQuery:
         """The shared board queries (:class:`~engine.query.BoardQuery`)."""
         return BoardQuery(state)
+
+    def sample_actions(self, state: GameState, unit_id: str, dice: RandomSource) -> list[Action]:
+        """None known (a ruleset lists its own, or the random controller cannot play it)."""
+        return []
 
 
 ANY_RULESET = "*"

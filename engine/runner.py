@@ -16,6 +16,7 @@ from engine.protocols import (
     UnknownNameError,
     find_controller,
     find_ruleset,
+    plays,
 )
 from engine.scenario import Scenario, ScenarioError
 
@@ -75,7 +76,7 @@ def controllers_for(scenario: Scenario, human: str | None = None) -> dict[str, C
             controller = find_controller(name)
         except UnknownNameError as exc:
             raise ScenarioError(f"{where or 'controller'}: {exc}") from None
-        if scenario.scenario.ruleset not in controller.rulesets:
+        if not plays(controller, scenario.scenario.ruleset):
             raise ScenarioError(
                 f"{where or 'controller'}: controller {name!r} cannot play ruleset "
                 f"{scenario.scenario.ruleset!r} (it plays: {', '.join(controller.rulesets)})"

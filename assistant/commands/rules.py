@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 
-from engine.protocols import controller_names, find_controller, find_ruleset, ruleset_names
+from engine.protocols import (
+    controller_names,
+    find_controller,
+    find_ruleset,
+    ruleset_names,
+    rulesets_played,
+)
 
 NAME = "rules"
 HELP = "List the registered rulesets and AI controllers."
@@ -23,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         out = {
             "rulesets": [{"name": r.name, "title": r.title, "source": r.source} for r in rulesets],
-            "controllers": [{"name": c.name, "plays": list(c.rulesets)} for c in controllers],
+            "controllers": [{"name": c.name, "plays": rulesets_played(c)} for c in controllers],
         }
         print(json.dumps(out))
         return 0
@@ -33,5 +39,5 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {r.name:<16} {r.title}{source}")
     print("Controllers:")
     for c in controllers:
-        print(f"  {c.name:<16} plays: {', '.join(c.rulesets)}")
+        print(f"  {c.name:<16} plays: {', '.join(rulesets_played(c))}")
     return 0

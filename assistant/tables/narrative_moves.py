@@ -11,7 +11,7 @@ from dataclasses import replace
 from assistant.session.observation import PieceSeen
 from assistant.tables.base import ObservedMove, ReplayMove, Tolerances
 from engine.actions import Action, ActionKind
-from engine.controllers.narrative_tactics import objective_next_to
+from engine.rulesets.narrative_tactics import objective_next_to
 from engine.errors import EngineError
 from engine.geometry import Point, bearing_deg, check_path, find_path, wrap180
 from engine.model import GameState, Unit

@@ -10,14 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.actions import Action, ActionKind, Order
-from engine.controllers.narrative_tactics import (
-    carry_route,
-    contact_path,
-    firing_position,
-    loose_objectives,
-    objective_next_to,
-    shortened,
-)
 from engine.dice import RandomSource, SeededDice
 from engine.geometry import (
     Edge,
@@ -43,6 +35,14 @@ from engine.rulesets.narrative_board import (
     p_wound,
 )
 from engine.rulesets.narrative_state import carrying, is_routing
+from engine.rulesets.narrative_tactics import (
+    carry_route,
+    contact_path,
+    firing_position,
+    loose_objectives,
+    objective_next_to,
+    shortened,
+)
 
 NAME = "autopilot"
 #: Values of the non-attack plans (attacks are worth their chance to wound times the gain).

@@ -12,18 +12,6 @@ from typing import TypeVar
 
 from engine.actions import Action, ActionKind, Order
 from engine.board import pick_nearest, ranked_with_ties
-from engine.controllers.narrative_tactics import (
-    clockwise_from_heading,
-    contact_path,
-    d6_pick,
-    firing_position,
-    loose_objectives,
-    nearest,
-    objective_next_to,
-    pivot_toward,
-    shortened,
-    viewable,
-)
 from engine.dice import RandomSource
 from engine.geometry import (
     Edge,
@@ -50,6 +38,18 @@ from engine.rulesets.narrative_board import (
     sight_between,
 )
 from engine.rulesets.narrative_state import carrying, in_bonus, is_routing, rules_of
+from engine.rulesets.narrative_tactics import (
+    clockwise_from_heading,
+    contact_path,
+    d6_pick,
+    firing_position,
+    loose_objectives,
+    nearest,
+    objective_next_to,
+    pivot_toward,
+    shortened,
+    viewable,
+)
 
 NAME = "narrative-ai"
 T = TypeVar("T")

@@ -56,6 +56,7 @@ from engine.rulesets.narrative_board import (
     touching,
 )
 from engine.rulesets.narrative_query import NarrativeQuery
+from engine.rulesets.narrative_sample import candidate_actions
 from engine.rulesets.narrative_stalemate import stalemate
 from engine.rulesets.narrative_state import (
     NarrativeState,
@@ -136,6 +137,16 @@ class NarrativeRuleset(RulesetBase):
         }
     )
     """The action kinds of seed 000 (a flight is ``flee``; its log word is "rout")."""
+
+    def sample_actions(self, state: GameState, unit_id: str, dice: RandomSource) -> list[Action]:
+        """Legal actions of the character now: its forced action, or shots, firing positions,
+        charges, a carrier's run, pivots and random moves (:mod:`.narrative_sample`)."""
+        unit = state.unit(unit_id)
+        legal = [a for a in candidate_actions(state, unit, dice) if not self.validate(state, a)]
+        if not legal:
+            pivot = Action(ActionKind.MOVE, unit.id, heading_deg=unit.heading_deg)
+            legal = [pivot] if not self.validate(state, pivot) else []
+        return legal
 
     def query(self, state: GameState) -> NarrativeQuery:
         """Seed-000 table queries for controllers."""

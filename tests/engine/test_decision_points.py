@@ -10,9 +10,18 @@ from dataclasses import replace
 from builders import AI, HUMANS, build, unit
 
 from engine.actions import Action, ActionKind, Event, Order, event
-from engine.dice import RandomSource, ScriptedDice
+from engine.dice import RandomSource, ScriptedDice, SeededDice
 from engine.model import GameState
-from engine.protocols import ControllerBase, Outcome, Pending, PendingKind, Ruleset, RulesetBase
+from engine.protocols import (
+    ControllerBase,
+    Outcome,
+    Pending,
+    PendingKind,
+    Ruleset,
+    RulesetBase,
+    find_controller,
+    plays,
+)
 from engine.runner import next_action, play_battle
 
 TRIGGER = event("shot_at", 1, "a1 shoots at b1.", "a1", target="b1")
@@ -41,6 +50,9 @@ class ScriptRuleset(RulesetBase):
 
     def validate(self, state: GameState, action: Action) -> list[str]:
         return ["refused"] if action.get("refused") else []
+
+    def sample_actions(self, state: GameState, unit_id: str, dice: RandomSource) -> list[Action]:
+        return [Action(ActionKind.HOLD, unit_id), Action(ActionKind.REACT_FIRE, unit_id)]
 
     def apply(self, state: GameState, action: Action, dice: RandomSource) -> Outcome:
         if action.kind == ActionKind.CHANCE:
@@ -138,3 +150,15 @@ def test_the_base_controller_declines_reactions_and_takes_the_first_option() -> 
     assert base.choose(state, ruleset, SCRIPT[1], dice) == "first"
     assert base.choose_unit(state, ruleset, SCRIPT[2], dice) == "a1"
     assert isinstance(TRIGGER, Event)
+
+
+def test_the_random_controller_plays_any_ruleset_through_its_sample() -> None:
+    _, state = build([unit("a1", HUMANS, 5, 5), unit("b1", AI, 15, 15)], turn=None)
+    random = find_controller("random")
+    assert plays(random, "script") and plays(random, "narrative")
+    for seed in range(6):
+        record = play_battle(state, ScriptRuleset(), {HUMANS: random, AI: random}, SeededDice(seed))
+        kinds = [str(a.kind) for a in record.actions]
+        assert len(kinds) == len(SCRIPT) and kinds[0] == "chance"
+        assert kinds[1] == "choose" and record.actions[1].get("option") in ("first", "second")
+        assert set(kinds[2:]) <= {"hold", "react_fire", "pass"}

@@ -18,6 +18,7 @@ from engine.protocols import (
     controller_names,
     find_controller,
     find_ruleset,
+    plays,
     ruleset_names,
 )
 from engine.runner import MAX_STEPS, next_action, order_event
@@ -39,7 +40,7 @@ def _cases() -> list[tuple[str, str, str, str]]:
     cases = []
     for rname in ruleset_names():
         for cname in controller_names():
-            if rname not in find_controller(cname).rulesets:
+            if not plays(find_controller(cname), rname):
                 continue
             for scenario in _bundled():
                 if scenario.scenario.ruleset != rname:
@@ -90,3 +91,25 @@ def test_random_play(rname: str, cname: str, source: str, role: str) -> None:
         assert log[-1].type == "end" and log[-1].get("winner") == state.winner
         for ev in log:
             assert Event.from_json(json.loads(json.dumps(ev.to_json()))) == ev
+
+
+def test_the_narrative_sample_is_legal_and_varied() -> None:
+    """Every action of the narrative ruleset's sample passes validate, along a whole battle."""
+    scenario = next(s for s in _bundled() if s.scenario.name == "ford-at-dawn")
+    ruleset = find_ruleset("narrative")
+    state = ruleset.new_game(scenario)
+    controllers = {side.name: find_controller("random") for side in scenario.sides}
+    dice = SeededDice(11)
+    kinds: set[str] = set()
+    for _ in range(MAX_STEPS):
+        pending = ruleset.pending(state)
+        for uid in pending.candidates[:2]:
+            sample = ruleset.sample_actions(state, uid, SeededDice(state.step))
+            assert sample, f"no action for {uid} at step {state.step}"
+            assert all(ruleset.validate(state, a) == [] for a in sample)
+            kinds |= {str(a.kind) for a in sample}
+        chosen = next_action(state, ruleset, controllers, dice)
+        if chosen is None:
+            break
+        state = ruleset.apply(state, chosen[0], dice).state
+    assert {"move", "shoot", "move_and_shoot"} <= kinds

@@ -1,6 +1,7 @@
-"""Movement and targeting searches for controllers of the narrative ruleset (seed 000).
+"""Movement and targeting searches of the narrative ruleset (seed 000).
 
-Shared by the seed-000 AI and the autopilot. Inches and degrees throughout.
+Shared by the seed-000 AI, the autopilot and the ruleset's sample of legal actions. Inches and
+degrees throughout.
 """
 
 from __future__ import annotations
