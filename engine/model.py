@@ -34,6 +34,8 @@ class Role(StrEnum):
 
     AI = "ai"
     HUMAN = "human"
+    NEUTRAL = "neutral"
+    """Third parties (citizens, bots) that neither the AI nor the player commands."""
 
 
 class UnitStatus(StrEnum):
@@ -288,7 +290,12 @@ class GameState:
         return replace(self, memory=tuple(sorted((*kept, (side, memory)), key=lambda kv: kv[0])))
 
     def with_unit(self, unit: Unit) -> GameState:
-        """A copy with one unit replaced (matched by id)."""
+        """A copy with one unit replaced (matched by id); on a gridded table its cell follows
+        its position (None once it is off the grid or off the table)."""
+        if self.table.grid is not None:
+            cell = self.table.cell_of(unit.position) if unit.on_table else None
+            if cell != unit.cell:
+                unit = replace(unit, cell=cell)
         return replace(self, units=tuple(unit if u.id == unit.id else u for u in self.units))
 
     def with_objective(self, objective: Objective) -> GameState:

@@ -64,14 +64,17 @@ def start_game(scenario: Scenario) -> tuple[Ruleset, GameState]:
 def controllers_for(scenario: Scenario, human: str | None = None) -> dict[str, Controller]:
     """One controller per side: the scenario's AI, and ``human`` (default: its autopilot)."""
     out: dict[str, Controller] = {}
+    info = scenario.scenario
     for side in scenario.sides:
-        field = "ai_controller" if side.role == "ai" else "human_controller"
-        name = (
-            scenario.scenario.ai_controller
-            if side.role == "ai"
-            else (human or scenario.scenario.human_controller)
+        if side.role == "human":
+            field, name = "human_controller", human or info.human_controller
+        elif side.role == "neutral" and info.neutral_controller:
+            field, name = "neutral_controller", info.neutral_controller
+        else:
+            field, name = "ai_controller", info.ai_controller
+        where = (
+            f"{scenario.source}: scenario.{field}" if human is None or side.role != "human" else ""
         )
-        where = f"{scenario.source}: scenario.{field}" if human is None or side.role == "ai" else ""
         try:
             controller = find_controller(name)
         except UnknownNameError as exc:

@@ -6,13 +6,16 @@ job (the engine does no I/O). Every error names the file, the field and what is 
 
 from __future__ import annotations
 
+import re
 import tomllib
+from collections.abc import Mapping
 from typing import Any, Literal, get_args
 
 import shapely
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from engine.errors import EngineError
+from engine.geometry.grid import Cell, Grid
 
 SCENARIO_VERSION = 1
 
@@ -51,6 +54,58 @@ class ScenarioInfo(_Strict):
     """Registered controller for the AI side ("narrative-ai")."""
     human_controller: str = "autopilot"
     """Controller that plays the human side in simulations and the demo."""
+    neutral_controller: str = ""
+    """Controller that plays any neutral side (third parties); empty: the AI controller."""
+
+
+class GridSpec(_Strict):
+    """The [table.grid] table: square cells (RULES §1.1, row 0 at the far edge)."""
+
+    cell_in: float = Field(default=1.0, gt=0, le=24)
+    """Side of a cell, inches."""
+    cols: int | None = Field(default=None, ge=1, le=240)
+    rows: int | None = Field(default=None, ge=1, le=240)
+
+
+CellRef = str | tuple[int, int]
+"""A grid cell in a scenario: "C4" (column letter from the left, row number from the far
+edge, spreadsheet style: "A1" is the far left corner) or [column, row] counted from 0."""
+
+_CELL_NAME = re.compile(r"^([A-Za-z]{1,2})([0-9]{1,3})$")
+
+
+def parse_cell(ref: object, grid: Grid) -> Cell:
+    """The cell a scenario names ("C4" or [col, row]); ValueError saying what is allowed."""
+    allowed = (
+        f'a cell of the {grid.cols} x {grid.rows} grid, like "A1" (far left) or [col, row] '
+        f"from [0, 0] to [{grid.cols - 1}, {grid.rows - 1}]"
+    )
+    cell: Cell | None = None
+    if isinstance(ref, str):
+        m = _CELL_NAME.match(ref.strip())
+        if m:
+            col = 0
+            for ch in m.group(1).upper():
+                col = col * 26 + (ord(ch) - ord("A") + 1)
+            cell = (col - 1, int(m.group(2)) - 1)
+    elif (
+        isinstance(ref, list | tuple)
+        and len(ref) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in ref)
+    ):
+        cell = (int(ref[0]), int(ref[1]))
+    if cell is None or not grid.contains(cell):
+        raise ValueError(f"{ref!r} is not {allowed}")
+    return cell
+
+
+def cell_name(cell: Cell) -> str:
+    """The spreadsheet-style name of a cell ("C4" for column 2, row 3)."""
+    col, letters = cell[0] + 1, ""
+    while col:
+        col, rest = divmod(col - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return f"{letters}{cell[1] + 1}"
 
 
 class TableSpec(_Strict):
@@ -58,6 +113,30 @@ class TableSpec(_Strict):
 
     width_in: float = Field(default=24.0, gt=0, le=240)
     depth_in: float = Field(default=24.0, gt=0, le=240)
+    grid: GridSpec | None = None
+    """A square grid laid from the front left corner (RULES §1.1), for rules played on one."""
+
+    @model_validator(mode="after")
+    def _grid_fits(self) -> TableSpec:
+        grid = self.grid_shape()
+        if grid is not None and (
+            grid.cols * grid.cell_in > self.width_in + 1e-9
+            or grid.rows * grid.cell_in > self.depth_in + 1e-9
+        ):
+            raise ValueError(
+                f"a grid of {grid.cols} x {grid.rows} cells of {grid.cell_in:g} in does not fit "
+                f"the {self.width_in:g} x {self.depth_in:g} in table"
+            )
+        return self
+
+    def grid_shape(self) -> Grid | None:
+        """The grid (columns and rows default to as many whole cells as the table holds)."""
+        if self.grid is None:
+            return None
+        cell = self.grid.cell_in
+        cols = self.grid.cols or int(self.width_in / cell + 1e-9)
+        rows = self.grid.rows or int(self.depth_in / cell + 1e-9)
+        return Grid(cols, rows, cell)
 
 
 class TagSpec(_Strict):
@@ -75,13 +154,18 @@ class SideSpec(_Strict):
     """One [[sides]] entry."""
 
     name: str = Field(min_length=1)
-    role: Literal["ai", "human"]
+    role: Literal["ai", "human", "neutral"]
+    """Who commands it: the AI, the player, or neither (third parties such as citizens or bots,
+    played by the scenario's neutral controller)."""
     edge: Literal["front", "back", "left", "right"]
     """Deployment edge: front is the human player's edge (y = 0)."""
     generals: tuple[str, ...] = ()
     """Human generals taking turns (co-operative play)."""
     deployment: tuple[tuple[float, float], ...] = ()
     """Deployment zone polygon in inches (optional)."""
+    deployment_cells: tuple[CellRef, ...] = ()
+    """Deployment cells on a gridded table (optional): its units stand on them, and a unit
+    given no position takes the next free one, in this order."""
 
 
 class UnitSpec(_Strict):
@@ -92,7 +176,10 @@ class UnitSpec(_Strict):
     side: str
     company: str = ""
     x: float
+    """Base centre, inches (set from ``cell`` when a cell is given)."""
     y: float
+    cell: tuple[int, int] | None = None
+    """Its grid cell (column, row), on a gridded table; the file may write it "C4"."""
     heading: float = 0.0
     base_diameter_in: float = Field(default=1.0, gt=0, le=12)
     general: str | None = None
@@ -134,12 +221,62 @@ class Scenario(_Strict):
     table: TableSpec = TableSpec()
     options: dict[str, OptionValue] = {}
     """Rule options: contact_tol_in, max_rounds and the ruleset's own (numbers, flags, words)."""
-    sides: tuple[SideSpec, ...] = Field(min_length=2, max_length=2)
+    sides: tuple[SideSpec, ...] = Field(min_length=2, max_length=4)
     units: tuple[UnitSpec, ...] = Field(min_length=2)
     terrain: tuple[TerrainSpec, ...] = ()
     objectives: tuple[ObjectiveSpec, ...] = ()
     source: str = ""
     """Where it was read from (for messages); set by the parser."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _place_on_cells(cls, data: Any) -> Any:
+        """Units given a cell (or no position, on a side with deployment cells) stand at the
+        centre of their cell (RULES §1.1): x and y are set from it before the fields are read."""
+        if not isinstance(data, Mapping) or not isinstance(data.get("units"), list | tuple):
+            return data
+        table = data.get("table")
+        grid = _raw_grid(table)
+        if grid is None and isinstance(table, Mapping) and table.get("grid") is not None:
+            return data  # a grid the field checks will refuse: no cells to read on it
+        units: list[Any] = [dict(u) if isinstance(u, Mapping) else u for u in data["units"]]
+        taken: set[Cell] = set()
+        for i, unit in enumerate(units):
+            if not isinstance(unit, dict):
+                continue
+            has_xy = "x" in unit or "y" in unit
+            ref = unit.get("cell")
+            if ref is not None:
+                if has_xy:
+                    raise ValueError(f"units[{i}].cell: give a cell or x and y, not both")
+                if grid is None:
+                    raise ValueError(
+                        f"units[{i}].cell: a cell needs a gridded table ([table.grid])"
+                    )
+                try:
+                    unit["cell"] = parse_cell(ref, grid)
+                except ValueError as exc:
+                    raise ValueError(f"units[{i}].cell: {exc}") from None
+                taken.add(unit["cell"])
+            elif has_xy and grid is not None:
+                x, y = unit.get("x"), unit.get("y")
+                if isinstance(x, int | float) and isinstance(y, int | float):
+                    taken.add(grid.cell_at((float(x), float(y))))
+        free = _deployment_cells(data.get("sides"), grid)
+        for i, unit in enumerate(units):
+            if not isinstance(unit, dict) or "x" in unit or "y" in unit:
+                continue
+            if unit.get("cell") is None:
+                spare = [c for c in free.get(str(unit.get("side")), []) if c not in taken]
+                if not spare:
+                    how = "x and y" if grid is None else "x and y, or a cell"
+                    why = "" if grid is None else " (its side has no free deployment cell)"
+                    raise ValueError(f"units[{i}]: give {how}{why}")
+                unit["cell"] = spare[0]
+                taken.add(spare[0])
+            assert grid is not None
+            unit["x"], unit["y"] = grid.centre(unit["cell"])
+        return {**data, "units": units}
 
     @model_validator(mode="after")
     def _check_options(self) -> Scenario:
@@ -163,8 +300,13 @@ class Scenario(_Strict):
         side_names = [s.name for s in self.sides]
         if len(set(side_names)) != len(side_names):
             raise ValueError(f"sides: two sides share a name ({side_names})")
-        if {s.role for s in self.sides} != {"ai", "human"}:
-            raise ValueError("sides: need one side with role 'ai' and one with role 'human'")
+        roles = [s.role for s in self.sides]
+        if roles.count("ai") != 1 or roles.count("human") != 1:
+            raise ValueError(
+                "sides: need one side with role 'ai' and one with role 'human' "
+                "(any others: role 'neutral')"
+            )
+        self._check_deployment_cells()
         seen: set[str] = set()
         for i, u in enumerate(self.units):
             if u.side not in side_names:
@@ -199,6 +341,33 @@ class Scenario(_Strict):
                 tag_ids[tag.id] = owner
         return self
 
+    def _check_deployment_cells(self) -> None:
+        """A unit of a side with deployment cells stands on one of them."""
+        grid = self.table.grid_shape()
+        for j, side in enumerate(self.sides):
+            if not side.deployment_cells:
+                continue
+            if grid is None:
+                raise ValueError(
+                    f"sides[{j}].deployment_cells: cells need a gridded table ([table.grid])"
+                )
+            cells = []
+            for k, ref in enumerate(side.deployment_cells):
+                try:
+                    cells.append(parse_cell(ref, grid))
+                except ValueError as exc:
+                    raise ValueError(f"sides[{j}].deployment_cells[{k}]: {exc}") from None
+            for i, u in enumerate(self.units):
+                if u.side != side.name:
+                    continue
+                at = u.cell if u.cell is not None else grid.cell_at((u.x, u.y))
+                if at not in cells:
+                    names = ", ".join(cell_name(c) for c in cells)
+                    raise ValueError(
+                        f"units[{i}]: {u.id!r} stands on {cell_name(at)}, not on a deployment "
+                        f"cell of {side.name!r} (allowed: {names})"
+                    )
+
     def _check_units_clear_of_impassable_terrain(self) -> None:
         """No base may stand in impassable terrain: it could never be placed there."""
         blocks = [
@@ -220,6 +389,36 @@ class Scenario(_Strict):
             if s.name == name:
                 return s
         raise ScenarioError(f"{self.source}: no side named {name!r}")
+
+
+def _raw_grid(table: object) -> Grid | None:
+    """The grid of an unvalidated [table] (None when there is none or it is malformed: the
+    field checks report that)."""
+    if not isinstance(table, Mapping) or not isinstance(table.get("grid"), Mapping):
+        return None
+    try:
+        spec = TableSpec.model_validate(table)
+    except ValidationError:
+        return None
+    return spec.grid_shape()
+
+
+def _deployment_cells(sides: object, grid: Grid | None) -> dict[str, list[Cell]]:
+    """Each side's deployment cells, in order (unreadable ones are left to the field checks)."""
+    out: dict[str, list[Cell]] = {}
+    if grid is None or not isinstance(sides, list | tuple):
+        return out
+    for side in sides:
+        if not isinstance(side, Mapping):
+            continue
+        cells = []
+        for ref in side.get("deployment_cells", ()) or ():
+            try:
+                cells.append(parse_cell(ref, grid))
+            except ValueError:
+                continue
+        out[str(side.get("name"))] = cells
+    return out
 
 
 def _ruleset_options(ruleset: str) -> dict[str, str]:

@@ -8,8 +8,9 @@ import sys
 from typing import Any
 
 from assistant.scenarios import load_game
-from engine.actions import Event
+from engine.actions import Event, EventType
 from engine.dice import Draw, RandomEvent, Roll, SeededDice, Shuffle
+from engine.geometry import Table
 from engine.model import GameState
 from engine.runner import controllers_for, play_battle
 
@@ -30,9 +31,11 @@ def event_line(ev: Event) -> str:
 
 
 def setup_json(state: GameState) -> dict[str, Any]:
-    """The first JSON line: every unit where it starts, and the table."""
-    units = [
-        {
+    """The first JSON line: every unit where it starts (and its cell, on a grid), and the table
+    (and its grid)."""
+    units = []
+    for u in state.units:
+        line: dict[str, Any] = {
             "id": u.id,
             "name": u.name,
             "side": u.side,
@@ -40,10 +43,30 @@ def setup_json(state: GameState) -> dict[str, Any]:
             "y": round(u.y, 4),
             "heading": round(u.heading_deg, 3),
         }
-        for u in state.units
-    ]
-    table = {"width_in": state.table.width_in, "depth_in": state.table.depth_in}
+        if state.table.grid is not None:
+            line["cell"] = list(u.cell) if u.cell is not None else None
+        units.append(line)
+    table: dict[str, Any] = {"width_in": state.table.width_in, "depth_in": state.table.depth_in}
+    grid = state.table.grid
+    if grid is not None:
+        table["grid"] = {"cell_in": grid.cell_in, "cols": grid.cols, "rows": grid.rows}
     return {"type": "setup", "units": units, "table": table}
+
+
+def event_json(ev: Event, table: Table) -> dict[str, Any]:
+    """An event line; on a gridded table a move line also gives the cells its path passes
+    through (the cell of each point, in order, without repeats)."""
+    data = ev.to_json()
+    path = data.get("path")
+    if table.grid is not None and ev.type == EventType.MOVE and path and "cells" not in data:
+        cells: list[list[int] | None] = []
+        for point in path:
+            cell = table.cell_of((float(point[0]), float(point[1])))
+            shown = list(cell) if cell is not None else None
+            if not cells or cells[-1] != shown:
+                cells.append(shown)
+        data = {**{k: v for k, v in data.items() if k != "text"}, "cells": cells, "text": ev.text}
+    return data
 
 
 def random_json(entry: RandomEvent) -> dict[str, Any]:
@@ -81,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     def emit(ev: Event) -> None:
         if args.json:
             flush_random()
-            write(ev.to_json())
+            write(event_json(ev, state.table))
         else:
             out.write(event_line(ev) + "\n")
 

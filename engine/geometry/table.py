@@ -11,6 +11,7 @@ from shapely.geometry import Polygon
 
 from engine.errors import EngineError
 from engine.geometry.angles import EPS_IN, Point
+from engine.geometry.grid import Cell, Grid
 
 EDGE_TIE_IN = 1e-9
 """Two centre-to-edge distances closer than this (inches) are an exact tie (G-05)."""
@@ -37,12 +38,34 @@ _EDGE_HEADING_DEG = {Edge.BACK: 0.0, Edge.RIGHT: 90.0, Edge.FRONT: 180.0, Edge.L
 
 @dataclass(frozen=True)
 class Table:
-    """The playing area: a rectangle from (0, 0) to (width_in, depth_in), in inches."""
+    """The playing area: a rectangle from (0, 0) to (width_in, depth_in), in inches, with a
+    square grid laid on it from the front left corner when the rules play on one (RULES §1.1;
+    positions stay in inches, at cell centres)."""
 
     width_in: float = 24.0
     """Size along x, inches."""
     depth_in: float = 24.0
     """Size along y (away from the player), inches."""
+    grid: Grid | None = None
+    """The grid of a gridded table (row 0 at the far edge of the grid), else None."""
+
+    def __post_init__(self) -> None:
+        grid = self.grid
+        if grid is not None and (
+            grid.cols * grid.cell_in > self.width_in + EPS_IN
+            or grid.rows * grid.cell_in > self.depth_in + EPS_IN
+        ):
+            raise EngineError(
+                f"a grid of {grid.cols} x {grid.rows} cells of {grid.cell_in:g} in does not fit "
+                f"a {self.width_in:g} x {self.depth_in:g} in table"
+            )
+
+    def cell_of(self, p: Point) -> Cell | None:
+        """The grid cell holding the point (inches), or None: no grid, or off the grid."""
+        if self.grid is None:
+            return None
+        cell = self.grid.cell_at(p)
+        return cell if self.grid.contains(cell) else None
 
     def contains_base(self, c: Point, r: float) -> bool:
         """Whether a round base (centre ``c``, radius ``r`` inches) lies wholly on the table.

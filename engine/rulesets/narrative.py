@@ -159,9 +159,16 @@ class NarrativeRuleset(RulesetBase):
     # ----------------------------------------------------------------- setup
     def new_game(self, scenario: Scenario) -> GameState:
         """The starting state: characters deployed, cards read, round 0 awaiting initiative."""
+        for i, s in enumerate(scenario.sides):
+            if s.role == "neutral":
+                raise ScenarioError(
+                    f"{scenario.source}: sides[{i}].role: the {self.title} has no neutral side "
+                    "(allowed: ai, human)"
+                )
         sides = tuple(
             Side(s.name, Role(s.role), Edge(s.edge), tuple(s.generals)) for s in scenario.sides
         )
+        table = Table(scenario.table.width_in, scenario.table.depth_in, scenario.table.grid_shape())
         units = []
         for i, spec in enumerate(scenario.units):
             try:
@@ -192,6 +199,7 @@ class NarrativeRuleset(RulesetBase):
                     base_diameter_in=spec.base_diameter_in,
                     wounds=card.wounds,
                     general=spec.general,
+                    cell=table.cell_of((spec.x, spec.y)),
                     rules=NarrativeUnit(company=spec.company or spec.side),
                 )
             )
@@ -217,7 +225,7 @@ class NarrativeRuleset(RulesetBase):
         return GameState(
             ruleset=NAME,
             scenario=scenario.scenario.name,
-            table=Table(scenario.table.width_in, scenario.table.depth_in),
+            table=table,
             sides=sides,
             units=tuple(units),
             terrain=terrain,

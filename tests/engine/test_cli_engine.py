@@ -133,7 +133,7 @@ def _bad(tmp_path: Path, old: str, new: str, name: str = "bad.toml") -> Path:
         (
             'role = "human"',
             'role = "robot"',
-            "sides[0].role: Input should be 'ai' or 'human' (got 'robot')",
+            "sides[0].role: Input should be 'ai', 'human' or 'neutral' (got 'robot')",
         ),
         (
             "x = 12.0\ny = 2.5",

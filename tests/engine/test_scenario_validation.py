@@ -91,7 +91,7 @@ MISTAKES = [
         "y = 4.0\nheading = 0",
         "y = 4.0\nheadng = 0",
         "units[0].headng",
-        "unknown field (allowed: id, name, side, company, x, y, heading, base_diameter_in",
+        "unknown field (allowed: id, name, side, company, x, y, cell, heading, base_diameter_in",
     ),
     (
         "misspelt-tag-key",
@@ -112,7 +112,7 @@ MISTAKES = [
         "width_in = 24\n",
         "widht_in = 24\n",
         "table.widht_in",
-        "unknown field (allowed: width_in, depth_in)",
+        "unknown field (allowed: width_in, depth_in, grid)",
     ),
 ]
 
