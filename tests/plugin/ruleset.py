@@ -9,8 +9,8 @@ from dataclasses import dataclass, replace
 from engine.actions import Action, ActionKind, Event, IllegalActionError, Order, event
 from engine.cards import Deck
 from engine.dice import RandomSource, choice
-from engine.geometry.table import Table
-from engine.model import Edge, GameState, Role, RulesState, Side, Unit, UnitCard, UnitStatus
+from engine.geometry import Edge, Table
+from engine.model import GameState, Role, RulesState, Side, Unit, UnitCard, UnitStatus
 from engine.protocols import (
     ControllerBase,
     Outcome,
@@ -141,7 +141,7 @@ class PluginRuleset(RulesetBase):
             grid = state.table.grid
             here = _cell(state, unit)
             near = [(here[0] + dc, here[1] + dr) for dc, dr in STEPS]
-            if grid is None or len(cell) != 2 or cell not in near or not grid.contains(cell):  # type: ignore[arg-type]
+            if grid is None or len(cell) != 2 or cell not in near or not grid.contains(cell):
                 return [f"{cell} is not a cell next to {unit.name}"]
             return []
         if kind == "shoot":
@@ -300,7 +300,7 @@ class PluginAI(ControllerBase):
     """Shoots the first enemy it can, ducks when shot at while pinned."""
 
     name = "plugin-ai"
-    rulesets = (NAME,)
+    rulesets: tuple[str, ...] = (NAME,)
 
     def decide(self, state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource) -> Order:
         sample = ruleset.sample_actions(state, unit_id, dice)

@@ -22,14 +22,14 @@ from engine.protocols import (
     rulesets_played,
 )
 from engine.runner import MAX_STEPS, next_action, order_event, play_battle
-from engine.scenario import parse_scenario
+from engine.scenario import Scenario, parse_scenario
 from tests.plugin.ruleset import NAME, PINNED
 
 SCENARIO = Path(__file__).with_name("plugin.toml")
 SEEDS = range(1, 9)
 
 
-def _scenario():  # type: ignore[no-untyped-def]
+def _scenario() -> Scenario:
     return parse_scenario(SCENARIO.read_text(encoding="utf-8"), SCENARIO.name)
 
 
