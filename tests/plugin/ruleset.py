@@ -157,9 +157,17 @@ class PluginRuleset(RulesetBase):
             return [Action("react_evade", unit_id)]
         unit = state.unit(unit_id)
         here = _cell(state, unit)
+        grid = state.table.grid
+        assert grid is not None
         out = [
-            Action(ActionKind.MOVE, unit_id, detail=(("cell", [here[0] + dc, here[1] + dr]),))
-            for dc, dr in STEPS
+            Action(
+                ActionKind.MOVE,
+                unit_id,
+                path=(unit.position, grid.centre(cell)),
+                detail=(("cell", list(cell)),),
+            )
+            for cell in ((here[0] + dc, here[1] + dr) for dc, dr in STEPS)
+            if grid.contains(cell)
         ]
         out += [
             Action(ActionKind.SHOOT, unit_id, target_id=u.id)
@@ -303,6 +311,13 @@ class PluginAI(ControllerBase):
     rulesets: tuple[str, ...] = (NAME,)
 
     def decide(self, state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource) -> Order:
+        pending = ruleset.pending(state)
+        if pending.kind is PendingKind.REACTION:
+            # The live session asks ``decide`` (not ``react``) when an AI unit may react:
+            # answer the same way, a declined reaction being a pass.
+            reaction = self.react(state, ruleset, pending, dice)
+            decline = Order(Action(ActionKind.PASS, unit_id), "stay", "it was not pinned")
+            return reaction or decline
         sample = ruleset.sample_actions(state, unit_id, dice)
         shots = [a for a in sample if a.kind == ActionKind.SHOOT]
         pick = shots[0] if shots else choice(dice, sample, f"move for {unit_id}")
