@@ -21,7 +21,7 @@ from engine.protocols import (
     register_controller,
     register_ruleset,
 )
-from engine.scenario import Scenario
+from engine.scenario import Scenario, cell_name
 
 NAME = "plugin-test"
 DECK = "initiative"
@@ -142,7 +142,8 @@ class PluginRuleset(RulesetBase):
             here = _cell(state, unit)
             near = [(here[0] + dc, here[1] + dr) for dc, dr in STEPS]
             if grid is None or len(cell) != 2 or cell not in near or not grid.contains(cell):
-                return [f"{cell} is not a cell next to {unit.name}"]
+                where = cell_name(cell) if len(cell) == 2 else str(list(cell))
+                return [f"{where} is not a cell next to {unit.name}"]
             return []
         if kind == "shoot":
             target = state.unit(action.target_id or "") if action.target_id else None
