@@ -28,10 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assistant.scenarios import load_game
 from engine.actions import Order
-from engine.rulesets.narrative_tactics import clear_memo
 from engine.dice import RandomSource, SeededDice
 from engine.model import GameState, Role
 from engine.protocols import Controller, ControllerBase, Pending, Ruleset
+from engine.rulesets.narrative_tactics import clear_memo
 from engine.runner import controllers_for, play_battle
 
 
