@@ -17,7 +17,7 @@ from typing import Any
 from assistant.errors import UserError
 from assistant.recorder import EVENTS_NAME, is_recording, read_event_log
 from assistant.replay.poses import MM_PER_IN, piece_centre_in
-from assistant.replay.records import SEEN, Move, SettledState, weakest
+from assistant.replay.records import SEEN, Move, SettledState, move_fields, weakest
 from assistant.replay.runs import SESSION_KINDS, plan_run, run_recordings, run_records
 from vision.types import PieceSpec, TagId, TagMount
 
@@ -155,23 +155,12 @@ class PieceMove:
 
     def to_json(self) -> dict[str, Any]:
         """JSON form for timeline.json."""
-        out: dict[str, Any] = {
+        return {
             "piece": self.piece,
             "side": self.side,
             "tags": list(self.tags),
-            "from": [round(self.from_in[0], 3), round(self.from_in[1], 3)],
-            "to": [round(self.to_in[0], 3), round(self.to_in[1], 3)],
-            "heading_from": round(self.heading_from_deg, 1),
-            "heading_to": round(self.heading_to_deg, 1),
-            "t_start": round(self.t_start, 3),
-            "t_end": round(self.t_end, 3),
-            "known": self.known,
+            **move_fields(self),
         }
-        if self.how:
-            out["how"] = self.how
-        if not self.facing_known:
-            out["facing_known"] = False
-        return out
 
 
 def piece_moves(moves: Sequence[Move], roster: Roster) -> list[PieceMove]:

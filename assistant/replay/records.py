@@ -118,21 +118,26 @@ class Move:
 
     def to_json(self) -> dict[str, Any]:
         """The move in the timeline.json form (inches, degrees, seconds)."""
-        out: dict[str, Any] = {
-            "tag": self.tag_id,
-            "from": [round(self.from_in[0], 3), round(self.from_in[1], 3)],
-            "to": [round(self.to_in[0], 3), round(self.to_in[1], 3)],
-            "heading_from": round(self.heading_from_deg, 1),
-            "heading_to": round(self.heading_to_deg, 1),
-            "t_start": round(self.t_start, 3),
-            "t_end": round(self.t_end, 3),
-            "known": self.known,
-        }
-        if self.how:
-            out["how"] = self.how
-        if not self.facing_known:
-            out["facing_known"] = False
-        return out
+        return {"tag": self.tag_id, **move_fields(self)}
+
+
+def move_fields(move: Any) -> dict[str, Any]:
+    """The timeline.json fields every move has (a tag's or a piece's): where from and to in
+    inches, headings in degrees, times in seconds, and how it was known."""
+    out: dict[str, Any] = {
+        "from": [round(move.from_in[0], 3), round(move.from_in[1], 3)],
+        "to": [round(move.to_in[0], 3), round(move.to_in[1], 3)],
+        "heading_from": round(move.heading_from_deg, 1),
+        "heading_to": round(move.heading_to_deg, 1),
+        "t_start": round(move.t_start, 3),
+        "t_end": round(move.t_end, 3),
+        "known": move.known,
+    }
+    if move.how:
+        out["how"] = move.how
+    if not move.facing_known:
+        out["facing_known"] = False
+    return out
 
 
 @dataclass(frozen=True)
