@@ -194,6 +194,15 @@ def test_name_labels_on_a_crowded_board_do_not_collide(
     try:
         page = context.new_page()
         open_page(page, server.url)
+        # On a loaded machine the board may be laid out (and its labels sized) a frame later.
+        page.wait_for_function(
+            "n => [...document.querySelectorAll("
+            "'#overlay text.unit-label, #overlay text.terrain-label')]"
+            ".filter(t => { const b = t.getBoundingClientRect(); return b.width > 0 && b.height > 0; })"
+            ".length >= n",
+            arg=len(view.units) + len(view.terrain),
+            timeout=60_000,
+        )
         labels = _boxes(page, "#overlay text.unit-label, #overlay text.terrain-label")
         assert len(labels) == len(view.units) + len(view.terrain)
         bases = _boxes(page, "#overlay circle.base")
