@@ -49,6 +49,9 @@ class UnitStatus(StrEnum):
     """Left the table while routing (counts as lost, RULES G-09)."""
     ESCAPED = "escaped"
     """Left the table by an edge carrying an objective, scoring it."""
+    RESERVE = "reserve"
+    """Not on the table yet: a reinforcement or a third party that a rule brings on later
+    (counted neither as lost nor as fallen)."""
 
 
 @dataclass(frozen=True)
