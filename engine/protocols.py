@@ -225,6 +225,16 @@ def register_controller(name: str, factory: Callable[[], Controller]) -> None:
     _CONTROLLERS[name] = factory
 
 
+def unregister_ruleset(name: str) -> None:
+    """Forget a registered ruleset (a test-only or third-party system); no-op if unknown."""
+    _RULESETS.pop(name, None)
+
+
+def unregister_controller(name: str) -> None:
+    """Forget a registered controller; no-op if unknown."""
+    _CONTROLLERS.pop(name, None)
+
+
 def _load_builtins() -> None:
     # Importing the packages runs their registration lines.
     import engine.controllers

@@ -11,6 +11,7 @@ from engine.errors import EngineError
 from engine.model import GameState
 from engine.protocols import (
     Controller,
+    Pending,
     PendingKind,
     Ruleset,
     UnknownNameError,
@@ -88,6 +89,21 @@ def controllers_for(scenario: Scenario, human: str | None = None) -> dict[str, C
     return out
 
 
+def choice_action(side: str | None, option: str) -> Action:
+    """The action by which ``side`` takes one of the named options of a CHOICE."""
+    return Action(ActionKind.CHOOSE, side=side, detail=(("option", option),))
+
+
+def choice_actions(pending: Pending) -> tuple[Action, ...]:
+    """Every answer to a CHOICE decision point, in the order of its options."""
+    return tuple(choice_action(pending.side, option) for option in pending.options)
+
+
+def decline_action(pending: Pending) -> Action:
+    """The action by which a unit lets a REACTION point go by (a pass by that unit)."""
+    return Action(ActionKind.PASS, pending.unit, side=pending.side)
+
+
 def next_action(
     state: GameState,
     ruleset: Ruleset,
@@ -127,11 +143,11 @@ def next_action(
     elif kind is PendingKind.REACTION:
         reaction = controller.react(state, ruleset, pending, dice)
         if reaction is None:
-            return Action(ActionKind.PASS, pending.unit, side=pending.side), None
+            return decline_action(pending), None
         return reaction.action, reaction
     elif kind is PendingKind.CHOICE:
         option = controller.choose(state, ruleset, pending, dice)
-        return Action(ActionKind.CHOOSE, side=pending.side, detail=(("option", option),)), None
+        return choice_action(pending.side, option), None
     else:
         raise EngineError(f"unknown decision point {kind!r} in round {state.round}")
     order = controller.decide(state, ruleset, unit_id, dice)

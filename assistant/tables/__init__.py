@@ -27,6 +27,11 @@ def register_adapter(ruleset_name: str, factory: Callable[[], TableAdapter]) -> 
     _ADAPTERS[ruleset_name] = factory
 
 
+def unregister_adapter(ruleset_name: str) -> None:
+    """Forget the table adapter of ``ruleset_name``; no-op if there is none."""
+    _ADAPTERS.pop(ruleset_name, None)
+
+
 def _load_builtins() -> None:
     import assistant.tables.builtin  # noqa: F401  (its imports run the registration lines)
 
