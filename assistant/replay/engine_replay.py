@@ -34,7 +34,8 @@ from assistant.tables import adapter_for
 from assistant.tables.base import Tolerances
 from engine.actions import Action, Event, EventType
 from engine.model import GameState, Role, UnitStatus
-from engine.protocols import Controller, Ruleset, find_controller
+from engine.protocols import Controller, PendingKind, Ruleset, find_controller
+from engine.runner import choice_actions, decline_action
 from engine.scenario import Scenario
 
 DICE_NOTE = (
@@ -269,7 +270,12 @@ class GameReplayer:
                 if uid in turn.movers:
                     found.append((st, cost, events))
                     continue
-                if turn.kind == "auto" and turn.action is not None:
+                pending = self.ruleset.pending(st)
+                if pending.kind is PendingKind.CHOICE:  # unseen: every option is a branch
+                    steps, extra = list(choice_actions(pending)), 0.0
+                elif pending.kind is PendingKind.REACTION:  # unseen: declined
+                    steps, extra = [decline_action(pending)], 0.0
+                elif turn.kind == "auto" and turn.action is not None:
                     steps, extra = [turn.action], 0.0
                 elif turn.may_pass and turn.side is not None:
                     steps, extra = [self.adapter.pass_action(st, turn.side)], PASS_COST

@@ -28,8 +28,10 @@ from engine.actions import Action, ActionKind, Event, IllegalActionError, Order
 from engine.dice import Roll
 from engine.geometry import wrap180
 from engine.history import History
-from engine.model import GameState, Unit
-from engine.protocols import Controller, Ruleset
+from engine.jsonvalue import Memory
+from engine.model import GameState, Role, Unit
+from engine.protocols import Controller, Pending, PendingKind, Ruleset, find_controller
+from engine.runner import acting_side, choice_action, decline_action, with_order_memory
 from engine.scenario import Scenario
 
 Dice = AutoDice | QueuedDice
@@ -56,6 +58,8 @@ class AppliedStep:
 
     action: Action
     rolls: tuple[Roll, ...]
+    memory: tuple[str, Memory] | None = None
+    """The controller memory the action's order left for its side (side, memory), if any."""
 
 
 @dataclass
@@ -104,12 +108,26 @@ class LiveGame:
     _human_move: ObservedMove | None = None
     _redo_steps: list[AppliedStep] = field(default_factory=list)
     _unsaved: bool = False
+    _pending_order: Order | None = None
+    _whole_order: Order | None = None
+    """The last order given in full (the later actions of an order are spoken as its steps)."""
     undos: int = 0
     """How many steps were undone so far (the event log records each undo)."""
+    controllers: dict[str, Controller] = field(default_factory=dict)
+    """The controller of each side the assistant plays (the AI's, and a neutral side's when
+    the scenario names a ``neutral_controller``)."""
+    planned: list[Action] = field(default_factory=list)
+    """The rest of the current AI order of several actions (RULES §1.7 ``decide -> [actions]``)."""
 
     def __post_init__(self) -> None:
         self.history = History(self.initial, self.dice.get_state())
         self.adapter = adapter_for(self.ruleset)
+        neutral = self.scenario.scenario.neutral_controller
+        for side in self.initial.sides:
+            if side.role is Role.NEUTRAL and neutral:
+                self.controllers.setdefault(side.name, find_controller(neutral))
+            else:
+                self.controllers.setdefault(side.name, self.ai)
 
     # ------------------------------------------------------------ helpers
     @property
@@ -239,7 +257,7 @@ class LiveGame:
     def _carry_out(self, order: Order) -> None:
         self.expected = None
         self.stage = Stage.RUNNING
-        if self._apply(order.action):
+        if self._apply(order.action, order):
             self.order = None
         self._advance()
 
@@ -287,7 +305,7 @@ class LiveGame:
     def _follow_plan(self, obs: Observation, movers: list[Unit]) -> None:
         """Demo mode: the player's declarations come from a file; declare when the table agrees."""
         action = self.human_plan[self.plan_index]
-        if action.kind == ActionKind.PASS:
+        if action.kind == ActionKind.PASS or not action.unit_id:  # a pass, a choice
             self.plan_index += 1
             if self._apply(action):
                 self._advance()
@@ -385,6 +403,13 @@ class LiveGame:
         if self.stage is not Stage.HUMAN:
             self.announce("It is not your turn to declare an action.")
             return
+        pending = self.ruleset.pending(self.state)
+        if pending.kind is PendingKind.CHOICE:
+            if what not in pending.options:
+                self.announce(f"Choose one of: {', '.join(pending.options)}.")
+            elif self._apply(choice_action(pending.side, what)):
+                self._advance()
+            return
         if what == "pass":
             side = self.adapter.turn(self.state, self.ruleset).side or ""
             if self._apply(self.adapter.pass_action(self.state, side)):
@@ -416,7 +441,8 @@ class LiveGame:
         self.stage = Stage.RUNNING
         if self.pending is not None:
             action, self.pending = self.pending, None
-            if self._apply(action):
+            order, self._pending_order = self._pending_order, None
+            if self._apply(action, order):
                 self._advance()
         else:
             self._advance()
@@ -461,18 +487,21 @@ class LiveGame:
         self.pending = None
         self.removals.clear()
         self._human_move = None
+        self.planned.clear()
         self.stage = Stage.RUNNING
         self._forget("")
 
     # -------------------------------------------------------------- engine
-    def _apply(self, action: Action) -> bool:
-        """Apply an action; True when it went through (False: waiting for dice, or illegal)."""
+    def _apply(self, action: Action, order: Order | None = None) -> bool:
+        """Apply an action (and the memory its order leaves for its side); True when it went
+        through (False: waiting for dice, or illegal)."""
         before = len(self.dice.rolls)
         self.dice.begin()
         try:
             outcome = self.ruleset.apply(self.state, action, self.dice)
         except NeedRoll as need:
             self.pending = action
+            self._pending_order = order
             self._ask_for_roll(need)
             return False
         except IllegalActionError as exc:
@@ -481,8 +510,11 @@ class LiveGame:
             return False
         self.dice.commit()
         was_on = [u.id for u in self.state.units if u.on_table]
-        self.history.push(outcome.state, self.dice.get_state(), action, outcome.events)
-        self.steps.append(AppliedStep(action, tuple(self.dice.rolls[before:])))
+        side = acting_side(self.state, action)
+        new_state = with_order_memory(outcome.state, side, order)
+        memory = (side, order.memory) if order and order.memory is not None and side else None
+        self.history.push(new_state, self.dice.get_state(), action, outcome.events)
+        self.steps.append(AppliedStep(action, tuple(self.dice.rolls[before:]), memory))
         self._redo_steps.clear()
         self.stage = Stage.RUNNING
         self._announce_events(outcome.events)
@@ -539,33 +571,92 @@ class LiveGame:
             return
 
     def _give_order(self, turn: Turn) -> None:
+        """The assistant's side decides (RULES §1.7), dispatched on the decision point only: a
+        reaction asks ``react``, a choice ``choose``, a unit continuing takes the next action
+        of its order while the rules accept it, and otherwise a unit is chosen and ordered."""
+        pending = self.ruleset.pending(self.state)
+        controller = self.controllers.get(turn.side or pending.side or "", self.ai)
         self.dice.begin()
         try:
-            if turn.unit_id is not None:  # a forced flight, or a unit continuing
-                unit_id = turn.unit_id
-            else:
-                pending = self.ruleset.pending(self.state)
-                chosen = self.ai.choose_unit(self.state, self.ruleset, pending, self.dice)
-                if chosen is None:
-                    self.dice.commit()
-                    self._apply(self.adapter.pass_action(self.state, turn.side or ""))
-                    return
-                unit_id = chosen
-            order = self.ai.decide(self.state, self.ruleset, unit_id, self.dice)
+            order = self._decide(turn, pending, controller)
         except NeedRoll as need:
             self.pending = None
             self._ask_for_roll(need)
             return
         self.dice.commit()
+        if order is None:
+            return
         self.order = order
-        self.announce(self.adapter.order_text(self.state, order))
+        self.announce(self._order_words(order))
         self.expected = self.adapter.expectation(self.state, order)
         if self.expected.moves or self.expected.off_table or self._pivot_needed():
             self.stage = Stage.AI_ORDER
             return
         self.expected = None
-        if self._apply(order.action):
+        if self._apply(order.action, order):
             self.order = None
+
+    def _decide(self, turn: Turn, pending: Pending, controller: Controller) -> Order | None:
+        """The order for this decision point; None when the step was taken without one (a
+        pass, a declined reaction, a choice among options)."""
+        state, ruleset, dice = self.state, self.ruleset, self.dice
+        if pending.kind is PendingKind.REACTION and turn.kind != "forced":
+            self.planned.clear()
+            reaction = controller.react(state, ruleset, pending, dice)
+            if reaction is None:
+                self.dice.commit()
+                self._apply(decline_action(pending))
+            return reaction
+        if pending.kind is PendingKind.CHOICE:
+            option = controller.choose(state, ruleset, pending, dice)
+            self.dice.commit()
+            self._apply(choice_action(pending.side, option))
+            return None
+        if turn.unit_id is not None:  # a forced flight, or a unit continuing
+            unit_id = turn.unit_id
+            following = (
+                self._next_planned(unit_id) if pending.kind is PendingKind.CONTINUE else None
+            )
+            if following is not None:
+                return following
+        else:
+            chosen = controller.choose_unit(state, ruleset, pending, dice)
+            if chosen is None:
+                self.dice.commit()
+                self._apply(self.adapter.pass_action(state, turn.side or ""))
+                return None
+            unit_id = chosen
+        controller = self.ai if turn.kind == "forced" else controller
+        order = controller.decide(state, ruleset, unit_id, dice)
+        self.planned[:] = order.actions[1:]
+        return order
+
+    def _next_planned(self, unit_id: str) -> Order | None:
+        """The next action of the order being carried out, while its unit continues and the
+        rules accept it (as the runner does); None asks the controller again."""
+        whole = self._whole_order
+        if not self.planned or whole is None:
+            self.planned.clear()
+            return None
+        following = self.planned.pop(0)
+        if following.unit_id != unit_id or self.ruleset.validate(self.state, following):
+            self.planned.clear()
+            return None
+        return Order((following, *self.planned), whole.rule, whole.reason)
+
+    def _order_words(self, order: Order) -> str:
+        """The spoken order: in full for a new order, the next step for its later actions."""
+        if (
+            order.memory is None
+            and self._whole_order is not None
+            and (
+                order.actions == self._whole_order.actions[-len(order.actions) :]
+                and len(order.actions) < len(self._whole_order.actions)
+            )
+        ):
+            return "Next: " + self.adapter.order_instruction(self.state, order)
+        self._whole_order = order
+        return self.adapter.order_text(self.state, order)
 
     def _pivot_needed(self) -> bool:
         exp = self.expected

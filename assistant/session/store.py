@@ -23,6 +23,7 @@ from assistant.session.game import AppliedStep, LiveGame, Said, Stage
 from engine.actions import Action, ActionKind
 from engine.dice import Roll, ScriptedDice
 from engine.errors import EngineError
+from engine.jsonvalue import Memory, freeze_pairs, pairs_to_json
 from engine.protocols import find_controller
 
 SAVE_VERSION = 1
@@ -58,11 +59,28 @@ def game_to_json(game: LiveGame, scenario_ref: str, seed: int | None) -> dict[st
                 "action": exact_action_json(step.action),
                 "rolls": [[r.purpose, r.sides, r.result] for r in step.rolls],
                 "dice_state": snapshot.dice_state,
+                **memory_json(step),
             }
             for step, snapshot in zip(game.steps, game.history.snapshots()[1:], strict=True)
         ],
         "announcements": [[round(a.t, 3), a.text] for a in game.announcements],
     }
+
+
+def memory_json(step: AppliedStep) -> dict[str, Any]:
+    """The controller memory a step's order left for its side, when it left one."""
+    if step.memory is None:
+        return {}
+    side, memory = step.memory
+    return {"memory": {"side": side, "value": pairs_to_json(memory)}}
+
+
+def memory_from_saved(raw: Mapping[str, Any]) -> tuple[str, Memory] | None:
+    """A step's saved controller memory (side, frozen memory), or None."""
+    saved = raw.get("memory")
+    if saved is None:
+        return None
+    return str(saved["side"]), freeze_pairs(saved["value"])
 
 
 def exact_action_json(action: Action) -> dict[str, Any]:
@@ -148,8 +166,10 @@ def _load_v1(
             action = action_from_saved(raw["action"])
             rolls = tuple(Roll(str(p), int(s), int(r)) for p, s, r in raw["rolls"])
             outcome = ruleset.apply(game.state, action, ScriptedDice(r.result for r in rolls))
-            game.history.push(outcome.state, raw.get("dice_state"), action, outcome.events)
-            game.steps.append(AppliedStep(action, rolls))
+            memory = memory_from_saved(raw)
+            after = outcome.state if memory is None else outcome.state.with_memory(*memory)
+            game.history.push(after, raw.get("dice_state"), action, outcome.events)
+            game.steps.append(AppliedStep(action, rolls, memory))
         dice.set_state(data.get("dice_state"))
         game.plan_index = int(data.get("plan_index", 0))
         game.announcements = [

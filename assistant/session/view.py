@@ -16,6 +16,7 @@ from assistant.live_hub import (
 from assistant.session.game import LiveGame, Stage
 from assistant.tables.base import TableAdapter
 from engine.model import GameState, Role, Unit
+from engine.protocols import PendingKind
 
 #: How many announcements the page keeps.
 LOG_LENGTH = 60
@@ -70,13 +71,15 @@ def build_view(game: LiveGame, statuses: tuple[str, ...] = ()) -> BoardView:
         )
     elif game.stage is Stage.HUMAN:
         moved = game.human_move_unit
-        options = adapter.declarations(state, turn, moved)
-        prompt = PromptView(
-            kind="declare",
-            text=adapter.declare_prompt(state, turn),
-            options=tuple(DeclareOption(o.action, o.targets) for o in options),
-            unit_id=moved,
-        )
+        pending = game.ruleset.pending(state)
+        if pending.kind is PendingKind.CHOICE:  # the player picks one of the named options
+            text = f"Choose: {pending.purpose}." if pending.purpose else "Choose one."
+            options = tuple(DeclareOption(o) for o in pending.options)
+        else:
+            text = adapter.declare_prompt(state, turn)
+            found = adapter.declarations(state, turn, moved)
+            options = tuple(DeclareOption(o.action, o.targets) for o in found)
+        prompt = PromptView(kind="declare", text=text, options=options, unit_id=moved)
         if moved:
             focus = state.unit(moved)
     elif game.stage is Stage.AI_ORDER and game.expected is not None and game.expected.moves:
