@@ -1,4 +1,4 @@
-"""The test-only ruleset is registered for these tests only (the registry is restored after)."""
+"""The test-only ruleset is registered for these tests only (unregistered after each)."""
 
 from __future__ import annotations
 
@@ -6,19 +6,21 @@ from collections.abc import Iterator
 
 import pytest
 
-import assistant.tables as tables
-import engine.protocols as protocols
+from assistant.tables import adapter_names, unregister_adapter
+from engine.protocols import ruleset_names, unregister_controller, unregister_ruleset
 from tests.plugin import ruleset, table
 
 
 @pytest.fixture(autouse=True)
-def plugin_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def plugin_registered() -> Iterator[None]:
     """The plug-in ruleset, controller and table adapter findable by name during one test."""
-    protocols.ruleset_names()  # the built-ins first
-    monkeypatch.setattr(protocols, "_RULESETS", dict(protocols._RULESETS))
-    monkeypatch.setattr(protocols, "_CONTROLLERS", dict(protocols._CONTROLLERS))
-    tables.adapter_names()
-    monkeypatch.setattr(tables, "_ADAPTERS", dict(tables._ADAPTERS))
+    ruleset_names()  # the built-ins first, so they are not loaded while the plug-in is in
+    adapter_names()
     ruleset.register()
     table.register()
-    yield
+    try:
+        yield
+    finally:
+        unregister_ruleset(ruleset.NAME)
+        unregister_controller(ruleset.PluginAI.name)
+        unregister_adapter(ruleset.NAME)

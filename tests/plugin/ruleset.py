@@ -1,6 +1,6 @@
-"""A test-only ruleset on a grid: a card drawn each round decides who starts, two actions per
-activation (one when pinned), a shot may pin its target (the one status), and a unit shot at
-may react by ducking. Registered from this file only, through the engine's plug-in points."""
+"""A test-only ruleset on a grid: a card drawn each round decides which side chooses who starts
+(a choice between named options), two actions per activation (one when pinned), a shot may pin
+its target (the one status), and a unit shot at may react by ducking. Registered from this file only, through the engine's plug-in points."""
 
 from __future__ import annotations
 
@@ -40,6 +40,11 @@ class PluginState(RulesState):
     actions_left: int = 0
     reacting: str | None = None
     trigger: Event | None = None
+    choosing: str | None = None
+    """The side that chooses who starts the round (after the initiative card)."""
+
+
+FIRST, SECOND = "we start", "they start"
 
 
 def _cell(state: GameState, unit: Unit) -> tuple[int, int]:
@@ -53,7 +58,7 @@ class PluginRuleset(RulesetBase):
     name = NAME
     title = "Plug-in test rules"
     source = "Plug-in test rules (tests only)"
-    action_kinds = frozenset({"chance", "pass", "move", "shoot", "react_evade"})
+    action_kinds = frozenset({"chance", "pass", "choose", "move", "shoot", "react_evade"})
 
     def new_game(self, scenario: Scenario) -> GameState:
         sides = tuple(Side(s.name, Role(s.role), Edge(s.edge)) for s in scenario.sides)
@@ -97,6 +102,10 @@ class PluginRuleset(RulesetBase):
         rules = self._rules(state)
         if state.winner is not None:
             return Pending(PendingKind.OVER)
+        if rules.choosing is not None:
+            return Pending(
+                PendingKind.CHOICE, side=rules.choosing, options=(FIRST, SECOND), purpose="start"
+            )
         if rules.reacting is not None:
             side = state.unit(rules.reacting).side
             return Pending(
@@ -126,6 +135,9 @@ class PluginRuleset(RulesetBase):
             return ["the game is over"]
         if pending.kind is PendingKind.CHANCE:
             return [] if kind == "chance" else [f"a chance step, not {kind}"]
+        if pending.kind is PendingKind.CHOICE:
+            ok = kind == "choose" and action.get("option") in pending.options
+            return [] if ok else [f"{pending.side} chooses {FIRST!r} or {SECOND!r}"]
         if kind == "pass":
             return []
         if pending.kind is PendingKind.REACTION:
@@ -186,6 +198,13 @@ class PluginRuleset(RulesetBase):
         if kind == "chance":
             return self._new_round(replace(state, step=step), dice)
         pending = self.pending(state)
+        if kind == "choose":
+            chooser = pending.side or ""
+            other = next(s.name for s in state.sides if s.name != chooser)
+            first = chooser if action.get("option") == FIRST else other
+            ev = event("choice", state.round, f"{chooser} choose: {first} start.", side=chooser)
+            rules = replace(rules, choosing=None)
+            return Outcome(replace(state, step=step, active_side=first, rules=rules), (ev,))
         if kind == "pass" and pending.kind is PendingKind.REACTION:
             return Outcome(replace(state, step=step, rules=replace(rules, reacting=None)), ())
         if kind == "pass" and pending.kind is PendingKind.CHOOSE_UNIT:
@@ -258,16 +277,17 @@ class PluginRuleset(RulesetBase):
         if not deck.draw_pile:
             deck = deck.shuffled(dice, "initiative deck")
         card, deck = deck.draw(dice, "initiative")
-        first = state.sides[0 if card.endswith("H") else 1].name
+        chooser = state.sides[0 if card.endswith("H") else 1].name
         units = tuple(replace(u, activated=False) for u in state.units)
         state = replace(
             state,
             round=state.round + 1,
-            active_side=first,
+            active_side=chooser,
             units=units,
             decks=(deck.discarded(card),),
+            rules=replace(self._rules(state), choosing=chooser),
         )
-        ev = event("round", state.round, f"Round {state.round}: {first} first ({card}).")
+        ev = event("round", state.round, f"Round {state.round}: {chooser} choose ({card}).")
         return Outcome(state, (ev,))
 
     def _after(self, state: GameState, events: tuple[Event, ...]) -> Outcome:
@@ -312,17 +332,24 @@ class PluginAI(ControllerBase):
     rulesets: tuple[str, ...] = (NAME,)
 
     def decide(self, state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource) -> Order:
-        pending = ruleset.pending(state)
-        if pending.kind is PendingKind.REACTION:
-            # The live session asks ``decide`` (not ``react``) when an AI unit may react:
-            # answer the same way, a declined reaction being a pass.
-            reaction = self.react(state, ruleset, pending, dice)
-            decline = Order(Action(ActionKind.PASS, unit_id), "stay", "it was not pinned")
-            return reaction or decline
         sample = ruleset.sample_actions(state, unit_id, dice)
         shots = [a for a in sample if a.kind == ActionKind.SHOOT]
-        pick = shots[0] if shots else choice(dice, sample, f"move for {unit_id}")
-        return Order((pick, pick) if shots else (pick,), "plan", "shoot twice")
+        side = state.unit(unit_id).side
+        last = dict(state.memory_of(side)).get("last_target")
+        shots.sort(key=lambda a: a.target_id != last)  # the same target again, if it can
+        if not shots:
+            pick = choice(dice, sample, f"move for {unit_id}")
+            return Order((pick,), "plan", "no enemy to shoot")
+        memory = (("last_target", shots[0].target_id),)
+        return Order((shots[0], shots[0]), "plan", "shoot twice", memory=memory)
+
+    def choose(
+        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
+    ) -> str:
+        pinned = any(
+            PINNED in u.statuses for u in state.units if u.side == pending.side and u.on_table
+        )
+        return SECOND if pinned else FIRST
 
     def react(
         self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource

@@ -21,7 +21,14 @@ from engine.protocols import (
     plays,
     rulesets_played,
 )
-from engine.runner import MAX_STEPS, next_action, order_event, play_battle
+from engine.runner import (
+    MAX_STEPS,
+    acting_side,
+    next_action,
+    order_event,
+    play_battle,
+    with_order_memory,
+)
 from engine.scenario import Scenario, parse_scenario
 from tests.plugin.ruleset import NAME, PINNED
 
@@ -64,13 +71,14 @@ def test_simulate_plays_the_plugin_scenario(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_a_deck_reshuffle_is_logged_and_every_decision_point_is_reached() -> None:
-    """Over several seeds the games reach CHANCE, CHOOSE_UNIT, CONTINUE and REACTION, the
-    reaction is taken by the plug-in AI's react, a unit gets pinned, and the two-card deck
-    is reshuffled through the random source before the third round's draw."""
+    """Over several seeds the games reach CHANCE, CHOICE, CHOOSE_UNIT, CONTINUE and REACTION,
+    the reaction is taken by the plug-in AI's react, a unit gets pinned, the two-card deck is
+    reshuffled through the random source before the third round's draw, and the AI's memory
+    (its last target) is kept in the state as the runner stores it from each order."""
     scenario = _scenario()
     ruleset = find_ruleset(NAME)
     kinds: set[PendingKind] = set()
-    seen_pinned = reacted = shuffled = False
+    seen_pinned = reacted = shuffled = remembered = False
     for seed in SEEDS:
         state = ruleset.new_game(scenario)
         controllers = {s.name: find_controller("plugin-ai") for s in scenario.sides}
@@ -91,17 +99,20 @@ def test_a_deck_reshuffle_is_logged_and_every_decision_point_is_reached() -> Non
             chosen = next_action(replay_state, ruleset, controllers, replay_dice, planned)
             if chosen is None:
                 break
-            replay_state = ruleset.apply(replay_state, chosen[0], replay_dice).state
+            after = ruleset.apply(replay_state, chosen[0], replay_dice).state
+            replay_state = with_order_memory(after, acting_side(replay_state, chosen[0]), chosen[1])
         assert replay_state == record.final
+        remembered |= any(dict(m).get("last_target") for _, m in record.final.memory)
     assert {
         PendingKind.CHANCE,
+        PendingKind.CHOICE,
         PendingKind.CHOOSE_UNIT,
         PendingKind.CONTINUE,
         PendingKind.REACTION,
         PendingKind.OVER,
     } <= kinds
     assert seen_pinned and reacted
-    assert shuffled
+    assert shuffled and remembered
 
 
 def _controllers_that_play_it() -> list[str]:
