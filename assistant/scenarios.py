@@ -40,7 +40,8 @@ class BundledScenario:
     path: Path
     """The scenario file."""
     controllers: dict[str, str]
-    """Controller by role: "ai", and "human" (the one that plays the player's side in simulations)."""
+    """Controller by role: "ai", "human" (the one that plays the player's side in simulations),
+    and "neutral" when the scenario has third parties played by a controller of their own."""
 
 
 def _bundled_dir() -> Path:
@@ -54,6 +55,8 @@ def bundled_scenarios() -> list[BundledScenario]:
         scenario = parse_scenario(path.read_text(encoding="utf-8"), path.name)
         info = scenario.scenario
         controllers = {"ai": info.ai_controller, "human": info.human_controller}
+        if info.neutral_controller:
+            controllers["neutral"] = info.neutral_controller
         out.append(
             BundledScenario(
                 path.stem, info.title, info.ruleset, info.description, path, controllers

@@ -39,13 +39,13 @@ from engine.runner import choice_actions, decline_action
 from engine.scenario import Scenario
 
 DICE_NOTE = (
-    "Attack results need the session log or the dice: the footage shows who moved where, "
-    "not the rolls, so hits, wounds, rout checks and who fell to what are not derived here "
+    "Dice results need the session log or the dice: the footage shows who moved where, "
+    "not the rolls or the cards, so hits, wounds and who fell to what are not derived here "
     "(the engine keeps a result that fits what the table shows next; a piece taken off the "
     "table leaves the game)."
 )
 UNSEEN_NOTE = (
-    "Activations without a move (a shot from where it stands, a melee fought on the spot, "
+    "Activations without a move (a shot from where it stands, a fight on the spot, "
     "holding ground) leave no trace in the footage and are not counted."
 )
 #: How many stories of the game are followed at once.

@@ -211,3 +211,21 @@ def test_simulate_gives_cells_and_the_grid_on_a_gridded_table(
 def test_a_grid_that_does_not_fit_its_table_is_refused() -> None:
     with pytest.raises(EngineError, match="does not fit"):
         Table(8, 8, Grid(9, 8, 1.0))
+
+
+def test_scenarios_json_names_a_neutral_sides_controller(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import assistant.scenarios as scenarios
+
+    with_random = GRIDDED.replace(
+        'ai_controller = "narrative-ai"',
+        'ai_controller = "narrative-ai"\nneutral_controller = "random"',
+    )
+    (tmp_path / "market-day.toml").write_text(with_random + NEUTRAL, encoding="utf-8")
+    (tmp_path / "plain.toml").write_text(GRIDDED, encoding="utf-8")
+    monkeypatch.setattr(scenarios, "_bundled_dir", lambda: tmp_path)
+    assert main(["scenarios", "--json"]) == 0
+    listed = {s["name"]: s["controllers"] for s in json.loads(capsys.readouterr().out)}
+    assert listed["market-day"] == {"ai": "narrative-ai", "human": "autopilot", "neutral": "random"}
+    assert "neutral" not in listed["plain"]
