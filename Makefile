@@ -20,13 +20,9 @@ test: sysdeps-test $(STAMP)
 	$(VENV)/bin/mypy engine
 	$(VENV)/bin/pytest -q
 
+# Every script in benchmarks/ (a rule system's benchmark is a new file there, nothing else).
 bench: sysdeps-runtime $(STAMP)
-	$(PY) benchmarks/engine_bench.py
-	$(PY) benchmarks/vision_bench.py
-	$(PY) benchmarks/replay_bench.py
-	$(PY) benchmarks/live_latency.py
-	$(PY) benchmarks/visibility_study.py
-	$(PY) benchmarks/dice_bench.py
+	@set -e; for script in benchmarks/*.py; do echo "== $$script"; $(PY) $$script; done
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
