@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from assistant.live_hub import Command
-from assistant.session.announce import correction_text, event_text
+from assistant.session.announce import correction_text
 from assistant.session.dice import AutoDice, NeedRoll, QueuedDice
 from assistant.session.observation import Observation, PieceSeen
 from assistant.tables import adapter_for, find_adapter
@@ -527,7 +527,7 @@ class LiveGame:
 
     def _announce_events(self, events: Sequence[Event]) -> None:
         for ev in events:
-            text = event_text(ev)
+            text = self.adapter.event_words(self.state, ev)
             if text:
                 self.announce(text)
 

@@ -18,8 +18,9 @@ from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from assistant.live_hub import OrderView, PoseView, SightLineView
+from assistant.session.announce import event_text
 from assistant.session.observation import PieceSeen
-from engine.actions import Action, ActionKind, Order
+from engine.actions import Action, ActionKind, Event, Order
 from engine.geometry import Point, bearing_deg
 from engine.model import GameState, Unit, UnitStatus
 from engine.protocols import Ruleset
@@ -266,6 +267,11 @@ class TableAdapter(Protocol):
         ("bonus"); empty otherwise."""
         ...
 
+    def event_words(self, state: GameState, event: Event) -> str | None:
+        """What the assistant says for an engine event (None: nothing, e.g. what the order
+        already said); ``state`` is the state after the event."""
+        ...
+
 
 class BaseAdapter:
     """Defaults every adapter may keep: generic orders, expectations and replay hooks.
@@ -346,6 +352,9 @@ class BaseAdapter:
 
     def activation_note(self, state: GameState, unit: Unit) -> str:
         return ""
+
+    def event_words(self, state: GameState, event: Event) -> str | None:
+        return event_text(event)
 
 
 def unit_status(unit: Unit) -> Literal["active", "fallen", "off"]:

@@ -22,12 +22,12 @@ from assistant.tables.base import (
     targets_of,
     unit_status,
 )
-from engine.actions import Action, ActionKind, Order
+from engine.actions import Action, ActionKind, Event, Order
 from engine.geometry import Point
 from engine.model import GameState, Role, Unit
 from engine.protocols import PendingKind, Ruleset
 from engine.scenario import cell_name
-from tests.plugin.ruleset import NAME, PluginState
+from tests.plugin.ruleset import NAME, PINNED, PluginState
 
 
 class PluginAdapter(BaseAdapter):
@@ -35,6 +35,16 @@ class PluginAdapter(BaseAdapter):
 
     name = NAME
     odds_help = "chance that a shot pins (or drops a pinned target): a d6 of 4 or more"
+
+    def event_words(self, state: GameState, event: Event) -> str | None:
+        """A shot also says when it pinned its target (the engine's text gives the roll)."""
+        text = super().event_words(state, event)
+        target = event.get("target") if event.type == "shoot" else None
+        if text and target and state.has_unit(target):
+            unit = state.unit(target)
+            if PINNED in unit.statuses and unit.on_table:
+                return f"{text} {unit.name} is pinned."
+        return text
 
     def turn(self, state: GameState, ruleset: Ruleset) -> Turn:
         pending = ruleset.pending(state)

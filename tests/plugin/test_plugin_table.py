@@ -27,7 +27,7 @@ SCENARIO = Path(__file__).with_name("plugin.toml")
 
 def test_a_live_game_on_the_virtual_table_reaches_the_simulated_outcome() -> None:
     scenario = parse_scenario(SCENARIO.read_text(encoding="utf-8"), SCENARIO.name)
-    remembered = 0
+    remembered = pinned_said = 0
     for seed in range(1, 9):
         ruleset, state = start_game(scenario)
         ai = {side.name: find_controller("plugin-ai") for side in scenario.sides}
@@ -59,8 +59,10 @@ def test_a_live_game_on_the_virtual_table_reaches_the_simulated_outcome() -> Non
         memory = game.state.memory_of(ai_side.name)  # the AI's last target, kept live too
         assert memory == record.final.memory_of(ai_side.name), seed
         remembered += bool(memory)
+        pinned_said += any(s.endswith(" is pinned.") for s in said)
         assert said[-1].startswith(f"The battle is over: {record.final.winner} win")
     assert remembered, "the AI never kept a target in any game"
+    assert pinned_said, "the adapter's words for a shot that pins were never spoken"
 
 
 def test_the_unit_card_shows_the_status_and_the_deck() -> None:
