@@ -1,0 +1,161 @@
+"""``strike-ai``: the generic AI of RULES §3.3.1 for the strike system.
+
+Which soldier: among the unactivated soldiers whose Type face is in the pool, the one with the
+best plan (:mod:`engine.controllers.strike_plan`), sheet order on a tie; it never passes while
+a die matches a waiting soldier (step 6). What it does: the plan's move (a straight leg) and,
+when the plan removes an enemy, the strike (from where it stands first, then the move, when it
+can already remove one). Action dice beyond the activation die go on the soldier's sprint
+skill only when no removal is in reach without them and some is with them, using dice no
+waiting soldier needs (step 5, at most its Initiative).
+
+In a large battle only the soldiers whose quick screen looks best are searched in full
+(``SEARCHED``), so that a decision stays fast at 100 soldiers a side.
+"""
+
+from __future__ import annotations
+
+import math
+
+from engine.actions import Action, ActionKind, Order
+from engine.controllers.strike_plan import Plan, Planner
+from engine.dice import RandomSource
+from engine.model import GameState, Unit
+from engine.protocols import ControllerBase, Pending, PendingKind, Ruleset, register_controller
+from engine.rulesets.strike_state import HOLD, NAME, STRIKE, card_of, rules_of
+
+AI_NAME = "strike-ai"
+MIN_MOVE_IN = 0.05
+"""Shorter moves are not worth ordering: the soldier stays put."""
+SEARCHED = 6
+"""Soldiers searched in full per choice; the others are ranked by the quick screen."""
+
+
+class StrikeAI(ControllerBase):
+    """The strike system's AI general (§3.3.1)."""
+
+    name = AI_NAME
+    rulesets: tuple[str, ...] = (NAME,)
+
+    def __init__(self) -> None:
+        self._last: tuple[int, str, Plan | None] | None = None
+
+    # ------------------------------------------------------------ which soldier
+    def choose_unit(
+        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
+    ) -> str | None:
+        """The candidate with the best plan (never a pass while one can activate)."""
+        if not pending.candidates:
+            return None
+        planner = Planner(state)
+        units = [state.unit(uid) for uid in pending.candidates]
+        if len(units) > SEARCHED:
+            units = sorted(units, key=lambda u: self._screen(planner, u), reverse=True)[:SEARCHED]
+            units.sort(key=lambda u: u.sheet_order)
+        best: tuple[tuple[float, ...], int, str, Plan | None] | None = None
+        for u in units:
+            plan = self._plan(planner, state, u, fresh=True)
+            key = plan.key if plan else (-math.inf,)
+            if best is None or key > best[0] or (key == best[0] and u.sheet_order < best[1]):
+                best = (key, u.sheet_order, u.id, plan)
+        assert best is not None
+        self._last = (state.step, best[2], best[3])
+        return best[2]
+
+    def _screen(self, planner: Planner, unit: Unit) -> tuple[float, ...]:
+        """A quick look: could it remove an enemy after a full move (distance alone, and the
+        support that enemy already has), and how near its goal is."""
+        card = card_of(unit)
+        reach = card.speed_in + card.threat_in + 2 * unit.radius_in
+        kill = 0.0
+        for enemy in planner.state.enemies_of(unit):
+            if math.dist(enemy.position, unit.position) - enemy.radius_in > reach:
+                continue
+            support = sum(c.weight for c in planner.support(enemy, unit.id))
+            if support + card.weight >= card_of(enemy).toughness:
+                kill = max(kill, 1.0 + card_of(enemy).points)
+        goal = planner.goal(unit)
+        near = -math.dist(goal, unit.position) if goal else 0.0
+        return (kill, near)
+
+    def _plan(self, planner: Planner, state: GameState, unit: Unit, fresh: bool) -> Plan | None:
+        used = frozenset() if fresh else rules_of(state).used
+        may_move, may_strike = "move" not in used, STRIKE not in used
+        plan = planner.plan(unit, may_move, may_strike)
+        if plan is None or plan.target is not None or not may_move or not may_strike:
+            return plan
+        spare = self._spare_dice(state, unit, fresh)
+        if not spare or card_of(unit).sprint_in <= 0:
+            return plan
+        for n in range(1, len(spare) + 1):
+            longer = planner.plan(unit, True, True, tuple(spare[:n]))
+            if longer is not None and longer.target is not None:
+                return longer
+        return plan
+
+    def _spare_dice(self, state: GameState, unit: Unit, fresh: bool) -> list[int]:
+        """Dice no waiting soldier of the side needs (most plentiful faces first), at most the
+        soldier's Initiative less the skill dice already spent."""
+        rules = rules_of(state)
+        pool = list(rules.pool(unit.side))
+        if fresh:
+            pool.remove(card_of(unit).face)
+        waiting = [
+            card_of(u).face
+            for u in state.units_of(unit.side)
+            if not u.activated and u.id != unit.id
+        ]
+        spare: list[int] = []
+        for face in sorted(set(pool), key=lambda f: (-(pool.count(f) - waiting.count(f)), f)):
+            spare += [face] * max(0, pool.count(face) - waiting.count(face))
+        room = card_of(unit).initiative - (0 if fresh else rules.skill_dice)
+        return spare[: max(0, room)]
+
+    # ------------------------------------------------------------ what it does
+    def decide(self, state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource) -> Order:
+        """The soldier's move and strike for its plan; a hold or a stop when nothing helps."""
+        unit = state.unit(unit_id)
+        fresh = ruleset.pending(state).kind is PendingKind.CHOOSE_UNIT
+        if fresh and self._last is not None and self._last[:2] == (state.step, unit_id):
+            plan = self._last[2]
+        else:
+            plan = self._plan(Planner(state), state, unit, fresh)
+        self._last = None
+        stop = Action(HOLD if fresh else ActionKind.PASS, unit_id, side=unit.side)
+        if plan is None:
+            return Order(stop, "(d) hold", "nothing within reach helps")
+        strike = Action(STRIKE, unit_id, target_id=plan.target) if plan.target is not None else None
+        moved = math.dist(plan.end, unit.position) > MIN_MOVE_IN
+        move = (
+            Action(
+                ActionKind.MOVE,
+                unit_id,
+                path=(unit.position, plan.end),
+                detail=(("sprint_dice", list(plan.sprint)),) if plan.sprint else (),
+            )
+            if moved
+            else None
+        )
+        if strike is not None and plan.strike_first:
+            actions = [strike]
+        else:
+            actions = [a for a in (move, strike) if a is not None]
+        if not actions and not fresh:
+            return Order(stop, "(e) end of the activation", "nothing more to do")
+        if not actions:
+            return Order(stop, plan.rule, plan.reason)
+        target_gap = None
+        if plan.target is not None:
+            target = state.unit(plan.target)
+            target_gap = max(
+                0.0, math.dist(plan.end, target.position) - unit.radius_in - target.radius_in
+            )
+        return Order(
+            actions,
+            plan.rule,
+            plan.reason,
+            distance_in=math.dist(plan.end, unit.position),
+            target_distance_in=target_gap,
+        )
+
+
+register_controller(AI_NAME, StrikeAI)

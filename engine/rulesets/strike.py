@@ -1,0 +1,556 @@
+"""The strike system of "Wargame (Version 4)" (RULES §3.1, ruleset ``strike``).
+
+Each round: an Oracle phase (each side rolls a d6 per point of Initiative of its soldiers on
+the table, D001A-01; a d6 roll-off decides who activates first, D001A-03), then an action
+phase of alternate activations, each spending a die whose face is the soldier's Type; a side
+with no matching die (or that passes) stops and the other goes on alone (D001A-02). An
+activation takes each free action at most once (move up to Speed, interact, strike; D001A-05)
+and may spend further dice on skills, up to the soldier's Initiative. A strike is
+deterministic (§3.1.g with D001A-04): no dice hit or wound.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping
+from dataclasses import replace
+
+from pydantic import ValidationError
+
+from engine.actions import Action, ActionKind, Event, EventType, IllegalActionError, event
+from engine.dice import RandomSource
+from engine.geometry import Edge, Point, Table, bearing_deg, normalize_deg, path_cost_in
+from engine.model import GameState, Objective, Role, Side, TerrainPiece, Unit, UnitStatus
+from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
+from engine.rulesets.strike_board import StrikeBoard, StrikeCount, pose_of
+from engine.rulesets.strike_sample import sample_actions
+from engine.rulesets.strike_state import (
+    HOLD,
+    NAME,
+    ROUNDS,
+    STRIKE,
+    TYPES,
+    CardSpec,
+    StrikeCard,
+    StrikeState,
+    StrikeUnit,
+    card_of,
+    remove_faces,
+    rules_of,
+    spent_die,
+)
+from engine.rulesets.strike_victory import default_objectives, points_winner, victory_points
+from engine.scenario import Scenario, ScenarioError, card_error
+
+START_TOL_IN = 1e-3
+"""A move's path must start this near the soldier's base centre, inches."""
+FIRST_PLAYER = ("roll-off", "fewer-dice")
+VICTORY = ("objectives", "kills")
+
+
+class StrikeRuleset(RulesetBase):
+    """The deterministic strike system with its Oracle dice pool (§3.1)."""
+
+    name = NAME
+    title = "Strike system with the Oracle dice pool"
+    source = "Wargame (Version 4)"
+    action_kinds: frozenset[str] = frozenset(
+        {ActionKind.CHANCE, ActionKind.PASS, ActionKind.MOVE, ActionKind.INTERACT, STRIKE, HOLD}
+    )
+    options: Mapping[str, str] = {
+        "first_player": "who activates first each round: roll-off (D001A-03) or fewer-dice",
+        "victory": "objectives (seed 003's objective VP, D001A-07) or kills (3 VP an "
+        "objective, 1 VP a kill)",
+    }
+
+    # ------------------------------------------------------------------ setup
+    def new_game(self, scenario: Scenario) -> GameState:
+        """The soldiers deployed with their cards, round 0 awaiting the first Oracle phase."""
+        src = scenario.source
+        for i, s in enumerate(scenario.sides):
+            if s.role == "neutral":
+                raise ScenarioError(
+                    f"{src}: sides[{i}].role: the {self.title} has no neutral side "
+                    "(allowed: ai, human)"
+                )
+        for key, allowed in (("first_player", FIRST_PLAYER), ("victory", VICTORY)):
+            value = scenario.options.get(key)
+            if value is not None and value not in allowed:
+                raise ScenarioError(
+                    f"{src}: options.{key}: {value!r} (allowed: {', '.join(allowed)})"
+                )
+        table = Table(scenario.table.width_in, scenario.table.depth_in, scenario.table.grid_shape())
+        units = []
+        for i, spec in enumerate(scenario.units):
+            try:
+                card = CardSpec.model_validate(spec.card)
+            except ValidationError as exc:
+                raise card_error(scenario, i, exc, CardSpec) from None
+            units.append(
+                Unit(
+                    id=spec.id,
+                    name=spec.name,
+                    side=spec.side,
+                    sheet_order=i,
+                    x=spec.x,
+                    y=spec.y,
+                    heading_deg=normalize_deg(spec.heading),
+                    card=StrikeCard(**card.model_dump(exclude={"skills"}), skills=card.skills),
+                    base_diameter_in=spec.base_diameter_in,
+                    cell=table.cell_of((spec.x, spec.y)),
+                    rules=StrikeUnit(),
+                )
+            )
+        terrain = tuple(
+            TerrainPiece(
+                id=t.id,
+                name=t.name,
+                kind=t.kind,
+                polygon=tuple(t.polygon),
+                blocks_los=t.blocks_los,
+                impassable=t.impassable,
+                difficult=t.difficult,
+                cover=t.cover,
+                height_in=t.height_in,
+            )
+            for t in scenario.terrain
+        )
+        objectives = tuple(Objective(o.id, o.name, o.x, o.y) for o in scenario.objectives)
+        return GameState(
+            ruleset=NAME,
+            scenario=scenario.scenario.name,
+            table=table,
+            sides=tuple(Side(s.name, Role(s.role), Edge(s.edge)) for s in scenario.sides),
+            units=tuple(units),
+            terrain=terrain,
+            objectives=objectives or default_objectives(table.width_in, table.depth_in),
+            options=tuple(sorted(scenario.options.items())),
+            rules=StrikeState(),
+        )
+
+    def board(self, state: GameState) -> StrikeBoard:
+        """Sight, ranges and counts on this state's table."""
+        return StrikeBoard(state)
+
+    def strike_count(self, state: GameState, striker_id: str, target_id: str) -> StrikeCount:
+        """The §3.1.g count a strike would make now, with every ally's sight lines (for the
+        picture the assistant shows)."""
+        striker, target = state.unit(striker_id), state.unit(target_id)
+        return StrikeBoard(state).count(striker, target, detail=True)
+
+    # ---------------------------------------------------------------- pending
+    def can_activate(self, state: GameState, side: str) -> tuple[str, ...]:
+        """The side's soldiers that may activate now: on the table, not yet activated, with a
+        die of their Type's face in the pool (D001A-02); none once the side has stopped."""
+        rules = rules_of(state)
+        if side in rules.stopped:
+            return ()
+        pool = rules.pool(side)
+        return tuple(
+            u.id for u in state.units_of(side) if not u.activated and card_of(u).face in pool
+        )
+
+    def pending(self, state: GameState) -> Pending:
+        """The Oracle phase (chance), a soldier continuing its activation, or a side choosing
+        a soldier to activate (alternating; a side with nothing to activate is skipped)."""
+        if state.winner is not None:
+            return Pending(PendingKind.OVER)
+        rules = rules_of(state)
+        if rules.acting is not None:
+            unit = state.unit(rules.acting)
+            return Pending(
+                PendingKind.CONTINUE, side=unit.side, candidates=(unit.id,), unit=unit.id
+            )
+        if state.round > 0 and state.active_side is not None:
+            for side in (state.active_side, state.other_side(state.active_side)):
+                ready = self.can_activate(state, side)
+                if ready:
+                    return Pending(PendingKind.CHOOSE_UNIT, side=side, candidates=ready)
+        return Pending(PendingKind.CHANCE, purpose="oracle")
+
+    # --------------------------------------------------------------- validate
+    def validate(self, state: GameState, action: Action) -> list[str]:
+        """Why the action is not legal now (plain sentences); empty when it is."""
+        pending = self.pending(state)
+        kind = str(action.kind)
+        if pending.kind is PendingKind.OVER:
+            return ["the battle is over"]
+        if pending.kind is PendingKind.CHANCE:
+            return [] if kind == ActionKind.CHANCE else ["the Oracle phase comes first"]
+        if kind == ActionKind.CHANCE:
+            return ["the Oracle dice are already rolled"]
+        if kind not in self.action_kinds:
+            return [f"{kind} is not an action of the {self.title}"]
+        if (
+            pending.kind is PendingKind.CHOOSE_UNIT
+            and kind == ActionKind.PASS
+            and not action.unit_id
+        ):
+            if action.side not in (None, pending.side):
+                return [f"it is {pending.side}'s turn to activate"]
+            return []
+        if not action.unit_id or not state.has_unit(action.unit_id):
+            return [f"no soldier {action.unit_id!r} in this battle"]
+        unit = state.unit(action.unit_id)
+        fresh = pending.kind is PendingKind.CHOOSE_UNIT
+        if fresh and unit.id not in pending.candidates:
+            return [self._why_not_ready(state, unit, pending)]
+        if not fresh and unit.id != pending.unit:
+            return [f"{state.unit(pending.unit or '').name} is still activating"]
+        if kind in (ActionKind.PASS, HOLD):
+            return []
+        return self._action_problems(state, unit, action, fresh)
+
+    def _why_not_ready(self, state: GameState, unit: Unit, pending: Pending) -> str:
+        if not unit.on_table:
+            return f"{unit.name} is no longer on the table"
+        if unit.side != pending.side:
+            return f"it is {pending.side}'s turn to activate"
+        if unit.activated:
+            return f"{unit.name} has already activated this round"
+        face = card_of(unit).face
+        return f"{unit.name} ({card_of(unit).type}) needs a die showing {face} and there is none"
+
+    def _action_problems(
+        self, state: GameState, unit: Unit, action: Action, fresh: bool
+    ) -> list[str]:
+        rules = rules_of(state)
+        used = frozenset() if fresh else rules.used
+        kind = str(action.kind)
+        if kind == ActionKind.INTERACT:
+            return ["there is no object to interact with in this scenario"]
+        if kind in used:
+            return [f"{unit.name} has already used its {kind} this activation"]
+        if kind == STRIKE:
+            return self._strike_problems(state, unit, action)
+        return self._move_problems(state, unit, action, fresh)
+
+    def _strike_problems(self, state: GameState, unit: Unit, action: Action) -> list[str]:
+        if not action.target_id or not state.has_unit(action.target_id):
+            return ["a strike needs an enemy soldier as its target"]
+        target = state.unit(action.target_id)
+        if target.side == unit.side or not target.on_table:
+            return [f"{target.name} is not an enemy on the table"]
+        board = StrikeBoard(state)
+        if not board.in_range(unit, pose_of(unit), pose_of(target)):
+            gap = board.gap_in(pose_of(unit), pose_of(target))
+            return [
+                f"{target.name} is {gap:.2f} in away, beyond {unit.name}'s "
+                f"{card_of(unit).threat} threat range"
+            ]
+        if not board.sighting(pose_of(unit), pose_of(target)).visible:
+            return [f"{unit.name} cannot see {target.name}"]
+        return []
+
+    def sprint_dice(self, state: GameState, unit: Unit, action: Action) -> list[int]:
+        """The dice faces an action spends on the soldier's sprint skill."""
+        raw = action.get("sprint_dice") or []
+        return [int(f) for f in raw] if isinstance(raw, list | tuple) else []
+
+    def allowance_in(self, unit: Unit, sprint: int) -> float:
+        """How far the soldier may move with ``sprint`` dice on its sprint skill, inches."""
+        card = card_of(unit)
+        return card.speed_in + sprint * card.sprint_in
+
+    def _move_problems(
+        self, state: GameState, unit: Unit, action: Action, fresh: bool
+    ) -> list[str]:
+        rules = rules_of(state)
+        path = action.path or (unit.position,)
+        if math.dist(path[0], unit.position) > START_TOL_IN:
+            return [f"the move must start where {unit.name} stands"]
+        raw = action.get("sprint_dice") or []
+        if not isinstance(raw, list | tuple) or not all(
+            isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 6 for f in raw
+        ):
+            return ["sprint_dice must be a list of die faces from 1 to 6"]
+        sprint = [int(f) for f in raw]
+        card = card_of(unit)
+        if sprint and card.sprint_in <= 0:
+            return [f"{unit.name} has no sprint skill"]
+        spent = rules.skill_dice if not fresh else 0
+        if spent + len(sprint) > card.initiative:
+            return [
+                f"{unit.name} may spend at most {card.initiative} dice on skills in an "
+                f"activation (Initiative), not {spent + len(sprint)}"
+            ]
+        pool = rules.pool(unit.side)
+        if fresh:
+            pool = remove_faces(pool, [card.face]) or ()
+        if sprint and remove_faces(pool, sprint) is None:
+            return [f"the pool has no dice {sprint} to spend on the sprint"]
+        allowed = self.allowance_in(unit, len(sprint))
+        length = path_cost_in(path)
+        if length > allowed + 1e-6:
+            return [f"the move is {length:.2f} in, more than the {allowed:g} in allowed"]
+        board = StrikeBoard(state)
+        for a, b in itertools.pairwise(path):
+            problem = board.leg_problem(unit, a, b)
+            if problem:
+                return [problem]
+        return []
+
+    def sample_actions(self, state: GameState, unit_id: str, dice: RandomSource) -> list[Action]:
+        """Hold, strikes at every enemy it can strike, and random moves (legal ones only)."""
+        return [
+            a for a in sample_actions(self, state, unit_id, dice) if not self.validate(state, a)
+        ]
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, state: GameState, action: Action, dice: RandomSource) -> Outcome:
+        """Resolve a legal action; raises IllegalActionError with the reasons otherwise."""
+        problems = self.validate(state, action)
+        if problems:
+            raise IllegalActionError(problems, action, state.round, state.step)
+        pending = self.pending(state)
+        state = replace(state, step=state.step + 1)
+        kind = str(action.kind)
+        if kind == ActionKind.CHANCE:
+            return self._oracle(state, dice)
+        events: list[Event] = []
+        if pending.kind is PendingKind.CHOOSE_UNIT and not action.unit_id:
+            side = pending.side or ""
+            rules = rules_of(state)
+            state = replace(state, rules=replace(rules, stopped=rules.stopped | {side}))
+            events.append(
+                event(EventType.PASS, state.round, f"{side} stop for this round.", side=side)
+            )
+            return self._after(state, events)
+        unit = state.unit(action.unit_id or "")
+        if pending.kind is PendingKind.CHOOSE_UNIT:
+            state, unit = self._activate(state, unit, events)
+        if kind in (ActionKind.PASS, HOLD):
+            return self._end_activation(state, events)
+        rules = rules_of(state)
+        state = replace(state, rules=replace(rules, used=rules.used | {kind}))
+        if kind == ActionKind.MOVE:
+            state = self._move(state, unit, action, events)
+        else:
+            state = self._strike(state, unit, state.unit(action.target_id or ""), events)
+        if state.winner is not None:
+            return Outcome(state, tuple(events))
+        if {ActionKind.MOVE, STRIKE} <= rules_of(state).used:
+            return self._end_activation(state, events)
+        return Outcome(state, tuple(events))
+
+    def _oracle(self, state: GameState, dice: RandomSource) -> Outcome:
+        rnd = state.round + 1
+        units = tuple(
+            replace(u, activated=False, rules=StrikeUnit()) if u.activated else u
+            for u in state.units
+        )
+        state = replace(state, round=rnd, units=units)
+        events = [event(EventType.ROUND_START, rnd, f"Round {rnd}: the Oracle phase.")]
+        rules = StrikeState()
+        for side in state.sides:
+            n = sum(card_of(u).initiative for u in state.units_of(side.name))
+            faces = tuple(
+                sorted(
+                    dice.roll(6, f"Oracle pool: {side.name} die {k + 1} of {n}") for k in range(n)
+                )
+            )
+            rules = rules.with_pool(side.name, faces)
+            shown = " ".join(str(f) for f in faces) or "none"
+            events.append(
+                event(
+                    "oracle",
+                    rnd,
+                    f"{side.name} roll {n} action dice: {shown}.",
+                    side=side.name,
+                    dice=list(faces),
+                )
+            )
+        first, rolls = self._first_player(state, rules, dice)
+        events.append(
+            event(
+                EventType.INITIATIVE,
+                rnd,
+                f"{first} activate first.",
+                side=first,
+                rolls=[list(r) for r in rolls],
+            )
+        )
+        state = replace(state, active_side=first, rules=replace(rules, first=first))
+        return self._after(state, events, announce_end=True)
+
+    def _first_player(
+        self, state: GameState, rules: StrikeState, dice: RandomSource
+    ) -> tuple[str, list[tuple[int, int]]]:
+        """D001A-03: a d6 roll-off, ties rolled again (or, with the option, the side that
+        rolled fewer dice, a tie going to the roll-off)."""
+        a, b = state.sides[0].name, state.sides[1].name
+        if state.option_value("first_player", "roll-off") == "fewer-dice":
+            na, nb = len(rules.pool(a)), len(rules.pool(b))
+            if na != nb:
+                return (a if na < nb else b), []
+        rolls: list[tuple[int, int]] = []
+        while True:
+            ra = dice.roll(6, f"first activation roll-off: {a}")
+            rb = dice.roll(6, f"first activation roll-off: {b}")
+            rolls.append((ra, rb))
+            if ra != rb:
+                return (a if ra > rb else b), rolls
+
+    def _activate(
+        self, state: GameState, unit: Unit, events: list[Event]
+    ) -> tuple[GameState, Unit]:
+        rules = rules_of(state)
+        face = card_of(unit).face
+        pool = remove_faces(rules.pool(unit.side), [face]) or ()
+        unit = replace(unit, activated=True, rules=StrikeUnit(die=face))
+        rules = replace(
+            rules.with_pool(unit.side, pool), acting=unit.id, used=frozenset(), skill_dice=0
+        )
+        state = replace(state.with_unit(unit), rules=rules)
+        events.append(
+            event(
+                EventType.ACTIVATION,
+                state.round,
+                f"{unit.name} activates, spending a {face} ({TYPES[face - 1]}).",
+                unit.id,
+                side=unit.side,
+                die=face,
+            )
+        )
+        return state, unit
+
+    def _move(self, state: GameState, unit: Unit, action: Action, events: list[Event]) -> GameState:
+        path = action.path or (unit.position,)
+        sprint = self.sprint_dice(state, unit, action)
+        rules = rules_of(state)
+        if sprint:
+            pool = remove_faces(rules.pool(unit.side), sprint) or ()
+            rules = replace(
+                rules.with_pool(unit.side, pool), skill_dice=rules.skill_dice + len(sprint)
+            )
+        end: Point = path[-1]
+        moved = [(a, b) for a, b in itertools.pairwise(path) if math.dist(a, b) > 1e-9]
+        heading = (
+            bearing_deg(*moved[-1])
+            if moved
+            else normalize_deg(action.heading_deg)
+            if action.heading_deg is not None
+            else unit.heading_deg
+        )
+        unit = replace(unit, x=end[0], y=end[1], heading_deg=heading)
+        state = replace(state.with_unit(unit), rules=rules)
+        length = path_cost_in(path)
+        extra = f" (sprinting with {len(sprint)} dice)" if sprint else ""
+        data: dict[str, object] = {
+            "path": [[round(x, 4), round(y, 4)] for x, y in path],
+            "heading": round(heading, 3),
+            "distance_in": round(length, 3),
+        }
+        if sprint:
+            data["sprint_dice"] = sprint
+        events.append(
+            event(
+                EventType.MOVE,
+                state.round,
+                f"{unit.name} moves {length:.1f} in{extra}.",
+                unit.id,
+                **data,
+            )
+        )
+        return state
+
+    def _strike(self, state: GameState, unit: Unit, target: Unit, events: list[Event]) -> GameState:
+        count = StrikeBoard(state).count(unit, target)
+        verdict = "removed" if count.removed else "stands"
+        events.append(
+            event(
+                STRIKE,
+                state.round,
+                f"{unit.name} strikes {target.name}: count {count.total} against Toughness "
+                f"{count.toughness}: {target.name} {verdict}.",
+                unit.id,
+                target=target.id,
+                toughness=count.toughness,
+                counted=[c.to_json() for c in count.counted],
+                disregarded=[c.to_json() for c in count.disregarded],
+                total=count.total,
+                removed=count.removed,
+            )
+        )
+        if not count.removed:
+            return state
+        state = state.with_unit(replace(target, status=UnitStatus.FALLEN))
+        events.append(
+            event(
+                EventType.FALL,
+                state.round,
+                f"{target.name} is removed from play.",
+                target.id,
+                by=unit.id,
+            )
+        )
+        if not state.units_of(target.side):
+            winner = unit.side
+            state = self._end(state, events, winner, f"{target.side} have no soldier left")
+        return state
+
+    def _end_activation(self, state: GameState, events: list[Event]) -> Outcome:
+        rules = rules_of(state)
+        acting = state.unit(rules.acting or "")
+        state = replace(state, rules=replace(rules, acting=None, used=frozenset(), skill_dice=0))
+        state = replace(state, active_side=state.other_side(acting.side))
+        return self._after(state, events)
+
+    def _after(self, state: GameState, events: list[Event], announce_end: bool = True) -> Outcome:
+        """After a step: the round ends when nobody can activate; the last round scores."""
+        if state.winner is not None or rules_of(state).acting is not None:
+            return Outcome(state, tuple(events))
+        if any(self.can_activate(state, s.name) for s in state.sides):
+            return Outcome(state, tuple(events))
+        rnd = state.round
+        events.append(event(EventType.ROUND_END, rnd, f"Round {rnd} ends: no one can activate."))
+        limit = int(state.option("max_rounds", ROUNDS))
+        if rnd >= limit:
+            vp = victory_points(state)
+            shown = ", ".join(f"{s} {v} VP" for s, v in vp.items())
+            events.append(event(EventType.SCORE, rnd, f"Victory points: {shown}.", vp=vp))
+            state = self._end(state, events, points_winner(vp), f"round {rnd} was the last", vp)
+        else:
+            state = replace(state, active_side=None)
+        return Outcome(state, tuple(events))
+
+    def _end(
+        self,
+        state: GameState,
+        events: list[Event],
+        winner: str,
+        why: str,
+        vp: dict[str, int] | None = None,
+    ) -> GameState:
+        vp = vp if vp is not None else victory_points(state)
+        rules = replace(rules_of(state), acting=None, scored=tuple(sorted(vp.items())))
+        text = "The battle is a draw" if winner == "draw" else f"{winner} win"
+        events.append(event(EventType.END, state.round, f"{text}: {why}.", winner=winner, vp=vp))
+        return replace(state, winner=winner, end_reason=why, active_side=None, rules=rules)
+
+    # ------------------------------------------------------------ invariants
+    def check_state(self, state: GameState) -> list[str]:
+        """Pools hold d6 faces; the acting soldier is activated and on the table; a soldier's
+        die matches its Type; bases stay on the table."""
+        problems = []
+        rules = rules_of(state)
+        for side, pool in rules.pools:
+            if any(f not in range(1, 7) for f in pool):
+                problems.append(f"{side}'s pool holds a face that is not 1-6: {pool}")
+        if rules.acting is not None:
+            acting = state.unit(rules.acting)
+            if not acting.activated or not acting.on_table:
+                problems.append(f"{acting.id} acts without being activated on the table")
+            if rules.skill_dice > card_of(acting).initiative:
+                problems.append(f"{acting.id} spent more skill dice than its Initiative")
+        for u in state.units:
+            die = spent_die(u)
+            if u.activated and u.on_table and die != card_of(u).face:
+                problems.append(f"{u.id} is activated with die {die}, not {card_of(u).face}")
+            if u.on_table and not state.table.contains_base(u.position, u.radius_in):
+                problems.append(f"{u.id} is off the table")
+        return problems
+
+
+register_ruleset(NAME, StrikeRuleset)
