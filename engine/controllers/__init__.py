@@ -1,3 +1,8 @@
 """Controllers (AI generals and the autopilot), one module each, registered by name."""
 
-from engine.controllers import autopilot, narrative_ai, random_player  # noqa: F401
+from engine.controllers import (  # noqa: F401
+    autopilot,
+    narrative_ai,
+    random_player,
+    strike_ai,
+)
