@@ -67,7 +67,7 @@ class StrikeAI(ControllerBase):
         card = card_of(unit)
         reach = card.speed_in + card.threat_in + 2 * unit.radius_in
         kill = 0.0
-        for enemy in planner.state.enemies_of(unit):
+        for enemy in planner.enemies[unit.side]:
             if math.dist(enemy.position, unit.position) - enemy.radius_in > reach:
                 continue
             support = sum(c.weight for c in planner.support(enemy, unit.id))

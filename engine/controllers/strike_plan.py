@@ -67,6 +67,18 @@ class Planner:
 
     def __post_init__(self) -> None:
         self.board = StrikeBoard(self.state)
+        self.holders = {o.id: holder(self.state, o) for o in self.state.objectives}
+        self.enemies = {
+            s.name: tuple(u for u in self.board.units if u.side != s.name) for s in self.state.sides
+        }
+        self._arrays = {
+            side: (
+                np.array([u.x for u in units], dtype=np.float64),
+                np.array([u.y for u in units], dtype=np.float64),
+                np.array([u.radius_in + card_of(u).threat_in for u in units], dtype=np.float64),
+            )
+            for side, units in self.enemies.items()
+        }
 
     # ------------------------------------------------------------ support
     def support(self, target: Unit, without: str) -> list[Counted]:
@@ -111,11 +123,13 @@ class Planner:
         it obscured or in cover there rather than clear."""
         entries: list[Counted] = []
         hidden = 0
-        for enemy in self.state.enemies_of(unit):
+        enemies = self.enemies[unit.side]
+        ex, ey, reach = self._arrays[unit.side]
+        gaps = np.hypot(ex - at[1], ey - at[2]) - at[3]
+        for i in np.nonzero(gaps <= reach + RANGE_TOL_IN)[0]:
+            enemy = enemies[int(i)]
             epose = pose_of(enemy)
-            gap = self.board.gap_in(epose, at)
-            if gap > card_of(enemy).threat_in + RANGE_TOL_IN:
-                continue
+            gap = max(0.0, float(gaps[i]) - enemy.radius_in)
             seen = self.board.sighting(epose, at)
             if seen.cls is None:
                 continue
@@ -201,10 +215,10 @@ class Planner:
     def goal(self, unit: Unit) -> Point | None:
         """Where it advances: the nearest objective its side does not hold, else the nearest
         enemy."""
-        free = [o for o in self.state.objectives if holder(self.state, o) != unit.side]
+        free = [o for o in self.state.objectives if self.holders[o.id] != unit.side]
         if free:
             return min(free, key=lambda o: math.dist(o.position, unit.position)).position
-        enemies = self.state.enemies_of(unit)
+        enemies = self.enemies[unit.side]
         if enemies:
             return min(enemies, key=lambda e: math.dist(e.position, unit.position)).position
         return None
@@ -212,7 +226,7 @@ class Planner:
     def flavour(self, unit: Unit, p: Point, hidden: int) -> float:
         """The soldier type's tie-breaker (§3.3.1 step 4), higher is better."""
         kind = card_of(unit).type
-        enemies = self.state.enemies_of(unit)
+        enemies = self.enemies[unit.side]
         if kind == "artillery" and enemies:
             near = min(math.dist(p, e.position) - e.radius_in - unit.radius_in for e in enemies)
             return 1.0 if near >= ARTILLERY_STANDOFF_IN else near / ARTILLERY_STANDOFF_IN
@@ -250,7 +264,7 @@ class Planner:
         card = card_of(unit)
         reach = card.speed_in + len(sprint) * card.sprint_in if may_move else 0.0
         spots = self.destinations(unit, reach) if may_move else [unit.position]
-        enemies = list(self.state.enemies_of(unit))
+        enemies = list(self.enemies[unit.side])
         scope = reach + card.threat_in + 2.0
         nearby = [e for e in enemies if math.dist(e.position, unit.position) <= scope]
         goal = self.goal(unit)
