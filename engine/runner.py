@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.actions import Action, ActionKind, Event, EventType, Order, event
 from engine.dice import RandomSource
@@ -54,12 +54,28 @@ def order_event(state: GameState, order: Order, ruleset: Ruleset) -> Event:
 
 
 def start_game(scenario: Scenario) -> tuple[Ruleset, GameState]:
-    """The scenario's ruleset and its starting state (raises ScenarioError on bad cards)."""
+    """The scenario's ruleset and its starting state (raises ScenarioError on bad cards).
+
+    A unit entry's ``wounds`` (wounds carried over from an earlier battle of a campaign) are
+    added to the unit's state; the ruleset's ``check_state`` then judges them (no more wounds
+    than the card can hold)."""
     try:
         ruleset = find_ruleset(scenario.scenario.ruleset)
     except UnknownNameError as exc:
         raise ScenarioError(f"{scenario.source}: scenario.ruleset: {exc}") from None
-    return ruleset, ruleset.new_game(scenario)
+    state = ruleset.new_game(scenario)
+    carried = {spec.id: (i, spec.wounds) for i, spec in enumerate(scenario.units) if spec.wounds}
+    if carried:
+        units = tuple(
+            replace(u, wounds=u.wounds + carried[u.id][1]) if u.id in carried else u
+            for u in state.units
+        )
+        state = replace(state, units=units)
+        problems = ruleset.check_state(state)
+        if problems:
+            i = min(index for index, _ in carried.values())
+            raise ScenarioError(f"{scenario.source}: units[{i}].wounds: {'; '.join(problems)}")
+    return ruleset, state
 
 
 def controllers_for(scenario: Scenario, human: str | None = None) -> dict[str, Controller]:

@@ -56,6 +56,8 @@ class ScenarioInfo(_Strict):
     """Controller that plays the human side in simulations and the demo."""
     neutral_controller: str = ""
     """Controller that plays any neutral side (third parties); empty: the AI controller."""
+    briefing: tuple[str, ...] = ()
+    """Lines said to the player before set-up (a campaign's veterans and their wounds)."""
 
 
 class GridSpec(_Strict):
@@ -186,6 +188,9 @@ class UnitSpec(_Strict):
     tags: tuple[TagSpec, ...] = ()
     card: dict[str, Any]
     """Ruleset-specific numbers, validated by the ruleset."""
+    wounds: int = Field(default=0, ge=0, le=99)
+    """Wounds it starts the battle with (carried over from earlier battles of a campaign); put
+    on the unit's state by ``engine.runner.start_game``, checked by the ruleset."""
 
 
 class TerrainSpec(_Strict):

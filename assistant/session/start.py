@@ -289,6 +289,9 @@ def _play(
             frames: Iterable[Frame] = source
             is_camera = isinstance(source, CameraSource)
             logged = (len(game.steps), len(game.announcements))
+            if game.stage is Stage.SETUP and not game.announcements:
+                for line in scenario.scenario.briefing:  # a campaign's veterans, before set-up
+                    game.announce(line)
             try:
                 game.resume()
                 stats = run_loop(
