@@ -1,0 +1,61 @@
+"""``campaign next --source SRC``: the next battle played live, through the same session as
+``soloscope play``.
+
+The battle's scenario file (the roster seated: veterans' names, tags, cards and starting
+wounds, and the briefing "Sergeant Ash, carrying one wound from the ford") is written to the
+battle's run folder and played from there, so the camera knows each veteran by its tag and
+the page and speech use its name and wounds. The session keeps its files in ``session/``
+inside the run folder; if the camera feed ends before the battle does, running ``campaign
+next --source`` again resumes it. The result is recorded when the battle is over.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from assistant.campaign.battle import (
+    PreparedBattle,
+    battle_folder,
+    battle_result,
+    prepare,
+    write_text_atomic,
+)
+from assistant.campaign.store import BattleResult, CampaignStore
+from assistant.session.finish import SessionResult
+from assistant.session.game import Stage
+from assistant.session.start import SessionOptions, run_session
+
+
+def play_next_live(
+    store: CampaignStore, opts: SessionOptions, echo: Callable[[str], None] = print
+) -> tuple[PreparedBattle, BattleResult | None, SessionResult]:
+    """Play the next battle at the table (``opts`` as for ``play``; its scenario, out and
+    resume are set here). The result is None when the battle did not end (it is saved and
+    resumes next time)."""
+    prepared = prepare(store)
+    folder = battle_folder(store, prepared)
+    session = folder / "session"
+    scenario_file = folder / "scenario.toml"
+    if (session / "game.json").exists():
+        opts.resume, opts.scenario, opts.out = session, None, None
+    else:
+        write_text_atomic(scenario_file, prepared.scenario_text)
+        opts.resume, opts.scenario, opts.out = None, str(scenario_file), session
+    result = run_session(opts, echo)
+    game = result.game
+    if game.stage is not Stage.OVER:
+        return prepared, None, result
+    events = [ev for snap in game.history.snapshots() for ev in snap.events]
+    seed = _saved_seed(session / "game.json")
+    record = battle_result(store, prepared, game.ruleset, game.state, events, seed, folder, "live")
+    return prepared, record, result
+
+
+def _saved_seed(path: Path) -> int | None:
+    try:
+        seed = json.loads(path.read_text(encoding="utf-8")).get("seed")
+    except (OSError, ValueError):
+        return None
+    return int(seed) if isinstance(seed, int) else None
