@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask
 
 from assistant.live_hub import LiveHub
-from assistant.web import auth, commands, limits, live, pages
+from assistant.web import auth, campaign_page, commands, limits, live, pages
 from assistant.web.context import HUB_KEY, STOPPING_KEY
 
 DEFAULT_CONFIG: dict[str, Any] = {
@@ -43,4 +43,5 @@ def create_app(hub: LiveHub, config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(commands.bp)
+    app.register_blueprint(campaign_page.bp)
     return app
