@@ -239,6 +239,12 @@ class LiveGame:
                 if self.confirm_hidden:
                     self._confirm()
             return
+        unclear = self.adapter.placement_problem(self.state, unit, seen)
+        if unclear:  # e.g. on the line between two squares: asked to fix, never guessed
+            self.announce_once(
+                f"place:{unit.id}:{round(seen.x_in * 4)}:{round(seen.y_in * 4)}", unclear
+            )
+            return
         dx, dy = exp.x_in - seen.x_in, exp.y_in - seen.y_in
         dh = wrap180(exp.heading_deg - seen.heading_deg)
         tol = exp.tolerances(self.tolerances)
@@ -288,6 +294,13 @@ class LiveGame:
             return
         unit = movers[0]
         seen = obs.pieces[unit.id]
+        unclear = self.adapter.placement_problem(self.state, unit, seen)
+        if unclear:
+            self._human_move = (unit.id, None, unclear, seen.heading_deg)
+            self.announce_once(
+                f"place:{unit.id}:{round(seen.x_in * 4)}:{round(seen.y_in * 4)}", unclear
+            )
+            return
         path, problem = self.adapter.observed_path(self.state, self.ruleset, unit, seen)
         self._human_move = (unit.id, path, problem, seen.heading_deg)
         if problem:

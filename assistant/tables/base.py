@@ -272,6 +272,11 @@ class TableAdapter(Protocol):
         already said); ``state`` is the state after the event."""
         ...
 
+    def placement_problem(self, state: GameState, unit: Unit, seen: PieceSeen) -> str:
+        """A sentence asking the player to fix where a model stands before it is judged (a
+        model on the line between two grid squares: "centre it"); empty when it is clear."""
+        ...
+
 
 class BaseAdapter:
     """Defaults every adapter may keep: generic orders, expectations and replay hooks.
@@ -355,6 +360,9 @@ class BaseAdapter:
 
     def event_words(self, state: GameState, event: Event) -> str | None:
         return event_text(event)
+
+    def placement_problem(self, state: GameState, unit: Unit, seen: PieceSeen) -> str:
+        return ""
 
 
 def unit_status(unit: Unit) -> Literal["active", "fallen", "off"]:
