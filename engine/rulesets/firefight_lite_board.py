@@ -1,0 +1,261 @@
+"""The firefight-lite board on its square grid: which squares block sight or movement, what
+cover a square has against a shooter, sight between figures, and the squares a figure can
+reach (RULES §1.4 grid sight, G-08 Chebyshev, D002-02, D002-10).
+
+Terrain polygons become squares once per terrain (remembered in the game's memo): a square at
+least half filled by a piece that blocks sight or movement blocks it; any square a cover
+piece (wall, hedge, building) touches gives that piece's cover to a figure just behind it.
+Sight is blocked by terrain and by hostile figures of the viewer (G-03: seed 002 as 003).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import shapely
+
+from engine.geometry.grid import Cell, Grid, chebyshev, grid_costs, grid_line, grid_line_clear
+from engine.model import GameState, TerrainPiece, Unit
+from engine.rulesets.firefight_lite_state import COVER_FIGURES, HOSTILE_NEUTRALS, FFCard
+
+COVER_ORDER = {"none": 0, "soft": 1, "hard": 2}
+"""Open < soft < hard (D002-10)."""
+COVER_NAMES = ("none", "soft", "hard")
+_TOUCH = 0.05
+"""A cover piece gives cover to the squares it covers at least this fraction of."""
+
+
+@dataclass(frozen=True)
+class Squares:
+    """What the terrain makes of the squares."""
+
+    blocking: frozenset[Cell]
+    impassable: frozenset[Cell]
+    cover: dict[Cell, int]
+    roads: frozenset[Cell]
+    names: dict[Cell, str]
+    """The terrain piece in each square that has one (for order lines: "the hedge")."""
+
+
+def grid_of(state: GameState) -> Grid:
+    """The table's grid (firefight-lite always plays on one)."""
+    grid = state.table.grid
+    assert grid is not None, "firefight-lite needs a gridded table"
+    return grid
+
+
+def _squares(grid: Grid, terrain: tuple[TerrainPiece, ...]) -> Squares:
+    blocking: set[Cell] = set()
+    impassable: set[Cell] = set()
+    roads: set[Cell] = set()
+    cover: dict[Cell, int] = {}
+    names: dict[Cell, str] = {}
+    for piece in terrain:
+        shape = shapely.Polygon(piece.polygon)
+        if not shape.is_valid:
+            shape = shape.buffer(0)
+        filled = grid.filled_cells(shape)
+        if piece.blocks_los:
+            blocking |= filled
+        if piece.impassable:
+            impassable |= filled
+        if piece.kind == "road":
+            roads |= filled
+        level = COVER_ORDER.get(piece.cover, 0)
+        if level:
+            minx, miny, maxx, maxy = shape.bounds
+            lo_col, hi_row = grid.cell_at((minx, miny))
+            hi_col, lo_row = grid.cell_at((maxx, maxy))
+            area = grid.cell_in * grid.cell_in
+            for row in range(max(0, lo_row), min(grid.rows - 1, hi_row) + 1):
+                for col in range(max(0, lo_col), min(grid.cols - 1, hi_col) + 1):
+                    part = float(shapely.intersection(grid.square((col, row)), shape).area)
+                    if part >= _TOUCH * area:
+                        cover[(col, row)] = max(cover.get((col, row), 0), level)
+                        names.setdefault((col, row), piece.name)
+        for cell in filled:
+            names.setdefault(cell, piece.name)
+    return Squares(frozenset(blocking), frozenset(impassable), cover, frozenset(roads), names)
+
+
+def squares(state: GameState) -> Squares:
+    """The terrain's squares, computed once per terrain."""
+    memo = state.memo.for_terrain(state.terrain)
+    return memo.remember(("ff-squares",), lambda: _squares(grid_of(state), state.terrain))
+
+
+def cell(unit: Unit) -> Cell:
+    """The unit's square."""
+    assert unit.cell is not None, f"{unit.id} is not on the grid"
+    return unit.cell
+
+
+def card(unit: Unit) -> FFCard:
+    """The unit's firefight-lite card."""
+    assert isinstance(unit.card, FFCard)
+    return unit.card
+
+
+def is_combatant(unit: Unit) -> bool:
+    """A figure of the NPC or the player's side (not a neutral figure)."""
+    return not card(unit).neutral
+
+
+def hostile(a: Unit, b: Unit) -> bool:
+    """Whether ``a`` and ``b`` fight each other: the two combatant sides; the citizen mob
+    and the air mine against every combatant (K♣, Q♦)."""
+    if a.side == b.side or a.id == b.id:
+        return False
+    ka, kb = card(a).neutral, card(b).neutral
+    if not ka and not kb:
+        return True
+    if ka and kb:
+        return False
+    return (ka or kb) in HOSTILE_NEUTRALS
+
+
+def terrain_clear(state: GameState, a: Cell, b: Cell) -> tuple[bool, tuple[Cell, ...]]:
+    """Whether terrain leaves the line from ``a`` to ``b`` clear, and the squares it crosses
+    (ends excluded), remembered per terrain."""
+    memo = state.memo.for_terrain(state.terrain)
+
+    def compute() -> tuple[bool, tuple[Cell, ...]]:
+        blocking = squares(state).blocking
+        return grid_line_clear(a, b, blocking), grid_line(a, b).crossed[1:-1]
+
+    return memo.remember(("ff-line", a, b), compute)
+
+
+def sees_from(state: GameState, viewer: Unit, at: Cell, target_cell: Cell) -> bool:
+    """Sight from square ``at`` (the viewer standing there) to ``target_cell``: terrain and
+    figures hostile to the viewer block (G-03 as for seed 003)."""
+    if at == target_cell:
+        return True
+    clear, crossed = terrain_clear(state, at, target_cell)
+    if not clear:
+        return False
+    if not crossed:
+        return True
+    blockers = _hostile_cells(state, viewer)
+    return not any(c in blockers for c in crossed)
+
+
+def _hostile_cells(state: GameState, viewer: Unit) -> frozenset[Cell]:
+    return frozenset(
+        u.cell for u in state.units if u.on_table and u.cell is not None and hostile(viewer, u)
+    )
+
+
+def sees(state: GameState, viewer: Unit, target: Unit) -> bool:
+    """Line of sight between two figures on the table."""
+    return sees_from(state, viewer, cell(viewer), cell(target))
+
+
+def cover_between(state: GameState, shooter_cell: Cell, target_cell: Cell) -> int:
+    """Cover (0 open, 1 soft, 2 hard) of a figure in ``target_cell`` against a shot from
+    ``shooter_cell``: the best cover square the line crosses next to the target (a wall or
+    hedge in front of it, the target's own hedge square, a figure usable as cover)."""
+    sq = squares(state)
+    _, crossed = terrain_clear(state, shooter_cell, target_cell)
+    best = sq.cover.get(target_cell, 0)
+    shield = {
+        u.cell for u in state.units if u.on_table and u.cell and card(u).neutral in COVER_FIGURES
+    }
+    for c in crossed:
+        if chebyshev(c, target_cell) <= 1 and c != shooter_cell:
+            best = max(best, sq.cover.get(c, 0), 1 if c in shield else 0)
+    return best
+
+
+def monk_shielded(state: GameState, shooter_cell: Cell, target_cell: Cell) -> bool:
+    """Whether a monk could serve the target as cover against this shot (K♥: no attack may
+    target such a figure)."""
+    monks = {u.cell for u in state.units if u.on_table and card(u).neutral == "monk"}
+    if not monks:
+        return False
+    _, crossed = terrain_clear(state, shooter_cell, target_cell)
+    return any(c in monks and chebyshev(c, target_cell) <= 1 for c in crossed)
+
+
+def occupied(state: GameState, but: str | None = None) -> frozenset[Cell]:
+    """Squares holding a figure on the table (``but`` excepted)."""
+    return frozenset(u.cell for u in state.units if u.on_table and u.cell and u.id != but)
+
+
+def reach(state: GameState, unit: Unit, squares_allowed: int) -> dict[Cell, int]:
+    """Every free square the unit can end in within ``squares_allowed`` steps, with its cost:
+    8-connected steps, no corner cutting, never through impassable terrain or a hostile
+    figure; it may pass friends and neutrals but never end on a figure (RULES §1.5 grid)."""
+    start = cell(unit)
+    blocked = squares(state).impassable | _hostile_cells(state, unit)
+    key = ("ff-reach", start, squares_allowed, blocked)
+    costs = state.memo.for_terrain(state.terrain).remember(
+        key, lambda: grid_costs(start, grid_of(state), squares_allowed, blocked)
+    )
+    taken = occupied(state, unit.id)
+    return {c: k for c, k in costs.items() if c not in taken}
+
+
+def path_cells(state: GameState, unit: Unit, goal: Cell, squares_allowed: int) -> tuple[Cell, ...]:
+    """A cheapest path of squares from the unit to ``goal`` (both ends included)."""
+    from engine.geometry.grid import grid_path
+
+    blocked = squares(state).impassable | _hostile_cells(state, unit)
+    found = grid_path(cell(unit), goal, grid_of(state), blocked)
+    return found[0] if found else (cell(unit), goal)
+
+
+def free_near(state: GameState, wanted: Iterable[Cell]) -> Cell | None:
+    """The first of ``wanted`` that is on the grid, passable and free, else the nearest such
+    square to the first wanted one (row-major order on a tie)."""
+    grid = grid_of(state)
+    bad = squares(state).impassable | occupied(state)
+    wanted = list(wanted)
+    for c in wanted:
+        if grid.contains(c) and c not in bad:
+            return c
+    if not wanted:
+        return None
+    anchor = wanted[0]
+    spare = [c for c in grid.cells() if c not in bad]
+    if not spare:
+        return None
+    return min(spare, key=lambda c: (chebyshev(c, anchor), c[1], c[0]))
+
+
+HIDDEN = 3
+"""``square_cover`` of a square no hostile figure can see (better than hard cover)."""
+
+
+def hostiles_of(state: GameState, unit: Unit) -> tuple[Unit, ...]:
+    """The figures on the table hostile to ``unit``."""
+    return tuple(u for u in state.units if u.on_table and u.cell and hostile(unit, u))
+
+
+def square_cover(state: GameState, unit: Unit, at: Cell) -> int:
+    """The cover the unit would have in square ``at`` (D002-09): the worst of its cover
+    against every hostile figure that could see it there (0 open, 1 soft, 2 hard), or
+    ``HIDDEN`` (3) when none could."""
+    worst = HIDDEN
+    for enemy in hostiles_of(state, unit):
+        ec = cell(enemy)
+        if sees_from(state, enemy, ec, at):
+            worst = min(worst, cover_between(state, ec, at))
+            if worst == 0:
+                break
+    return worst
+
+
+def run_for_cover_square(state: GameState, unit: Unit, avoid: Cell | None = None) -> Cell:
+    """Where a figure runs for cover when the rules move it (J♣, J♦): the best-covered square
+    within half its move (D002-01), then the nearest, then row-major; ``avoid`` never."""
+    half = max(1, card(unit).move // 2)
+    options = [(c, k) for c, k in reach(state, unit, half).items() if c != avoid]
+    here = cell(unit)
+    if not options:
+        return here
+    best = max(
+        options, key=lambda ck: (square_cover(state, unit, ck[0]), -ck[1], -ck[0][1], -ck[0][0])
+    )
+    return best[0]

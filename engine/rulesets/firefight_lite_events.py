@@ -1,0 +1,530 @@
+"""The Random Events phase (RULES §4.c step 1, §4.l, D002-12/13/16): the top card of the
+deck; A-10 discarded, a Joker reshuffles, J/Q/K an event that happens once per game (its card
+removed from the game).
+
+Neutral figures (monks, the addled citizen, the dispenser bot, the citizen mob, the air mine)
+and the NPC's reinforcement are units of the scenario kept in reserve until their event
+brings them on; the scenario lists them so the camera knows their tokens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from engine.actions import Event, event
+from engine.cards import JOKER, card_rank
+from engine.dice import RandomSource, choice
+from engine.geometry.grid import Cell, chebyshev
+from engine.model import GameState, Role, TerrainPiece, Unit, UnitStatus
+from engine.rulesets.firefight_lite_board import (
+    card,
+    cell,
+    free_near,
+    grid_of,
+    is_combatant,
+    run_for_cover_square,
+    squares,
+)
+from engine.rulesets.firefight_lite_combat import dodge, take_hit
+from engine.rulesets.firefight_lite_deck import (
+    EVENTS,
+    card_name,
+    deal_selection,
+    joker_reshuffle,
+    ready,
+)
+from engine.rulesets.firefight_lite_flow import (
+    combatant_sides,
+    move_unit,
+    place,
+    rules,
+    turn_done_all,
+    with_rules,
+)
+from engine.rulesets.firefight_lite_state import DECK, FFCard
+
+Result = tuple[GameState, list[Event]]
+EDGES = ("front", "left", "back", "right")
+"""D002-13: a d4 picks the edge (1 the player's edge, 2 left, 3 the far edge, 4 right)."""
+INTO = {"front": 0.0, "left": 90.0, "back": 180.0, "right": 270.0}
+"""The heading of a figure entering from each edge, straight across the table."""
+
+
+def event_phase(state: GameState, dice: RandomSource) -> Result:
+    """Draw the top card and act on it (§4.c step 1)."""
+    deck = ready(state.deck(DECK), dice)
+    drawn, deck = deck.draw(dice, f"event card, turn {state.round}")
+    state = with_rules(state.with_deck(deck), phase="initiative")
+    if drawn == JOKER:
+        state = state.with_deck(joker_reshuffle(state.deck(DECK).discarded(drawn), dice))
+        return state, [
+            event("no_event", state.round, "Joker: the deck is reshuffled; no event.", card=drawn)
+        ]
+    if card_rank(drawn) not in ("J", "Q", "K"):
+        state = state.with_deck(state.deck(DECK).discarded(drawn))
+        return state, [event("no_event", state.round, f"{card_name(drawn)}: no event.", card=drawn)]
+    name = EVENTS[drawn]
+    head = event(
+        "random_event",
+        state.round,
+        f"{card_name(drawn)}: {name}!",
+        card=drawn,
+        event=name,
+    )
+    state = with_rules(state, events_done=(*rules(state).events_done, drawn))
+    state, more = HANDLERS[drawn](state, dice)
+    state = state.with_deck(state.deck(DECK).with_removed(drawn))
+    return state, [head, *more]
+
+
+def select(
+    state: GameState, dice: RandomSource, ids: list[str], why: str
+) -> tuple[GameState, str | None, list[Event]]:
+    """§4.h random selection among ``ids`` by dealing cards (then the deck is reshuffled,
+    D002-14)."""
+    if not ids:
+        return state, None, []
+    chosen, deck, dealt = deal_selection(state.deck(DECK), dice, ids, why)
+    state = state.with_deck(deck)
+    names = ", ".join(f"{state.unit(u).name} {c}" for u, c in dealt)
+    ev = event(
+        "selection",
+        state.round,
+        f"Cards dealt ({names}): {state.unit(chosen).name}.",
+        chosen,
+        dealt=[[u, c] for u, c in dealt],
+    )
+    return state, chosen, [ev]
+
+
+def _player_ids(state: GameState) -> list[str]:
+    human = state.side_of_role(Role.HUMAN)
+    return [u.id for u in state.units_of(human.name)] if human else []
+
+
+def _combatant_ids(state: GameState) -> list[str]:
+    return [u.id for side in combatant_sides(state) for u in state.units_of(side)]
+
+
+def sniper(state: GameState, dice: RandomSource) -> Result:
+    """K♠: 1d6 per player figure; any 6 and a random player figure takes one strength-2 hit;
+    it may defend, but not by Return Fire (D002-16: the player chooses)."""
+    ids = _player_ids(state)
+    rolls = [dice.roll(6, f"sniper: {state.unit(u).name}") for u in ids]
+    if 6 not in rolls:
+        return state, [event("event_effect", state.round, "The sniper finds no shot.", rolls=rolls)]
+    state, target, evs = select(state, dice, ids, "sniper target")
+    return _event_hit(state, target, (2,), "The sniper's laser", evs)
+
+
+def booby_trap(state: GameState, dice: RandomSource) -> Result:
+    """J♠: a random player figure; two dice, each 6 a strength-1 hit (no Return Fire)."""
+    state, target, evs = select(state, dice, _player_ids(state), "booby trap")
+    if target is None:
+        return state, evs
+    rolls = [dice.roll(6, f"booby trap: {state.unit(target).name}") for _ in range(2)]
+    hits = rolls.count(6)
+    evs.append(
+        event(
+            "event_effect",
+            state.round,
+            f"The booby trap: {rolls[0]}, {rolls[1]}: {hits} hit{'s' if hits != 1 else ''}.",
+            target,
+            rolls=rolls,
+            hits=hits,
+        )
+    )
+    if not hits:
+        return state, evs
+    return _event_hit(state, target, (1,) * hits, "The booby trap", evs)
+
+
+def _event_hit(
+    state: GameState, target: str | None, hits: tuple[int, ...], what: str, evs: list[Event]
+) -> Result:
+    if target is None:
+        return state, evs
+    unit = state.unit(target)
+    trigger = event(
+        "event_hit",
+        state.round,
+        f"{what} hits {unit.name}: armour or run for cover?",
+        target,
+        hits=list(hits),
+    )
+    state = with_rules(
+        state, reacting=target, reaction="event", trigger=trigger, event_hits=hits, phase="event"
+    )
+    return state, [*evs, trigger]
+
+
+def barrage(state: GameState, dice: RandomSource) -> Result:
+    """Q♠: 1d6 per figure on the table (6: killed) and per terrain item (6: destroyed, left
+    as rubble); everyone Turn Done, the turn ends (§4.c)."""
+    evs: list[Event] = []
+    for unit in [u for u in state.units if u.on_table]:
+        roll = dice.roll(6, f"barrage: {unit.name}")
+        if roll == 6:
+            state = state.with_unit(replace(unit, status=UnitStatus.FALLEN))
+            evs.append(
+                event(
+                    "fall",
+                    state.round,
+                    f"{unit.name} is killed by the barrage.",
+                    unit.id,
+                    roll=roll,
+                )
+            )
+    terrain = []
+    for piece in state.terrain:
+        if piece.kind in ("road", "hole", "rubble"):
+            terrain.append(piece)
+            continue
+        roll = dice.roll(6, f"barrage: {piece.name}")
+        if roll == 6:
+            terrain.append(
+                replace(
+                    piece,
+                    name=f"rubble of {piece.name}",
+                    kind="rubble",
+                    blocks_los=False,
+                    impassable=False,
+                    cover="soft",
+                )
+            )
+            evs.append(
+                event(
+                    "terrain_destroyed",
+                    state.round,
+                    f"{piece.name} is destroyed.",
+                    terrain=piece.id,
+                    roll=roll,
+                )
+            )
+        else:
+            terrain.append(piece)
+    state = turn_done_all(replace(state, terrain=tuple(terrain)))
+    sides = combatant_sides(state)
+    state = with_rules(state, phase="sides", first=sides[0], acting_side=sides[0])
+    evs.append(event("event_effect", state.round, "Everyone is Turn Done; the turn ends."))
+    return state, evs
+
+
+def _reserves(state: GameState, kind: str, side_role: Role = Role.NEUTRAL) -> list[Unit]:
+    side = state.side_of_role(side_role)
+    if side is None:
+        return []
+    return [
+        u
+        for u in state.units
+        if u.side == side.name and u.status is UnitStatus.RESERVE and card(u).neutral == kind
+    ]
+
+
+def _edge_cells(state: GameState, edge: str) -> list[Cell]:
+    """The squares along an edge, from its middle outwards."""
+    grid = grid_of(state)
+    if edge in ("front", "back"):
+        row = grid.rows - 1 if edge == "front" else 0
+        mid = grid.cols // 2
+        order = sorted(range(grid.cols), key=lambda c: (abs(c - mid), c))
+        return [(c, row) for c in order]
+    col = 0 if edge == "left" else grid.cols - 1
+    mid = grid.rows // 2
+    order = sorted(range(grid.rows), key=lambda r: (abs(r - mid), r))
+    return [(col, r) for r in order]
+
+
+def _random_edge(dice: RandomSource, what: str) -> str:
+    return EDGES[dice.roll(4, f"random edge: {what}") - 1]
+
+
+def _enter(state: GameState, units: list[Unit], edge: str, what: str) -> Result:
+    evs: list[Event] = []
+    heading = INTO[edge]
+    wanted = _edge_cells(state, edge)
+    for unit in units:
+        at = free_near(state, wanted)
+        if at is None:
+            break
+        state = place(state, unit, at, heading)
+        evs.append(_entered(state, unit, at, edge))
+    if not units:
+        evs.append(
+            event(
+                "event_effect",
+                state.round,
+                f"No {what} token is set aside in this scenario: nothing happens.",
+            )
+        )
+    return state, evs
+
+
+def _entered(state: GameState, unit: Unit, at: Cell, edge: str) -> Event:
+    from engine.scenario import cell_name
+
+    return event(
+        "enter",
+        state.round,
+        f"Place {unit.name} at {cell_name(at)} ({edge} edge).",
+        unit.id,
+        cell=list(at),
+        edge=edge,
+    )
+
+
+def procession(state: GameState, dice: RandomSource) -> Result:
+    """K♥: 1d6 monks in single file from a random edge, heading for the opposite one."""
+    count = dice.roll(6, "procession: how many monks")
+    monks = _reserves(state, "monk")[:count]
+    edge = _random_edge(dice, "procession")
+    heading = INTO[edge]
+    wanted = _edge_cells(state, edge)
+    lane = wanted[0]
+    step = {0.0: (0, -1), 90.0: (1, 0), 180.0: (0, 1), 270.0: (-1, 0)}[heading]
+    file = [(lane[0] + step[0] * k, lane[1] + step[1] * k) for k in range(len(monks))][::-1]
+    evs: list[Event] = []
+    for monk, want in zip(monks, file, strict=False):
+        at = free_near(state, [want, *wanted])
+        if at is None:
+            break
+        state = place(state, monk, at, heading)
+        evs.append(_entered(state, monk, at, edge))
+    if not monks:
+        evs.append(
+            event(
+                "event_effect",
+                state.round,
+                "No monk token is set aside in this scenario: nothing happens.",
+            )
+        )
+    return state, evs
+
+
+def addled_citizen(state: GameState, dice: RandomSource) -> Result:
+    """Q♥: the addled citizen at a random edge."""
+    return _enter(
+        state, _reserves(state, "citizen")[:1], _random_edge(dice, "addled citizen"), "citizen"
+    )
+
+
+def dispenser_bot(state: GameState, dice: RandomSource) -> Result:
+    """J♥: the rogue dispenser bot at a random edge."""
+    return _enter(
+        state, _reserves(state, "bot")[:1], _random_edge(dice, "dispenser bot"), "dispenser bot"
+    )
+
+
+def citizen_frenzy(state: GameState, dice: RandomSource) -> Result:
+    """K♣: 1d6 citizens at a random edge, a third side that attacks everyone."""
+    count = dice.roll(6, "citizen frenzy: how many citizens")
+    return _enter(
+        state, _reserves(state, "mob")[:count], _random_edge(dice, "citizen frenzy"), "citizen"
+    )
+
+
+def air_mine(state: GameState, dice: RandomSource) -> Result:
+    """Q♦: the air mine enters from a random road edge (D002-13: a random table edge when
+    there is no road)."""
+    mines = _reserves(state, "mine")[:1]
+    grid = grid_of(state)
+    ends = sorted(
+        c for c in squares(state).roads if c[0] in (0, grid.cols - 1) or c[1] in (0, grid.rows - 1)
+    )
+    if not ends or not mines:
+        return _enter(state, mines, _random_edge(dice, "air mine"), "air mine")
+    at0 = choice(dice, ends, "air mine: which road edge")
+    at = free_near(state, [at0])
+    if at is None:
+        return state, []
+    edge = (
+        "back"
+        if at0[1] == 0
+        else "front"
+        if at0[1] == grid.rows - 1
+        else "left"
+        if at0[0] == 0
+        else "right"
+    )
+    state = place(state, mines[0], at, INTO[edge])
+    return state, [_entered(state, mines[0], at, edge)]
+
+
+def fire_bomb(state: GameState, dice: RandomSource) -> Result:
+    """Q♣: a random combatant is the target of a Ranged 2 heavy-weapon throw from the nearest
+    edge (D002-12): d6 + 2 >= 5 hits its square, else it scatters d3 squares in a d8
+    direction; AOE 1, strength 2: every figure within one square takes a hit."""
+    state, target, evs = select(state, dice, _combatant_ids(state), "fire bomb target")
+    if target is None:
+        return state, evs
+    aim = cell(state.unit(target))
+    roll = dice.roll(6, "fire bomb: to hit")
+    impact = aim
+    if roll + 2 < 5:
+        way = dice.roll(8, "fire bomb: scatter direction")
+        far = dice.roll(3, "fire bomb: scatter distance")
+        steps = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+        dc, dr = steps[way - 1]
+        grid = grid_of(state)
+        impact = (
+            min(max(aim[0] + dc * far, 0), grid.cols - 1),
+            min(max(aim[1] + dr * far, 0), grid.rows - 1),
+        )
+    from engine.scenario import cell_name
+
+    evs.append(
+        event(
+            "event_effect",
+            state.round,
+            f"The fire bomb ({roll}) lands on {cell_name(impact)}.",
+            target,
+            roll=roll,
+            cell=list(impact),
+        )
+    )
+    for unit in [
+        u for u in state.units if u.on_table and u.cell and chebyshev(u.cell, impact) <= 1
+    ]:
+        state, more = take_hit(state, unit.id, 2, dice, "fire bomb")
+        evs += more
+    return state, evs
+
+
+def _rubble(state: GameState, at: Cell, kind: str) -> GameState:
+    grid = grid_of(state)
+    x, y = grid.centre(at)
+    h = grid.cell_in / 2
+    from engine.scenario import cell_name
+
+    name = f"{'rubble' if kind == 'rubble' else 'hole'} at {cell_name(at)}"
+    piece = TerrainPiece(
+        id=f"{kind}-{at[0]}-{at[1]}",
+        name=name,
+        kind=kind,
+        polygon=((x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)),
+        impassable=kind == "hole",
+        cover="soft" if kind == "rubble" else "none",
+    )
+    kept = tuple(t for t in state.terrain if t.id != piece.id)
+    return replace(state, terrain=(*kept, piece))
+
+
+def _run_or_fall(
+    state: GameState, dice: RandomSource, uid: str, fate: str, avoid: Cell | None
+) -> Result:
+    unit = state.unit(uid)
+    ok, roll = dodge(dice, unit, fate)
+    evs = [
+        event(
+            "dodge",
+            state.round,
+            f"{unit.name} {'dodges' if ok else 'fails to dodge'} ({roll}).",
+            uid,
+            roll=roll,
+            dodged=ok,
+        )
+    ]
+    if not ok:
+        state = state.with_unit(replace(unit, status=UnitStatus.FALLEN))
+        evs.append(event("fall", state.round, f"{unit.name} is {fate}.", uid))
+        return state, evs
+    to = run_for_cover_square(state, unit, avoid)
+    state = state.with_unit(replace(unit, activated=True))
+    if to != cell(unit):
+        state, ev = move_unit(state, uid, to, "runs for cover")
+        evs.append(ev)
+    return state, evs
+
+
+def dead_fall(state: GameState, dice: RandomSource) -> Result:
+    """J♣: a random living combatant must dodge: buried (removed) or it runs for cover, Turn
+    Done; a rubble pile where it began the turn."""
+    state, target, evs = select(state, dice, _combatant_ids(state), "dead fall")
+    if target is None:
+        return state, evs
+    start = cell(state.unit(target))
+    state, more = _run_or_fall(state, dice, target, "buried under the rubble", None)
+    return _rubble(state, start, "rubble"), [*evs, *more]
+
+
+def road_rupture(state: GameState, dice: RandomSource) -> Result:
+    """J♦: a random combatant's square gives way: one die for a hit (5+); hit and no dodge:
+    swept away; otherwise it runs for cover, Turn Done. The square is an impassable hole."""
+    state, target, evs = select(state, dice, _combatant_ids(state), "road rupture")
+    if target is None:
+        return state, evs
+    start = cell(state.unit(target))
+    roll = dice.roll(6, "road rupture: the weak spot's hit")
+    evs.append(
+        event(
+            "event_effect",
+            state.round,
+            f"The weak spot rolls {roll}: {'a hit' if roll >= 5 else 'no hit'}.",
+            target,
+            roll=roll,
+        )
+    )
+    if roll >= 5:
+        state, more = _run_or_fall(state, dice, target, "swept away", start)
+    else:
+        unit = state.unit(target)
+        to = run_for_cover_square(state, unit, start)
+        state = state.with_unit(replace(unit, activated=True))
+        more = []
+        if to != start:
+            state, ev = move_unit(state, target, to, "runs for cover")
+            more.append(ev)
+    return _rubble(state, start, "hole"), [*evs, *more]
+
+
+def reinforcement(state: GameState, dice: RandomSource) -> Result:
+    """K♦: one new NPC figure of the troop type most common in the NPC's starting force (ties
+    by a roll) on a random free square of its initial deployment."""
+    ai = state.side_of_role(Role.AI)
+    spare = [u for u in state.units if ai and u.side == ai.name and u.status is UnitStatus.RESERVE]
+    r = rules(state)
+    if not spare or not r.initial_ai:
+        return state, [
+            event(
+                "event_effect", state.round, "No reinforcement token is set aside: nothing happens."
+            )
+        ]
+    counts = {t: r.initial_ai.count(t) for t in r.initial_ai}
+    top = max(counts.values())
+    troop = choice(
+        dice, sorted(t for t, n in counts.items() if n == top), "reinforcement: troop type"
+    )
+    model = next(
+        u for u in state.units if is_combatant(u) and card(u).troop == troop and not card(u).reserve
+    )
+    taken = {u.cell for u in state.units if u.on_table}
+    free = [c for c in r.deploy_cells if c not in taken and c not in squares(state).impassable]
+    want = choice(dice, free, "reinforcement: deployment square") if free else r.deploy_cells[0]
+    at = free_near(state, [want])
+    if at is None:
+        return state, []
+    newcomer = replace(spare[0], card=replace(card(model), reserve=False))
+    state = place(state, newcomer, at, 180.0 if ai and ai.edge == "back" else 0.0)
+    return state, [_entered(state, newcomer, at, "deployment")]
+
+
+HANDLERS: dict[str, Callable[[GameState, RandomSource], Result]] = {
+    "KS": sniper,
+    "QS": barrage,
+    "JS": booby_trap,
+    "KH": procession,
+    "QH": addled_citizen,
+    "JH": dispenser_bot,
+    "KC": citizen_frenzy,
+    "QC": fire_bomb,
+    "JC": dead_fall,
+    "KD": reinforcement,
+    "QD": air_mine,
+    "JD": road_rupture,
+}
+
+
+def card_of(unit: Unit) -> FFCard:
+    """The unit's card (re-exported for the controller)."""
+    return card(unit)
