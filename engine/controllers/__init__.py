@@ -2,6 +2,7 @@
 
 from engine.controllers import (  # noqa: F401
     autopilot,
+    cards,
     narrative_ai,
     random_player,
     strike_ai,
