@@ -37,8 +37,8 @@ def table_size_in(per_side: int) -> float:
     return max(24.0, min(72.0, 12.0 * math.ceil((per_rank * SPACING_IN + 2.0) / 12.0)))
 
 
-def battle_toml(per_side: int, name: str = "strike-host") -> str:
-    """The scenario file's text: ``per_side`` soldiers a side (1 to 100)."""
+def battle_toml(per_side: int, name: str = "strike-host", rounds: int = 4) -> str:
+    """The scenario file's text: ``per_side`` soldiers a side (1 to 100), ``rounds`` rounds."""
     if not 1 <= per_side <= 100:
         raise ValueError(f"soldiers a side: from 1 to 100, not {per_side}")
     size = table_size_in(per_side)
@@ -50,6 +50,8 @@ def battle_toml(per_side: int, name: str = "strike-host") -> str:
         'ruleset = "strike"',
         'ai_controller = "strike-ai"',
         'human_controller = "strike-ai"',
+        "[options]",
+        f"max_rounds = {rounds}",
         "[table]",
         f"width_in = {size:g}",
         f"depth_in = {size:g}",
