@@ -1,0 +1,238 @@
+"""The grid game's board questions (seed 004; RULES §1.2, §1.4, G-03, G-08, D004-02/04/13).
+
+Everything here is in squares: cells are (col, row), row 0 at the far edge (the top of the
+seed's map); distance is Chebyshev; facings are multiples of 45 degrees. Walls are the rock
+squares of the map; figures stand one per square.
+
+Sight and lines of attack (G-03, D004-10): the straight line of cells between two centres is
+blocked by walls and by the *viewer's enemies* other than the target (a viewer's allies never
+block); melee along a diagonal is blocked only by two walls touching at the corner.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from engine.geometry.grid import Cell, Grid, chebyshev, grid_line_clear
+from engine.model import GameState, Unit
+from engine.rulesets.dungeon_cards import Attack
+from engine.rulesets.dungeon_state import card_of, cell_of, rules_of
+from engine.scenario import cell_name
+
+STEPS: tuple[Cell, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+"""The eight one-square steps, clockwise from facing 0 (↑): ``STEPS[heading // 45]``."""
+COMPASS = ("north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west")
+"""Facing words (north = the top of the map), clockwise from 0 degrees."""
+
+
+def facing_step(heading_deg: float) -> Cell:
+    """The one-square step straight ahead of a grid facing."""
+    return STEPS[round(heading_deg / 45.0) % 8]
+
+
+def facing_word(heading_deg: float) -> str:
+    """The facing in words ("east")."""
+    return COMPASS[round(heading_deg / 45.0) % 8]
+
+
+def bearing_deg(a: Cell, b: Cell) -> float:
+    """Compass bearing from the centre of ``a`` to the centre of ``b`` (0 = up the map)."""
+    return math.degrees(math.atan2(b[0] - a[0], -(b[1] - a[1]))) % 360.0
+
+
+def relative_deg(heading_deg: float, a: Cell, b: Cell) -> float:
+    """Bearing of ``b`` from ``a`` relative to the heading, in (-180, 180]."""
+    rel = (bearing_deg(a, b) - heading_deg) % 360.0
+    return rel - 360.0 if rel > 180.0 else rel
+
+
+def facing_toward(a: Cell, b: Cell) -> float:
+    """The grid facing (multiple of 45) nearest the bearing from ``a`` to ``b``."""
+    return (round(bearing_deg(a, b) / 45.0) % 8) * 45.0
+
+
+def in_arc(heading_deg: float, a: Cell, b: Cell, arc_deg: float, inclusive: bool = True) -> bool:
+    """Whether ``b`` lies in the forward arc of ``arc_deg`` degrees (G-02: ±arc/2 about the
+    facing, boundary inclusive with 1e-6 degree; ``inclusive=False`` only documents T004-03)."""
+    if arc_deg >= 360.0:
+        return True
+    rel = abs(relative_deg(heading_deg, a, b))
+    half = arc_deg / 2.0
+    return rel <= half + 1e-6 if inclusive else rel < half - 1e-6
+
+
+def label(unit: Unit) -> str:
+    """How an order names a figure: "Troll at C4" (its kind and square)."""
+    where = f" at {cell_name(unit.cell)}" if unit.cell is not None else ""
+    return f"{card_of(unit).title}{where}"
+
+
+@dataclass(frozen=True)
+class Board:
+    """One moment of the board: the grid, the walls and who stands where."""
+
+    grid: Grid
+    walls: frozenset[Cell]
+    at: Mapping[Cell, Unit]
+    """The figure on each occupied square."""
+
+    @classmethod
+    def of(cls, state: GameState) -> Board:
+        """The board of a state."""
+        grid = state.table.grid
+        assert grid is not None
+        at = {u.cell: u for u in state.units if u.on_table and u.cell is not None}
+        return cls(grid, rules_of(state).walls, at)
+
+    def open(self, cell: Cell) -> bool:
+        """On the board and not a wall."""
+        return self.grid.contains(cell) and cell not in self.walls
+
+    def free(self, cell: Cell, ignore: str | None = None) -> bool:
+        """Open and empty (``ignore``: a figure that does not count, the mover itself)."""
+        if not self.open(cell):
+            return False
+        who = self.at.get(cell)
+        return who is None or who.id == ignore
+
+    def step_ok(self, a: Cell, b: Cell) -> bool:
+        """A one-square step from ``a`` to ``b`` on the board: into an open square, and a
+        diagonal never cuts between two walls (G-08)."""
+        dc, dr = b[0] - a[0], b[1] - a[1]
+        if max(abs(dc), abs(dr)) != 1 or not self.open(b):
+            return False
+        return not (
+            dc and dr and (a[0] + dc, a[1]) in self.walls and (a[0], a[1] + dr) in self.walls
+        )
+
+    def enemies_of(self, unit: Unit) -> list[Unit]:
+        """The figures of the other side on the board."""
+        return [u for u in self.at.values() if u.side != unit.side]
+
+    def adjacent_enemies(self, unit: Unit, cell: Cell | None = None) -> list[Unit]:
+        """Enemies in the 8 squares around ``cell`` (default: the unit's own square)."""
+        here = cell if cell is not None else cell_of(unit)
+        return [u for u in self.enemies_of(unit) if chebyshev(here, cell_of(u)) == 1]
+
+    def line_clear(self, viewer: Unit, frm: Cell, target: Unit) -> bool:
+        """A straight unblocked line of squares from ``frm`` to the target (G-03): walls and the
+        viewer's enemies other than the target block; the viewer's allies do not."""
+        to = cell_of(target)
+        if chebyshev(frm, to) <= 1:
+            return grid_line_clear(frm, to, self.walls)
+        blocking = set(self.walls)
+        blocking.update(
+            c for c, u in self.at.items() if u.side != viewer.side and u.id != target.id
+        )
+        return grid_line_clear(frm, to, blocking)
+
+    def sees(self, viewer: Unit, target: Unit, arc_deg: float = 360.0) -> bool:
+        """Whether the viewer sees the target: in its forward arc (D004-02) with a clear line."""
+        here = cell_of(viewer)
+        return in_arc(viewer.heading_deg, here, cell_of(target), arc_deg) and self.line_clear(
+            viewer, here, target
+        )
+
+    def attack_problem(
+        self, unit: Unit, attack: Attack, target: Unit, frm: Cell | None = None
+    ) -> str | None:
+        """Why ``unit`` cannot use ``attack`` on ``target`` from ``frm`` (default: where it
+        stands), in squares; None when it can (RULES §6.h, D004-10)."""
+        here = frm if frm is not None else cell_of(unit)
+        there = cell_of(target)
+        dist = chebyshev(here, there)
+        me, them = card_of(unit).title, card_of(target).title
+        if dist == 0:
+            return f"the {them} is on the {me}'s own square"
+        if attack.adjacent_only and dist > 1:
+            return (
+                f"the {me}'s {attack.name} reaches only an adjacent square; the {them} is "
+                f"{dist} squares away"
+            )
+        if attack.max_range_sq is not None and dist > attack.max_range_sq:
+            return (
+                f"the {me}'s {attack.name} reaches {attack.max_range_sq} squares; the {them} is "
+                f"{dist} squares away"
+            )
+        if attack.forbid_adjacent_target and dist == 1:
+            return f"the {me} cannot use its {attack.name} on an adjacent figure"
+        if attack.forbidden_if_enemy_adjacent:
+            near = [u for u in self.enemies_of(unit) if chebyshev(here, cell_of(u)) == 1]
+            if near:
+                return (
+                    f"the {me} cannot use the {attack.name} with the {card_of(near[0]).title} "
+                    "adjacent"
+                )
+        if (attack.needs_clear_line or dist == 1) and not self.line_clear(unit, here, target):
+            return f"no straight unblocked line of squares from the {me} to the {them}"
+        return None
+
+    def straight_run(self, start: Cell, heading_deg: float, squares: int) -> list[Cell]:
+        """The squares of a move straight ahead of up to ``squares``, stopping before a wall,
+        any figure or the board's edge (D004-04)."""
+        dc, dr = facing_step(heading_deg)
+        out: list[Cell] = []
+        here = start
+        for _ in range(squares):
+            nxt = (here[0] + dc, here[1] + dr)
+            if not self.step_ok(here, nxt) or nxt in self.at:
+                break
+            out.append(nxt)
+            here = nxt
+        return out
+
+    def reachable(self, unit: Unit, squares: int | None = None) -> dict[Cell, tuple[Cell, ...]]:
+        """Every square the unit can end a move on, with a shortest route (the squares entered,
+        in order; the unit's own square maps to ``()``). Steps of G-08; a figure may pass
+        through its allies but not its enemies, and ends on a free square (RULES §5.f)."""
+        start = cell_of(unit)
+        limit = card_of(unit).move_sq if squares is None else squares
+        routes: dict[Cell, tuple[Cell, ...]] = {start: ()}
+        frontier = [start]
+        for _ in range(limit):
+            nxt_frontier = []
+            for cell in frontier:
+                for dc, dr in STEPS:
+                    nxt = (cell[0] + dc, cell[1] + dr)
+                    if nxt in routes or not self.step_ok(cell, nxt):
+                        continue
+                    who = self.at.get(nxt)
+                    if who is not None and who.side != unit.side:
+                        continue
+                    routes[nxt] = (*routes[cell], nxt)
+                    nxt_frontier.append(nxt)
+            frontier = nxt_frontier
+        return {c: r for c, r in routes.items() if self.free(c, unit.id)}
+
+    def route_problem(self, unit: Unit, cells: Iterable[Cell]) -> str | None:
+        """Why the squares entered one by one are not a legal move of the unit (in squares);
+        None when they are."""
+        route = list(cells)
+        name = card_of(unit).title
+        limit = card_of(unit).move_sq
+        if len(route) > limit:
+            plural = "s" if len(route) != 1 else ""
+            return f"the {name} moved {len(route)} square{plural}; it moves {limit}"
+        here = cell_of(unit)
+        for nxt in route:
+            if not self.grid.contains(nxt):
+                return f"the {name} would leave the board"
+            if nxt in self.walls:
+                return f"{cell_name(nxt)} is a wall square"
+            if chebyshev(here, nxt) != 1:
+                return f"{cell_name(here)} to {cell_name(nxt)} is not a one-square step"
+            if not self.step_ok(here, nxt):
+                return f"the {name} cannot cut between two walls at {cell_name(here)}"
+            who = self.at.get(nxt)
+            if who is not None and who.side != unit.side:
+                return (
+                    f"the {name} cannot pass through the {card_of(who).title} on {cell_name(nxt)}"
+                )
+            here = nxt
+        if route and not self.free(here, unit.id):
+            who = self.at.get(here)
+            assert who is not None
+            return f"{cell_name(here)} is taken by the {card_of(who).title}"
+        return None

@@ -1,0 +1,352 @@
+"""What happens in the grid game (seed 004): patrol results, attacks and wounds, heals, the
+retreat of a monster that rolled a 1, and the status changes after every complete action.
+
+Pure functions of a state (and the dice); each returns the new state and its events. Every
+status change is an event ``{"type": "status", "unit", "status"}``; every turn of a figure
+made by the rules is an event ``{"type": "face", "unit", "heading"}``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from engine.actions import Event, event
+from engine.dice import RandomSource, choice
+from engine.geometry.grid import Cell, chebyshev
+from engine.model import GameState, Role, Unit, UnitStatus
+from engine.rulesets.dungeon_board import (
+    Board,
+    facing_step,
+    facing_toward,
+    facing_word,
+    label,
+)
+from engine.rulesets.dungeon_cards import Attack
+from engine.rulesets.dungeon_state import (
+    ALERTED,
+    DEFEATED,
+    PATROLLING,
+    RETREATING,
+    STATUSES,
+    DungeonUnit,
+    card_of,
+    cell_of,
+    rules_of,
+)
+from engine.scenario import cell_name
+
+PATROL_RESULTS = {
+    1: "moves straight ahead its full move",
+    2: "moves straight ahead its full move",
+    3: "moves straight ahead half its move, then turns",
+    4: "does not move",
+    5: "does not move",
+    6: "turns 90° clockwise",
+    7: "turns 180°",
+    8: "turns 90° counter-clockwise",
+}
+"""The d8 patrol table (RULES §6.d)."""
+TURNS = {4: 0.0, 5: 0.0, 6: 90.0, 7: 180.0, 8: 270.0}
+"""Facing change of a d8 result of 4 to 8 (also the re-roll after a 3, D004-03)."""
+
+
+def is_enemy_side(state: GameState, side: str) -> bool:
+    """The side the statuses apply to: the AI's (the enemies, RULES §6.d)."""
+    return state.side(side).role is Role.AI
+
+
+def heroes(state: GameState) -> list[Unit]:
+    """The heroes on the board (the human side), in sheet order."""
+    return [u for u in state.units if u.on_table and not is_enemy_side(state, u.side)]
+
+
+def monsters(state: GameState) -> list[Unit]:
+    """The enemies on the board (the AI side)."""
+    return [u for u in state.units if u.on_table and is_enemy_side(state, u.side)]
+
+
+def patrol_run(state: GameState, unit: Unit, roll: int) -> list[Cell]:
+    """The squares a patrol roll moves the figure through (D004-04: stops before a wall, a
+    figure or the board's edge); a half move is rounded up."""
+    move = card_of(unit).move_sq
+    squares = move if roll in (1, 2) else (move + 1) // 2 if roll == 3 else 0
+    return Board.of(state).straight_run(cell_of(unit), unit.heading_deg, squares)
+
+
+def patrol_turn(roll: int, turn_roll: int | None) -> float:
+    """Facing change, degrees clockwise, of a patrol roll (and the re-roll after a 3)."""
+    if roll == 3:
+        return TURNS[turn_roll or 4]
+    return TURNS.get(roll, 0.0)
+
+
+def set_status(state: GameState, unit: Unit, status: str, why: str) -> tuple[GameState, Event]:
+    """The unit with its one status word replaced, and the status event."""
+    unit = replace(unit, statuses=(unit.statuses - set(STATUSES)) | {status})
+    text = f"{label(unit)} is {status}{': ' + why if why else ''}."
+    ev = event("status", state.round, text, unit.id, status=status, cell=list(cell_of(unit)))
+    return state.with_unit(unit), ev
+
+
+def move_unit(
+    state: GameState, unit: Unit, route: list[Cell], heading: float, why: str
+) -> tuple[GameState, Unit, Event]:
+    """The unit moved along the squares entered (its path in inches, and its cells, in the
+    event) and facing ``heading``."""
+    grid = state.table.grid
+    assert grid is not None
+    start = cell_of(unit)
+    cells = [start, *route]
+    end = cells[-1]
+    x, y = grid.centre(end)
+    moved = replace(unit, x=x, y=y, heading_deg=heading % 360.0)
+    state = state.with_unit(moved)
+    moved = state.unit(unit.id)
+    squares = len(route)
+    text = (
+        f"{label(unit)} {why} {squares} square{'s' if squares != 1 else ''} to "
+        f"{cell_name(end)}, facing {facing_word(heading)}."
+    )
+    ev = event(
+        "move",
+        state.round,
+        text,
+        unit.id,
+        path=[list(grid.centre(c)) for c in cells],
+        cells=[list(c) for c in cells],
+        squares=squares,
+        heading=moved.heading_deg,
+    )
+    return state, moved, ev
+
+
+def face(state: GameState, unit: Unit, heading: float, why: str) -> tuple[GameState, Event]:
+    """The unit turned to ``heading`` and the face event."""
+    turned = replace(unit, heading_deg=heading % 360.0)
+    text = f"{label(unit)} turns to face {facing_word(heading)}{' ' + why if why else ''}."
+    ev = event("face", state.round, text, unit.id, heading=turned.heading_deg)
+    return state.with_unit(turned), ev
+
+
+def closest(unit: Unit, others: list[Unit], dice: RandomSource | None, purpose: str) -> Unit | None:
+    """The nearest of ``others`` (Chebyshev squares, then centre distance, G-07), a logged roll
+    among exact ties (the first when no dice are given: planning only)."""
+    if not others:
+        return None
+    here = cell_of(unit)
+
+    def key(u: Unit) -> tuple[int, float]:
+        c = cell_of(u)
+        return (chebyshev(here, c), math.hypot(c[0] - here[0], c[1] - here[1]))
+
+    best = min(key(u) for u in others)
+    tied = [u for u in others if key(u) == best]
+    if len(tied) == 1 or dice is None:
+        return tied[0]
+    return choice(dice, tied, purpose)
+
+
+def update_statuses(
+    state: GameState, dice: RandomSource, interacted: tuple[str, ...] = ()
+) -> tuple[GameState, list[Event]]:
+    """After a complete action (D004-02): Patrolling enemies that see a hero in their forward
+    arc, or that a hero interacted with, become Alerted; once the Arch Foe is Alerted every
+    enemy is (RULES §6.d); then every Alerted enemy turns to face the closest hero it sees
+    (360°). Nothing is alerted before the heroes' first action."""
+    rules = rules_of(state)
+    events: list[Event] = []
+    if not rules.heroes_have_moved:
+        return state, events
+    arc = state.option("detection_arc", 180.0)
+    board = Board.of(state)
+    team = heroes(state)
+    for m in monsters(state):
+        if PATROLLING not in m.statuses:
+            continue
+        why = ""
+        if m.id in interacted:
+            why = "a hero attacked it"
+        else:
+            seen = next((h for h in team if board.sees(m, h, arc)), None)
+            if seen is not None:
+                why = f"it sees the {card_of(seen).title} on {cell_name(cell_of(seen))}"
+        if why:
+            state, ev = set_status(state, state.unit(m.id), ALERTED, why)
+            events.append(ev)
+    if any(card_of(m).is_arch_foe and ALERTED in m.statuses for m in monsters(state)):
+        for m in monsters(state):
+            if PATROLLING in m.statuses:
+                state, ev = set_status(state, m, ALERTED, "the Arch Foe is alerted")
+                events.append(ev)
+    state, turned = face_closest_heroes(state, dice)
+    return state, events + turned
+
+
+def face_closest_heroes(state: GameState, dice: RandomSource) -> tuple[GameState, list[Event]]:
+    """Every Alerted enemy turns to face the closest hero in line of sight, at any time
+    (RULES §6.d step 1; ties by a logged roll)."""
+    events: list[Event] = []
+    for m in monsters(state):
+        if ALERTED not in m.statuses:
+            continue
+        board = Board.of(state)
+        seen = [h for h in heroes(state) if board.line_clear(m, cell_of(m), h)]
+        target = closest(m, seen, dice, f"facing tie: {label(m)}")
+        if target is None:
+            continue
+        heading = facing_toward(cell_of(m), cell_of(target))
+        if abs(heading - m.heading_deg) > 1e-9:
+            why = f"the {card_of(target).title} on {cell_name(cell_of(target))}"
+            state, ev = face(state, m, heading, f"toward {why}")
+            events.append(ev)
+    return state, events
+
+
+def wound(state: GameState, target: Unit) -> tuple[GameState, list[Event]]:
+    """One wound on the target (D004-06: removed on its ``max_wounds``-th)."""
+    card = card_of(target)
+    hurt = replace(target, wounds=target.wounds + 1)
+    left = card.max_wounds - hurt.wounds
+    events = [
+        event(
+            "wound",
+            state.round,
+            f"{label(target)} is wounded ({hurt.wounds} of {card.max_wounds}).",
+            target.id,
+            wounds=hurt.wounds,
+            max_wounds=card.max_wounds,
+        )
+    ]
+    if left > 0:
+        return state.with_unit(hurt), events
+    gone = replace(hurt, status=UnitStatus.FALLEN, statuses=frozenset())
+    events.append(
+        event("fall", state.round, f"{label(target)} is defeated: off the board.", target.id)
+    )
+    events.append(
+        event("status", state.round, f"{label(target)}: Defeated.", target.id, status=DEFEATED)
+    )
+    return state.with_unit(gone), events
+
+
+def attack(
+    state: GameState, unit: Unit, weapon: Attack, target: Unit, dice: RandomSource
+) -> tuple[GameState, list[Event], bool]:
+    """Roll the d6 for one attack; the new state, its events and whether the attacker rolled
+    a 1 that makes it retreat (D004-13; the caller moves it)."""
+    purpose = (
+        f"attack: {label(unit)}'s {weapon.name} at the {card_of(target).title} "
+        f"(wounds on {weapon.wound_on}+)"
+    )
+    roll = dice.roll(6, purpose)
+    hit = roll >= weapon.wound_on
+    text = (
+        f"{label(unit)} attacks the {card_of(target).title} on {cell_name(cell_of(target))} "
+        f"with its {weapon.name}: {roll} ({weapon.wound_on}+ wounds): "
+        f"{'a wound' if hit else 'a miss'}."
+    )
+    ev = event(
+        "attack",
+        state.round,
+        text,
+        unit.id,
+        target=target.id,
+        weapon=weapon.name,
+        roll=roll,
+        need=weapon.wound_on,
+        hit=hit,
+    )
+    events = [ev]
+    if hit:
+        state, hurt = wound(state, target)
+        events += hurt
+    morale = bool(state.option_value("monster_morale", True))
+    flees = roll == 1 and morale and card_of(unit).morale_on_attack_roll_1
+    return state, events, flees
+
+
+def heal(
+    state: GameState, unit: Unit, target: Unit, dice: RandomSource
+) -> tuple[GameState, list[Event]]:
+    """One heal attempt (D004-11): it uses an attempt whatever the roll; a success removes one
+    wound taken (never below none)."""
+    card = card_of(unit)
+    assert card.heal is not None and isinstance(unit.rules, DungeonUnit)
+    need = card.heal.wound_on
+    roll = dice.roll(6, f"heal: {label(unit)} heals the {card_of(target).title} ({need}+)")
+    left = unit.rules.heals_left - 1
+    state = state.with_unit(replace(unit, rules=replace(unit.rules, heals_left=left)))
+    ok = roll >= need
+    target = state.unit(target.id)
+    if ok:
+        state = state.with_unit(replace(target, wounds=max(0, target.wounds - 1)))
+    effect = ("a wound healed" if target.wounds else "no wound to heal") if ok else "the heal fails"
+    text = (
+        f"{label(unit)} heals the {card_of(target).title}: {roll} ({need}+): {effect} "
+        f"({left} heal{'s' if left != 1 else ''} left)."
+    )
+    ev = event(
+        "heal",
+        state.round,
+        text,
+        unit.id,
+        target=target.id,
+        roll=roll,
+        need=need,
+        healed=ok and target.wounds > 0,
+        heals_left=left,
+        wounds=state.unit(target.id).wounds,
+    )
+    return state, [ev]
+
+
+def retreat(
+    state: GameState, unit: Unit, attacked: Unit, dice: RandomSource
+) -> tuple[GameState, list[Event]]:
+    """The morale retreat of D004-13: Retreating; face directly away from the hero it attacked
+    (the 8-direction nearest the bearing from the hero); two steps, each straight ahead if
+    free, else the free one of the two 45° either side farther from the hero (Chebyshev, then
+    centre distance; a logged roll on a tie), stopping when all three are blocked; then
+    Alerted again."""
+    state, first = set_status(state, unit, RETREATING, "it rolled a 1 attacking")
+    events = [first]
+    unit = state.unit(unit.id)
+    foe = cell_of(attacked)
+    heading = facing_toward(foe, cell_of(unit))
+    if abs(heading - unit.heading_deg) > 1e-9:
+        state, ev = face(state, unit, heading, "away from the " + card_of(attacked).title)
+        events.append(ev)
+        unit = state.unit(unit.id)
+    board = Board.of(state)
+    here = cell_of(unit)
+    route: list[Cell] = []
+    for _ in range(card_of(unit).move_sq):
+        options = []
+        for turn in (0.0, -45.0, 45.0):
+            dc, dr = facing_step(heading + turn)
+            nxt = (here[0] + dc, here[1] + dr)
+            if board.step_ok(here, nxt) and (nxt not in board.at or board.at[nxt].id == unit.id):
+                options.append(nxt)
+                if turn == 0.0:
+                    break
+        if not options:
+            break
+        if options[0] == (here[0] + facing_step(heading)[0], here[1] + facing_step(heading)[1]):
+            nxt = options[0]
+        else:
+
+            def far(c: Cell) -> tuple[int, float]:
+                return (chebyshev(c, foe), math.hypot(c[0] - foe[0], c[1] - foe[1]))
+
+            best = max(far(c) for c in options)
+            tied = [c for c in options if far(c) == best]
+            nxt = choice(dice, tied, f"retreat tie: {label(unit)}")
+        route.append(nxt)
+        here = nxt
+    if route:
+        state, unit, ev = move_unit(state, unit, route, heading, "retreats")
+        events.append(ev)
+    state, back = set_status(state, state.unit(unit.id), ALERTED, "it regroups after retreating")
+    events.append(back)
+    return state, events

@@ -1,0 +1,218 @@
+"""Searches the grid game's controllers share (seed 004): the patrol roll, the squares a
+figure could attack from, the best attacks from a square, and walking distances.
+
+The ``patrol-d8`` controller (the enemies' status AI, RULES §6.d) and the ``dungeon-heroes``
+autopilot both plan with these; the ruleset still judges every action they order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.actions import Action, Order
+from engine.dice import RandomSource
+from engine.geometry.grid import Cell, chebyshev
+from engine.model import GameState, Unit
+from engine.rulesets.dungeon_board import STEPS, Board, facing_word, label
+from engine.rulesets.dungeon_cards import Attack
+from engine.rulesets.dungeon_resolve import PATROL_RESULTS, patrol_run, patrol_turn
+from engine.rulesets.dungeon_sample import move_action, patrol_action
+from engine.rulesets.dungeon_state import card_of, cell_of, rules_of
+from engine.scenario import cell_name
+
+
+def roll_patrol(
+    unit: Unit, dice: RandomSource
+) -> tuple[int, int | None, tuple[tuple[str, int], ...]]:
+    """The patrol d8 (purpose "patrol: Troll at C4") and, after a 3, the turn re-roll, itself
+    re-rolled while it shows 1 to 3 (D004-03); the rolls made, for the order."""
+    name = label(unit)
+    purpose = f"patrol: {name}"
+    roll = dice.roll(8, purpose)
+    rolls = [(purpose, roll)]
+    turn: int | None = None
+    if roll == 3:
+        again = f"patrol turn re-roll: {name}"
+        turn = dice.roll(8, again)
+        rolls.append((again, turn))
+        while turn <= 3:
+            turn = dice.roll(8, again)
+            rolls.append((again, turn))
+    return roll, turn, tuple(rolls)
+
+
+def patrol_order(state: GameState, unit: Unit, dice: RandomSource) -> Order:
+    """A Patrolling enemy's whole activation: roll the d8 table and say what it does."""
+    roll, turn, rolls = roll_patrol(unit, dice)
+    run = patrol_run(state, unit, roll)
+    heading = (unit.heading_deg + patrol_turn(roll, turn)) % 360.0
+    action = patrol_action(state, unit.id, roll, turn)
+    action = Action(
+        action.kind,
+        action.unit_id,
+        path=tuple(_centres(state, [cell_of(unit), *run])) if run else (),
+        heading_deg=heading,
+        side=action.side,
+        detail=(*action.detail, ("cells", [list(c) for c in run])),
+    )
+    what = PATROL_RESULTS[roll]
+    if roll == 3:
+        what = f"moves half its move, re-roll {turn}: " + (
+            PATROL_RESULTS[turn or 4] if turn not in (4, 5) else "no turn"
+        )
+    where = f" to {cell_name(run[-1])}" if run else ""
+    reason = f"patrol roll {roll}: {what}{where}, facing {facing_word(heading)}"
+    grid = state.table.grid
+    assert grid is not None
+    return Order(action, "patrol (d8)", reason, distance_in=len(run) * grid.cell_in, rolls=rolls)
+
+
+def _centres(state: GameState, cells: list[Cell]) -> list[tuple[float, float]]:
+    grid = state.table.grid
+    assert grid is not None
+    return [grid.centre(c) for c in cells]
+
+
+def walking_distances(board: Board, goal: Cell) -> dict[Cell, int]:
+    """Steps from every open square to ``goal`` around the walls (figures ignored: they move)."""
+    dist = {goal: 0}
+    todo = deque([goal])
+    while todo:
+        cell = todo.popleft()
+        for dc, dr in STEPS:
+            nxt = (cell[0] + dc, cell[1] + dr)
+            if nxt not in dist and board.step_ok(cell, nxt):
+                dist[nxt] = dist[cell] + 1
+                todo.append(nxt)
+    return dist
+
+
+@dataclass(frozen=True)
+class Strike:
+    """One planned attack (or heal) from a square."""
+
+    weapon: str
+    """Weapon name, or "heal"."""
+    target: Unit
+    value: float
+
+
+def strikes_from(
+    board: Board,
+    unit: Unit,
+    frm: Cell,
+    worth: Callable[[Unit, Attack, Unit], float],
+) -> list[Strike]:
+    """The attacks the unit could make from ``frm`` (best first): one, or for a figure with
+    several weapons at different targets (the dragon), the best set of them (D004-12)."""
+    card = card_of(unit)
+    options: list[Strike] = []
+    for weapon in card.attacks:
+        for foe in board.enemies_of(unit):
+            if board.attack_problem(unit, weapon, foe, frm) is None:
+                options.append(Strike(weapon.name, foe, worth(unit, weapon, foe)))
+    if not options:
+        return []
+    options.sort(key=lambda s: (-s.value, s.target.sheet_order))
+    if not card.multi_attack_distinct_targets:
+        return [options[0]]
+    best: list[Strike] = [options[0]]
+    for i, a in enumerate(options):
+        for b in options[i + 1 :]:
+            distinct = a.weapon != b.weapon and a.target.id != b.target.id
+            if distinct and a.value + b.value > sum(s.value for s in best):
+                best = [a, b]
+    return best
+
+
+def attack_actions(unit: Unit, strikes: list[Strike]) -> list[Action]:
+    """The actions of planned strikes."""
+    out = []
+    for s in strikes:
+        if s.weapon == "heal":
+            out.append(Action("heal", unit.id, target_id=s.target.id))
+        else:
+            out.append(
+                Action("attack", unit.id, target_id=s.target.id, detail=(("weapon", s.weapon),))
+            )
+    return out
+
+
+def plan_order(
+    state: GameState,
+    unit: Unit,
+    goal: Unit | None,
+    worth: Callable[[Unit, Attack, Unit], float],
+    extra: Callable[[Board, Cell], list[Strike]] | None = None,
+    rule: str = "plan",
+) -> Order:
+    """Move (or stay) to the reachable square with the most valuable attacks, then attack;
+    ties: nearer ``goal`` on foot, then the shorter move. With no attack anywhere, walk toward
+    ``goal``. ``extra`` adds other strikes (a heal) from a square."""
+    board = Board.of(state)
+    routes = board.reachable(unit)
+    far = walking_distances(board, cell_of(goal)) if goal is not None else {}
+    start = cell_of(unit)
+    best_key: tuple[float, ...] | None = None
+    best: tuple[Cell, list[Strike]] = (start, [])
+    for cell, route in sorted(routes.items(), key=lambda kv: (len(kv[1]), kv[0][1], kv[0][0])):
+        strikes = strikes_from(board, unit, cell, worth)
+        if extra is not None:
+            more = extra(board, cell)
+            if more and (not strikes or more[0].value > sum(s.value for s in strikes)):
+                strikes = more
+        value = sum(s.value for s in strikes)
+        gap = far.get(cell, 999) if goal is not None else 0
+        key = (-value, gap, len(route))
+        if best_key is None or key < best_key:
+            best_key, best = key, (cell, strikes)
+    cell, strikes = best
+    actions: list[Action] = []
+    grid = state.table.grid
+    assert grid is not None
+    if cell != start:
+        actions.append(move_action(state, unit.id, routes[cell]))
+    actions += attack_actions(unit, strikes)
+    if not actions:
+        return Order(
+            Action("pass", unit.id, side=unit.side), rule, "no move brings it nearer or in reach"
+        )
+    words = []
+    if cell != start:
+        words.append(f"moves to {cell_name(cell)}")
+    for s in strikes:
+        what = "heals" if s.weapon == "heal" else f"{s.weapon} at"
+        words.append(f"{what} the {card_of(s.target).title} on {cell_name(cell_of(s.target))}")
+    if not strikes and goal is not None:
+        words.append(f"toward the {card_of(goal).title} on {cell_name(cell_of(goal))}")
+    return Order(
+        tuple(actions),
+        rule,
+        ", ".join(words),
+        distance_in=len(routes[cell]) * grid.cell_in,
+        target_distance_in=None
+        if not strikes
+        else chebyshev(cell, cell_of(strikes[0].target)) * grid.cell_in,
+    )
+
+
+def nearest(unit: Unit, others: list[Unit]) -> list[Unit]:
+    """``others`` tied nearest to the unit (Chebyshev squares, then centre distance, G-07)."""
+    if not others:
+        return []
+    here = cell_of(unit)
+
+    def key(u: Unit) -> tuple[int, float]:
+        c = cell_of(u)
+        return (chebyshev(here, c), math.hypot(c[0] - here[0], c[1] - here[1]))
+
+    best = min(key(u) for u in others)
+    return [u for u in others if key(u) == best]
+
+
+def acting_now(state: GameState, unit_id: str) -> bool:
+    """Whether the unit is in the middle of its activation (it has moved or attacked)."""
+    return rules_of(state).acting == unit_id
