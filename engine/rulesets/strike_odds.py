@@ -15,7 +15,7 @@ MAX_POOL = 200
 
 def face_count_ways(n: int, k: int) -> int:
     """How many of the 6^n outcomes of n d6 show a given face exactly k times."""
-    return int(comb(n, k)) * 5 ** (n - k)
+    return int(comb(n, k) * 5 ** (n - k))
 
 
 def p_at_least(n: int, k: int = 1) -> Fraction:
