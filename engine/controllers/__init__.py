@@ -3,7 +3,9 @@
 from engine.controllers import (  # noqa: F401
     autopilot,
     cards,
+    dungeon_heroes,
     narrative_ai,
+    patrol_d8,
     random_player,
     strike_ai,
 )
