@@ -1,6 +1,7 @@
 """Rulesets, one module each, registered by name when this package is imported."""
 
 from engine.rulesets import (
+    dungeon,  # noqa: F401
     firefight_lite,  # noqa: F401
     narrative,  # noqa: F401
     strike,  # noqa: F401
