@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.render.grid_board import paint_grid_board
 from vision.render.scene import TableSpec
 
 FLOOR_BGR: tuple[int, int, int] = (48, 52, 58)
@@ -116,6 +117,8 @@ def _mat_texture(table: TableSpec, px_per_mm: float) -> MatTexture:
     img[my0:my1, m0:mx1] = mat
     out = np.clip(img, 0, 255).astype(np.uint8)
     _clutter(out[my0:my1, m0:mx1], rng, px_per_mm, base)
+    if table.board is not None:
+        paint_grid_board(out, table.board, px_per_mm, origin)
     return MatTexture(image=out, px_per_mm=px_per_mm, origin_px=origin)
 
 

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.render.camera import MM_PER_INCH
+from vision.render.grid_board import PrintedGrid
 from vision.types import PieceSpec, TagId, TagMount
 
 CORNER_TAG_IDS: tuple[int, int, int, int] = (0, 1, 2, 3)
@@ -39,6 +40,8 @@ class TableSpec:
     """Side of each corner tag's black square, millimetres."""
     corner_margin_mm: float = 5.0
     """White paper margin around each corner tag, millimetres."""
+    board: PrintedGrid | None = None
+    """A printed grid board laid on the play area (a square-grid game), or None."""
 
     @property
     def width_mm(self) -> float:
