@@ -47,6 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--out", type=Path, metavar="FILE.toml", help="write the pieces as [[terrain]] entries"
     )
+    parser.add_argument(
+        "--sheet", type=Path, metavar="FILE.pdf", help="draw the set-up sheet (table top-down)"
+    )
 
 
 def _attributes(piece: TerrainPiece) -> str:
@@ -112,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
     depth = inches(args.depth, "--depth", MAX_TABLE_IN)
     if args.out is not None and args.out.suffix.lower() != ".toml":
         raise UserError(f"--out must name a .toml file, got {str(args.out)!r}")
+    if args.sheet is not None and args.sheet.suffix.lower() != ".pdf":
+        raise UserError(f"--sheet must name a .pdf file, got {str(args.sheet)!r}")
     seed = resolve_seed(args)
     battlefield = Battlefield(args.battlefield) if args.battlefield else None
     layout = generate_terrain(
@@ -139,6 +144,17 @@ def run(args: argparse.Namespace) -> int:
             args.out.write_text(text, encoding="utf-8")
         except OSError as exc:
             raise UserError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    if args.sheet is not None:
+        from assistant.setup_sheet import terrain_sheet_pdf  # fpdf loads only when asked
+
+        title = f"terrain, seed {seed}"
+        try:
+            args.sheet.write_bytes(terrain_sheet_pdf(layout, title, not args.no_tags))
+        except OSError as exc:
+            raise UserError(f"cannot write {args.sheet}: {exc.strerror or exc}") from None
+        print(
+            f"wrote the set-up sheet to {args.sheet}", file=sys.stderr if args.json else sys.stdout
+        )
     if args.json:
         print(json.dumps(layout_json(layout, not args.no_tags)))
     else:
