@@ -1,0 +1,266 @@
+"""The table of the 2D6 skirmish in game terms: sight (terrain and the viewer's own side's
+models block, D001B-12), straight-leg movement, a charge's run toward its target, the 1 in and
+3 in drive-backs (D001B-07), the Guardian aura and who holds each objective (D001B-12).
+Inches throughout; distances between models are edge to edge (G-01).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import shapely
+from shapely.geometry import Polygon
+
+from engine.board import contact_tol, terrain_geometry
+from engine.geometry import (
+    EPS_IN,
+    MoveArea,
+    Obstacle,
+    Point,
+    base_obstacle,
+    centre_distance_in,
+    edge_gap_in,
+    polygon_gap_in,
+    within_in,
+)
+from engine.model import GameState, TerrainPiece, Unit
+from engine.rulesets.skirmish2d6_fighters import GUARDIAN_REACH_IN, card_of
+
+HOLD_REACH_IN = 1.0
+"""A model within this edge-to-edge distance of an objective's terrain piece counts for
+holding it (D001B-12)."""
+SEARCH_TURNS_DEG = (0.0, 20.0, -20.0, 45.0, -45.0, 70.0, -70.0, 95.0, -95.0)
+"""Headings (relative to straight at the goal) a move toward a point tries, in order."""
+
+
+@dataclass(frozen=True)
+class ObjectiveSite:
+    """An objective: its marker and the terrain piece it names (None: the marker alone)."""
+
+    id: str
+    name: str
+    point: Point
+    piece: TerrainPiece | None
+
+    @cached_property
+    def shape(self) -> Polygon | None:
+        """The terrain piece's outline, inches (None: only the marker)."""
+        return None if self.piece is None else Polygon(self.piece.polygon)
+
+    def gap_in(self, unit: Unit) -> float:
+        """Edge of the unit's base to the piece (or to the marker), inches."""
+        if self.shape is None:
+            return max(0.0, centre_distance_in(unit.position, self.point) - unit.radius_in)
+        return polygon_gap_in(unit.position, unit.radius_in, self.shape)
+
+
+def objective_sites(state: GameState) -> tuple[ObjectiveSite, ...]:
+    """Each objective marker with the terrain piece it stands in, if any (the scenario puts a
+    marker inside each objective piece: §3.2.b "choose 3 terrain pieces")."""
+    memo = state.memo.for_terrain(state.terrain)
+    return memo.remember(("skirmish2d6 sites", state.objectives), lambda: _sites(state))
+
+
+def _sites(state: GameState) -> tuple[ObjectiveSite, ...]:
+    out = []
+    for obj in state.objectives:
+        point = shapely.Point(obj.x, obj.y)
+        piece = next(
+            (t for t in state.terrain if Polygon(t.polygon).buffer(EPS_IN).contains(point)), None
+        )
+        out.append(ObjectiveSite(obj.id, obj.name, obj.position, piece))
+    return tuple(out)
+
+
+def holder(state: GameState, site: ObjectiveSite) -> str | None:
+    """The side with more models on the table within 1 in of the objective; a tie: nobody
+    (D001B-12)."""
+    counts: dict[str, int] = {}
+    for u in state.units:
+        if u.on_table and within_in(site.gap_in(u), HOLD_REACH_IN):
+            counts[u.side] = counts.get(u.side, 0) + 1
+    if not counts:
+        return None
+    ranked = sorted(counts.items(), key=lambda kv: -kv[1])
+    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+        return None
+    return ranked[0][0]
+
+
+def gap(a: Unit, b: Unit, at: Point | None = None) -> float:
+    """Edge-to-edge distance, inches (G-01), with ``a`` optionally standing at ``at``."""
+    return edge_gap_in(a.position if at is None else at, a.radius_in, b.position, b.radius_in)
+
+
+def in_contact(state: GameState, a: Unit, b: Unit, at: Point | None = None) -> bool:
+    """Base contact (G-04)."""
+    return within_in(gap(a, b, at), contact_tol(state))
+
+
+def contacting_enemies(state: GameState, unit: Unit) -> tuple[Unit, ...]:
+    """Enemies in base contact, in sheet order."""
+    return tuple(e for e in state.enemies_of(unit) if in_contact(state, unit, e))
+
+
+def guarded(state: GameState, unit: Unit) -> bool:
+    """Whether a Guardian (itself, or an ally within 2 in) protects the unit (§3.2.h)."""
+    for u in state.units:
+        if u.side != unit.side or not u.on_table or card_of(u).role != "guardian":
+            continue
+        if u.id == unit.id or within_in(gap(u, unit), GUARDIAN_REACH_IN):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------------- sight
+def _terrain(state: GameState) -> tuple[tuple[Obstacle, ...], tuple[Obstacle, ...]]:
+    """(sight blockers, impassable pieces) of the terrain, built once a game."""
+    sight, solid, _ = terrain_geometry(state)
+    return sight, solid
+
+
+def sight_blockers(state: GameState, viewer: Unit, target: Unit) -> tuple[Obstacle, ...]:
+    """What blocks the viewer's sight of the target: terrain that blocks sight and the bases
+    of the viewer's own side's other models (enemies do not block, D001B-12)."""
+    sight, _ = _terrain(state)
+    friends = tuple(
+        base_obstacle(u.name, u.position, u.radius_in)
+        for u in state.units
+        if u.on_table and u.side == viewer.side and u.id not in (viewer.id, target.id)
+    )
+    return sight + friends
+
+
+def visible(state: GameState, viewer: Unit, target: Unit) -> bool:
+    """The centre line between the two is clear (G-03 primary test)."""
+    a, b = viewer.position, target.position
+    return not any(ob.blocks_segment(a, b) for ob in sight_blockers(state, viewer, target))
+
+
+def sight_blocked_by(state: GameState, viewer: Unit, target: Unit) -> tuple[str, ...]:
+    """Names of what blocks the centre line, nearest the viewer first."""
+    a, b = viewer.position, target.position
+    hits = [ob for ob in sight_blockers(state, viewer, target) if ob.blocks_segment(a, b)]
+    return tuple(
+        dict.fromkeys(ob.name for ob in sorted(hits, key=lambda o: o.entry_along_in(a, b)))
+    )
+
+
+# ------------------------------------------------------------------------------- movement
+def move_area(state: GameState, unit: Unit) -> MoveArea:
+    """What the unit's base must avoid: impassable terrain and every other model's base (no
+    difficult ground in these rules)."""
+    _, solid = _terrain(state)
+    bases = tuple(
+        base_obstacle(u.name, u.position, u.radius_in)
+        for u in state.units
+        if u.on_table and u.id != unit.id
+    )
+    return MoveArea(state.table, unit.radius_in, solid + bases)
+
+
+def path_length_in(path: Sequence[Point]) -> float:
+    """Total length of a polyline, inches."""
+    return sum(centre_distance_in(a, b) for a, b in itertools.pairwise(path))
+
+
+def path_problem(state: GameState, unit: Unit, path: Sequence[Point], limit_in: float) -> str:
+    """Why the path is not a legal move of at most ``limit_in`` inches; empty when it is.
+
+    Straight legs, each clear of impassable terrain and other bases, the base wholly on the
+    table; the legs together no longer than the limit (RULES §1.5)."""
+    if not path or centre_distance_in(path[0], unit.position) > 1e-3:
+        return f"a move of {unit.name} must start where it stands"
+    length = path_length_in(path)
+    if length > limit_in + 1e-6:
+        return f"{unit.name} may move {limit_in:g} in, not {length:.2f} in"
+    area = move_area(state, unit)
+    for a, b in itertools.pairwise(path):
+        hits = area.blockers.leg_blockers(a, b, unit.radius_in)
+        if hits:
+            return f"the path runs into {min(hits)[1]}"
+        if not state.table.contains_base(b, unit.radius_in):
+            return f"{unit.name}'s base would leave the table"
+    return ""
+
+
+def _free_run(area: MoveArea, start: Point, ux: float, uy: float, run: float) -> float:
+    """How far (up to ``run`` inches) the base can slide from ``start`` along (ux, uy)."""
+    end = (start[0] + ux * run, start[1] + uy * run)
+    if not area.blockers.leg_blockers(start, end, area.radius_in) and area.table.contains_base(
+        end, area.radius_in
+    ):
+        return run
+    lo, hi = 0.0, run
+    for _ in range(14):
+        mid = (lo + hi) / 2
+        p = (start[0] + ux * mid, start[1] + uy * mid)
+        if area.blockers.leg_blockers(start, p, area.radius_in) or not area.table.contains_base(
+            p, area.radius_in
+        ):
+            hi = mid
+        else:
+            lo = mid
+    return lo
+
+
+def move_toward(
+    state: GameState, unit: Unit, goal: Point, stop_gap_in: float, limit_in: float
+) -> tuple[Point, ...]:
+    """A one-leg path of at most ``limit_in`` that ends as near ``goal`` as it can, stopping
+    once the centre is ``stop_gap_in`` from it (RULES §1.5 "move towards X"; straight at the
+    goal first, then a few headings either side); ``(start,)`` when no leg gets nearer."""
+    start = unit.position
+    d0 = centre_distance_in(start, goal)
+    want = min(limit_in, d0 - stop_gap_in)
+    if want <= 1e-3:
+        return (start,)
+    area = move_area(state, unit)
+    base = math.atan2(goal[0] - start[0], goal[1] - start[1])
+    best: tuple[float, Point] | None = None
+    for turn in SEARCH_TURNS_DEG:
+        ang = base + math.radians(turn)
+        ux, uy = math.sin(ang), math.cos(ang)
+        run = want if turn == 0.0 else limit_in
+        if turn != 0.0:
+            # Sideways legs run only as far as brings them nearest the goal.
+            along = (goal[0] - start[0]) * ux + (goal[1] - start[1]) * uy
+            run = min(limit_in, max(0.0, along))
+        free = _free_run(area, start, ux, uy, run)
+        end = (start[0] + ux * free, start[1] + uy * free)
+        d = round(centre_distance_in(end, goal), 6)
+        if free > 1e-3 and d < d0 - 1e-6 and (best is None or d < best[0]):
+            best = (d, end)
+            if turn == 0.0 and free >= run - 1e-9:
+                break
+    return (start,) if best is None else (start, best[1])
+
+
+def charge_path(state: GameState, unit: Unit, target: Unit, reach_in: float) -> tuple[Point, ...]:
+    """The charge's run: up to ``reach_in`` toward the target, stopping in base contact
+    (D001B-06); the full distance toward it when the roll is short."""
+    stop = unit.radius_in + target.radius_in
+    return move_toward(state, unit, target.position, stop, reach_in)
+
+
+def push_path(
+    state: GameState, pushed: Unit, away_from: Unit, distance_in: float
+) -> tuple[Point, ...]:
+    """The drive-back: ``distance_in`` straight along the centre line away from ``away_from``,
+    stopped by impassable terrain, other bases or the table edge with no further effect
+    (D001B-07). ``(start,)`` when it cannot move at all."""
+    start = pushed.position
+    dx, dy = start[0] - away_from.x, start[1] - away_from.y
+    d = math.hypot(dx, dy)
+    if d == 0.0:
+        return (start,)
+    ux, uy = dx / d, dy / d
+    area = move_area(state, pushed)
+    free = _free_run(area, start, ux, uy, distance_in)
+    if free <= 1e-3:
+        return (start,)
+    return (start, (start[0] + ux * free, start[1] + uy * free))
