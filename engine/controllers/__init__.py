@@ -7,5 +7,6 @@ from engine.controllers import (  # noqa: F401
     narrative_ai,
     patrol_d8,
     random_player,
+    skirmish_ai,
     strike_ai,
 )
