@@ -123,22 +123,16 @@ class StrikeAI(ControllerBase):
         stop = Action(HOLD if fresh else ActionKind.PASS, unit_id, side=unit.side)
         if plan is None:
             return Order(stop, "(d) hold", "nothing within reach helps")
-        strike = Action(STRIKE, unit_id, target_id=plan.target) if plan.target is not None else None
         moved = math.dist(plan.end, unit.position) > MIN_MOVE_IN
-        move = (
-            Action(
-                ActionKind.MOVE,
-                unit_id,
-                path=(unit.position, plan.end),
-                detail=(("sprint_dice", list(plan.sprint)),) if plan.sprint else (),
-            )
-            if moved
-            else None
-        )
-        if strike is not None and plan.strike_first:
-            actions = [strike]
-        else:
-            actions = [a for a in (move, strike) if a is not None]
+        path = (unit.position, plan.end) if moved else ()
+        sprint = (("sprint_dice", list(plan.sprint)),) if plan.sprint and moved else ()
+        actions: list[Action] = []
+        if plan.target is not None:
+            # A strike after a move is one action (with its path); a strike from where it
+            # stands comes first, and its move is planned afterwards.
+            actions.append(Action(STRIKE, unit_id, path=path, target_id=plan.target, detail=sprint))
+        elif moved:
+            actions.append(Action(ActionKind.MOVE, unit_id, path=path, detail=sprint))
         if not actions and not fresh:
             return Order(stop, "(e) end of the activation", "nothing more to do")
         if not actions:

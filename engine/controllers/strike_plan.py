@@ -53,8 +53,6 @@ class Plan:
     rule: str
     reason: str
     sprint: tuple[int, ...] = ()
-    strike_first: bool = False
-    """The strike is made from where it stands, before the move."""
 
 
 @dataclass
@@ -343,5 +341,4 @@ class Planner:
             rule,
             reason,
             sprint,
-            strike_first=bool(kill) and p == unit.position,
         )

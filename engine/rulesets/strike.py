@@ -49,6 +49,11 @@ FIRST_PLAYER = ("roll-off", "fewer-dice")
 VICTORY = ("objectives", "kills")
 
 
+def moves_first(action: Action) -> bool:
+    """A strike with a path: the soldier moves along it, then strikes (both free actions)."""
+    return action.kind == STRIKE and len(action.path) > 1
+
+
 class StrikeRuleset(RulesetBase):
     """The deterministic strike system with its Oracle dice pool (§3.1)."""
 
@@ -222,9 +227,31 @@ class StrikeRuleset(RulesetBase):
             return ["there is no object to interact with in this scenario"]
         if kind in used:
             return [f"{unit.name} has already used its {kind} this activation"]
-        if kind == STRIKE:
+        if kind == STRIKE and not moves_first(action):
             return self._strike_problems(state, unit, action)
-        return self._move_problems(state, unit, action, fresh)
+        if ActionKind.MOVE in used:
+            return [f"{unit.name} has already used its move this activation"]
+        problems = self._move_problems(state, unit, action, fresh)
+        if problems or kind != STRIKE:
+            return problems
+        moved = self.moved(state, unit, action)
+        return self._strike_problems(moved, moved.unit(unit.id), action)
+
+    def moved(self, state: GameState, unit: Unit, action: Action) -> GameState:
+        """The state with the soldier at the end of the action's path (nothing else done)."""
+        end = action.path[-1] if action.path else unit.position
+        return state.with_unit(replace(unit, x=end[0], y=end[1]))
+
+    def preview_strike(self, state: GameState, action: Action) -> StrikeCount | None:
+        """The count a strike action would make (after its move, if it has one), with every
+        ally's sight lines; None for an action that is not a strike."""
+        if action.kind != STRIKE or not action.unit_id or not action.target_id:
+            return None
+        unit = state.unit(action.unit_id)
+        board_state = self.moved(state, unit, action) if moves_first(action) else state
+        return StrikeBoard(board_state).count(
+            board_state.unit(unit.id), board_state.unit(action.target_id), detail=True
+        )
 
     def _strike_problems(self, state: GameState, unit: Unit, action: Action) -> list[str]:
         if not action.target_id or not state.has_unit(action.target_id):
@@ -323,10 +350,12 @@ class StrikeRuleset(RulesetBase):
         if kind in (ActionKind.PASS, HOLD):
             return self._end_activation(state, events)
         rules = rules_of(state)
-        state = replace(state, rules=replace(rules, used=rules.used | {kind}))
-        if kind == ActionKind.MOVE:
+        taken = {kind, ActionKind.MOVE} if moves_first(action) else {kind}
+        state = replace(state, rules=replace(rules, used=rules.used | taken))
+        if kind == ActionKind.MOVE or moves_first(action):
             state = self._move(state, unit, action, events)
-        else:
+            unit = state.unit(unit.id)
+        if kind == STRIKE:
             state = self._strike(state, unit, state.unit(action.target_id or ""), events)
         if state.winner is not None:
             return Outcome(state, tuple(events))
