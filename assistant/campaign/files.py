@@ -11,8 +11,10 @@ from assistant.campaign.model import CampaignError, CampaignFile, parse_campaign
 from assistant.campaign.seating import check_campaign
 from assistant.errors import UserError
 from assistant.scenarios import scenario_path
+from engine.errors import EngineError
 
 _BUNDLED = "data/campaigns"
+_SCENARIOS = "data/scenarios"
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,15 @@ def _scenario_file(reference: str, beside: Path) -> Path:
     relative = beside.parent / reference
     if reference.endswith(".toml") and relative.is_file():
         return relative
-    return scenario_path(reference)
+    if reference.endswith(".toml") or Path(reference).exists():
+        return scenario_path(reference)
+    bundled = Path(str(resources.files("assistant").joinpath(_SCENARIOS))) / f"{reference}.toml"
+    if not bundled.is_file():
+        raise CampaignError(
+            f"no bundled scenario named {reference!r} (see soloscope scenarios; or give a "
+            ".toml path, relative to the campaign file)"
+        )
+    return bundled
 
 
 def load_campaign(name_or_path: str) -> LoadedCampaign:
@@ -61,7 +71,7 @@ def load_campaign(name_or_path: str) -> LoadedCampaign:
         try:
             file = _scenario_file(node.scenario, path)
             scenarios[node.id] = (str(file), file.read_text(encoding="utf-8"))
-        except (UserError, OSError, UnicodeDecodeError) as exc:
+        except (UserError, EngineError, OSError, UnicodeDecodeError) as exc:
             raise CampaignError(f"{path}: battles[{i}].scenario: {exc}") from None
     check_campaign(campaign, scenarios)
     return LoadedCampaign(campaign, text, scenarios)
