@@ -42,8 +42,10 @@ def _detail(drawn: str, to: Cell | None = None) -> tuple[tuple[str, object], ...
 
 def nearest_enemy_gap(state: GameState, unit: Unit, at: Cell) -> int:
     """Squares from ``at`` to the unit's nearest hostile figure (D002-06, Chebyshev)."""
-    gaps = [chebyshev(at, cell(e)) for e in hostiles_of(state, unit)]
-    return min(gaps) if gaps else 0
+    cells = [cell(e) for e in hostiles_of(state, unit)]
+    if not cells:
+        return 0
+    return min(max(abs(at[0] - c[0]), abs(at[1] - c[1])) for c in cells)
 
 
 def activation_order(state: GameState, ids: Sequence[str], dice: RandomSource) -> list[str]:

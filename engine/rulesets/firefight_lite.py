@@ -36,7 +36,7 @@ from engine.cards import JOKER, Deck
 from engine.dice import RandomSource
 from engine.geometry import Edge, Table
 from engine.geometry.grid import Cell, chebyshev
-from engine.model import GameState, Role, Side, Unit, UnitStatus
+from engine.model import GameState, Role, Side, TerrainPiece, Unit, UnitStatus
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
 from engine.rulesets import firefight_lite_flow as flow
 from engine.rulesets.firefight_lite_board import (
@@ -163,12 +163,28 @@ class FirefightLite(RulesetBase):
             deploy_cells=deploy,
         )
         options = tuple(sorted(scenario.options.items()))
+        terrain = tuple(
+            TerrainPiece(
+                id=t.id,
+                name=t.name,
+                kind=t.kind,
+                polygon=tuple(t.polygon),
+                blocks_los=t.blocks_los,
+                impassable=t.impassable,
+                difficult=t.difficult,
+                cover=t.cover,
+                dangerous=t.dangerous,
+                height_in=t.height_in,
+            )
+            for t in scenario.terrain
+        )
         state = GameState(
             ruleset=NAME,
             scenario=scenario.scenario.name,
             table=table,
             sides=sides,
             units=tuple(units),
+            terrain=terrain,
             options=options,
             decks=(Deck(DECK, FULL_DECK),),
             rules=rules,

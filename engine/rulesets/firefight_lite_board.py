@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 import shapely
 
-from engine.geometry.grid import Cell, Grid, chebyshev, grid_costs, grid_line, grid_line_clear
+from engine.geometry.grid import Cell, Grid, chebyshev, grid_costs, grid_line
 from engine.model import GameState, TerrainPiece, Unit
 from engine.rulesets.firefight_lite_state import COVER_FIGURES, HOSTILE_NEUTRALS, FFCard
 
@@ -115,21 +117,31 @@ def hostile(a: Unit, b: Unit) -> bool:
     return (ka or kb) in HOSTILE_NEUTRALS
 
 
+@lru_cache(maxsize=1 << 17)
+def _line(a: Cell, b: Cell) -> tuple[tuple[Cell, ...], tuple[tuple[Cell, Cell], ...]]:
+    """The squares strictly between ``a`` and ``b`` and the corners the line passes (a pure
+    function of the two squares, remembered for every game)."""
+    line = grid_line(a, b)
+    return line.crossed[1:-1], line.corners
+
+
 def terrain_clear(state: GameState, a: Cell, b: Cell) -> tuple[bool, tuple[Cell, ...]]:
-    """Whether terrain leaves the line from ``a`` to ``b`` clear, and the squares it crosses
-    (ends excluded), remembered per terrain."""
-    memo = state.memo.for_terrain(state.terrain)
+    """Whether terrain leaves the line from ``a`` to ``b`` clear (RULES §1.4: a blocking
+    square crossed, or a corner between two diagonal blocking squares), and the squares it
+    crosses (ends excluded)."""
+    crossed, corners = _line(a, b)
+    blocking = squares(state).blocking
+    if any(c in blocking for c in crossed):
+        return False, crossed
+    return not any(p in blocking and q in blocking for p, q in corners), crossed
 
-    def compute() -> tuple[bool, tuple[Cell, ...]]:
-        blocking = squares(state).blocking
-        return grid_line_clear(a, b, blocking), grid_line(a, b).crossed[1:-1]
 
-    return memo.remember(("ff-line", a, b), compute)
-
-
-def sees_from(state: GameState, viewer: Unit, at: Cell, target_cell: Cell) -> bool:
+def sees_from(
+    state: GameState, viewer: Unit, at: Cell, target_cell: Cell, moved_from: Cell | None = None
+) -> bool:
     """Sight from square ``at`` (the viewer standing there) to ``target_cell``: terrain and
-    figures hostile to the viewer block (G-03 as for seed 003)."""
+    figures hostile to the viewer block (G-03 as for seed 003); ``moved_from`` is a square the
+    figure looked at has left (it no longer blocks)."""
     if at == target_cell:
         return True
     clear, crossed = terrain_clear(state, at, target_cell)
@@ -138,13 +150,25 @@ def sees_from(state: GameState, viewer: Unit, at: Cell, target_cell: Cell) -> bo
     if not crossed:
         return True
     blockers = _hostile_cells(state, viewer)
-    return not any(c in blockers for c in crossed)
+    return not any(c in blockers and c != moved_from for c in crossed)
+
+
+def per_state(state: GameState) -> dict[tuple[object, ...], Any]:
+    """Answers remembered for this one state (states are never changed, so they hold)."""
+    found: dict[tuple[object, ...], Any] | None = state.__dict__.get("_ff_answers")
+    if found is None:
+        found = {}
+        state.__dict__["_ff_answers"] = found
+    return found
 
 
 def _hostile_cells(state: GameState, viewer: Unit) -> frozenset[Cell]:
-    return frozenset(
-        u.cell for u in state.units if u.on_table and u.cell is not None and hostile(viewer, u)
-    )
+    cache = per_state(state)
+    key = ("hostile-cells", viewer.id, viewer.side)
+    if key not in cache:
+        cache[key] = frozenset(u.cell for u in hostiles_of(state, viewer) if u.cell is not None)
+    out: frozenset[Cell] = cache[key]
+    return out
 
 
 def sees(state: GameState, viewer: Unit, target: Unit) -> bool:
@@ -159,9 +183,14 @@ def cover_between(state: GameState, shooter_cell: Cell, target_cell: Cell) -> in
     sq = squares(state)
     _, crossed = terrain_clear(state, shooter_cell, target_cell)
     best = sq.cover.get(target_cell, 0)
-    shield = {
-        u.cell for u in state.units if u.on_table and u.cell and card(u).neutral in COVER_FIGURES
-    }
+    cache = per_state(state)
+    if ("shields",) not in cache:
+        cache[("shields",)] = frozenset(
+            u.cell
+            for u in state.units
+            if u.on_table and u.cell and card(u).neutral in COVER_FIGURES
+        )
+    shield: frozenset[Cell] = cache[("shields",)]
     for c in crossed:
         if chebyshev(c, target_cell) <= 1 and c != shooter_cell:
             best = max(best, sq.cover.get(c, 0), 1 if c in shield else 0)
@@ -180,13 +209,23 @@ def monk_shielded(state: GameState, shooter_cell: Cell, target_cell: Cell) -> bo
 
 def occupied(state: GameState, but: str | None = None) -> frozenset[Cell]:
     """Squares holding a figure on the table (``but`` excepted)."""
-    return frozenset(u.cell for u in state.units if u.on_table and u.cell and u.id != but)
+    cache = per_state(state)
+    key = ("occupied", but)
+    if key not in cache:
+        cache[key] = frozenset(u.cell for u in state.units if u.on_table and u.cell and u.id != but)
+    out: frozenset[Cell] = cache[key]
+    return out
 
 
 def reach(state: GameState, unit: Unit, squares_allowed: int) -> dict[Cell, int]:
     """Every free square the unit can end in within ``squares_allowed`` steps, with its cost:
     8-connected steps, no corner cutting, never through impassable terrain or a hostile
     figure; it may pass friends and neutrals but never end on a figure (RULES §1.5 grid)."""
+    cache = per_state(state)
+    mine = ("reach", unit.id, unit.cell, squares_allowed)
+    if mine in cache:
+        found: dict[Cell, int] = cache[mine]
+        return dict(found)
     start = cell(unit)
     blocked = squares(state).impassable | _hostile_cells(state, unit)
     key = ("ff-reach", start, squares_allowed, blocked)
@@ -194,7 +233,9 @@ def reach(state: GameState, unit: Unit, squares_allowed: int) -> dict[Cell, int]
         key, lambda: grid_costs(start, grid_of(state), squares_allowed, blocked)
     )
     taken = occupied(state, unit.id)
-    return {c: k for c, k in costs.items() if c not in taken}
+    out = {c: k for c, k in costs.items() if c not in taken and c != start}
+    cache[mine] = out
+    return dict(out)
 
 
 def path_cells(state: GameState, unit: Unit, goal: Cell, squares_allowed: int) -> tuple[Cell, ...]:
@@ -230,17 +271,31 @@ HIDDEN = 3
 
 def hostiles_of(state: GameState, unit: Unit) -> tuple[Unit, ...]:
     """The figures on the table hostile to ``unit``."""
-    return tuple(u for u in state.units if u.on_table and u.cell and hostile(unit, u))
+    cache = per_state(state)
+    key = ("hostiles", unit.id, unit.side)
+    if key not in cache:
+        cache[key] = tuple(u for u in state.units if u.on_table and u.cell and hostile(unit, u))
+    out: tuple[Unit, ...] = cache[key]
+    return out
 
 
 def square_cover(state: GameState, unit: Unit, at: Cell) -> int:
     """The cover the unit would have in square ``at`` (D002-09): the worst of its cover
     against every hostile figure that could see it there (0 open, 1 soft, 2 hard), or
     ``HIDDEN`` (3) when none could."""
+    cache = per_state(state)
+    key = ("square-cover", unit.id, at)
+    if key not in cache:
+        cache[key] = _square_cover(state, unit, at)
+    out: int = cache[key]
+    return out
+
+
+def _square_cover(state: GameState, unit: Unit, at: Cell) -> int:
     worst = HIDDEN
     for enemy in hostiles_of(state, unit):
         ec = cell(enemy)
-        if sees_from(state, enemy, ec, at):
+        if sees_from(state, enemy, ec, at, unit.cell):
             worst = min(worst, cover_between(state, ec, at))
             if worst == 0:
                 break
