@@ -1,0 +1,310 @@
+"""The d20 rules' board (RULES §5.f, §5.g): spaces, ranges, sight, cover and movement, on a
+continuous table and on a grid.
+
+On a grid a space is a cell: distances are Chebyshev (G-08), "adjacent" is one cell away, a
+move is a cheapest 8-connected route (difficult cells cost 2) to a free cell. On a table
+without a grid a space is ``space_in`` inches (option, default 1 in, 25-32 mm figures §5.g):
+distances are edge to edge (G-01) in spaces, "adjacent" is an edge gap of at most half a
+space, "within N spaces" an edge gap of at most N spaces, and a move is a path whose length
+(difficult ground counting double) is at most the Move Unit in spaces times ``space_in``.
+Allies never block sight and may be passed through; enemies block both (§5.f, §5.g).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from functools import lru_cache
+
+import shapely
+from shapely.geometry import Polygon
+
+from engine.board import base_obstacle, board_memo, remember, terrain_geometry
+from engine.geometry import (
+    Cell,
+    Cover,
+    CoverArea,
+    MoveArea,
+    Obstacle,
+    Point,
+    centre_distance_in,
+    chebyshev,
+    cover_between,
+    edge_gap_in,
+    grid_costs,
+    grid_line_clear,
+    line_of_sight,
+    path_cost_in,
+    within_in,
+)
+from engine.model import GameState, Unit
+from engine.rulesets.d20_state import RANGES, D20Card, D20Unit, Weapon
+
+EPS = 1e-6
+
+
+def card_of(unit: Unit) -> D20Card:
+    """The unit's d20 card (a plain card when the unit is not a d20 figure)."""
+    return unit.card if isinstance(unit.card, D20Card) else D20Card()
+
+
+def rules_of(unit: Unit) -> D20Unit:
+    """The figure's own d20 state."""
+    return unit.rules if isinstance(unit.rules, D20Unit) else D20Unit(group=unit.id)
+
+
+def large_battlefield(state: GameState) -> bool:
+    """The large-battlefield column of §5.f/§5.g (option ``battlefield``; default: large when
+    the table is more than 24 in either way)."""
+    chosen = state.option_value("battlefield", "")
+    if chosen in ("small", "large"):
+        return chosen == "large"
+    return max(state.table.width_in, state.table.depth_in) > 24.0 + EPS
+
+
+def space_in(state: GameState) -> float:
+    """The size of one space, inches (the grid's cell, or option ``space_in``)."""
+    grid = state.table.grid
+    return grid.cell_in if grid is not None else state.option("space_in", 1.0)
+
+
+def weapon_reach(state: GameState, weapon: Weapon) -> int:
+    """The weapon's reach in spaces on this battlefield."""
+    large, small = RANGES[weapon.kind]
+    return large if large_battlefield(state) else small
+
+
+def spaces_between(state: GameState, a: Unit, b: Unit, at: Point | None = None) -> float:
+    """Distance in spaces (grid: Chebyshev cells; else the edge gap over ``space_in``)."""
+    pa = a.position if at is None else at
+    grid = state.table.grid
+    if grid is not None:
+        return float(chebyshev(grid.cell_at(pa), grid.cell_at(b.position)))
+    return edge_gap_in(pa, a.radius_in, b.position, b.radius_in) / space_in(state)
+
+
+def adjacent(state: GameState, a: Unit, b: Unit, at: Point | None = None) -> bool:
+    """Next to each other (melee range): one cell, or an edge gap of at most half a space."""
+    d = spaces_between(state, a, b, at)
+    return d <= 1.0 + EPS if state.table.grid is not None else d <= 0.5 + EPS
+
+
+def in_reach(
+    state: GameState, unit: Unit, weapon: Weapon, target: Unit, at: Point | None = None
+) -> bool:
+    """Whether the weapon reaches the target (§5.g): melee adjacent, reach up to 2 spaces,
+    short up to 5 (10), long up to 12 (25) but not adjacent."""
+    if weapon.kind == "melee":
+        return adjacent(state, unit, target, at)
+    d = spaces_between(state, unit, target, at)
+    if weapon.kind == "long" and adjacent(state, unit, target, at):
+        return False
+    return within_in(d, weapon_reach(state, weapon))
+
+
+def _blocking_cells(state: GameState) -> frozenset[Cell]:
+    grid = state.table.grid
+    assert grid is not None
+    memo = board_memo(state)
+    key = ("d20-sight-cells", grid)
+    return memo.remember(
+        key,
+        lambda: frozenset().union(
+            *(grid.filled_cells(Polygon(t.polygon)) for t in state.terrain if t.blocks_los)
+        ),
+    )
+
+
+def impassable_cells(state: GameState) -> frozenset[Cell]:
+    """Cells filled by impassable terrain (at least half of them, §5.f)."""
+    grid = state.table.grid
+    assert grid is not None
+    return board_memo(state).remember(
+        ("d20-wall-cells", grid),
+        lambda: frozenset().union(
+            *(grid.filled_cells(Polygon(t.polygon)) for t in state.terrain if t.impassable)
+        ),
+    )
+
+
+def difficult_cells(state: GameState) -> frozenset[Cell]:
+    """Cells filled by difficult terrain (2 movement per space, §5.f)."""
+    grid = state.table.grid
+    assert grid is not None
+    return board_memo(state).remember(
+        ("d20-difficult-cells", grid),
+        lambda: frozenset().union(
+            *(grid.filled_cells(Polygon(t.polygon)) for t in state.terrain if t.difficult)
+        ),
+    )
+
+
+def visible(state: GameState, viewer: Unit, target: Unit, at: Point | None = None) -> bool:
+    """Line of sight centre to centre (§5.g): blocked by terrain that blocks sight and by the
+    viewer's enemies (allies never block); all directions, any distance (D003-05)."""
+    origin = viewer.position if at is None else at
+    grid = state.table.grid
+    enemies = [u for u in state.units if u.on_table and u.side != viewer.side and u.id != target.id]
+    if grid is not None:
+        blocking = set(_blocking_cells(state))
+        blocking.update(grid.cell_at(u.position) for u in enemies)
+        return grid_line_clear(grid.cell_at(origin), grid.cell_at(target.position), blocking)
+    sight, _, _ = terrain_geometry(state)
+    blockers = sight + tuple(base_obstacle(u) for u in enemies)
+    return line_of_sight(
+        origin, viewer.radius_in, target.position, target.radius_in, blockers
+    ).centre_clear
+
+
+@lru_cache(maxsize=64)
+def _cover_areas(terrain: tuple[object, ...]) -> tuple[CoverArea, ...]:
+    out = []
+    for piece in terrain:
+        cover = getattr(piece, "cover", "none")
+        if cover != "none":
+            out.append(CoverArea(piece.name, Polygon(piece.polygon), Cover(cover)))  # type: ignore[attr-defined]
+    return tuple(out)
+
+
+def in_cover(state: GameState, target: Unit, shooter: Point, at: Point | None = None) -> bool:
+    """Whether the target (standing at ``at``) is in cover from a shot from ``shooter``."""
+    spot = target.position if at is None else at
+    cover, _ = cover_between(shooter, spot, target.radius_in, _cover_areas(state.terrain))
+    return cover is not Cover.NONE
+
+
+def move_allowance(state: GameState, unit: Unit) -> float:
+    """The Move Unit: in cells on a grid, in inches otherwise."""
+    spaces = card_of(unit).move
+    return float(spaces) if state.table.grid is not None else spaces * space_in(state)
+
+
+def move_area(state: GameState, unit: Unit) -> MoveArea:
+    """What a moving base avoids when the AI plans: impassable terrain and every other base
+    (an ally may be passed, §5.f, but the planner keeps clear of it)."""
+    key = (
+        "d20-area",
+        unit.id,
+        unit.x,
+        unit.y,
+        tuple((u.x, u.y) for u in state.units if u.on_table),
+    )
+    _, impassable, difficult = terrain_geometry(state)
+
+    def build() -> MoveArea:
+        bases = tuple(base_obstacle(u) for u in state.units if u.on_table and u.id != unit.id)
+        return MoveArea(state.table, unit.radius_in, impassable + bases, difficult)
+
+    return remember(state, key, build)
+
+
+def occupied(state: GameState, point: Point, unit: Unit) -> str | None:
+    """The name of a figure the base at ``point`` would stand on (None: the spot is free)."""
+    grid = state.table.grid
+    for other in state.units:
+        if not other.on_table or other.id == unit.id:
+            continue
+        if grid is not None:
+            if grid.cell_at(other.position) == grid.cell_at(point):
+                return other.name
+        elif edge_gap_in(point, unit.radius_in, other.position, other.radius_in) < -1e-6:
+            return other.name
+    return None
+
+
+def move_problem(state: GameState, unit: Unit, path: Sequence[Point]) -> str:
+    """Why the path is not a legal move for the unit (empty when it is): within the Move Unit
+    (difficult ground doubled), through no enemy and no impassable terrain, on the table,
+    ending on no other figure (§5.f)."""
+    if len(path) < 1:
+        return "a move needs a path"
+    if centre_distance_in(path[0], unit.position) > 1e-3:
+        return f"the path does not start where {unit.name} stands"
+    end = path[-1]
+    grid = state.table.grid
+    allowance = move_allowance(state, unit)
+    if grid is not None:
+        _start, goal = grid.cell_at(unit.position), grid.cell_at(end)
+        if not grid.contains(goal):
+            return f"{unit.name} would leave the grid"
+        if centre_distance_in(end, grid.centre(goal)) > 1e-3:
+            return "a move on the grid ends at the centre of a cell"
+        costs = grid_reach(state, unit)
+        if goal not in costs:
+            return f"{unit.name} cannot reach that cell with a Move Unit of {card_of(unit).move}"
+    else:
+        if not state.table.contains_base(end, unit.radius_in):
+            return f"{unit.name} would leave the table"
+        _, impassable, difficult = terrain_geometry(state)
+        cost = path_cost_in(path, difficult)
+        if cost > allowance + 1e-6:
+            return (
+                f"the move costs {cost:.2f} in (difficult ground counts double), more than "
+                f"the {allowance:g} in Move Unit"
+            )
+        enemies = tuple(base_obstacle(u) for u in state.units if u.on_table and u.side != unit.side)
+        area = MoveArea(state.table, unit.radius_in, impassable + enemies, difficult)
+        for a, b in itertools.pairwise(path):
+            hits = area.blockers.leg_blockers(a, b, unit.radius_in)
+            if hits:
+                return f"the path crosses {hits[0][1]}"
+    who = occupied(state, end, unit)
+    if who is not None:
+        return f"{unit.name} cannot end its move on {who}"
+    return ""
+
+
+def grid_reach(state: GameState, unit: Unit) -> dict[Cell, int]:
+    """Grid cells the unit reaches with its Move Unit (enemy cells and walls closed), cost."""
+    grid = state.table.grid
+    assert grid is not None
+    enemies = frozenset(
+        grid.cell_at(u.position) for u in state.units if u.on_table and u.side != unit.side
+    )
+    key = ("d20-reach", unit.id, unit.x, unit.y, enemies, card_of(unit).move)
+    return remember(
+        state,
+        key,
+        lambda: grid_costs(
+            grid.cell_at(unit.position),
+            grid,
+            card_of(unit).move,
+            impassable_cells(state) | enemies,
+            difficult_cells(state),
+        ),
+    )
+
+
+def free_cells(state: GameState, unit: Unit) -> list[Cell]:
+    """Cells the unit may end a move on (reachable and not occupied), its own included."""
+    grid = state.table.grid
+    assert grid is not None
+    taken = {grid.cell_at(u.position) for u in state.units if u.on_table and u.id != unit.id}
+    return [c for c in grid_reach(state, unit) if c not in taken]
+
+
+def dangerous_at(state: GameState, point: Point) -> bool:
+    """Whether the spot is in dangerous terrain (§5.f)."""
+    pt = shapely.Point(point)
+    return any(t.dangerous and Polygon(t.polygon).covers(pt) for t in state.terrain if t.dangerous)
+
+
+def enters_dangerous(state: GameState, path: Sequence[Point]) -> bool:
+    """Whether a move enters or ends in dangerous terrain (§5.f)."""
+    if not any(t.dangerous for t in state.terrain):
+        return False
+    if dangerous_at(state, path[-1]):
+        return True
+    line = shapely.LineString(path) if len(path) > 1 else None
+    if line is None:
+        return False
+    return any(
+        t.dangerous and line.intersects(Polygon(t.polygon)) and not dangerous_at(state, path[0])
+        for t in state.terrain
+    )
+
+
+def obstacles_for(state: GameState) -> tuple[Obstacle, ...]:
+    """Terrain that blocks sight (for the adapter's sight lines)."""
+    sight, _, _ = terrain_geometry(state)
+    return sight
