@@ -8,5 +8,6 @@ from engine.controllers import (  # noqa: F401
     patrol_d8,
     random_player,
     skirmish_ai,
+    status_d20,
     strike_ai,
 )

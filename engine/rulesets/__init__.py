@@ -1,6 +1,7 @@
 """Rulesets, one module each, registered by name when this package is imported."""
 
 from engine.rulesets import (
+    d20,  # noqa: F401
     dungeon,  # noqa: F401
     firefight_lite,  # noqa: F401
     narrative,  # noqa: F401
