@@ -339,7 +339,10 @@ class DungeonRuleset(RulesetBase):
                 return [], "detail.cells must be a list of [col, row] squares"
             if route and route[0] == unit.cell:
                 route = route[1:]
-        problem = Board.of(state).route_problem(unit, route)
+        movers = "monsters move" if is_enemy_side(state, unit.side) else "heroes move"
+        if card_of(unit).move_sq != 2:
+            movers = f"the {card_of(unit).title} moves"
+        problem = Board.of(state).route_problem(unit, route, movers)
         return route, problem or ""
 
     def _heading_problems(self, action: Action) -> list[str]:
@@ -493,7 +496,14 @@ class DungeonRuleset(RulesetBase):
             state, fled = retreat(state, state.unit(unit.id), state.unit(target.id), dice)
             events += fled
             return self._after(
-                state, unit, events, hero_acted=True, done=True, dice=dice, interacted=(target.id,)
+                state,
+                unit,
+                events,
+                hero_acted=True,
+                done=True,
+                dice=dice,
+                interacted=(target.id,),
+                keep_facing=(unit.id,),
             )
         unit = state.unit(unit.id)
         done = not self._can_still_act(state, unit)
@@ -598,6 +608,7 @@ class DungeonRuleset(RulesetBase):
         done: bool,
         dice: RandomSource,
         interacted: tuple[str, ...] = (),
+        keep_facing: tuple[str, ...] = (),
     ) -> Outcome:
         """A complete action: the heroes' first action (entrance alerts, D004-08), the status
         updates, the end of the activation, victory and the next round."""
@@ -610,7 +621,7 @@ class DungeonRuleset(RulesetBase):
             interacted = tuple(i for i in interacted if state.unit(i).on_table)
         else:
             interacted = ()
-        state, changed = update_statuses(state, dice, interacted)
+        state, changed = update_statuses(state, dice, interacted, keep_facing)
         events += changed
         if done:
             rules = rules_of(state)

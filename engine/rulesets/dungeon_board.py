@@ -206,17 +206,20 @@ class Board:
             frontier = nxt_frontier
         return {c: r for c, r in routes.items() if self.free(c, unit.id)}
 
-    def route_problem(self, unit: Unit, cells: Iterable[Cell]) -> str | None:
-        """Why the squares entered one by one are not a legal move of the unit (in squares);
-        None when they are."""
+    def route_problem(
+        self, unit: Unit, cells: Iterable[Cell], movers: str = "it moves"
+    ) -> str | None:
+        """Why the squares entered one by one are not a legal move of the unit, in squares
+        ("the Thief moved 3 squares; heroes move 2" with ``movers`` "heroes move"); None when
+        they are."""
         route = list(cells)
         name = card_of(unit).title
         limit = card_of(unit).move_sq
         if len(route) > limit:
             plural = "s" if len(route) != 1 else ""
-            return f"the {name} moved {len(route)} square{plural}; it moves {limit}"
+            return f"the {name} moved {len(route)} square{plural}; {movers} {limit}"
         here = cell_of(unit)
-        for nxt in route:
+        for i, nxt in enumerate(route):
             if not self.grid.contains(nxt):
                 return f"the {name} would leave the board"
             if nxt in self.walls:
@@ -226,7 +229,7 @@ class Board:
             if not self.step_ok(here, nxt):
                 return f"the {name} cannot cut between two walls at {cell_name(here)}"
             who = self.at.get(nxt)
-            if who is not None and who.side != unit.side:
+            if who is not None and who.side != unit.side and i < len(route) - 1:
                 return (
                     f"the {name} cannot pass through the {card_of(who).title} on {cell_name(nxt)}"
                 )

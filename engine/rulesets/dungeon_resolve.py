@@ -148,12 +148,17 @@ def closest(unit: Unit, others: list[Unit], dice: RandomSource | None, purpose: 
 
 
 def update_statuses(
-    state: GameState, dice: RandomSource, interacted: tuple[str, ...] = ()
+    state: GameState,
+    dice: RandomSource,
+    interacted: tuple[str, ...] = (),
+    keep_facing: tuple[str, ...] = (),
 ) -> tuple[GameState, list[Event]]:
     """After a complete action (D004-02): Patrolling enemies that see a hero in their forward
     arc, or that a hero interacted with, become Alerted; once the Arch Foe is Alerted every
     enemy is (RULES §6.d); then every Alerted enemy turns to face the closest hero it sees
-    (360°). Nothing is alerted before the heroes' first action."""
+    (360°), except those in ``keep_facing`` (a monster that has just retreated keeps the
+    retreat direction until the next action, D004-13). Nothing is alerted before the heroes'
+    first action."""
     rules = rules_of(state)
     events: list[Event] = []
     if not rules.heroes_have_moved:
@@ -179,16 +184,18 @@ def update_statuses(
             if PATROLLING in m.statuses:
                 state, ev = set_status(state, m, ALERTED, "the Arch Foe is alerted")
                 events.append(ev)
-    state, turned = face_closest_heroes(state, dice)
+    state, turned = face_closest_heroes(state, dice, keep_facing)
     return state, events + turned
 
 
-def face_closest_heroes(state: GameState, dice: RandomSource) -> tuple[GameState, list[Event]]:
+def face_closest_heroes(
+    state: GameState, dice: RandomSource, keep_facing: tuple[str, ...] = ()
+) -> tuple[GameState, list[Event]]:
     """Every Alerted enemy turns to face the closest hero in line of sight, at any time
     (RULES §6.d step 1; ties by a logged roll)."""
     events: list[Event] = []
     for m in monsters(state):
-        if ALERTED not in m.statuses:
+        if ALERTED not in m.statuses or m.id in keep_facing:
             continue
         board = Board.of(state)
         seen = [h for h in heroes(state) if board.line_clear(m, cell_of(m), h)]

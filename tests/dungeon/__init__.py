@@ -1,0 +1,1 @@
+"""Tests of the seed-004 grid ruleset (dungeon), its AI and its generators."""

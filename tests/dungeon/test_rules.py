@@ -1,0 +1,440 @@
+"""The worked examples of RULES §6.k (T004-01..10) by scripted dice, and the rule readings
+they pin (D004-02/03/04/05/06/07/08/10/11/12/13/14)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from engine.actions import Action
+from engine.controllers.patrol_d8 import PatrolD8
+from engine.dice import ScriptedDice
+from engine.model import GameState, UnitStatus
+from engine.rulesets.dungeon_board import Board, in_arc
+from engine.rulesets.dungeon_state import (
+    ALERTED,
+    PATROLLING,
+    card_of,
+    heals_left,
+    rules_of,
+    status_of,
+)
+from engine.rulesets.dungeon_tactics import roll_patrol
+from engine.scenario import parse_scenario
+from tests.dungeon.boards import acting, r_chance, ruleset, started
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "assistant" / "data" / "scenarios"
+MOVER3 = '{ kind = "enemy", move_sq = 3, attacks = [{ name = "bow", wound_on = 4 }] }'
+HERO3 = '{ kind = "hero", move_sq = 3, max_wounds = 3, attacks = [{ name = "bow", wound_on = 4 }] }'
+
+
+def patrol(state: GameState, unit_id: str, script: list[int]) -> tuple[GameState, list[str]]:
+    """The patrol-d8 order for the unit with scripted d8s, applied; the event types."""
+    dice = ScriptedDice(script)
+    order = PatrolD8().decide(state, ruleset(), unit_id, dice)
+    assert order.action.kind == "patrol"
+    outcome = ruleset().apply(state, order.action, dice)
+    assert dice.remaining == 0
+    return outcome.state, [e.type for e in outcome.events]
+
+
+def example_i(**kw: object) -> GameState:
+    figures = [("A", MOVER3, (0, 0), 90, "enemy"), ("hero", HERO3, (2, 1), 0, "hero")]
+    return started(3, 2, figures, heroes_have_moved=True, **kw)  # type: ignore[arg-type]
+
+
+def example_iii(**kw: object) -> GameState:
+    figures = [("B", MOVER3, (0, 0), 180, "enemy"), ("hero", HERO3, (2, 1), 0, "hero")]
+    return started(3, 2, figures, heroes_have_moved=True, **kw)  # type: ignore[arg-type]
+
+
+def test_t004_01_examples_i_ii_full_move_stops_then_alerted_and_turns() -> None:
+    state, types = patrol(example_i(), "A", [2])
+    a = state.unit("A")
+    assert a.cell == (2, 0)
+    assert status_of(a) == ALERTED
+    assert a.heading_deg == 180.0
+    assert "status" in types and "face" in types
+    # No patrol roll any more: its next order is no patrol.
+    state = acting(state, "A")
+    order = PatrolD8().decide(state, ruleset(), "A", ScriptedDice([]))
+    assert order.action.kind != "patrol"
+
+
+def test_t004_02_examples_iii_iv_half_move_turn_and_still_patrolling() -> None:
+    state, _ = patrol(example_iii(), "B", [3, 6])
+    b = state.unit("B")
+    assert b.cell == (0, 1)
+    assert b.heading_deg == 270.0
+    assert status_of(b) == PATROLLING
+    # The hero moves to (2, 0): B still does not notice (relative bearing about +153.4).
+    r = ruleset()
+    move = Action("move", "hero", detail=(("cells", [[2, 0]]),))
+    assert r.validate(state, move) == []
+    state = r.apply(state, move, ScriptedDice([])).state
+    assert status_of(state.unit("B")) == PATROLLING
+    if r.pending(state).unit == "hero":  # it could still shoot: it does not
+        state = r.apply(state, Action("pass", "hero", side="Heroes"), ScriptedDice([])).state
+    # Next round B rolls the d8 again.
+    assert r.pending(state).candidates == ("B",)
+    order = PatrolD8().decide(state, r, "B", ScriptedDice([4]))
+    assert order.action.kind == "patrol" and order.action.get("roll") == 4
+
+
+def test_t004_03_360_vision_alerts_b() -> None:
+    state, _ = patrol(example_iii(options={"detection_arc": 360}), "B", [3, 6])
+    assert status_of(state.unit("B")) == ALERTED
+
+
+def test_t004_03_exclusive_boundary_would_keep_a_patrolling() -> None:
+    # A at (2, 0) facing east, the hero directly below: relative bearing exactly +90.
+    assert in_arc(90.0, (2, 0), (2, 1), 180.0)
+    assert not in_arc(90.0, (2, 0), (2, 1), 180.0, inclusive=False)
+
+
+def test_t004_03_a_check_between_move_and_turn_would_alert_b() -> None:
+    # After the half move but before the turn, B faces south with the hero due east (90°).
+    assert in_arc(180.0, (0, 1), (2, 1), 180.0)
+    # After the whole action (facing west) the hero is behind it.
+    assert not in_arc(270.0, (0, 1), (2, 1), 180.0)
+
+
+@pytest.mark.parametrize(
+    ("script", "turn"), [([3, 2, 1, 8], 8), ([3, 5], 5), ([3, 3, 3, 6], 6), ([3, 4], 4)]
+)
+def test_t004_04_re_roll_ignores_one_to_three(script: list[int], turn: int) -> None:
+    figures = [("B", MOVER3, (0, 0), 180, "enemy"), ("hero", HERO3, (2, 1), 0, "hero")]
+    dice = ScriptedDice(script)
+    roll, again, rolls = roll_patrol(started(3, 2, figures).unit("B"), dice)
+    assert (roll, again) == (3, turn)
+    assert dice.remaining == 0
+    assert all("patrol" in purpose for purpose, _ in rolls)
+
+
+def test_t004_04_half_move_then_ccw_turn_and_no_turn() -> None:
+    figures = [("B", MOVER3, (2, 0), 180, "enemy"), ("hero", HERO3, (0, 4), 0, "hero")]
+    state, _ = patrol(started(5, 5, figures), "B", [3, 2, 1, 8])
+    assert state.unit("B").cell == (2, 2) and state.unit("B").heading_deg == 90.0
+    state, _ = patrol(started(5, 5, figures), "B", [3, 5])
+    assert state.unit("B").cell == (2, 2) and state.unit("B").heading_deg == 180.0
+
+
+def crawl(d6: int, name: str = "dungeon-crawl.toml") -> tuple[GameState, list[object]]:
+    r = ruleset()
+    path = SCENARIOS / name
+    state = r.new_game(parse_scenario(path.read_text(encoding="utf-8"), path.name))
+    dice = ScriptedDice([d6])
+    assert r.pending(state).purpose == "dragon start square"
+    outcome = r.apply(state, r_chance(), dice)
+    assert "dragon" in dice.rolls[0].purpose
+    return outcome.state, list(outcome.events)
+
+
+@pytest.mark.parametrize(("d6", "cell"), [(1, (0, 0)), (2, (0, 0)), (4, (7, 2)), (6, (0, 7))])
+def test_t004_05_dungeon_crawl_setup(d6: int, cell: tuple[int, int]) -> None:
+    state, _ = crawl(d6)
+    units = {u.id: u for u in state.units}
+    assert len(units) == 15
+    assert units["dragon"].cell == cell
+    by_kind: dict[str, list[tuple[int, int]]] = {}
+    for u in state.units:
+        by_kind.setdefault(card_of(u).kind, []).append(u.cell or (-1, -1))
+    assert sorted(by_kind["troll"]) == sorted([(4, 1), (0, 3), (2, 3), (2, 5)])
+    assert sorted(by_kind["goblin"]) == sorted([(2, 2), (4, 2), (3, 4), (4, 4), (1, 5), (4, 5)])
+    heroes = by_kind["fighting_man"] + by_kind["magic_user"] + by_kind["thief"]
+    heroes += by_kind["priest"]
+    assert set(heroes) == {(6, 6), (7, 6), (6, 7), (7, 7)}
+    monsters = [u for u in state.units if u.side == "Monsters"]
+    assert len(monsters) == 11
+    assert all(u.heading_deg == 180.0 and status_of(u) == PATROLLING for u in monsters)
+    dragon = card_of(units["dragon"])
+    assert dragon.is_arch_foe and dragon.max_wounds == 4
+    wounds = {card_of(u).kind: card_of(u).max_wounds for u in state.units}
+    assert wounds == {
+        "dragon": 4,
+        "troll": 2,
+        "goblin": 1,
+        "fighting_man": 4,
+        "magic_user": 2,
+        "thief": 3,
+        "priest": 3,
+    }
+    # Placeholder walls: 13 squares, none under a figure (D004-01).
+    assert len(rules_of(state).walls) == 13
+
+
+def test_t004_05_the_8_by_10_variant_shifts_every_row_by_two() -> None:
+    state, _ = crawl(4, "dungeon-crawl-8x10.toml")
+    assert state.unit("dragon").cell == (7, 4)
+    assert state.unit("troll-1").cell == (4, 3)
+    assert (2, 2) in rules_of(state).walls and len(rules_of(state).walls) == 13
+
+
+def test_t004_06_entrance_goblins_alerted_after_the_heroes_first_move() -> None:
+    r = ruleset()
+    state, _ = crawl(4)
+    # Everyone else looks away (north), so only the entrance rule (D004-08) alerts.
+    for u in state.units:
+        if u.side == "Monsters" and u.cell not in ((4, 4), (4, 5)):
+            state = state.with_unit(replace(u, heading_deg=0.0))
+    while r.pending(state).side == "Monsters":
+        state = r.apply(state, Action("pass", side="Monsters"), ScriptedDice([])).state
+    assert all(status_of(u) == PATROLLING for u in state.units if u.side == "Monsters")
+    fm = state.unit("fighting-man")
+    assert r.pending(state).candidates == (fm.id,)
+    move = Action("move", fm.id, detail=(("cells", [[5, 6]]),), heading_deg=315.0)
+    state = r.apply(state, move, ScriptedDice([])).state
+    alerted = {u.cell for u in state.units if status_of(u) == ALERTED}
+    assert alerted == {(4, 4), (4, 5)}
+
+
+def test_t004_06_nothing_alerts_before_the_heroes_first_action() -> None:
+    # A goblin facing the heroes with a clear line stays Patrolling on the first monster turn.
+    figures = [("g", "goblin", (2, 0), 180, "enemy"), ("fm", "fighting_man", (2, 4), 0, "hero")]
+    state = started(5, 5, figures)
+    state, _ = patrol(state, "g", [4])
+    assert status_of(state.unit("g")) == PATROLLING
+    r = ruleset()
+    state = r.apply(state, Action("pass", "fm", side="Heroes"), ScriptedDice([])).state
+    assert rules_of(state).heroes_have_moved is False
+    state, _ = patrol(state, "g", [5])
+    assert status_of(state.unit("g")) == PATROLLING
+    move = Action("move", "fm", detail=(("cells", [[2, 3]]),))
+    state = r.apply(state, move, ScriptedDice([])).state
+    assert status_of(state.unit("g")) == ALERTED
+
+
+def test_t004_07_turn_order() -> None:
+    state, events = crawl(4)
+    start = next(e for e in events if getattr(e, "type", "") == "round_start")
+    ids = start.get("order")  # type: ignore[attr-defined]
+    cells = [state.unit(i).cell for i in ids]
+    assert cells == [
+        (7, 2),
+        (4, 1),
+        (0, 3),
+        (2, 3),
+        (2, 5),
+        (2, 2),
+        (4, 2),
+        (3, 4),
+        (4, 4),
+        (1, 5),
+        (4, 5),
+        (6, 6),
+        (6, 7),
+        (7, 6),
+        (7, 7),
+    ]
+    kinds = [card_of(state.unit(i)).kind for i in ids[-4:]]
+    assert kinds == ["fighting_man", "magic_user", "thief", "priest"]
+    assert ruleset().pending(state).candidates == ("dragon",)
+
+
+def attack(uid: str, target: str, weapon: str) -> Action:
+    return Action("attack", uid, target_id=target, detail=(("weapon", weapon),))
+
+
+def test_t004_08_magic_user_with_a_goblin_diagonally_adjacent() -> None:
+    figures = [("mu", "magic_user", (3, 3), 0, "hero"), ("g", "goblin", (4, 4), 0, "enemy")]
+    state = acting(started(8, 8, figures, alerted=("g",)), "mu")
+    reasons = ruleset().validate(state, attack("mu", "g", "fireball"))
+    assert reasons and "fireball" in reasons[0] and "adjacent" in reasons[0]
+    assert ruleset().validate(state, attack("mu", "g", "staff")) == []
+
+
+def test_t004_08_troll_with_a_hero_adjacent() -> None:
+    figures = [("t", "troll", (3, 3), 180, "enemy"), ("th", "thief", (3, 4), 0, "hero")]
+    state = acting(started(8, 8, figures, alerted=("t",)), "t")
+    assert ruleset().validate(state, attack("t", "th", "spear"))
+    assert ruleset().validate(state, attack("t", "th", "club")) == []
+
+
+def test_t004_08_dragon_claws_and_breath_at_different_heroes() -> None:
+    figures = [
+        ("d", "dragon", (0, 0), 180, "enemy"),
+        ("x", "fighting_man", (1, 1), 0, "hero"),
+        ("y", "thief", (4, 0), 0, "hero"),
+    ]
+    state = acting(started(8, 8, figures, alerted=("d",)), "d")
+    r = ruleset()
+    assert r.validate(state, attack("d", "x", "breath"))
+    assert r.validate(state, attack("d", "x", "claws")) == []
+    assert r.validate(state, attack("d", "y", "breath")) == []
+    state = r.apply(state, attack("d", "x", "claws"), ScriptedDice([2])).state
+    assert rules_of(state).acting == "d"
+    assert r.validate(state, attack("d", "x", "breath"))  # adjacent, and the same hero
+    state = r.apply(state, attack("d", "y", "breath"), ScriptedDice([3])).state
+    assert state.unit("y").wounds == 1
+    assert rules_of(state).acting is None
+
+
+@pytest.mark.parametrize(("cell", "legal"), [((5, 0), True), ((6, 0), False), ((1, 0), True)])
+def test_t004_08_thief_dagger_range(cell: tuple[int, int], legal: bool) -> None:
+    figures = [("th", "thief", (0, 0), 0, "hero"), ("g", "goblin", cell, 0, "enemy")]
+    state = acting(started(8, 8, figures, alerted=("g",)), "th")
+    reasons = ruleset().validate(state, attack("th", "g", "dagger"))
+    assert (reasons == []) is legal
+    if not legal:
+        assert reasons == ["the Thief's dagger reaches 5 squares; the Goblin is 6 squares away"]
+
+
+def test_t004_09_wounds_remove_goblin_troll_and_fighting_man_on_their_last() -> None:
+    r = ruleset()
+    figures = [
+        ("fm", "fighting_man", (3, 3), 0, "hero"),
+        ("g", "goblin", (3, 2), 180, "enemy"),
+        ("t", "troll", (4, 2), 180, "enemy"),
+    ]
+    state = started(8, 8, figures, heroes_have_moved=True, alerted=("g", "t"))
+    state = r.apply(acting(state, "fm"), attack("fm", "g", "sword"), ScriptedDice([3])).state
+    assert state.unit("g").status is UnitStatus.FALLEN and state.unit("g").cell is None
+    for n in (1, 2):
+        state = r.apply(acting(state, "fm"), attack("fm", "t", "sword"), ScriptedDice([6])).state
+        assert (state.unit("t").status is UnitStatus.FALLEN) is (n == 2)
+    figures = [("fm", "fighting_man", (3, 3), 0, "hero"), ("t", "troll", (4, 2), 180, "enemy")]
+    state = started(8, 8, figures, heroes_have_moved=True, alerted=("t",))
+    for n in (1, 2, 3, 4):
+        state = acting(state, "t")
+        state = r.apply(state, attack("t", "fm", "club"), ScriptedDice([6])).state
+        assert (state.unit("fm").status is UnitStatus.FALLEN) is (n == 4)
+
+
+def test_t004_09_priest_heals() -> None:
+    r = ruleset()
+    figures = [
+        ("pr", "priest", (3, 3), 0, "hero"),
+        ("th", "thief", (3, 4), 0, "hero"),
+        ("fm", "fighting_man", (4, 4), 0, "hero"),
+        ("g", "goblin", (0, 0), 180, "enemy"),
+    ]
+    state = started(8, 8, figures)
+    state = state.with_unit(replace(state.unit("th"), wounds=1))
+    heal_th = Action("heal", "pr", target_id="th")
+    state = r.apply(acting(state, "pr"), heal_th, ScriptedDice([3])).state
+    assert state.unit("th").wounds == 0 and heals_left(state.unit("pr")) == 2
+    # A heal on a full-health hero is allowed, changes nothing, and uses an attempt.
+    state = r.apply(
+        acting(state, "pr"), Action("heal", "pr", target_id="fm"), ScriptedDice([6])
+    ).state
+    assert state.unit("fm").wounds == 0 and heals_left(state.unit("pr")) == 1
+    assert r.validate(acting(state, "pr"), Action("heal", "pr", target_id="pr")) == [
+        "the Priest cannot heal himself"
+    ]
+    state = r.apply(acting(state, "pr"), heal_th, ScriptedDice([1])).state
+    assert heals_left(state.unit("pr")) == 0
+    assert r.validate(acting(state, "pr"), heal_th) == ["the Priest has no heals left (3 per game)"]
+
+
+def goblin_attacks(walls: tuple[tuple[int, int], ...], script: list[int]) -> GameState:
+    figures = [("g", "goblin", (3, 3), 135, "enemy"), ("h", "fighting_man", (4, 4), 0, "hero")]
+    state = started(8, 8, figures, walls, heroes_have_moved=True, alerted=("g",))
+    dice = ScriptedDice(script)
+    outcome = ruleset().apply(acting(state, "g"), attack("g", "h", "axe"), dice)
+    assert dice.remaining == 0
+    statuses = [e.get("status") for e in outcome.events if e.type == "status"]
+    assert statuses[:2] == ["retreating", "alerted"]
+    return outcome.state
+
+
+def test_t004_10_goblin_rolling_one_retreats_two_squares_away() -> None:
+    state = goblin_attacks((), [1])
+    g = state.unit("g")
+    assert g.cell == (1, 1) and g.heading_deg == 315.0 and status_of(g) == ALERTED
+    assert state.unit("h").wounds == 0
+
+
+@pytest.mark.parametrize(("tie", "first"), [(1, (2, 3)), (2, (3, 2))])
+def test_t004_10_a_wall_ahead_sends_it_45_degrees_aside_by_a_roll(
+    tie: int, first: tuple[int, int]
+) -> None:
+    state = goblin_attacks(((2, 2),), [1, tie])
+    g = state.unit("g")
+    # The second step goes straight ahead (north-west) again.
+    assert g.cell == (first[0] - 1, first[1] - 1)
+    assert g.heading_deg == 315.0
+
+
+def test_t004_10_walled_in_goblin_stays() -> None:
+    state = goblin_attacks(((2, 2), (2, 3), (3, 2)), [1])
+    assert state.unit("g").cell == (3, 3) and status_of(state.unit("g")) == ALERTED
+
+
+def test_t004_10_dragon_rolling_one_only_misses_troll_spear_retreats() -> None:
+    r = ruleset()
+    figures = [("d", "dragon", (3, 3), 180, "enemy"), ("h", "fighting_man", (3, 4), 0, "hero")]
+    state = started(8, 8, figures, heroes_have_moved=True, alerted=("d",))
+    out = r.apply(acting(state, "d"), attack("d", "h", "claws"), ScriptedDice([1]))
+    assert [e.get("status") for e in out.events if e.type == "status"] == []
+    assert out.state.unit("d").cell == (3, 3)
+    figures = [("t", "troll", (3, 3), 180, "enemy"), ("h", "thief", (3, 6), 0, "hero")]
+    state = started(8, 8, figures, heroes_have_moved=True, alerted=("t",))
+    out = r.apply(acting(state, "t"), attack("t", "h", "spear"), ScriptedDice([1]))
+    assert out.state.unit("t").cell == (3, 1)  # two squares straight away (north)
+    assert status_of(out.state.unit("t")) == ALERTED
+
+
+def test_monster_morale_option_off_means_a_plain_miss() -> None:
+    figures = [("g", "goblin", (3, 3), 135, "enemy"), ("h", "fighting_man", (4, 4), 0, "hero")]
+    state = started(
+        8, 8, figures, options={"monster_morale": False}, heroes_have_moved=True, alerted=("g",)
+    )
+    out = ruleset().apply(acting(state, "g"), attack("g", "h", "axe"), ScriptedDice([1]))
+    assert out.state.unit("g").cell == (3, 3)
+
+
+def test_illegal_moves_are_reported_in_squares() -> None:
+    r = ruleset()
+    figures = [
+        ("th", "thief", (0, 7), 0, "hero"),
+        ("fm", "fighting_man", (2, 7), 0, "hero"),
+        ("g", "goblin", (1, 5), 180, "enemy"),
+    ]
+    state = acting(started(8, 8, figures, walls=((0, 5),)), "th")
+    far = Action("move", "th", detail=(("cells", [[0, 6], [1, 6], [2, 6]]),))
+    assert r.validate(state, far) == ["the Thief moved 3 squares; heroes move 2"]
+    wall = Action("move", "th", detail=(("cells", [[0, 6], [0, 5]]),))
+    assert r.validate(state, wall) == ["A6 is a wall square"]
+    onto = Action("move", "th", detail=(("cells", [[1, 7], [2, 7]]),))
+    assert r.validate(state, onto) == ["C8 is taken by the Fighting Man"]
+    through = Action("move", "th", detail=(("cells", [[1, 6], [1, 5]]),))
+    assert r.validate(state, through) == ["B6 is taken by the Goblin"]
+    # Moves read from a path of cell centres (what a camera sees) are judged the same.
+    grid = state.table.grid
+    assert grid is not None
+    seen = Action("move", "th", path=(grid.centre((0, 7)), grid.centre((2, 5))))
+    assert r.validate(state, seen) == ["A8 to C6 is not a one-square step"]
+
+
+def test_patrol_blocked_by_a_figure_or_wall_stops_in_the_last_free_square() -> None:
+    figures = [("t", "troll", (0, 0), 180, "enemy"), ("g", "goblin", (0, 2), 0, "enemy")]
+    figures.append(("h", "thief", (7, 7), 0, "hero"))
+    state, _ = patrol(started(8, 8, figures), "t", [1])
+    assert state.unit("t").cell == (0, 1)  # D004-04: the goblin blocks
+    state, _ = patrol(started(8, 8, figures[:1] + figures[2:], walls=((0, 2),)), "t", [2])
+    assert state.unit("t").cell == (0, 1)
+
+
+def test_arch_foe_alerted_alerts_everyone() -> None:
+    figures = [
+        ("d", "dragon", (0, 0), 180, "enemy"),
+        ("g", "goblin", (7, 0), 0, "enemy"),
+        ("h", "thief", (0, 3), 0, "hero"),
+    ]
+    state, _ = patrol(started(8, 8, figures, heroes_have_moved=True), "d", [4])
+    assert status_of(state.unit("d")) == ALERTED
+    assert status_of(state.unit("g")) == ALERTED
+
+
+def test_alerted_enemies_face_the_closest_hero_they_see() -> None:
+    figures = [("g", "goblin", (0, 0), 0, "enemy"), ("h", "thief", (3, 3), 0, "hero")]
+    state = started(8, 8, figures, heroes_have_moved=True, alerted=("g",))
+    r = ruleset()
+    state = r.apply(
+        acting(state, "h"), Action("move", "h", detail=(("cells", [[3, 2]]),)), ScriptedDice([])
+    ).state
+    g = state.unit("g")
+    assert g.heading_deg == 135.0  # toward (3, 2): bearing 123.7, nearest grid facing
+    assert Board.of(state).sees(g, state.unit("h"))
