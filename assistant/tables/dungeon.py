@@ -1,0 +1,357 @@
+"""The grid game of seed 004 (the ``dungeon`` ruleset) at the table, in squares.
+
+Orders name squares and facings ("Troll at C4: patrol roll 7: ..."; "Dragon at H3: breathe
+fire at the Priest on G7 — roll a d6, 3 or more wounds."); the camera reads each model's square
+(:mod:`.dungeon_cells`: a model on a line is asked to be centred, never guessed); the player's
+move is read as a move of the rules or refused in squares; a unit card shows the monster's
+status (Patrolling / Alerted / Retreating), its facing and square, the wounds of every figure
+and the Priest's heals left; ``soloscope odds dungeon`` gives the exact d6 and d8 odds.
+Orders and moves: :mod:`.dungeon_orders`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+from fractions import Fraction
+from math import comb
+
+from assistant.errors import UserError
+from assistant.live_hub import SightLineView
+from assistant.session.observation import PieceSeen
+from assistant.tables import dungeon_orders as orders
+from assistant.tables import register_adapter
+from assistant.tables.base import (
+    BaseAdapter,
+    CardValue,
+    Declaration,
+    Expectation,
+    ObservedMove,
+    ReplayMove,
+    Turn,
+    UnitCard,
+    unit_status,
+)
+from assistant.tables.dungeon_cells import centre_request, read_cell
+from engine.actions import Action, ActionKind, Event, Order
+from engine.geometry import Point
+from engine.geometry.grid import chebyshev, grid_line
+from engine.model import GameState, Role, Unit
+from engine.protocols import PendingKind, Ruleset
+from engine.rulesets.dungeon_board import Board, facing_word, label
+from engine.rulesets.dungeon_state import STATUSES, card_of, heals_left, rules_of, status_of
+from engine.scenario import cell_name
+
+NAME = "dungeon"
+
+#: d8 patrol outcomes of RULES §6.j, as (result, probability).
+PATROL_ODDS: tuple[tuple[str, Fraction], ...] = (
+    ("full move straight ahead", Fraction(1, 4)),
+    ("half move, no turn", Fraction(1, 20)),
+    ("half move, then 90 degrees clockwise", Fraction(1, 40)),
+    ("half move, then 180 degrees", Fraction(1, 40)),
+    ("half move, then 90 degrees counter-clockwise", Fraction(1, 40)),
+    ("no move", Fraction(1, 4)),
+    ("turn 90 degrees clockwise", Fraction(1, 8)),
+    ("turn 180 degrees", Fraction(1, 8)),
+    ("turn 90 degrees counter-clockwise", Fraction(1, 8)),
+)
+
+
+def _pct(p: Fraction) -> str:
+    return f"{p.numerator}/{p.denominator} = {float(p) * 100:.1f}%"
+
+
+def d6_at_least(need: int) -> Fraction:
+    """The chance a d6 shows ``need`` or more."""
+    return Fraction(max(0, min(6, 7 - need)), 6)
+
+
+def defeat_within(need: int, wounds: int, attacks: int) -> Fraction:
+    """The chance that ``attacks`` d6 attacks wounding on ``need``+ deal ``wounds`` wounds."""
+    p = d6_at_least(need)
+    return sum(
+        (
+            Fraction(comb(attacks, k)) * p**k * (1 - p) ** (attacks - k)
+            for k in range(wounds, attacks + 1)
+        ),
+        Fraction(0),
+    )
+
+
+class DungeonAdapter(BaseAdapter):
+    """The ``dungeon`` ruleset's table side (see the module docstring)."""
+
+    name = NAME
+    replayed_events = frozenset({"round_start", "place"})
+    odds_help = (
+        "exact odds of the grid game: 'odds dungeon --need 4' (a d6 attack), "
+        "'--need 3 --wounds 2 --attacks 3' (defeat within N attacks), '--patrol' (the d8 table)"
+    )
+
+    def __init__(self) -> None:
+        self._ordered: set[str] = set()
+        """Event texts the current order already said (not said again once applied)."""
+
+    # ---------------------------------------------------------------- turns
+    def turn(self, state: GameState, ruleset: Ruleset) -> Turn:
+        pending = ruleset.pending(state)
+        if pending.kind is PendingKind.OVER:
+            return Turn("over")
+        if pending.kind is PendingKind.CHANCE:
+            return Turn("auto", action=Action(ActionKind.CHANCE))
+        side = pending.side or ""
+        kind = "ai" if state.side(side).role is Role.AI else "human"
+        return Turn(kind, side, pending.candidates, unit_id=pending.unit, may_pass=pending.may_pass)
+
+    def pass_action(self, state: GameState, side: str) -> Action:
+        rules = rules_of(state)
+        uid = rules.acting or (rules.queue[0] if rules.queue else None)
+        return Action(ActionKind.PASS, uid, side=side)
+
+    # --------------------------------------------------------------- orders
+    def order_instruction(self, state: GameState, order: Order) -> str:
+        from engine.protocols import find_ruleset
+
+        sentences = orders.order_sentences(state, find_ruleset(NAME), order.action)
+        self._ordered = set(sentences)
+        return " ".join(sentences)
+
+    def expectation(self, state: GameState, order: Order) -> Expectation:
+        from engine.protocols import find_ruleset
+
+        return orders.expectation(state, find_ruleset(NAME), order)
+
+    def describe_action(self, state: GameState, action: Action) -> str:
+        kind = str(action.kind)
+        if not action.unit_id or not state.has_unit(action.unit_id):
+            return f"{action.side or 'a side'} passes"
+        unit = state.unit(action.unit_id)
+        if kind == "move":
+            cells = action.get("cells") or []
+            if not cells:
+                return f"{label(unit)} turns to face {facing_word(action.heading_deg or 0.0)}"
+            n = len(cells)
+            return f"{label(unit)} moves {n} square{'s' if n != 1 else ''} to {cell_name(tuple(cells[-1]))}"
+        if kind == "attack":
+            return f"{label(unit)}: {orders.attack_words(state, action)}"
+        if kind == "heal":
+            return f"{label(unit)}: {orders.heal_words(state, action)}"
+        if kind == "patrol":
+            return f"{label(unit)} patrols (d8 {action.get('roll')})"
+        return f"{label(unit)} ends its turn"
+
+    def event_words(self, state: GameState, event: Event) -> str | None:
+        if str(event.type) == "move" and event.unit and state.has_unit(event.unit):
+            unit = state.unit(event.unit)
+            if unit.side != self._ai_side(state):
+                return None  # the player's own move: the camera saw it
+        if event.text in self._ordered:
+            self._ordered.discard(event.text)
+            return None
+        return event.text or None
+
+    @staticmethod
+    def _ai_side(state: GameState) -> str | None:
+        side = state.side_of_role(Role.AI)
+        return side.name if side else None
+
+    # ------------------------------------------------------ the player's side
+    def _acting(self, state: GameState, turn: Turn) -> Unit | None:
+        uid = turn.unit_id or (turn.candidates[0] if turn.candidates else None)
+        return state.unit(uid) if uid and state.has_unit(uid) else None
+
+    def turn_prompt(self, state: GameState, turn: Turn) -> str:
+        unit = self._acting(state, turn)
+        if unit is None:
+            return "Your turn."
+        card = card_of(unit)
+        rules = rules_of(state)
+        if rules.acting == unit.id:
+            return f"{label(unit)}: declare its attack{' or heal' if card.heal else ''}, or done."
+        return (
+            f"Your turn: the {label(unit)}. Move it up to {card.move_sq} squares, then declare "
+            f"its attack{' or heal' if card.heal else ''}, or done."
+        )
+
+    def declare_prompt(self, state: GameState, turn: Turn) -> str:
+        unit = self._acting(state, turn)
+        if unit is None:
+            return "Declare."
+        return f"{label(unit)}: move, then say done; or declare an attack."
+
+    def declarations(
+        self, state: GameState, turn: Turn, moved: str | None
+    ) -> tuple[Declaration, ...]:
+        unit = self._acting(state, turn)
+        if unit is None:
+            return (Declaration("pass"),)
+        if moved:
+            return (Declaration("done"), Declaration("pass"))
+        board = Board.of(state)
+        foes = tuple(u.id for u in board.enemies_of(unit))
+        out = [Declaration(w.name, foes) for w in card_of(unit).attacks]
+        if card_of(unit).heal is not None and heals_left(unit) > 0:
+            friends = tuple(u.id for u in state.units if u.on_table and u.side == unit.side)
+            out.append(Declaration("heal", friends))
+        out += [Declaration("done"), Declaration("pass")]
+        return tuple(out)
+
+    def moved_prompt(self, state: GameState, unit: Unit, distance_in: float) -> str:
+        return f"The {card_of(unit).title} moved. Say done, then declare its attack."
+
+    def placement_problem(self, state: GameState, unit: Unit, seen: PieceSeen) -> str:
+        grid = state.table.grid
+        if grid is None:
+            return ""
+        return centre_request(card_of(unit).title, read_cell(grid, seen.x_in, seen.y_in))
+
+    def observed_path(
+        self, state: GameState, ruleset: Ruleset, unit: Unit, seen: PieceSeen
+    ) -> tuple[tuple[Point, ...] | None, str]:
+        found = orders.observed_move(state, ruleset, unit, seen)
+        if isinstance(found, str):
+            return None, found
+        return orders.path_of(found), ""
+
+    def observed_action(
+        self,
+        state: GameState,
+        ruleset: Ruleset,
+        what: str,
+        target: str | None,
+        move: ObservedMove | None,
+        unit_id: str | None,
+    ) -> Action | str:
+        pending = ruleset.pending(state)
+        uid = pending.unit or (pending.candidates[0] if pending.candidates else None) or unit_id
+        if uid is None or not state.has_unit(uid):
+            return "Nobody of yours can act now."
+        unit = state.unit(uid)
+        if what == "pass":
+            return Action(ActionKind.PASS, uid, side=unit.side)
+        if move is not None and move[1] is not None and what != "done":
+            return f"Say done for the {card_of(unit).title}'s move first, then declare its {what}."
+        if what == "done":
+            if move is None or move[1] is None:
+                return Action(ActionKind.PASS, uid, side=unit.side)
+            grid = state.table.grid
+            assert grid is not None
+            end = grid.cell_at(move[1][-1])
+            found = orders.move_to(state, ruleset, state.unit(move[0]), end, move[3])
+            return found if isinstance(found, Action) else found[:1].upper() + found[1:] + "."
+        if target is None or not state.has_unit(target):
+            return f"Say whom the {card_of(unit).title} targets."
+        if what == "heal":
+            return Action("heal", uid, side=unit.side, target_id=target)
+        if card_of(unit).attack(what) is None:
+            names = ", ".join(a.name for a in card_of(unit).attacks)
+            return f"The {card_of(unit).title} has no {what}; it has: {names}."
+        return Action("attack", uid, side=unit.side, target_id=target, detail=(("weapon", what),))
+
+    # -------------------------------------------------------------- the page
+    def unit_card(self, state: GameState, unit: Unit) -> UnitCard:
+        card = card_of(unit)
+        status = unit_status(unit)
+        words = status_of(unit)
+        statuses = (words.capitalize(),) if status == "active" and words in STATUSES else ()
+        values: list[CardValue] = []
+        if unit.cell is not None and status == "active":
+            values.append(CardValue("square", cell_name(unit.cell)))
+            values.append(CardValue("facing", facing_word(unit.heading_deg)))
+        values.append(CardValue("wounds", f"{unit.wounds} of {card.max_wounds}"))
+        if card.heal is not None:
+            values.append(CardValue("heals left", f"{heals_left(unit)} of {card.heal.uses}"))
+        for weapon in card.attacks:
+            reach = (
+                "adjacent"
+                if weapon.adjacent_only
+                else f"{weapon.max_range_sq} squares"
+                if weapon.max_range_sq
+                else "any range"
+            )
+            values.append(CardValue(weapon.name, f"{weapon.wound_on}+, {reach}"))
+        arc = None
+        if "patrolling" in unit.statuses:
+            arc = float(state.option("detection_arc", 180.0))
+        return UnitCard(
+            status=status,
+            statuses=statuses,
+            values=tuple(values),
+            wound_slots=card.max_wounds,
+            front_arc_deg=arc,
+        )
+
+    def sight_lines(self, state: GameState, unit: Unit) -> tuple[SightLineView, ...]:
+        if unit.cell is None:
+            return ()
+        board = Board.of(state)
+        grid = state.table.grid
+        assert grid is not None
+        out = []
+        for foe in board.enemies_of(unit):
+            assert foe.cell is not None
+            clear = board.line_clear(unit, unit.cell, foe)
+            squares = chebyshev(unit.cell, foe.cell)
+            line = "-".join(cell_name(c) for c in grid_line(unit.cell, foe.cell).crossed)
+            out.append(
+                SightLineView(
+                    from_id=unit.id,
+                    to_id=foe.id,
+                    clear=clear,
+                    range_in=squares * grid.cell_in,
+                    note=f"{squares} square{'s' if squares != 1 else ''}: {line}"
+                    + ("" if clear else " (blocked)"),
+                )
+            )
+        return tuple(out)
+
+    # ------------------------------------------------------------------ odds
+    def add_odds_arguments(self, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--need", type=int, help="the d6 result that wounds (or heals), 1-6")
+        parser.add_argument("--wounds", type=int, default=1, help="wounds the target can take")
+        parser.add_argument("--attacks", type=int, default=1, help="attacks made (1-20)")
+        parser.add_argument(
+            "--patrol", action="store_true", help="the d8 patrol table's outcomes (RULES §6.j)"
+        )
+
+    def odds(self, args: argparse.Namespace) -> str:
+        if args.patrol:
+            lines = [f"{what}: {_pct(p)}" for what, p in PATROL_ODDS]
+            return "Patrol d8 (a 3 re-rolls 1-3 for its turn):\n" + "\n".join(lines)
+        if args.need is None:
+            raise UserError("give --need (the d6 result that wounds, 1-6) or --patrol")
+        if not 1 <= args.need <= 6:
+            raise UserError(f"--need takes a d6 result from 1 to 6, not {args.need}")
+        if not 1 <= args.attacks <= 20 or not 1 <= args.wounds <= 20:
+            raise UserError("--attacks and --wounds take 1 to 20")
+        if args.attacks == 1 and args.wounds == 1:
+            return f"A d6 of {args.need} or more: {_pct(d6_at_least(args.need))}"
+        p = defeat_within(args.need, args.wounds, args.attacks)
+        return (
+            f"{args.wounds} wound{'s' if args.wounds != 1 else ''} from {args.attacks} "
+            f"attack{'s' if args.attacks != 1 else ''} wounding on {args.need}+: {_pct(p)}"
+        )
+
+    # ------------------------------------------------------ reading footage
+    def replay_move(
+        self, state: GameState, ruleset: Ruleset, unit: Unit, seen: PieceSeen, slack_in: float
+    ) -> ReplayMove:
+        found = orders.observed_move(state, ruleset, unit, seen)
+        if isinstance(found, str):
+            return ReplayMove((), False, found)
+        return ReplayMove((found,), True)
+
+    def place(
+        self, state: GameState, unit_id: str, x: float, y: float, heading: float
+    ) -> GameState:
+        grid = state.table.grid
+        unit = state.unit(unit_id)
+        if grid is not None:
+            cell = grid.cell_at((x, y))
+            if grid.contains(cell):
+                x, y = grid.centre(cell)
+        return state.with_unit(replace(unit, x=x, y=y, heading_deg=orders.grid_facing(heading)))
+
+
+register_adapter(NAME, DungeonAdapter)
