@@ -359,9 +359,20 @@ class StrikeRuleset(RulesetBase):
             state = self._strike(state, unit, state.unit(action.target_id or ""), events)
         if state.winner is not None:
             return Outcome(state, tuple(events))
-        if {ActionKind.MOVE, STRIKE} <= rules_of(state).used:
+        if self._done(state, state.unit(unit.id)):
             return self._end_activation(state, events)
         return Outcome(state, tuple(events))
+
+    def _done(self, state: GameState, unit: Unit) -> bool:
+        """The activation ends by itself once nothing is left to do: moved and struck, or
+        moved with no enemy it could strike (there is never an object to interact with)."""
+        used = rules_of(state).used
+        if ActionKind.MOVE not in used:
+            return False
+        if STRIKE in used:
+            return True
+        board = StrikeBoard(state)
+        return not any(board.can_strike(unit, e) for e in state.enemies_of(unit))
 
     def _oracle(self, state: GameState, dice: RandomSource) -> Outcome:
         rnd = state.round + 1

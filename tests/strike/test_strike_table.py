@@ -1,0 +1,162 @@
+"""The strike system at the table through its adapter: a live game on the virtual table
+reaches the simulated outcome, the AI's strike order carries the count and the page draws
+each ally's sight line, a move the camera saw becomes an action (with sprint dice when it
+needs them), the unit card shows the dice, ``soloscope odds strike`` answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assistant.cli import main
+from assistant.session.dice import AutoDice
+from assistant.session.game import LiveGame, Stage
+from assistant.session.observation import PieceSeen
+from assistant.session.view import build_view
+from assistant.tables import find_adapter
+from engine.actions import ActionKind
+from engine.dice import SeededDice
+from engine.model import Role
+from engine.protocols import find_controller
+from engine.runner import play_battle, start_game
+from engine.scenario import Scenario, parse_scenario
+from tests.session.virtual_table import VirtualTable
+from tests.strike.builders import RULESET, game, soldier, with_pools
+
+SCENARIO = Path(__file__).resolve().parents[2] / "assistant/data/scenarios/strike-causeway.toml"
+
+
+def _scenario() -> Scenario:
+    return parse_scenario(SCENARIO.read_text(encoding="utf-8"), SCENARIO.name)
+
+
+def _live(seed: int) -> tuple[LiveGame, list[str], object]:
+    scenario = _scenario()
+    ruleset, state = start_game(scenario)
+    ai = {side.name: find_controller("strike-ai") for side in scenario.sides}
+    record = play_battle(state, ruleset, ai, SeededDice(seed))
+    human = state.side_of_role(Role.HUMAN)
+    assert human is not None
+    plan = tuple(
+        a
+        for a in record.actions
+        if (a.unit_id and state.unit(a.unit_id).side == human.name)
+        or (a.kind == ActionKind.PASS and a.side == human.name)
+    )
+    said: list[str] = []
+    live = LiveGame(
+        scenario=scenario,
+        ruleset=ruleset,
+        ai=find_controller("strike-ai"),
+        dice=AutoDice(seed),
+        say=said.append,
+        initial=state,
+        human_plan=plan,
+    )
+    return live, said, record
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_live_game_on_the_virtual_table_reaches_the_simulated_outcome(seed: int) -> None:
+    live, said, record = _live(seed)
+    VirtualTable(live).play()
+    final = record.final  # type: ignore[attr-defined]
+    assert live.state.winner == final.winner
+    assert live.state.round == final.round
+    assert [u.status for u in live.state.units] == [u.status for u in final.units]
+    where = [c for u in live.state.units for c in (u.x, u.y)]
+    assert where == pytest.approx([c for u in final.units for c in (u.x, u.y)])
+    assert said[-1].startswith(f"The battle is over: {final.winner} win") or "draw" in said[-1]
+    spoken = " ".join(said)
+    assert "from the Marauders dice" in spoken and "count " in spoken
+
+
+def test_the_page_shows_the_strike_count_with_each_line_of_sight() -> None:
+    live, _said, _ = _live(1)
+    table = VirtualTable(live)
+    for _ in range(3000):
+        if (
+            live.stage is Stage.AI_ORDER
+            and live.order is not None
+            and live.order.action.kind == "strike"
+        ):
+            break
+        table.step()
+    else:
+        raise AssertionError("the AI never ordered a strike")
+    view = build_view(live)
+    assert view.order is not None and "count " in view.order.text
+    assert "against Toughness" in view.order.text
+    target = live.order.action.target_id
+    lines = [s for s in view.sight_lines if s.to_id == target]
+    assert lines and all(s.note.startswith(("counts ", "not counted: ")) for s in lines)
+    assert any(s.from_id == live.order.action.unit_id for s in lines)  # the striker counts
+
+
+def test_a_move_seen_becomes_an_action_with_sprint_dice_when_needed() -> None:
+    sprint = [{"name": "Dash", "effect": "sprint", "inches": 2}]
+    units = [soldier("a1", "A", 4, 2, speed_in=4, skills=sprint), soldier("b1", "B", 4, 22)]
+    state = with_pools(game(units), A=[2, 5, 5, 6], B=[2])
+    adapter = find_adapter("strike")
+    unit = state.unit("a1")
+    path, why = adapter.observed_path(state, RULESET, unit, PieceSeen(4, 7, 0))
+    assert why == "" and path == ((4, 2), (4, 7))
+    action = adapter.observed_action(state, RULESET, "done", None, ("a1", path, "", 0.0), None)
+    assert not isinstance(action, str)
+    assert action.kind == "move" and action.get("sprint_dice") == [5]  # the plentiful 5s
+    far, why = adapter.observed_path(state, RULESET, unit, PieceSeen(4, 12, 0))
+    assert far is None and why == "the move is 10.00 in, more than the 4 in allowed"
+    strike = adapter.observed_action(state, RULESET, "strike", "b1", ("a1", path, "", 0.0), None)
+    assert not isinstance(strike, str)
+    assert strike.kind == "strike" and strike.path == path and strike.target_id == "b1"
+    assert RULESET.validate(state, strike) == []
+
+
+def test_the_unit_card_shows_the_type_die_and_the_pool() -> None:
+    units = [
+        soldier("a1", "A", 4, 2, kind="heavy", toughness=4, deadly=True),
+        soldier("b1", "B", 4, 22),
+    ]
+    state = with_pools(game(units), A=[1, 4, 4], B=[2])
+    card = find_adapter("strike").unit_card(state, state.unit("a1"))
+    assert [(v.label, v.value) for v in card.values] == [
+        ("type", "heavy (die 4)"),
+        ("threat", "far 18 in"),
+        ("toughness", "4"),
+        ("speed", "6 in"),
+        ("initiative", "1"),
+        ("counts for", "2 (deadly)"),
+        ("die spent", "none"),
+        ("A dice", "1 4 4"),
+    ]
+    assert card.ranges_in == (18.0,)
+
+
+def test_odds_strike(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["odds", "strike", "--dice", "4"]) == 0
+    out = capsys.readouterr().out.strip()
+    assert out == (
+        "With 4 dice, a given face shows at least once: 671/1296 = 51.77%; "
+        "expected 0.67 dice of each face"
+    )
+    assert (
+        main(
+            [
+                "odds",
+                "strike",
+                "--dice",
+                "5",
+                "--pool",
+                "1,1,4,6,6",
+                "--types",
+                "command,command,heavy,heavy,support,skirmish",
+            ]
+        )
+        == 0
+    )
+    assert capsys.readouterr().out.strip().splitlines()[-1] == (
+        "Activatable: command 2, heavy 1, skirmish 0, support 1; 1 dice left over for skills"
+    )
+    assert main(["odds", "strike", "--dice", "500"]) != 0
+    assert "--dice takes a pool of 0 to 200 dice, not 500" in capsys.readouterr().err
