@@ -1,3 +1,6 @@
 """The bundled table adapters: one import per ruleset runs its registration line."""
 
-from assistant.tables import narrative  # noqa: F401
+from assistant.tables import (
+    narrative,  # noqa: F401
+    strike,  # noqa: F401
+)
