@@ -5,5 +5,6 @@ from engine.rulesets import (
     dungeon,  # noqa: F401
     firefight_lite,  # noqa: F401
     narrative,  # noqa: F401
+    skirmish2d6,  # noqa: F401
     strike,  # noqa: F401
 )
