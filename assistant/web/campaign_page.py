@@ -102,7 +102,7 @@ def graph_layout(data: dict[str, Any]) -> dict[str, Any]:
                     "y1": a["y"] + _NODE_H / 2,
                     "x2": b["x"],
                     "y2": b["y"] + _NODE_H / 2,
-                    "label": " / ".join(keys),
+                    "label": "any" if {"win", "lose", "draw"} <= set(keys) else " / ".join(keys),
                     "taken": (node_id, target) in taken,
                 }
             )
