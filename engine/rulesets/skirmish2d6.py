@@ -335,8 +335,10 @@ class SkirmishRuleset(RulesetBase):
             return self._new_round(state, dice)
         rules = rules_of(state)
         if pending.purpose == "drive back":
-            drives = rules.drives[1:]
-            state = replace(state, rules=replace(rules, drives=drives))
+            uid, _, end = rules.drives[0]
+            driven = state.unit(uid)
+            state = state.with_unit(replace(driven, x=end[0], y=end[1]))
+            state = replace(state, rules=replace(rules, drives=rules.drives[1:]))
             return self._settle(state, [])
         unit = state.unit(action.unit_id or "")
         events: list[Event] = []
@@ -514,10 +516,19 @@ class SkirmishRuleset(RulesetBase):
         return charge_path(state, unit, target, rules.charge_reach_in)
 
     def _finish(self, fight: Fight) -> Outcome:
-        rules = rules_of(fight.state)
-        if fight.drives:
-            rules = replace(rules, drives=(*rules.drives, *fight.drives))
-        return self._settle(replace(fight.state, rules=rules), fight.events)
+        """Queue the drive-backs for the table: each driven model stands where it stood
+        until its ``drive_back`` step moves it (a model killed meanwhile is not driven)."""
+        state = fight.state
+        drives = []
+        for uid, start, end in fight.drives:
+            unit = state.unit(uid)
+            if unit.on_table:
+                state = state.with_unit(replace(unit, x=start[0], y=start[1]))
+                drives.append((uid, start, end))
+        rules = rules_of(state)
+        if drives:
+            rules = replace(rules, drives=(*rules.drives, *drives))
+        return self._settle(replace(state, rules=rules), fight.events)
 
     def _settle(self, state: GameState, events: list[Event]) -> Outcome:
         """End the activation, the round or the game when they are over."""

@@ -87,13 +87,22 @@ def game(
 
 
 def act(
-    ruleset: SkirmishRuleset, state: GameState, action: Action, rolls: Sequence[int] = ()
+    ruleset: SkirmishRuleset,
+    state: GameState,
+    action: Action,
+    rolls: Sequence[int] = (),
+    *,
+    drive: bool = True,
 ) -> tuple[GameState, list[Event], ScriptedDice]:
-    """Apply one action with scripted dice; every scripted die must be used."""
+    """Apply one action with scripted dice (every scripted die must be used), then, with
+    ``drive``, the drive-backs it queued (as the player carries them out)."""
     dice = ScriptedDice(rolls)
     outcome = ruleset.apply(state, action, dice)
     assert dice.remaining == 0, f"{dice.remaining} scripted dice left unused"
-    return outcome.state, list(outcome.events), dice
+    state = outcome.state
+    while drive and ruleset.pending(state).purpose == "drive back":
+        state = ruleset.apply(state, ruleset.drive_action(state), dice).state
+    return state, list(outcome.events), dice
 
 
 def fight(uid: str, target: str, weapon: str | None = None, style: str = "") -> Action:

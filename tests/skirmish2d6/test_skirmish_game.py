@@ -129,6 +129,6 @@ def test_ai_step_5_moves_toward_the_nearest_objective_in_several_certain_actions
 
 def test_the_ai_orders_drive_backs_for_either_side() -> None:
     ruleset, state = game([fighter("a", A, 10, 10), fighter("b", B, 11, 10)])
-    state, _, _ = act(ruleset, state, fight("a", "b"), [1, 1, 6, 6])
+    state, _, _ = act(ruleset, state, fight("a", "b"), [1, 1, 6, 6], drive=False)
     order = _decide(state, ruleset, "a")
     assert order.action.kind == "drive_back" and not ruleset.validate(state, order.action)

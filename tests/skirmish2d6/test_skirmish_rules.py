@@ -143,7 +143,8 @@ def test_a_short_charge_runs_the_full_roll_and_does_not_fight() -> None:
 
 def test_drive_backs_are_carried_out_one_model_at_a_time() -> None:
     ruleset, state = game([fighter("a", A, 10, 10), fighter("b", B, 11, 10)])
-    state, _, _ = act(ruleset, state, fight("a", "b"), [1, 1, 6, 6])
+    state, _, _ = act(ruleset, state, fight("a", "b"), [1, 1, 6, 6], drive=False)
+    assert state.unit("a").x == 10  # it stays until the player drives it back
     pending = ruleset.pending(state)
     assert (pending.kind, pending.unit, pending.purpose) == (
         PendingKind.CONTINUE,
@@ -154,6 +155,7 @@ def test_drive_backs_are_carried_out_one_model_at_a_time() -> None:
     assert drive.path[0] == pytest.approx((10, 10)) and drive.path[1] == pytest.approx((9, 10))
     assert ruleset.validate(state, Action("pass", "a"))
     state, _, _ = act(ruleset, state, drive)
+    assert state.unit("a").x == pytest.approx(9)
     assert ruleset.pending(state).kind is PendingKind.CONTINUE  # a has 2 actions left
 
 
