@@ -1,6 +1,7 @@
 """The bundled table adapters: one import per ruleset runs its registration line."""
 
 from assistant.tables import (
+    dungeon,  # noqa: F401
     narrative,  # noqa: F401
     strike,  # noqa: F401
 )
