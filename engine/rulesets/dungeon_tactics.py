@@ -150,7 +150,7 @@ def plan_order(
     rule: str = "plan",
 ) -> Order:
     """Move (or stay) to the reachable square with the most valuable attacks, then attack;
-    ties: nearer ``goal`` on foot, then the shorter move. With no attack anywhere, walk toward
+    ties: nearer ``goal`` on foot, then in a straight line, then the shorter move. With no attack anywhere, walk toward
     ``goal``. ``extra`` adds other strikes (a heal) from a square."""
     board = Board.of(state)
     routes = board.reachable(unit)
@@ -166,7 +166,9 @@ def plan_order(
                 strikes = more
         value = sum(s.value for s in strikes)
         gap = far.get(cell, 999) if goal is not None else 0
-        key = (-value, gap, len(route))
+        there = cell_of(goal) if goal is not None else cell
+        straight = math.hypot(cell[0] - there[0], cell[1] - there[1])
+        key = (-value, gap, straight, len(route))
         if best_key is None or key < best_key:
             best_key, best = key, (cell, strikes)
     cell, strikes = best
