@@ -193,6 +193,24 @@ class FrameObserver:
     _last: list[TagSighting] = field(default_factory=list)
     _last_full_t: float = -1e9
     _recent: deque[list[Region]] = field(default_factory=lambda: deque(maxlen=5))
+    _full_until: float = -1e9
+    """Search the whole frame until this time (seconds): set when the camera moved."""
+
+    def _corner_windows(self, w: int, h: int) -> list[Region]:
+        """Windows around the corner tags' last sightings (pixels)."""
+        out = []
+        for s in self._last:
+            if s.tag_id not in CORNER_IDS:
+                continue
+            xs = [p[0] for p in s.corners_px]
+            ys = [p[1] for p in s.corners_px]
+            m = max(max(xs) - min(xs), max(ys) - min(ys))
+            out.append(
+                Region(
+                    int(min(xs) - m), int(min(ys) - m), int(max(xs) + m), int(max(ys) + m)
+                ).clipped(w, h)
+            )
+        return out
 
     def __post_init__(self) -> None:
         self._tracker = Tracker(
@@ -234,7 +252,12 @@ class FrameObserver:
             regions = [r for batch in self._recent for r in batch]
             if sum(r.area for r in regions) > self.full_search_share * w * h:
                 regions = None
-        if regions is None or t - self._last_full_t >= self.redetect_s:
+        if regions is not None and changed is not None:
+            # The corner tags are looked at in every changed frame: a camera bumped by a few
+            # millimetres changes the picture only along sharp edges, and stale corner
+            # sightings would hide the bump from the drift check until the next full search.
+            regions = regions + self._corner_windows(w, h)
+        if regions is None or t - self._last_full_t >= self.redetect_s or t < self._full_until:
             self._last = self.detector.detect(grey)
             self._last_full_t = t
             self.detections += 1
@@ -250,6 +273,10 @@ class FrameObserver:
             self.detections += 1
         mapping = self.tracker.mapping
         snap = self.tracker.update(t, frame_index, self._last, grey)
+        if self.tracker.mapping is not mapping:
+            # The camera moved: every sighting is stale until the whole frame is searched
+            # again; do so while it may still be settling.
+            self._full_until = t + self.hold_s
         judge = self.tracker.settle_judge
         if self.watch is not None and judge is not None:
             self.watch.feed(
