@@ -18,7 +18,7 @@ from typing import Any
 from assistant.pieces import terrain_kits, unit_specs
 from assistant.progress import ProgressFn, counted
 from assistant.session.store import exact_action_json
-from engine.actions import Action
+from engine.actions import Action, Event, EventType
 from engine.dice import SeededDice
 from engine.model import GameState, Role
 from engine.protocols import Ruleset
@@ -29,9 +29,16 @@ from vision.render.clip import write_clip
 from vision.render.effects import Effects
 from vision.render.scene import Figure, PlacedPiece, Scene, TableSpec, Terrain
 from vision.render.sequence import (
+    Action as ScriptStep,
+)
+from vision.render.sequence import (
+    HandLeave,
+    Hover,
+    NudgeCamera,
     PieceMove,
     PieceRemoval,
     Sequence,
+    Wait,
     moves_script,
     render_sequence,
 )
@@ -47,6 +54,12 @@ class BattleMoves:
     moves: list[PieceMove | PieceRemoval] = field(default_factory=list)
     human_actions: list[Action] = field(default_factory=list)
     actions: list[Action] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def activations(self) -> int:
+        """How many activations the battle had (the engine's activation events)."""
+        return sum(e.type == EventType.ACTIVATION for e in self.events)
 
 
 def battle_moves(scenario: Scenario, ruleset: Ruleset, state: GameState, seed: int) -> BattleMoves:
@@ -61,7 +74,9 @@ def battle_moves(scenario: Scenario, ruleset: Ruleset, state: GameState, seed: i
         if chosen is None:
             break
         action, _ = chosen
-        after = ruleset.apply(state, action, dice).state
+        outcome = ruleset.apply(state, action, dice)
+        after = outcome.state
+        out.events.extend(outcome.events)
         out.actions.append(action)
         if acting_side(state, action) == human.name:
             out.human_actions.append(action)
@@ -130,6 +145,50 @@ def overhead_camera(scenario: Scenario, resolution: str = "1080p") -> Camera:
     )
 
 
+@dataclass(frozen=True)
+class Interruptions:
+    """What happens at the table besides the game: a hand hovering over the board for a while
+    (a player pointing, reaching for a drink) and the camera bumped, each after a given move
+    (counted from 1; None: never)."""
+
+    hover_after: int | None = None
+    hover_s: float = 4.0
+    """How long the hand hovers, seconds."""
+    nudge_after: int | None = None
+    nudge_mm: float = 4.0
+    """How far the camera is bumped sideways, millimetres (with a small turn)."""
+
+
+def interrupted(
+    script: tuple[ScriptStep, ...],
+    extra: Interruptions,
+    table_in: tuple[float, float],
+    settle_s: float,
+) -> tuple[ScriptStep, ...]:
+    """``script`` (from :func:`moves_script`) with the hover and the nudge after their moves."""
+    width, depth = table_in
+    out: list[ScriptStep] = []
+    moves_done = 0
+    for i, step in enumerate(script):
+        out.append(step)
+        if not isinstance(step, Wait) or i == 0:
+            continue
+        moves_done += 1
+        if moves_done == extra.hover_after:
+            path = (
+                (0.25 * width, 0.35 * depth),
+                (0.6 * width, 0.5 * depth),
+                (0.45 * width, 0.7 * depth),
+            )
+            out += [Hover(path, seconds=extra.hover_s), HandLeave(), Wait(settle_s)]
+        if moves_done == extra.nudge_after:
+            out += [
+                NudgeCamera(dx_mm=extra.nudge_mm, dy_mm=-0.5 * extra.nudge_mm, dyaw_deg=0.4),
+                Wait(settle_s),
+            ]
+    return tuple(out)
+
+
 def write_battle_footage(
     scenario: Scenario,
     scenario_ref: str,
@@ -143,6 +202,7 @@ def write_battle_footage(
     fps: float = 10.0,
     settle_s: float = 1.2,
     progress: ProgressFn | None = None,
+    extra: Interruptions | None = None,
 ) -> dict[str, Any]:
     """Render the seeded battle to ``out_dir/NAME.mp4`` with ``NAME.truth.json``,
     ``NAME.declarations.jsonl`` and ``NAME.json``; returns the metadata written.
@@ -155,7 +215,11 @@ def write_battle_footage(
     battle = battle_moves(scenario, ruleset, state, seed)
     scene = battle_scene(scenario, state)
     camera = overhead_camera(scenario, resolution)
-    script = Sequence(scene, camera, moves_script(battle.moves, settle_s=settle_s, start_s=2.0))
+    steps = moves_script(battle.moves, settle_s=settle_s, start_s=2.0)
+    if extra is not None:
+        table_in = (scenario.table.width_in, scenario.table.depth_in)
+        steps = interrupted(steps, extra, table_in, settle_s)
+    script = Sequence(scene, camera, steps)
     effects = Effects(noise_sigma=1.5, jpeg_quality=None)
     frames = render_sequence(scene, camera, script, fps, effects=effects, seed=seed)
     if progress is not None:
@@ -179,6 +243,9 @@ def write_battle_footage(
         "winner": battle.final.winner,
         "rounds": battle.final.round,
         "moves": len(battle.moves),
+        "activations": battle.activations,
     }
+    if extra is not None:
+        meta["hover_after"], meta["nudge_after"] = extra.hover_after, extra.nudge_after
     (out_dir / f"{name}.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return meta

@@ -24,6 +24,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--fps", type=float, default=10.0, help="frames per second")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--hover-after",
+        type=int,
+        metavar="N",
+        help="after the N-th move, a hand hovers over the board without touching anything",
+    )
+    parser.add_argument(
+        "--hover-s", type=float, default=4.0, help="how long the hand hovers, seconds (default 4)"
+    )
+    parser.add_argument(
+        "--nudge-after", type=int, metavar="N", help="after the N-th move, the camera is bumped"
+    )
 
 
 def _frames_done(done: float, total: float | None) -> str:
@@ -32,10 +44,20 @@ def _frames_done(done: float, total: float | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Play the battle and render it, with a progress bar on a terminal."""
-    from assistant.footage import write_battle_footage
+    from assistant.errors import UserError
+    from assistant.footage import Interruptions, write_battle_footage
     from assistant.progress import progress_bar
     from assistant.scenarios import load_game
 
+    for option in ("hover_after", "nudge_after"):
+        value = getattr(args, option)
+        if value is not None and value < 1:
+            raise UserError(f"--{option.replace('_', '-')} counts moves from 1, not {value}")
+    if not 0 < args.hover_s <= 60:
+        raise UserError(f"--hover-s must be between 0 and 60 seconds, not {args.hover_s}")
+    extra = None
+    if args.hover_after is not None or args.nudge_after is not None:
+        extra = Interruptions(args.hover_after, args.hover_s, args.nudge_after)
     scenario, ruleset, state = load_game(args.scenario)
     with progress_bar("footage", _frames_done, quiet=args.quiet) as update:
         meta = write_battle_footage(
@@ -49,10 +71,11 @@ def run(args: argparse.Namespace) -> int:
             resolution=args.resolution,
             fps=args.fps,
             progress=update,
+            extra=extra,
         )
     print(
         f"Wrote {meta['frames']} frames ({meta['frames'] / meta['fps']:.0f} s) of {meta['scenario']} "
         f"seed {meta['seed']} to {Path(args.out) / meta['video']}: {meta['moves']} moves, "
-        f"{meta['rounds']} rounds, winner {meta['winner']}."
+        f"{meta['rounds']} rounds, {meta['activations']} activations, winner {meta['winner']}."
     )
     return 0
