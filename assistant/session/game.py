@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from assistant.live_hub import Command
+from assistant.session import setup_check
 from assistant.session.announce import correction_text
 from assistant.session.dice import AutoDice, NeedRoll, QueuedDice
 from assistant.session.observation import Observation, PieceSeen
@@ -718,27 +719,9 @@ def moved_units(state: GameState, obs: Observation, tol: Tolerances) -> list[Uni
 def setup_problems(
     scenario: Scenario, state: GameState, obs: Observation, tol: Tolerances
 ) -> list[str]:
-    """What keeps the table from matching the scenario, in plain sentences."""
-    problems = []
-    zones = {s.name: s.deployment for s in scenario.sides}
-    from shapely.geometry import Point as ShapelyPoint
-    from shapely.geometry import Polygon
-
-    for unit in state.units:
-        seen = obs.pieces.get(unit.id)
-        if seen is None:
-            problems.append(f"{unit.name} is missing.")
-            continue
-        zone = zones.get(unit.side) or ()
-        if len(zone) >= 3 and not Polygon(zone).buffer(0.01).contains(
-            ShapelyPoint(seen.x_in, seen.y_in)
-        ):
-            problems.append(f"{unit.name} is outside its deployment zone.")
-        elif len(zone) < 3 and math.dist((seen.x_in, seen.y_in), unit.position) > 1.0:
-            problems.append(f"{unit.name} should stand at ({unit.x:.0f}, {unit.y:.0f}) inches.")
-    for name in obs.missing_terrain:
-        problems.append(f"I can't find {name}.")
-    return problems
+    """What keeps the table from matching the scenario, in plain sentences (models in their
+    zones, tagged terrain where the scenario puts it: ``assistant.session.setup_check``)."""
+    return setup_check.setup_problems(scenario, state, obs)
 
 
 def adopt_positions(state: GameState, obs: Observation, tol: Tolerances) -> GameState:

@@ -34,6 +34,9 @@ class Observation:
     """Tags seen twice: neither copy is trusted."""
     missing_terrain: tuple[str, ...] = ()
     """Names of scenario terrain pieces whose tags are not in view."""
+    terrain: Mapping[str, PieceSeen] = field(default_factory=dict)
+    """Tagged terrain pieces on the table by terrain id: the pose of the piece's reference
+    point (its polygon's centroid in the scenario) and its heading."""
     buttons: tuple[str, ...] = ()
     """Button presses seen in this frame ("done", "undo", "repeat", "confirm")."""
     warnings: tuple[str, ...] = ()

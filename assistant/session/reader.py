@@ -84,6 +84,7 @@ class TableReader:
         snap = self.tracker.update(frame.t, frame.index, sightings, grey)
         pieces: dict[str, PieceSeen] = {}
         terrain_seen: set[str] = set()
+        terrain: dict[str, PieceSeen] = {}
         for pose in snap.pieces:
             if pose.state is TagState.LIFTED:
                 continue
@@ -93,6 +94,9 @@ class TableReader:
                 )
             elif pose.name in self.terrain:
                 terrain_seen.add(pose.name)
+                terrain[pose.name] = PieceSeen(
+                    pose.x_in, pose.y_in, pose.heading_deg, visible=pose.state is TagState.SEEN
+                )
         missing = tuple(title for name, title in self.terrain.items() if name not in terrain_seen)
         unknown = []
         for s in sightings:
@@ -111,6 +115,7 @@ class TableReader:
             unknown_tags=tuple(sorted(set(unknown))),
             duplicate_tags=tuple(int(d) for d in snap.duplicates),
             missing_terrain=missing,
+            terrain=terrain,
             buttons=self.buttons.update(frame.t, visible),
             warnings=snap.warnings,
         )

@@ -1,0 +1,147 @@
+"""The set-up check at the table (issue 13): before the battle, each tagged terrain piece must be
+within 0.5 in and 15 degrees of where the scenario puts it and each model in its zone; the
+assistant says what to move, piece by piece, until the table matches.
+
+The table is rendered by the project's synthetic renderer and read by the real detector and
+tracker: two terrain pieces misplaced are both named (spoken and logged), and the battle
+begins once they are moved back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from assistant.commands.calibrate import profile_from_frames
+from assistant.footage import battle_scene, overhead_camera
+from assistant.scenarios import load_game
+from assistant.session.dice import AutoDice
+from assistant.session.game import LiveGame, Stage
+from assistant.session.observation import Observation, PieceSeen
+from assistant.session.reader import TableReader
+from assistant.session.setup_check import (
+    move_words,
+    setup_problems,
+    terrain_places,
+    terrain_problem,
+)
+from engine.protocols import find_controller
+from vision.detector import Detector
+from vision.render.frame import render_frame
+from vision.types import Frame
+
+SCENARIO = "crossroads-ambush"  # three tagged terrain pieces: the shrine, the boulder, the thicket
+
+
+@pytest.fixture(scope="module")
+def tables() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """The table as the scenario wants it, and with the shrine and the boulder misplaced."""
+    scenario, _, state = load_game(SCENARIO)
+    scene = battle_scene(scenario, state)
+    camera = overhead_camera(scenario, "1080p")
+    terrain = {t.spec.name: t for t in scene.terrain}
+    shrine, boulder = terrain["shrine"], terrain["boulder"]
+    moved = {
+        "shrine": replace(shrine, x_in=shrine.x_in + 2.0, heading_deg=30.0),
+        "boulder": replace(boulder, y_in=boulder.y_in - 1.5),
+    }
+    bad = replace(scene, terrain=tuple(moved.get(t.spec.name, t) for t in scene.terrain))
+    return render_frame(scene, camera)[0], render_frame(bad, camera)[0]
+
+
+def _frames(images: list[tuple[npt.NDArray[np.uint8], int]]) -> Iterator[Frame]:
+    index = 0
+    for image, count in images:
+        for _ in range(count):
+            yield Frame(index, index * 0.1, image)
+            index += 1
+
+
+def test_two_misplaced_pieces_are_named_until_moved_back(
+    tables: tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]],
+) -> None:
+    good, bad = tables
+    scenario, ruleset, state = load_game(SCENARIO)
+    profile = profile_from_frames(_frames([(good, 3)]), Detector(), 24, 24)[0]
+    said: list[str] = []
+    game = LiveGame(
+        scenario=scenario,
+        ruleset=ruleset,
+        ai=find_controller(scenario.scenario.ai_controller),
+        dice=AutoDice(1),
+        say=said.append,
+        initial=state,
+    )
+    reader = TableReader(scenario, profile)
+    frames = _frames([(bad, 12), (good, 12)])
+    for frame in frames:
+        game.observe(reader.read(frame))
+        if frame.index == 11:
+            assert game.stage is Stage.SETUP
+            setup = [s for s in said if s.startswith("Set-up:")]
+            assert len(setup) == 1, said  # said once while the table stays as it is
+            assert (
+                "Move the shrine (tag 8) 2 inches to the left, and turn it about 30 degrees left."
+                in setup[0]
+            )
+            assert "Move the boulder (tag 9) 1.5 inches away from you." in setup[0]
+            assert "thicket" not in setup[0] and "Sergeant" not in setup[0]
+            assert [a.text for a in game.announcements] == said  # logged with the game
+    assert game.stage is not Stage.SETUP, said
+    assert any(s.startswith("The table matches") for s in said)
+
+
+def _seen(x: float, y: float, h: float = 0.0) -> PieceSeen:
+    return PieceSeen(x, y, h)
+
+
+def test_the_tolerances_are_half_an_inch_and_fifteen_degrees() -> None:
+    scenario = load_game(SCENARIO)[0]
+    shrine = next(p for p in terrain_places(scenario) if p.id == "shrine")
+    assert terrain_problem(shrine, _seen(12.45, 12.0, 14.0)) is None
+    assert terrain_problem(shrine, _seen(12.0, 12.0, 346.0)) is None
+    assert (
+        terrain_problem(shrine, _seen(12.0, 11.4))
+        == "Move the shrine (tag 8) 0.5 inches away from you."
+    )
+    assert terrain_problem(shrine, _seen(11.65, 12.37)) == (
+        "Move the shrine (tag 8) 0.5 inches toward you and 0.5 inches to the right."
+    )
+    assert (
+        terrain_problem(shrine, _seen(12.0, 12.0, 20.0))
+        == "Turn the shrine (tag 8) about 20 degrees left."
+    )
+    assert terrain_problem(shrine, _seen(12.0, 12.0, 180.0)) == "Turn the shrine (tag 8) around."
+
+
+def test_models_outside_their_zone_are_told_where_to_go() -> None:
+    scenario, _, state = load_game(SCENARIO)
+    pieces = {u.id: _seen(u.x, u.y, u.heading_deg) for u in state.units}
+    terrain = {p.id: _seen(p.x_in, p.y_in) for p in terrain_places(scenario)}
+    assert setup_problems(scenario, state, Observation(0.0, True, pieces, terrain=terrain)) == []
+    pieces["sergeant"] = _seen(12.0, 9.0)  # the Wardens' zone ends at y = 6
+    del pieces["goblin-boss"]
+    problems = setup_problems(scenario, state, Observation(0.0, True, pieces, terrain=terrain))
+    assert problems == [
+        "Move Sergeant Ash into its deployment zone: 3.5 inches toward you.",
+        "Goblin Boss is missing.",
+    ]
+
+
+def test_a_scenario_without_tagged_terrain_checks_no_terrain() -> None:
+    scenario, _, state = load_game(SCENARIO)
+    untagged = scenario.model_copy(
+        update={"terrain": tuple(t.model_copy(update={"tags": ()}) for t in scenario.terrain)}
+    )
+    pieces = {u.id: _seen(u.x, u.y) for u in state.units}
+    assert terrain_places(untagged) == ()
+    assert setup_problems(untagged, state, Observation(0.0, True, pieces)) == []
+
+
+def test_move_words() -> None:
+    assert move_words(1.0, -2.26) == "2.5 inches toward you and 1 inch to the right"
+    assert move_words(0.2, 0.1) == ""
+    assert move_words(0.0, 0.0, -40.0) == "turn it about 40 degrees left"
