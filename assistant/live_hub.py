@@ -29,7 +29,11 @@ UnitStatus = Literal["active", "fallen", "off"]
 Controller = Literal["ai", "player"]
 PromptKind = Literal["dice", "declare", "confirm"]
 StatusLevel = Literal["info", "warning", "error"]
-CommandKind = Literal["declare", "dice", "undo", "redo", "repeat", "confirm", "pass"]
+CommandKind = Literal[
+    "declare", "dice", "undo", "redo", "repeat", "confirm", "pass", "oracle", "yes-no", "secret"
+]
+"""The commands the page sends; "oracle", "yes-no" and "secret" roll seed 003's narrative tools
+(``assistant.session.tools``)."""
 
 PointIn = tuple[float, float]
 """A point on the table, (x, y) in inches from the player's left front corner."""
@@ -354,6 +358,8 @@ class Command:
     """For dice: the die's result."""
     unit_id: str | None = None
     """For confirm (and optionally declare): the unit meant."""
+    text: str | None = None
+    """For oracle, yes-no and secret: the question or the place searched, as typed."""
 
     @classmethod
     def from_dict(cls, payload: Any) -> Command:
@@ -368,6 +374,7 @@ class Command:
         action = _short_text(payload, "action")
         target = _short_text(payload, "target")
         unit_id = _short_text(payload, "unit_id")
+        text = _short_text(payload, "text", TEXT_MAX)
         value = payload.get("value")
         if kind == "declare" and not action:
             raise CommandError("a declaration needs an action (e.g. shoot, melee, pass)")
@@ -379,18 +386,22 @@ class Command:
         elif value is not None:
             raise CommandError(f"only a dice command carries a value, not {kind}")
         checked_kind = cast(CommandKind, kind)
-        return cls(checked_kind, action, target, value if kind == "dice" else None, unit_id)
+        return cls(checked_kind, action, target, value if kind == "dice" else None, unit_id, text)
 
     def to_dict(self) -> dict[str, Any]:
         """The command as a JSON-ready dict (what the page sends)."""
         return {k: v for k, v in asdict(self).items() if v is not None}
 
 
-def _short_text(payload: Mapping[str, Any], key: str) -> str | None:
+TEXT_MAX = 200
+"""Longest question a command may carry, characters."""
+
+
+def _short_text(payload: Mapping[str, Any], key: str, longest: int = 64) -> str | None:
     value = payload.get(key)
     if value is None or value == "":
         return None
-    if not isinstance(value, str) or len(value) > 64:
+    if not isinstance(value, str) or len(value) > longest:
         raise CommandError(f"command field {key!r} must be a short text, not {value!r:.40}")
     return value
 

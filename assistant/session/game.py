@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from assistant.live_hub import Command
-from assistant.session import setup_check
+from assistant.session import setup_check, tools
 from assistant.session.announce import correction_text
 from assistant.session.dice import AutoDice, NeedRoll, QueuedDice
 from assistant.session.observation import Observation, PieceSeen
@@ -400,6 +400,8 @@ class LiveGame:
             self.declare("pass", None)
         elif cmd.kind == "declare":
             self.declare(cmd.action or "", cmd.target, cmd.unit_id)
+        elif cmd.kind in tools.TOOL_KINDS:
+            self.announce(tools.tool_text(cmd, self.scenario))
 
     def _confirm(self) -> None:
         if self.stage is Stage.AI_ORDER and self.order is not None:

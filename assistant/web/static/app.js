@@ -504,6 +504,13 @@
   for (const button of document.querySelectorAll("[data-command]")) {
     button.addEventListener("click", () => send({ kind: button.dataset.command }));
   }
+  for (const button of document.querySelectorAll("[data-tool]")) {
+    button.addEventListener("click", () => {
+      const command = { kind: button.dataset.tool, text: $("tool-question").value.trim() };
+      if (command.kind === "secret" && $("tool-last-place").checked) command.action = "last-place";
+      send(command);
+    });
+  }
   for (const id of ["show-ranges", "show-sight"]) {
     $(id).addEventListener("change", () => state.view && renderBoard(state.view));
   }
