@@ -28,6 +28,7 @@ import itertools
 from dataclasses import replace
 
 from engine.actions import Action, ActionKind, Order
+from engine.board import board_key, remember
 from engine.controllers import status_d20_any
 from engine.controllers.status_d20_tactics import (
     destination_key,
@@ -136,6 +137,7 @@ class Plan:
         self.tactic = rules_of(self.unit).tactic if rules_of(self.unit).tactic != "roll" else ""
         self.query = D20Query(state)
         self.rolls: list[tuple[str, int]] = []
+        self._positions: dict[tuple[str, str], tuple[Point, ...]] = {}
 
     # ------------------------------------------------------------------ helpers
     def _order(self, action: Action, rule: str, reason: str, target: Unit | None = None) -> Order:
@@ -264,8 +266,8 @@ class Plan:
         healed = self._heal()
         if healed is not None:
             return healed
-        weapon = self._primary(heroes)
         target = self._target(heroes)
+        weapon = self._primary_cached
         if not self.other:
             now = self._attack_now(weapon, target, heroes)
             if now is not None and (self.tactic == "cautious" or self._stays(weapon, target)):
@@ -428,11 +430,22 @@ class Plan:
     def _candidates(self, target: Unit) -> list[tuple[Point, ...]]:
         paths = list(self.query.destinations(self.unit))
         if self.state.table.grid is None:
-            paths.append(self.query.move_toward(self.unit, target.position))
+            key = ("d20-toward", *board_key(self.state, self.unit), target.x, target.y)
+            paths.append(
+                remember(
+                    self.state, key, lambda: self.query.move_toward(self.unit, target.position)
+                )
+            )
         return paths
 
     def _position(self, weapon: Weapon, target: Unit) -> tuple[Point, ...]:
         """§5.k step 5 with the tactic's wishes (see ``destination_key``)."""
+        key = (weapon.name, target.id)
+        if key not in self._positions:
+            self._positions[key] = self._best_position(weapon, target)
+        return self._positions[key]
+
+    def _best_position(self, weapon: Weapon, target: Unit) -> tuple[Point, ...]:
         state, unit = self.state, self.unit
         heroes = state.enemies_of(unit)
         allies = [u for u in state.units_of(unit.side) if u.id != unit.id]

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import math
 
-from engine.geometry import Point, best_move_toward, straight_run
-from engine.model import Unit
+import numpy as np
+
+from engine.board import MIN_STEP_IN, board_key, remember
+from engine.geometry import Point, best_move_toward
+from engine.model import GameState, Unit
 from engine.query import BoardQuery
 from engine.rulesets.d20_board import (
     card_of,
@@ -14,6 +17,7 @@ from engine.rulesets.d20_board import (
     in_reach,
     move_allowance,
     move_area,
+    move_problem,
     space_in,
     spaces_between,
     visible,
@@ -94,13 +98,38 @@ class D20Query(BoardQuery):
                 (unit.position,) if c == here else (unit.position, grid.centre(c))
                 for c in sorted(free_cells(self.state, unit))
             )
-        m = move_allowance(self.state, unit)
-        area = move_area(self.state, unit)
-        out: list[tuple[Point, ...]] = [(unit.position,)]
-        for k in range(RING_DIRECTIONS):
-            heading = 360.0 * k / RING_DIRECTIONS
-            for length in (m, m / 2):
-                path = straight_run(unit.position, heading, length, area)
-                if len(path) > 1:
-                    out.append(path)
-        return tuple(out)
+        key = ("d20-ring", *board_key(self.state, unit), card_of(unit).move)
+        return remember(self.state, key, lambda: _ring(self.state, unit))
+
+
+def _ring(state: GameState, unit: Unit) -> tuple[tuple[Point, ...], ...]:
+    """Straight runs in RING_DIRECTIONS directions, full and half Move Unit (one vectorised
+    ray cast; each kept leg is checked exactly by the rules' own test)."""
+    m = move_allowance(state, unit)
+    area = move_area(state, unit)
+    k = RING_DIRECTIONS
+    angles = np.arange(k) * (2 * math.pi / k)
+    ux, uy = np.sin(angles), np.cos(angles)
+    px, py = np.full(k, unit.x), np.full(k, unit.y)
+    free = area.blockers.free_lengths(px, py, ux, uy, unit.radius_in) - 1e-6
+    r, w, d = unit.radius_in, state.table.width_in, state.table.depth_in
+    with np.errstate(divide="ignore", invalid="ignore"):
+        room_x = np.where(
+            ux > 0, (w - r - unit.x) / ux, np.where(ux < 0, (r - unit.x) / ux, np.inf)
+        )
+        room_y = np.where(
+            uy > 0, (d - r - unit.y) / uy, np.where(uy < 0, (r - unit.y) / uy, np.inf)
+        )
+    room = np.maximum(0.0, np.minimum(room_x, room_y) - 1e-6)
+    out: list[tuple[Point, ...]] = [(unit.position,)]
+    for limit in (m, m / 2):
+        reach = area.ground.reach_in(px, py, ux, uy, limit)
+        length = np.minimum(np.minimum(free, reach), room)
+        for i in range(k):
+            t = float(length[i])
+            if t < MIN_STEP_IN:
+                continue
+            path = (unit.position, (unit.x + float(ux[i]) * t, unit.y + float(uy[i]) * t))
+            if not move_problem(state, unit, path):
+                out.append(path)
+    return tuple(out)

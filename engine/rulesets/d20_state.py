@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -131,6 +132,7 @@ def morale_result(roll: int, stronger: bool) -> str:
     return "pass" if roll >= (6 if stronger else 11) else "retreat"
 
 
+@lru_cache(maxsize=4)
 def best_of(rolls: int) -> dict[int, Fraction]:
     """Exact distribution of the higher of ``rolls`` d20 (1 or 2), by enumeration."""
     counts: dict[int, int] = {}
@@ -145,6 +147,7 @@ def best_of(rolls: int) -> dict[int, Fraction]:
     return {k: Fraction(v, total) for k, v in counts.items()}
 
 
+@lru_cache(maxsize=64)
 def p_at_least(need: int, twice: bool = False) -> Fraction:
     """P(a d20, or the higher of two, is ``need`` or more), by enumeration."""
     return sum((p for k, p in best_of(2 if twice else 1).items() if k >= need), Fraction(0))
