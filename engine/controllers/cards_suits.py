@@ -21,6 +21,7 @@ from engine.rulesets.firefight_lite_board import (
     card,
     cell,
     hostiles_of,
+    per_state,
     reach,
     sees,
     square_cover,
@@ -42,10 +43,14 @@ def _detail(drawn: str, to: Cell | None = None) -> tuple[tuple[str, object], ...
 
 def nearest_enemy_gap(state: GameState, unit: Unit, at: Cell) -> int:
     """Squares from ``at`` to the unit's nearest hostile figure (D002-06, Chebyshev)."""
-    cells = [cell(e) for e in hostiles_of(state, unit)]
-    if not cells:
-        return 0
-    return min(max(abs(at[0] - c[0]), abs(at[1] - c[1])) for c in cells)
+    cache = per_state(state)
+    key = ("enemy-gap", unit.id, at)
+    found: int | None = cache.get(key)
+    if found is None:
+        cells = [cell(e) for e in hostiles_of(state, unit)]
+        found = min((max(abs(at[0] - c[0]), abs(at[1] - c[1])) for c in cells), default=0)
+        cache[key] = found
+    return found
 
 
 def activation_order(state: GameState, ids: Sequence[str], dice: RandomSource) -> list[str]:

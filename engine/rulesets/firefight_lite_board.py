@@ -11,13 +11,13 @@ Sight is blocked by terrain and by hostile figures of the viewer (G-03: seed 002
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 import shapely
 
-from engine.geometry.grid import Cell, Grid, chebyshev, grid_costs, grid_line
+from engine.geometry.grid import Cell, Grid, chebyshev, grid_line
 from engine.model import GameState, TerrainPiece, Unit
 from engine.rulesets.firefight_lite_state import COVER_FIGURES, HOSTILE_NEUTRALS, FFCard
 
@@ -38,6 +38,10 @@ class Squares:
     roads: frozenset[Cell]
     names: dict[Cell, str]
     """The terrain piece in each square that has one (for order lines: "the hedge")."""
+    lines: dict[tuple[Cell, Cell], tuple[bool, tuple[Cell, ...]]] = field(
+        default_factory=dict, compare=False, hash=False
+    )
+    """Remembered terrain sight lines on this terrain (see ``terrain_clear``)."""
 
 
 def grid_of(state: GameState) -> Grid:
@@ -78,13 +82,18 @@ def _squares(grid: Grid, terrain: tuple[TerrainPiece, ...]) -> Squares:
                         names.setdefault((col, row), piece.name)
         for cell in filled:
             names.setdefault(cell, piece.name)
-    return Squares(frozenset(blocking), frozenset(impassable), cover, frozenset(roads), names)
+    return Squares(frozenset(blocking), frozenset(impassable), cover, frozenset(roads), names, {})
 
 
 def squares(state: GameState) -> Squares:
     """The terrain's squares, computed once per terrain."""
-    memo = state.memo.for_terrain(state.terrain)
-    return memo.remember(("ff-squares",), lambda: _squares(grid_of(state), state.terrain))
+    cache = per_state(state)
+    found: Squares | None = cache.get(("squares",))
+    if found is None:
+        memo = state.memo.for_terrain(state.terrain)
+        found = memo.remember(("ff-squares",), lambda: _squares(grid_of(state), state.terrain))
+        cache[("squares",)] = found
+    return found
 
 
 def cell(unit: Unit) -> Cell:
@@ -129,11 +138,17 @@ def terrain_clear(state: GameState, a: Cell, b: Cell) -> tuple[bool, tuple[Cell,
     """Whether terrain leaves the line from ``a`` to ``b`` clear (RULES §1.4: a blocking
     square crossed, or a corner between two diagonal blocking squares), and the squares it
     crosses (ends excluded)."""
-    crossed, corners = _line(a, b)
-    blocking = squares(state).blocking
-    if any(c in blocking for c in crossed):
-        return False, crossed
-    return not any(p in blocking and q in blocking for p, q in corners), crossed
+    sq = squares(state)
+    found = sq.lines.get((a, b))
+    if found is None:
+        crossed, corners = _line(a, b)
+        blocking = sq.blocking
+        clear = blocking.isdisjoint(crossed) and not any(
+            p in blocking and q in blocking for p, q in corners
+        )
+        found = (clear, crossed)
+        sq.lines[(a, b)] = found
+    return found
 
 
 def sees_from(
@@ -150,6 +165,8 @@ def sees_from(
     if not crossed:
         return True
     blockers = _hostile_cells(state, viewer)
+    if blockers.isdisjoint(crossed):
+        return True
     return not any(c in blockers and c != moved_from for c in crossed)
 
 
@@ -228,14 +245,36 @@ def reach(state: GameState, unit: Unit, squares_allowed: int) -> dict[Cell, int]
         return dict(found)
     start = cell(unit)
     blocked = squares(state).impassable | _hostile_cells(state, unit)
-    key = ("ff-reach", start, squares_allowed, blocked)
-    costs = state.memo.for_terrain(state.terrain).remember(
-        key, lambda: grid_costs(start, grid_of(state), squares_allowed, blocked)
-    )
+    costs = _steps(start, grid_of(state), squares_allowed, blocked)
     taken = occupied(state, unit.id)
     out = {c: k for c, k in costs.items() if c not in taken and c != start}
     cache[mine] = out
     return dict(out)
+
+
+_STEPS: tuple[Cell, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+
+
+def _steps(start: Cell, grid: Grid, limit: int, blocked: frozenset[Cell]) -> dict[Cell, int]:
+    """Steps to every square within ``limit`` of ``start``: a breadth-first search with the
+    rules of ``engine.geometry.grid.grid_costs`` when every step costs 1 (8-connected, no
+    corner cutting between two blocked squares)."""
+    cols, rows = grid.cols, grid.rows
+    dist = {start: 0}
+    frontier = [start]
+    for d in range(1, limit + 1):
+        nxt = []
+        for c, r in frontier:
+            for dc, dr in _STEPS:
+                n = (c + dc, r + dr)
+                if n in dist or n in blocked or not (0 <= n[0] < cols and 0 <= n[1] < rows):
+                    continue
+                if dc and dr and (c + dc, r) in blocked and (c, r + dr) in blocked:
+                    continue
+                dist[n] = d
+                nxt.append(n)
+        frontier = nxt
+    return dist
 
 
 def path_cells(state: GameState, unit: Unit, goal: Cell, squares_allowed: int) -> tuple[Cell, ...]:
