@@ -559,11 +559,11 @@ class SkirmishRuleset(RulesetBase):
         round_ = state.round + 1
         units = tuple(replace(u, activated=False) for u in state.units)
         a, b = (s.name for s in state.sides[:2])
-        while True:
-            ra, rb = dice.roll(6, f"roll-off: {a}"), dice.roll(6, f"roll-off: {b}")
-            if ra != rb:
-                break
-        first = a if ra > rb else b
+        ra, rb = dice.roll(6, f"roll-off: {a}"), dice.roll(6, f"roll-off: {b}")
+        if ra != rb:
+            first = a if ra > rb else b
+        else:  # a tie: one more die between the two (a bounded re-roll, D001B-13)
+            first = (a, b)[dice.roll(2, f"roll-off tie: {a} or {b}") - 1]
         state = replace(
             state,
             round=round_,
