@@ -24,33 +24,44 @@ from assistant.campaign.battle import (
 )
 from assistant.campaign.store import BattleResult, CampaignStore
 from assistant.session.finish import SessionResult
-from assistant.session.game import Stage
+from assistant.session.game import LiveGame, Stage
 from assistant.session.start import SessionOptions, run_session
+from assistant.session.store import load_saved
 
 
 def play_next_live(
     store: CampaignStore, opts: SessionOptions, echo: Callable[[str], None] = print
-) -> tuple[PreparedBattle, BattleResult | None, SessionResult]:
+) -> tuple[PreparedBattle, BattleResult | None, SessionResult | None]:
     """Play the next battle at the table (``opts`` as for ``play``; its scenario, out and
     resume are set here). The result is None when the battle did not end (it is saved and
-    resumes next time)."""
+    resumes next time); the session is None when the saved battle had already ended (finished
+    with ``play --resume``) and is only recorded."""
     prepared = prepare(store)
     folder = battle_folder(store, prepared)
     session = folder / "session"
     scenario_file = folder / "scenario.toml"
-    if (session / "game.json").exists():
+    saved = session / "game.json"
+    if saved.exists():
+        game = load_saved(saved, lambda text: None)[0]
+        if game.state.winner is not None:
+            return prepared, live_result(store, prepared, game, folder), None
         opts.resume, opts.scenario, opts.out = session, None, None
     else:
         write_text_atomic(scenario_file, prepared.scenario_text)
         opts.resume, opts.scenario, opts.out = None, str(scenario_file), session
     result = run_session(opts, echo)
-    game = result.game
-    if game.stage is not Stage.OVER:
+    if result.game.stage is not Stage.OVER:
         return prepared, None, result
+    return prepared, live_result(store, prepared, result.game, folder), result
+
+
+def live_result(
+    store: CampaignStore, prepared: PreparedBattle, game: LiveGame, folder: Path
+) -> BattleResult:
+    """The store's record of a battle played live (its seed from the saved game)."""
     events = [ev for snap in game.history.snapshots() for ev in snap.events]
-    seed = _saved_seed(session / "game.json")
-    record = battle_result(store, prepared, game.ruleset, game.state, events, seed, folder, "live")
-    return prepared, record, result
+    seed = _saved_seed(folder / "session" / "game.json")
+    return battle_result(store, prepared, game.ruleset, game.state, events, seed, folder, "live")
 
 
 def _saved_seed(path: Path) -> int | None:

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from assistant.campaign.store import CampaignStore
+from assistant.campaign.store import BattleResult, CampaignStore
 
 NAME = "campaign"
 HELP = "Campaigns: a roster whose wounds carry over, battles chained by outcome, kept in SQLite."
@@ -138,38 +138,46 @@ def _next(args: argparse.Namespace, store: CampaignStore) -> int:
 
         seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
         prepared, result = simulate_next(store, seed)
-    else:
-        from assistant.campaign.live import play_next_live
-        from assistant.session.finish import hold_page, session_summary
-        from assistant.session.start import SessionOptions
+        _record(store, prepared.node.title or prepared.node.id, result)
+        return 0
+    from assistant.campaign.live import play_next_live
+    from assistant.session.finish import hold_page, session_summary
+    from assistant.session.start import SessionOptions
 
-        opts = SessionOptions(
-            source=args.source,
-            profile=Path(args.profile) if args.profile else None,
-            dice=args.dice,
-            seed=args.seed,
-            speech=args.speech,
-            port=args.port,
-            serve=not args.no_page,
-            declarations=Path(args.declarations) if args.declarations else None,
-        )
-        prepared, live_result, session = play_next_live(store, opts)
-        try:
+    opts = SessionOptions(
+        source=args.source,
+        profile=Path(args.profile) if args.profile else None,
+        dice=args.dice,
+        seed=args.seed,
+        speech=args.speech,
+        port=args.port,
+        serve=not args.no_page,
+        declarations=Path(args.declarations) if args.declarations else None,
+    )
+    prepared, live_result, session = play_next_live(store, opts)
+    try:
+        if session is not None:
             for line in session_summary(session):
                 print(line)
-            if live_result is None:
-                print("The battle is not over; it is saved: run campaign next --source again.")
-                return 0
-            result = live_result
+        if live_result is None:
+            print(
+                "The battle is not over; it is saved: carry on with soloscope campaign next "
+                f"--source SOURCE --db {store.path}"
+            )
+            return 0
+        _record(store, prepared.node.title or prepared.node.id, live_result)  # before the page
+        if session is not None:
             hold_page(session)
-        finally:
+    finally:
+        if session is not None:
             session.close()
-        seed = result.seed if result.seed is not None else 0
+    return 0
+
+
+def _record(store: CampaignStore, title: str, result: BattleResult) -> None:
+    """Write the battle (one transaction) and say what happened."""
     n = store.record_battle(result)
-    print(
-        f"Battle {n}: {prepared.node.title or prepared.node.id} ({result.scenario}, seed {seed}): "
-        f"{result.outcome}."
-    )
+    print(f"Battle {n}: {title} ({result.scenario}, seed {result.seed}): {result.outcome}.")
     for entry, kills in result.units:
         state = "fell" if entry.fallen else f"{entry.wounds} wound(s)"
         print(f"  {entry.name}: {state}, {kills} kill(s)")
@@ -177,7 +185,6 @@ def _next(args: argparse.Namespace, store: CampaignStore) -> int:
         print(f"  Flags set: {', '.join(result.flags)}")
     following = f"next: {result.next_node}" if result.next_node else "the campaign ends"
     print(f"Resolve the wounds with: soloscope campaign resolve --db {store.path} ({following}).")
-    return 0
 
 
 def _resolve(args: argparse.Namespace, store: CampaignStore) -> int:

@@ -15,29 +15,37 @@ from tests.browser import CHROMIUM, CHROMIUM_ARGS, MISSING
 from tests.campaign.helpers import campaign_copy, cli
 
 
-@pytest.fixture
-def chromium_page() -> Iterator[Any]:
-    """A headless Chromium page that fails the test on a JavaScript error or a request that
-    leaves this computer."""
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, headless (skips when it or Playwright is missing)."""
     if not CHROMIUM.exists():
         pytest.skip(MISSING)
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 860})
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.route(
-            "**/*",
-            lambda route: (
-                route.continue_()
-                if route.request.url.startswith("http://127.0.0.1")
-                else (errors.append(route.request.url), route.abort())
-            ),
-        )
-        yield page
+        yield browser
         browser.close()
-        assert errors == [], errors
+
+
+@pytest.fixture
+def chromium_page(chromium: Any) -> Iterator[Any]:
+    """A page that fails the test on a JavaScript error or a request that leaves this
+    computer."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.route(
+        "**/*",
+        lambda route: (
+            route.continue_()
+            if route.request.url.startswith("http://127.0.0.1")
+            else (errors.append(route.request.url), route.abort())
+        ),
+    )
+    yield page
+    context.close()
+    assert errors == [], errors
 
 
 def test_campaign_page_shows_roster_graph_and_battles(

@@ -1,7 +1,7 @@
 """Crash safety (issue 16): ``campaign next --simulate`` and ``campaign resolve`` killed with
 SIGKILL at seeded random moments; every time the campaign is consistent and carries on.
 
-The suite runs 12 trials (each starts a real soloscope process); ``benchmarks/campaign_crash.py``
+The suite runs 8 trials (each starts a real soloscope process); ``benchmarks/campaign_crash.py``
 runs 60 and prints how many were killed before and after the transaction."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from tests.campaign.crash import crash_trials
 
 
 def test_killed_campaign_steps_leave_it_consistent(tmp_path: Path) -> None:
-    report = crash_trials(tmp_path, trials=12, seed=16)
+    report = crash_trials(tmp_path, trials=8, seed=16)
     assert report.problems == []
-    assert report.trials == 12
-    assert sum(report.written.values()) + sum(report.killed_before.values()) == 12
+    assert report.trials == 8
+    assert sum(report.written.values()) + sum(report.killed_before.values()) == 8
