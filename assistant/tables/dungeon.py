@@ -39,23 +39,27 @@ from engine.geometry.grid import chebyshev, grid_line
 from engine.model import GameState, Role, Unit
 from engine.protocols import PendingKind, Ruleset
 from engine.rulesets.dungeon_board import Board, facing_word, label
+from engine.rulesets.dungeon_resolve import PATROL_RESULTS, patrol_turn
 from engine.rulesets.dungeon_state import STATUSES, card_of, heals_left, rules_of, status_of
 from engine.scenario import cell_name
 
 NAME = "dungeon"
 
-#: d8 patrol outcomes of RULES §6.j, as (result, probability).
-PATROL_ODDS: tuple[tuple[str, Fraction], ...] = (
-    ("full move straight ahead", Fraction(1, 4)),
-    ("half move, no turn", Fraction(1, 20)),
-    ("half move, then 90 degrees clockwise", Fraction(1, 40)),
-    ("half move, then 180 degrees", Fraction(1, 40)),
-    ("half move, then 90 degrees counter-clockwise", Fraction(1, 40)),
-    ("no move", Fraction(1, 4)),
-    ("turn 90 degrees clockwise", Fraction(1, 8)),
-    ("turn 180 degrees", Fraction(1, 8)),
-    ("turn 90 degrees counter-clockwise", Fraction(1, 8)),
-)
+
+def patrol_odds() -> tuple[tuple[str, Fraction], ...]:
+    """The d8 patrol table's outcomes and their exact chances (RULES §6.j), enumerated from
+    the ruleset's own table: each d8 face 1/8, a 3's re-roll for the turn 4-8 each 1/5."""
+    turn_words = {patrol_turn(r, None): PATROL_RESULTS[r] for r in (6, 7, 8)}
+    out: dict[str, Fraction] = {}
+    for roll in range(1, 9):
+        for again in range(4, 9) if roll == 3 else (None,):
+            p = Fraction(1, 8) / (5 if roll == 3 else 1)
+            what = PATROL_RESULTS[roll]
+            if roll == 3:
+                turn = patrol_turn(roll, again)
+                what = what.replace("then turns", "then " + turn_words.get(turn, "no turn"))
+            out[what] = out.get(what, Fraction(0)) + p
+    return tuple(out.items())
 
 
 def _pct(p: Fraction) -> str:
@@ -317,7 +321,7 @@ class DungeonAdapter(BaseAdapter):
 
     def odds(self, args: argparse.Namespace) -> str:
         if args.patrol:
-            lines = [f"{what}: {_pct(p)}" for what, p in PATROL_ODDS]
+            lines = [f"{what}: {_pct(p)}" for what, p in patrol_odds()]
             return "Patrol d8 (a 3 re-rolls 1-3 for its turn):\n" + "\n".join(lines)
         if args.need is None:
             raise UserError("give --need (the d6 result that wounds, 1-6) or --patrol")

@@ -30,7 +30,7 @@ FACING_TOL_DEG = 20.0
 """How far a model may face from its grid facing (the facings are 45 degrees apart)."""
 
 _VERBS = {
-    "fire breath": "breathe fire at",
+    "breath": "breathe fire at",
     "claws": "claw",
     "spear": "throw its spear at",
     "club": "club",
