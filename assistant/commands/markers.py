@@ -153,6 +153,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="bundled scenario name or .toml path: print its models' tags at the sizes and "
         "places it gives, and list which tag goes on which model",
     )
+    parser.add_argument(
+        "--grid-cell-mm",
+        type=float,
+        default=None,
+        help="with a grid scenario: the squares of your own board (a chessboard), mm; the "
+        "printed board is then left out and the corner tags go at your board's corners",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -162,6 +169,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--out must name a .pdf file, got {out}")
     if not out.parent.exists():
         raise UserError(f"folder {out.parent} does not exist (for --out {out})")
+    if args.grid_cell_mm is not None and args.scenario is None:
+        raise UserError("--grid-cell-mm needs --scenario (a scenario played on a grid)")
     roster = None
     if args.scenario is not None:
         given = [
@@ -203,6 +212,10 @@ def run(args: argparse.Namespace) -> int:
     )
     pages = write_kit_pdf(spec, out)
     print(f"wrote {out}: {len(pages)} pages on {args.paper}; print at 100 % (actual size)")
+    if args.scenario is not None:  # a grid scenario: its board at true scale, or a real board
+        from assistant.tables.dungeon_kit import print_grid_board
+
+        print_grid_board(load_scenario(args.scenario), out, PAPERS[args.paper], args.grid_cell_mm)
     if args.tray is not None:
         append_tray_page(out, PAPERS[args.paper], args.tray)
         print(f"added the {args.tray} dice tray sheet as the last page")
