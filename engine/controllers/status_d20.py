@@ -271,7 +271,7 @@ class Plan:
         if not self.other:
             now = self._attack_now(weapon, target, heroes)
             if now is not None and (self.tactic == "cautious" or self._stays(weapon, target)):
-                return now
+                return self._buff() or now
         if not self.moved:
             goal = self._goal()
             if goal is not None:

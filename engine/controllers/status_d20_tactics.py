@@ -154,7 +154,7 @@ def destination_key(
 ) -> tuple[float, ...]:
     """How good a spot is (smaller first): whether the attack is possible from it, then the
     tactic's wish, then cover for ranged primaries (§5.k step 5), then the distance left to the
-    target and the length of the move."""
+    target (while out of reach) and the length of the move (staying put when it may)."""
     wish = 0.0
     if tactic == "slaying":
         wish = -float(heroes_adjacent)
@@ -166,8 +166,9 @@ def destination_key(
         wish = 0.0 if partner_adjacent else 1.0
     wants_cover = tactic == "pragmatic" or (ranged and tactic != "reckless")
     cover_key = 0.0 if (cover or not wants_cover) else 1.0
+    closing = 0.0 if attacks else target_gap  # once in reach, nearer is no better
     if tactic == "reckless":
         return (0.0 if attacks else 1.0, target_gap, moved)
     if tactic == "cautious":
-        return (wish, 0.0 if attacks else 1.0, cover_key, target_gap, moved)
-    return (0.0 if attacks else 1.0, wish, cover_key, target_gap, moved)
+        return (wish, 0.0 if attacks else 1.0, cover_key, closing, moved)
+    return (0.0 if attacks else 1.0, wish, cover_key, closing, moved)
