@@ -12,27 +12,32 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-import shapely
-from shapely.geometry import Polygon
-
 from engine.board import contact_tol, terrain_geometry
 from engine.geometry import (
     EPS_IN,
-    MoveArea,
     Obstacle,
     Point,
     base_obstacle,
     centre_distance_in,
     edge_gap_in,
-    polygon_gap_in,
+    segment_point_distance_in,
     within_in,
 )
 from engine.model import GameState, TerrainPiece, Unit
 from engine.rulesets.skirmish2d6_fighters import GUARDIAN_REACH_IN, card_of
+from engine.rulesets.skirmish2d6_raycast import (
+    Field,
+    Shape,
+    point_polygon_in,
+    segment_crosses,
+    shape,
+)
 
 HOLD_REACH_IN = 1.0
 """A model within this edge-to-edge distance of an objective's terrain piece counts for
 holding it (D001B-12)."""
+BACK_OFF_IN = 1e-6
+"""A move or drive-back stops this short of what it would touch (rounding never overlaps)."""
 SEARCH_TURNS_DEG = (0.0, 20.0, -20.0, 45.0, -45.0, 70.0, -70.0, 95.0, -95.0)
 """Headings (relative to straight at the goal) a move toward a point tries, in order."""
 
@@ -47,15 +52,15 @@ class ObjectiveSite:
     piece: TerrainPiece | None
 
     @cached_property
-    def shape(self) -> Polygon | None:
+    def shape(self) -> Shape | None:
         """The terrain piece's outline, inches (None: only the marker)."""
-        return None if self.piece is None else Polygon(self.piece.polygon)
+        return None if self.piece is None else shape(self.piece.polygon)
 
     def gap_in(self, unit: Unit) -> float:
         """Edge of the unit's base to the piece (or to the marker), inches."""
         if self.shape is None:
             return max(0.0, centre_distance_in(unit.position, self.point) - unit.radius_in)
-        return polygon_gap_in(unit.position, unit.radius_in, self.shape)
+        return max(0.0, point_polygon_in(self.shape, unit.position) - unit.radius_in)
 
 
 def objective_sites(state: GameState) -> tuple[ObjectiveSite, ...]:
@@ -68,9 +73,13 @@ def objective_sites(state: GameState) -> tuple[ObjectiveSite, ...]:
 def _sites(state: GameState) -> tuple[ObjectiveSite, ...]:
     out = []
     for obj in state.objectives:
-        point = shapely.Point(obj.x, obj.y)
         piece = next(
-            (t for t in state.terrain if Polygon(t.polygon).buffer(EPS_IN).contains(point)), None
+            (
+                t
+                for t in state.terrain
+                if point_polygon_in(shape(t.polygon), obj.position) <= EPS_IN
+            ),
+            None,
         )
         out.append(ObjectiveSite(obj.id, obj.name, obj.position, piece))
     return tuple(out)
@@ -123,6 +132,28 @@ def _terrain(state: GameState) -> tuple[tuple[Obstacle, ...], tuple[Obstacle, ..
     return sight, solid
 
 
+@dataclass(frozen=True)
+class _Pieces:
+    sight: tuple[Shape, ...]
+    solid: tuple[Shape, ...]
+    solid_names: tuple[str, ...]
+
+
+def _pieces(state: GameState) -> _Pieces:
+    """The terrain as plain polygons (sight blockers, impassable pieces), once a game."""
+    memo = state.memo.for_terrain(state.terrain)
+
+    def build() -> _Pieces:
+        solid = [t for t in state.terrain if t.impassable]
+        return _Pieces(
+            tuple(shape(t.polygon) for t in state.terrain if t.blocks_los),
+            tuple(shape(t.polygon) for t in solid),
+            tuple(t.name for t in solid),
+        )
+
+    return memo.remember(("skirmish2d6 pieces",), build)
+
+
 def sight_blockers(state: GameState, viewer: Unit, target: Unit) -> tuple[Obstacle, ...]:
     """What blocks the viewer's sight of the target: terrain that blocks sight and the bases
     of the viewer's own side's other models (enemies do not block, D001B-12)."""
@@ -136,9 +167,18 @@ def sight_blockers(state: GameState, viewer: Unit, target: Unit) -> tuple[Obstac
 
 
 def visible(state: GameState, viewer: Unit, target: Unit) -> bool:
-    """The centre line between the two is clear (G-03 primary test)."""
+    """The centre line between the two is clear (G-03 primary test): no sight-blocking
+    terrain crossed, no base of the viewer's side in the way (D001B-12)."""
     a, b = viewer.position, target.position
-    return not any(ob.blocks_segment(a, b) for ob in sight_blockers(state, viewer, target))
+    for u in state.units:
+        if (
+            u.on_table
+            and u.side == viewer.side
+            and u.id not in (viewer.id, target.id)
+            and segment_point_distance_in(a, b, u.position) < u.radius_in - EPS_IN
+        ):
+            return False
+    return not any(segment_crosses(poly, a, b) for poly in _pieces(state).sight)
 
 
 def sight_blocked_by(state: GameState, viewer: Unit, target: Unit) -> tuple[str, ...]:
@@ -151,16 +191,19 @@ def sight_blocked_by(state: GameState, viewer: Unit, target: Unit) -> tuple[str,
 
 
 # ------------------------------------------------------------------------------- movement
-def move_area(state: GameState, unit: Unit) -> MoveArea:
-    """What the unit's base must avoid: impassable terrain and every other model's base (no
-    difficult ground in these rules)."""
-    _, solid = _terrain(state)
-    bases = tuple(
-        base_obstacle(u.name, u.position, u.radius_in)
-        for u in state.units
-        if u.on_table and u.id != unit.id
+def _field(state: GameState, unit: Unit) -> tuple[Field, tuple[str, ...]]:
+    """What the unit's base must avoid (every other base, impassable terrain, the table's
+    edges; no difficult ground in these rules), and the obstacles' names."""
+    pieces = _pieces(state)
+    others = [u for u in state.units if u.on_table and u.id != unit.id]
+    field = Field(
+        unit.radius_in,
+        tuple((u.x, u.y, u.radius_in) for u in others),
+        pieces.solid,
+        state.table.width_in,
+        state.table.depth_in,
     )
-    return MoveArea(state.table, unit.radius_in, solid + bases)
+    return field, tuple(u.name for u in others) + pieces.solid_names
 
 
 def path_length_in(path: Sequence[Point]) -> float:
@@ -178,34 +221,14 @@ def path_problem(state: GameState, unit: Unit, path: Sequence[Point], limit_in: 
     length = path_length_in(path)
     if length > limit_in + 1e-6:
         return f"{unit.name} may move {limit_in:g} in, not {length:.2f} in"
-    area = move_area(state, unit)
+    field, names = _field(state, unit)
     for a, b in itertools.pairwise(path):
-        hits = area.blockers.leg_blockers(a, b, unit.radius_in)
-        if hits:
-            return f"the path runs into {min(hits)[1]}"
-        if not state.table.contains_base(b, unit.radius_in):
+        hit = field.blocker(a, b, names)
+        if hit == "the table edge":
             return f"{unit.name}'s base would leave the table"
+        if hit:
+            return f"the path runs into {hit}"
     return ""
-
-
-def _free_run(area: MoveArea, start: Point, ux: float, uy: float, run: float) -> float:
-    """How far (up to ``run`` inches) the base can slide from ``start`` along (ux, uy)."""
-    end = (start[0] + ux * run, start[1] + uy * run)
-    if not area.blockers.leg_blockers(start, end, area.radius_in) and area.table.contains_base(
-        end, area.radius_in
-    ):
-        return run
-    lo, hi = 0.0, run
-    for _ in range(14):
-        mid = (lo + hi) / 2
-        p = (start[0] + ux * mid, start[1] + uy * mid)
-        if area.blockers.leg_blockers(start, p, area.radius_in) or not area.table.contains_base(
-            p, area.radius_in
-        ):
-            hi = mid
-        else:
-            lo = mid
-    return lo
 
 
 def move_toward(
@@ -219,7 +242,7 @@ def move_toward(
     want = min(limit_in, d0 - stop_gap_in)
     if want <= 1e-3:
         return (start,)
-    area = move_area(state, unit)
+    field, _ = _field(state, unit)
     base = math.atan2(goal[0] - start[0], goal[1] - start[1])
     best: tuple[float, Point] | None = None
     for turn in SEARCH_TURNS_DEG:
@@ -230,7 +253,7 @@ def move_toward(
             # Sideways legs run only as far as brings them nearest the goal.
             along = (goal[0] - start[0]) * ux + (goal[1] - start[1]) * uy
             run = min(limit_in, max(0.0, along))
-        free = _free_run(area, start, ux, uy, run)
+        free = max(0.0, field.free_in(start, ux, uy, run) - BACK_OFF_IN)
         end = (start[0] + ux * free, start[1] + uy * free)
         d = round(centre_distance_in(end, goal), 6)
         if free > 1e-3 and d < d0 - 1e-6 and (best is None or d < best[0]):
@@ -259,8 +282,8 @@ def push_path(
     if d == 0.0:
         return (start,)
     ux, uy = dx / d, dy / d
-    area = move_area(state, pushed)
-    free = _free_run(area, start, ux, uy, distance_in)
+    field, _ = _field(state, pushed)
+    free = max(0.0, field.free_in(start, ux, uy, distance_in) - BACK_OFF_IN)
     if free <= 1e-3:
         return (start,)
     return (start, (start[0] + ux * free, start[1] + uy * free))
