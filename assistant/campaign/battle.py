@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +17,9 @@ from assistant.campaign.seating import Veteran, battle_scenario
 from assistant.campaign.store import BattleResult, CampaignStore
 from assistant.campaign.wounds import LOST, BattleWounds
 from assistant.commands.simulate import event_json, random_json, setup_json
-from assistant.tables import adapter_for
 from engine.actions import Event
 from engine.dice import SeededDice
-from engine.model import GameState, Role, UnitStatus
+from engine.model import GameState, Role, Unit, UnitStatus
 from engine.protocols import Ruleset
 from engine.runner import controllers_for, play_battle, start_game
 from engine.scenario import Scenario
@@ -90,6 +89,24 @@ def prepare(store: CampaignStore) -> PreparedBattle:
     )
 
 
+def roster_units(
+    store: CampaignStore, node_id: str, wounds: dict[str, int] | None = None
+) -> dict[str, Unit]:
+    """Each character who is not lost, as a unit of battle ``node_id``'s scenario carrying
+    its wounds (``wounds`` overrides the store's, by character id): what the rule system's
+    hooks between battles work on."""
+    campaign = store.campaign()
+    source, text = store.scenario_file(node_id)
+    veterans = [
+        Veteran(campaign.character(r.key), (wounds or {}).get(r.key, r.wounds))
+        for r in store.characters()
+        if r.status != LOST
+    ]
+    _, scenario = battle_scenario(text, source, veterans)
+    _, state = start_game(scenario)
+    return {v.character.key: state.unit(v.character.key) for v in veterans}
+
+
 def write_text_atomic(path: Path, text: str) -> None:
     """Write a file so that a crash leaves the old one or the new one."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -126,6 +143,25 @@ def kills_from(events: Iterable[Event], state: GameState) -> dict[str, int]:
     return kills
 
 
+def fresh_state(scenario: Scenario) -> GameState:
+    """The battle's starting state with no wounds carried in."""
+    _, state = start_game(scenario)
+    return replace(state, units=tuple(replace(u, wounds=0) for u in state.units))
+
+
+def carry_capacity(ruleset: Ruleset, fresh: GameState, unit_id: str, most: int = 40) -> int:
+    """The most wounds a character can carry and still start a battle, as the ruleset's own
+    state check judges it (a narrative card's wound slots; a d20 figure's total wounds less
+    one): "every slot filled" of D000-13 for any rule system."""
+    unit = fresh.unit(unit_id)
+    capacity = 0
+    for wounds in range(1, most + 1):
+        if ruleset.check_state(fresh.with_unit(replace(unit, wounds=wounds))):
+            break
+        capacity = wounds
+    return capacity
+
+
 def battle_result(
     store: CampaignStore,
     prepared: PreparedBattle,
@@ -147,12 +183,12 @@ def battle_result(
         outcome = "draw"
     else:
         outcome = "lose"
-    adapter = adapter_for(ruleset)
     kills = kills_from(events, final)
     units = []
+    fresh = fresh_state(prepared.scenario)
     for vet in prepared.veterans:
         unit = final.unit(vet.character.key)
-        slots = adapter.unit_card(final, unit).wound_slots
+        slots = carry_capacity(ruleset, fresh, unit.id)
         fallen = unit.status is UnitStatus.FALLEN
         entry = BattleWounds(vet.character.key, unit.name, min(unit.wounds, slots), slots, fallen)
         units.append((entry, kills.get(unit.id, 0)))

@@ -113,6 +113,9 @@ class BattleNode(_Strict):
     carried it off, "lost-objective:OBJECTIVE" the enemy did, "win", "lose", "draw")."""
     next: dict[str, str] = {}
     """Key (a flag, or win / lose / draw) -> the next battle's id or "end"; read in order."""
+    dawn: bool = False
+    """A new day dawns before this battle (multi-day adventures, RULES §5.b, for a rule system
+    with that rule): every character heals fully and may take its Recovery action again."""
 
 
 class CampaignFile(_Strict):
@@ -146,7 +149,15 @@ class CampaignFile(_Strict):
             raise ValueError(
                 f"campaign.start: {self.campaign.start!r} is not a battle (allowed: {ids})"
             )
+        from assistant.campaign.rest import rest_rules
+
         flags = {f for b in self.battles for f in b.flags}
+        for i, b in enumerate(self.battles):
+            if b.dawn and rest_rules(self.campaign.ruleset) is None:
+                raise ValueError(
+                    f"battles[{i}].dawn: the {self.campaign.ruleset!r} rules have no multi-day "
+                    "rule (allowed with: d20)"
+                )
         for i, b in enumerate(self.battles):
             for flag, condition in b.flags.items():
                 if flag in OUTCOMES or flag == END:

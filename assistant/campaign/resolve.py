@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from assistant.campaign.battle import roster_units
 from assistant.campaign.model import CampaignError
+from assistant.campaign.rest import require_rest_rules
 from assistant.campaign.store import CampaignStore
-from assistant.campaign.wounds import resolve, rolls_needed
+from assistant.campaign.wounds import LOST, resolve, rolls_needed
 from assistant.errors import UserError
 from engine.dice import DiceError, PhysicalDice, RandomSource, ScriptedDice, SeededDice
 
@@ -68,5 +70,46 @@ def resolve_last(store: CampaignStore, dice: RandomSource) -> list[str]:
         )
     header = f"After battle {battle.n} at {place} (wounds: option {option}):"
     lines = [header, *(r.text for r in resolved)]
-    store.resolve(battle.n, resolved, place, "\n".join(lines))
+    rested: list[tuple[str, int]] = []
+    following = campaign.node(battle.next_node) if battle.next_node else None
+    if following is not None and following.dawn:
+        rules = require_rest_rules(campaign.campaign.ruleset)
+        after = {r.key: r.wounds for r in resolved if r.status != LOST}
+        lost = {r.key for r in resolved if r.status == LOST}
+        for key, unit in roster_units(store, following.id, after).items():
+            if key not in lost:
+                rested.append((key, rules.morning(unit).wounds))
+        lines.append(
+            f"Dawn before {following.title or following.id}: a new day; every character "
+            "rests, heals fully and may take the Recovery action again."
+        )
+    store.resolve(battle.n, resolved, place, "\n".join(lines), rested)
     return lines
+
+
+def recover_character(store: CampaignStore, who: str) -> str:
+    """A character takes the Recovery action between battles (RULES §5.b, D003-22), judged
+    by the rule system's own hook; the sentence to show and say."""
+    campaign = store.campaign()
+    rules = require_rest_rules(campaign.campaign.ruleset)
+    if store.unresolved() is not None:
+        raise CampaignError("resolve the last battle's wounds first (campaign resolve)")
+    node = store.current()
+    if node is None:
+        raise CampaignError("the campaign is over: there is no battle to recover for")
+    wanted = who.strip().lower()
+    rows = [r for r in store.characters() if wanted in (r.key.lower(), r.name.lower())]
+    if not rows:
+        names = ", ".join(r.name for r in store.characters())
+        raise CampaignError(f"no character {who!r} in the roster (the roster: {names})")
+    row = rows[0]
+    if row.status == LOST:
+        raise CampaignError(f"{row.name} is lost for the campaign")
+    unit = rules.mark_recovered(roster_units(store, node)[row.key], row.recovered)
+    after, why = rules.recovery(unit)
+    if why:
+        raise CampaignError(why)
+    store.recover(row.key, after.wounds)
+    return (
+        f"{row.name} takes the Recovery action: {row.wounds} wound(s) before, {after.wounds} now."
+    )

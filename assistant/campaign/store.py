@@ -27,7 +27,7 @@ from assistant.errors import UserError
 
 APPLICATION_ID = 0x53434D50
 """'SCMP': marks a soloscope campaign database."""
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 SCHEMA_V1 = """
 CREATE TABLE campaign (
@@ -97,7 +97,19 @@ def _migrate_1_to_2(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS = {1: _migrate_1_to_2}
+def _migrate_2_to_3(db: sqlite3.Connection) -> None:
+    """Version 3: whether a character has taken its Recovery action since the last battle
+    (RULES §5.b, once per session), and that flag before each battle (for undo)."""
+    run_script(
+        db,
+        """
+        ALTER TABLE characters ADD COLUMN recovered INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE battle_units ADD COLUMN before_recovered INTEGER NOT NULL DEFAULT 0;
+        """,
+    )
+
+
+MIGRATIONS = {1: _migrate_1_to_2, 2: _migrate_2_to_3}
 """From version N to N + 1."""
 
 
@@ -117,6 +129,8 @@ class CharacterRow:
     battles: int
     kills: int
     wound_from: str
+    recovered: bool = False
+    """Took its Recovery action since the last battle."""
 
 
 @dataclass(frozen=True)
@@ -244,7 +258,8 @@ class CampaignStore:
             with store.transaction() as db:
                 db.execute(f"PRAGMA application_id={APPLICATION_ID}")
                 run_script(db, SCHEMA_V1)
-                _migrate_1_to_2(db)
+                for version in range(1, SCHEMA_VERSION):
+                    MIGRATIONS[version](db)
                 db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
                 db.execute(
                     "INSERT INTO campaign (id, name, source, file_text, current) "
@@ -311,10 +326,12 @@ class CampaignStore:
     def characters(self) -> list[CharacterRow]:
         """The roster in sheet order."""
         rows = self.db.execute(
-            "SELECT key, name, tag, wounds, status, battles, kills, wound_from "
+            "SELECT key, name, tag, wounds, status, battles, kills, wound_from, recovered "
             "FROM characters ORDER BY sheet"
         ).fetchall()
-        return [CharacterRow(*r) for r in rows]
+        return [
+            CharacterRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], bool(r[8])) for r in rows
+        ]
 
     def battles(self) -> list[BattleRow]:
         """Every battle played, in order."""
@@ -371,12 +388,12 @@ class CampaignStore:
                 ),
             )
             for entry, kills in result.units:
-                wounds, status, wound_from = db.execute(
-                    "SELECT wounds, status, wound_from FROM characters WHERE key = ?",
+                wounds, status, wound_from, recovered = db.execute(
+                    "SELECT wounds, status, wound_from, recovered FROM characters WHERE key = ?",
                     (entry.key,),
                 ).fetchone()
                 db.execute(
-                    "INSERT INTO battle_units VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO battle_units VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         n,
                         entry.key,
@@ -387,19 +404,29 @@ class CampaignStore:
                         wounds,
                         status,
                         wound_from,
+                        recovered,
                     ),
                 )
                 db.execute(
                     "UPDATE characters SET battles = battles + 1, kills = kills + ? WHERE key = ?",
                     (kills, entry.key),
                 )
+            db.execute("UPDATE characters SET recovered = 0")  # a new session (RULES §5.b)
             for flag in result.flags:
                 db.execute("INSERT OR IGNORE INTO flags VALUES (?, ?)", (flag, n))
             db.execute("UPDATE campaign SET current = ?", (result.next_node,))
         return int(n)
 
-    def resolve(self, n: int, resolved: Sequence[Resolved], place: str, lines: str) -> None:
-        """Write the wound resolution of battle ``n`` in one transaction."""
+    def resolve(
+        self,
+        n: int,
+        resolved: Sequence[Resolved],
+        place: str,
+        lines: str,
+        rested: Sequence[tuple[str, int]] = (),
+    ) -> None:
+        """Write the wound resolution of battle ``n`` in one transaction; ``rested``: each
+        character's wounds after the morning's rest when the next battle begins a new day."""
         with self.transaction() as db:
             row = db.execute("SELECT resolved FROM battles WHERE n = ?", (n,)).fetchone()
             if row is None or row[0]:
@@ -416,7 +443,29 @@ class CampaignStore:
                     "UPDATE characters SET wounds = ?, status = ?, wound_from = ? WHERE key = ?",
                     (r.wounds, r.status, wound_from, r.key),
                 )
+            for key, wounds in rested:
+                db.execute(
+                    "UPDATE characters SET wounds = ?, status = CASE WHEN ? > 0 THEN 'wounded' "
+                    "ELSE 'fit' END, wound_from = CASE WHEN ? > 0 THEN wound_from ELSE '' END, "
+                    "recovered = 0 WHERE key = ? AND status != 'lost'",
+                    (wounds, wounds, wounds, key),
+                )
             db.execute("UPDATE battles SET resolved = 1, resolution = ? WHERE n = ?", (lines, n))
+
+    def recover(self, key: str, wounds: int) -> None:
+        """Write a character's Recovery action (its wounds after it) in one transaction."""
+        with self.transaction() as db:
+            row = db.execute(
+                "SELECT recovered, status FROM characters WHERE key = ?", (key,)
+            ).fetchone()
+            if row is None or row[0] or row[1] == LOST:
+                raise CampaignStoreError(f"{key} cannot take the Recovery action now")
+            db.execute(
+                "UPDATE characters SET wounds = ?, recovered = 1, status = CASE WHEN ? > 0 "
+                "THEN 'wounded' ELSE 'fit' END, wound_from = CASE WHEN ? > 0 THEN wound_from "
+                "ELSE '' END WHERE key = ?",
+                (wounds, wounds, wounds, key),
+            )
 
     def undo(self) -> BattleRow:
         """Take back the last battle (and its resolution) in one transaction; the battle."""
@@ -426,8 +475,8 @@ class CampaignStore:
                 raise CampaignStoreError("no battle has been played yet: nothing to take back")
             last = battles[-1]
             parts = db.execute(
-                "SELECT key, kills, before_wounds, before_status, before_from FROM battle_units "
-                "WHERE battle = ?",
+                "SELECT key, kills, before_wounds, before_status, before_from, before_recovered "
+                "FROM battle_units WHERE battle = ?",
                 (last.n,),
             ).fetchall()
             if not parts:
@@ -435,11 +484,11 @@ class CampaignStore:
                     f"battle {last.n} was recorded by an older soloscope (schema version 1) "
                     "without each character's part; it cannot be taken back"
                 )
-            for key, kills, wounds, status, wound_from in parts:
+            for key, kills, wounds, status, wound_from, recovered in parts:
                 db.execute(
                     "UPDATE characters SET wounds = ?, status = ?, wound_from = ?, "
-                    "battles = battles - 1, kills = kills - ? WHERE key = ?",
-                    (wounds, status, wound_from, kills, key),
+                    "recovered = ?, battles = battles - 1, kills = kills - ? WHERE key = ?",
+                    (wounds, status, wound_from, recovered, kills, key),
                 )
             db.execute("DELETE FROM battle_units WHERE battle = ?", (last.n,))
             db.execute("DELETE FROM flags WHERE battle = ?", (last.n,))

@@ -39,6 +39,7 @@ def campaign_json(store: CampaignStore) -> dict[str, Any]:
                 "battles": c.battles,
                 "kills": c.kills,
                 "wound_from": c.wound_from,
+                "recovered": c.recovered,
             }
             for c in store.characters()
         ],

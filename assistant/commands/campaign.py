@@ -1,4 +1,5 @@
-"""``soloscope campaign new|show|next|resolve|undo --db FILE``: campaigns kept in SQLite."""
+"""``soloscope campaign new|show|next|resolve|recover|undo --db FILE``: campaigns kept in
+SQLite."""
 
 from __future__ import annotations
 
@@ -53,6 +54,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     res.add_argument("--rolls", help="the d6 results in order, e.g. 4,2,6 (physical dice)")
     res.add_argument("--speech", default="on", help="on, off, or wav:DIR")
     _db(res)
+    rec = steps.add_parser(
+        "recover", help="a character takes the Recovery action between battles (d20 rules)"
+    )
+    rec.add_argument("character", help="the character's name or id")
+    rec.add_argument("--speech", default="on", help="on, off, or wav:DIR")
+    _db(rec)
     undo = steps.add_parser("undo", help="take back the last battle")
     _db(undo)
 
@@ -95,7 +102,13 @@ def run(args: argparse.Namespace) -> int:
                 f"{db}: campaign schema version {store.migrated_from} updated to the current one.",
                 file=sys.stderr,
             )
-        step = {"show": _show, "next": _next, "resolve": _resolve, "undo": _undo}[args.step]
+        step = {
+            "show": _show,
+            "next": _next,
+            "resolve": _resolve,
+            "recover": _recover,
+            "undo": _undo,
+        }[args.step]
         return step(args, store)
 
 
@@ -195,6 +208,15 @@ def _resolve(args: argparse.Namespace, store: CampaignStore) -> int:
     dice = dice_for(args.dice, args.seed, _rolls(args.rolls))
     lines = resolve_last(store, dice)
     _say_all(lines, args.speech)
+    return 0
+
+
+def _recover(args: argparse.Namespace, store: CampaignStore) -> int:
+    from assistant.campaign.resolve import recover_character
+    from assistant.speech import parse_speech_option
+
+    parse_speech_option(args.speech)
+    _say_all([recover_character(store, args.character)], args.speech)
     return 0
 
 
