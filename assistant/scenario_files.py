@@ -27,8 +27,9 @@ HUMAN_CONTROLLER = "status-d20"
 """The generated file's ruleset and controllers (the status AI plays both sides in
 ``simulate``)."""
 
-BASE_TAG_MM = 10.0
-"""Base tag side on the generated 1 in (25 mm) bases (DESIGN §1)."""
+BASE_TAG_MM = 14.0
+"""Base tag side on the generated 1.25 in (32 mm) bases: what DESIGN §1 recommends for a 1080p
+camera."""
 
 VICTORY: dict[ScenarioKind, str] = {
     ScenarioKind.BASIC_BATTLE: (
@@ -218,7 +219,7 @@ def scenario_toml(gen: GeneratedScenario, seed: int, header: str = "") -> str:
         p = u.placement
         lines += ["", "[[units]]", f"id = {_toml(u.id)}", f"name = {_toml(u.name)}"]
         lines += [f"side = {_toml(u.side)}", f"x = {_toml(p.x)}", f"y = {_toml(p.y)}"]
-        lines += [f"heading = {_toml(p.heading_deg)}", "base_diameter_in = 1"]
+        lines += [f"heading = {_toml(p.heading_deg)}", f"base_diameter_in = {_toml(gen.base_in)}"]
         lines += [f"tags = [{{ id = {u.tag}, size_mm = {_toml(BASE_TAG_MM)} }}]"]
         lines += [f"card = {_toml(u.card)}"]
     tags = terrain_tags(gen)

@@ -35,17 +35,19 @@ from shapely.geometry import Point, Polygon, box
 
 from engine.dice import RandomSource
 from engine.generators.scenario_deploy import (
-    LATTICE_IN,
+    BASE_GAP_IN,
     Field,
     Key,
     Ring,
     around_points,
     band,
     chain_key,
+    eye_height_in,
     facing,
     hidden_key,
     notch_zone,
     ring_of,
+    seen_from_above,
     spread_points,
     toward,
 )
@@ -73,6 +75,10 @@ MAX_ARMY = 17
 
 MARKER_CLEAR_IN = 0.75
 """An objective marker stands at least this far from impassable terrain, inches."""
+
+BASE_IN = 1.25
+"""Base diameter of the generated figures, inches (32 mm bases carry the 14 mm tags DESIGN §1
+recommends for a 1080p camera)."""
 
 FORTRESS_TYPE = "major-building"
 """The terrain type of a Fortress Assault's building."""
@@ -151,6 +157,8 @@ class GeneratedScenario:
     max_rounds: int
     objective_rounds: int
     removed: tuple[str, ...]
+    base_in: float = BASE_IN
+    """Every figure's base diameter, inches."""
 
     def army(self, role: Role) -> ArmySetup:
         """The army of this role."""
@@ -283,7 +291,7 @@ def generate_scenario(
     kind: ScenarioKind | None = None,
     errata: bool = False,
     battlefield: Battlefield | None = None,
-    base_in: float = 1.0,
+    base_in: float = BASE_IN,
 ) -> GeneratedScenario:
     """Roll (or take) the scenario, roll the terrain, and lay out deployment and objectives.
 
@@ -317,7 +325,13 @@ def generate_scenario(
     zones: dict[Role, Polygon] = {"human": human_zone, "ai": ai_zone}
     counts: dict[Role, int] = {"human": heroes, "ai": enemies}
     placements: list[UnitPlacement] = []
+    eye = (w / 2, d / 2, eye_height_in(w, d))
     for _ in range(len(layout.pieces) + 1):
+        tall = [
+            (Polygon(p.polygon), p.type.height_in) for p in layout.pieces if p.type.height_in > 0
+        ]
+        if fortress is not None:
+            tall.append((Polygon(fortress.polygon), fortress.type.height_in))
         placements = []
         impassable = [Polygon(p.polygon) for p in layout.pieces if p.type.impassable]
         if fort_shape is not None:
@@ -329,7 +343,10 @@ def generate_scenario(
             focus_shape = fort_shape if fort_shape is not None and role == "ai" else other
             assert focus_shape is not None
             focus = (float(focus_shape.centroid.x), float(focus_shape.centroid.y))
-            keys = _keys(kind, role, zone, counts[role], mu, r, layout, fort_shape, other)
+            keys = [
+                seen_from_above(k, tall, eye)
+                for k in _keys(kind, role, zone, counts[role], mu, r, layout, fort_shape, other)
+            ]
             for i, key in enumerate(keys):
                 spot = field.place(zone, key)
                 if spot is None:
@@ -350,7 +367,7 @@ def generate_scenario(
             raise ScenarioGenError(
                 f"the {'human' if failed == 'human' else 'AI'} army's deployment zone has no "
                 f"room for {counts[failed]} figures on {base_in:g} in bases (at least "
-                f"{LATTICE_IN + base_in:g} in apart)"
+                f"{BASE_GAP_IN + base_in:g} in apart, centre to centre)"
             )
         removed.append(blocker.id)
         layout = _without(layout, {blocker.id})
@@ -390,4 +407,5 @@ def generate_scenario(
         max_rounds=BATTLE_ROUNDS if kind in long_games else OBJECTIVE_ROUNDS,
         objective_rounds=OBJECTIVE_ROUNDS,
         removed=tuple(removed),
+        base_in=base_in,
     )

@@ -203,3 +203,42 @@ def facing(from_xy: tuple[float, float], to_xy: tuple[float, float]) -> float:
     if math.dist(from_xy, to_xy) < 1e-9:
         return 0.0
     return float(round(bearing_deg(from_xy, to_xy)) % 360)
+
+
+CAMERA_PENALTY = 5000.0
+"""Score added to a spot the overhead camera cannot see: it outweighs every other wish."""
+
+
+def eye_height_in(width_in: float, depth_in: float) -> float:
+    """How high above the table centre an overhead camera (16:9, about 50 degrees across the
+    short side) must be to frame the table and its corner tags, inches (DESIGN §1: about 0.8 m
+    above a 2 ft table)."""
+    span_in = max(depth_in, width_in * 9 / 16) + 5.5
+    return max(31.5, span_in / 2 / math.tan(math.radians(25.0)))
+
+
+def seen_from_above(
+    key: Key, tall: Sequence[tuple[Polygon, float]], eye: tuple[float, float, float]
+) -> Key:
+    """``key``, with a spot whose line to an overhead camera at ``eye`` = (x, y, height), inches,
+    passes through a tall piece (footprint, height in inches) ranked below every other."""
+    if not tall:
+        return key
+    ex, ey, eh = eye
+
+    def wrapped(xs: Floats, ys: Floats, placed: list[tuple[float, float]]) -> Floats:
+        score = key(xs, ys, placed)
+        dx, dy = ex - xs, ey - ys
+        reach = np.hypot(dx, dy)
+        hidden = np.zeros(xs.shape, dtype=bool)
+        for shape, height in tall:
+            # The sight line is below ``height`` for the first height * reach / eh inches.
+            s = np.minimum(reach, height * reach / eh) / np.maximum(reach, 1e-9)
+            coords = np.empty((xs.size, 2, 2))
+            coords[:, 0, 0], coords[:, 0, 1] = xs, ys
+            coords[:, 1, 0], coords[:, 1, 1] = xs + dx * s, ys + dy * s
+            hidden |= shapely.intersects(shapely.linestrings(coords), shape)
+        out: Floats = np.where(hidden, score + CAMERA_PENALTY, score)
+        return out
+
+    return wrapped
