@@ -156,7 +156,13 @@ def battle(n: int) -> ResponseReturnValue:
                 if isinstance(item, dict) and isinstance(item.get("text"), str):
                     lines.append(item["text"])
             break
-    return render_template("campaign_battle.html", data=data, battle=entry, lines=lines)
+    hint = ""
+    if entry["run"] and (run / "session").is_dir():
+        hint = (
+            f"Build this battle's replay from what the camera recorded: soloscope replay "
+            f"{run / 'session'} --scenario {run / 'scenario.toml'} --out {run / 'replay'}"
+        )
+    return render_template("campaign_battle.html", data=data, battle=entry, lines=lines, hint=hint)
 
 
 def serve_campaign_page(db: Path, port: int, stop: threading.Event | None = None) -> None:

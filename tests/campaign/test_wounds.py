@@ -3,11 +3,14 @@ dice (issue 16)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from assistant.campaign.resolve import entered_dice
 from assistant.campaign.wounds import LOST, WOUNDED, BattleWounds, resolve, rolls_needed
 from engine.dice import ScriptedDice
+from tests.campaign.helpers import campaign_copy, cli, show
 
 ASH = BattleWounds("ash", "Sergeant Ash", wounds=2, slots=2, fallen=False)
 ROOK_FELL = BattleWounds("rook", "Shieldman Rook", wounds=1, slots=1, fallen=True)
@@ -48,3 +51,24 @@ def test_entered_dice_ask_again_after_a_mistyped_result() -> None:
     r = resolve("B", ROOK_FELL, entered_dice(ask))
     assert r.status == LOST and len(prompts) == 3
     assert prompts[0] == "Roll a d6 for Shieldman Rook: fallen, lost on 1-2: "
+
+
+def test_resolve_with_physical_dice_typed_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``campaign resolve --dice physical``: the player rolls each d6 and types it (option B)."""
+    db = tmp_path / "b.sqlite"
+    cli(capsys, "campaign", "new", str(campaign_copy(tmp_path, "B")), "--db", str(db))
+    cli(capsys, "campaign", "next", "--simulate", "--seed", "9", "--db", str(db))
+    typed = iter(["5", "4"])  # Ivy fell: 5 returns her; Rook's wound: 4 heals it
+    prompts: list[str] = []
+    monkeypatch.setattr("builtins.input", lambda prompt: (prompts.append(prompt), next(typed))[1])
+    args = ["campaign", "resolve", "--dice", "physical", "--speech", "off", "--db", str(db)]
+    said = cli(capsys, *args)
+    assert prompts == [
+        "Roll a d6 for Crossbow Ivy: fallen, lost on 1-2: ",
+        "Roll a d6 for Shieldman Rook: wound 1 heals on 4-6: ",
+    ]
+    assert "Crossbow Ivy fell; rolled 5: returns with every slot filled (0 wounds)." in said
+    assert "Shieldman Rook rolled 4: every wound heals." in said
+    assert all(c["status"] == "fit" for c in show(capsys, db)["roster"])
