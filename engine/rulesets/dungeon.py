@@ -448,7 +448,9 @@ class DungeonRuleset(RulesetBase):
             unit = state.unit(uid)
             verb = "ends its turn" if rules_of(state).acting else "does nothing this turn"
             ev = event("pass", state.round, f"{label(unit)} {verb}.", uid)
-            return self._after(state, unit, [ev], hero_acted=False, done=True, dice=dice)
+            return self._after(
+                state, unit, [ev], hero_acted=False, done=True, dice=dice, board_changed=False
+            )
         unit = state.unit(action.unit_id or "")
         rules = rules_of(state)
         if rules.acting is None:
@@ -479,7 +481,9 @@ class DungeonRuleset(RulesetBase):
         target = state.unit(action.target_id or "")
         if kind == "heal":
             state, events = heal(state, unit, target, dice)
-            return self._after(state, unit, events, hero_acted=True, done=True, dice=dice)
+            return self._after(
+                state, unit, events, hero_acted=True, done=True, dice=dice, board_changed=False
+            )
         weapon = card_of(unit).attack(str(action.get("weapon")))
         assert weapon is not None
         state, events, flees = attack(state, unit, weapon, target, dice)
@@ -508,14 +512,34 @@ class DungeonRuleset(RulesetBase):
         unit = state.unit(unit.id)
         done = not self._can_still_act(state, unit)
         return self._after(
-            state, unit, events, hero_acted=True, done=done, dice=dice, interacted=(target.id,)
+            state,
+            unit,
+            events,
+            hero_acted=True,
+            done=done,
+            dice=dice,
+            interacted=(target.id,),
+            board_changed=not state.unit(target.id).on_table,
         )
 
     def _can_still_act(self, state: GameState, unit: Unit) -> bool:
         """Whether the acting unit has an attack or a heal left to make this activation."""
+        card, rules = card_of(unit), rules_of(state)
+        if rules.weapons_used and not card.multi_attack_distinct_targets:
+            return False
+        board = Board.of(state)
+        foes = [f for f in board.enemies_of(unit) if f.id not in rules.targets_attacked]
+        for weapon in card.attacks:
+            if weapon.name in rules.weapons_used:
+                continue
+            if any(board.can_attack(unit, weapon, f) for f in foes):
+                return True
+        if card.heal is None or heals_left(unit) <= 0 or rules.weapons_used:
+            return False
         return any(
-            a.kind in ("attack", "heal") and not self.validate(state, a)
-            for a in sample_actions(state, unit.id)
+            not self._heal_problems(state, unit, Action("heal", unit.id, target_id=f.id))
+            for f in state.units
+            if f.on_table and f.side == unit.side
         )
 
     def _start(self, state: GameState, dice: RandomSource) -> Outcome:
@@ -609,11 +633,14 @@ class DungeonRuleset(RulesetBase):
         dice: RandomSource,
         interacted: tuple[str, ...] = (),
         keep_facing: tuple[str, ...] = (),
+        board_changed: bool = True,
     ) -> Outcome:
         """A complete action: the heroes' first action (entrance alerts, D004-08), the status
-        updates, the end of the activation, victory and the next round."""
+        updates (``board_changed``: somebody moved, turned or fell), the end of the
+        activation, victory and the next round."""
         rules = rules_of(state)
         if hero_acted and not is_enemy_side(state, unit.side) and not rules.heroes_have_moved:
+            board_changed = True  # the first look the enemies may take
             state = replace(state, rules=replace(rules, heroes_have_moved=True))
             events += self._entrance_alerts(state)
             state = self._apply_status_events(state, events)
@@ -621,7 +648,7 @@ class DungeonRuleset(RulesetBase):
             interacted = tuple(i for i in interacted if state.unit(i).on_table)
         else:
             interacted = ()
-        state, changed = update_statuses(state, dice, interacted, keep_facing)
+        state, changed = update_statuses(state, dice, interacted, keep_facing, board_changed)
         events += changed
         if done:
             rules = rules_of(state)

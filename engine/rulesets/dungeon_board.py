@@ -14,8 +14,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
-from engine.geometry.grid import Cell, Grid, chebyshev, grid_line_clear
+from engine.geometry.grid import Cell, Grid, GridLine, chebyshev, grid_line
 from engine.model import GameState, Unit
 from engine.rulesets.dungeon_cards import Attack
 from engine.rulesets.dungeon_state import card_of, cell_of, rules_of
@@ -25,6 +26,12 @@ STEPS: tuple[Cell, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-
 """The eight one-square steps, clockwise from facing 0 (↑): ``STEPS[heading // 45]``."""
 COMPASS = ("north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west")
 """Facing words (north = the top of the map), clockwise from 0 degrees."""
+
+
+@lru_cache(maxsize=65536)
+def _line(a: Cell, b: Cell) -> GridLine:
+    """The grid line of two cells (RULES §1.4), remembered: boards are small and fixed."""
+    return grid_line(a, b)
 
 
 def facing_step(heading_deg: float) -> Cell:
@@ -120,13 +127,20 @@ class Board:
         """A straight unblocked line of squares from ``frm`` to the target (G-03): walls and the
         viewer's enemies other than the target block; the viewer's allies do not."""
         to = cell_of(target)
+        line = _line(frm, to)
+        walls, at = self.walls, self.at
+
+        def blocks(cell: Cell) -> bool:
+            if cell in walls:
+                return True
+            who = at.get(cell)
+            return who is not None and who.side != viewer.side and who.id != target.id
+
         if chebyshev(frm, to) <= 1:
-            return grid_line_clear(frm, to, self.walls)
-        blocking = set(self.walls)
-        blocking.update(
-            c for c, u in self.at.items() if u.side != viewer.side and u.id != target.id
-        )
-        return grid_line_clear(frm, to, blocking)
+            return not any(p in walls and q in walls for p, q in line.corners)
+        if any(blocks(c) for c in line.crossed[1:-1]):
+            return False
+        return not any(blocks(p) and blocks(q) for p, q in line.corners)
 
     def sees(self, viewer: Unit, target: Unit, arc_deg: float = 360.0) -> bool:
         """Whether the viewer sees the target: in its forward arc (D004-02) with a clear line."""
@@ -135,11 +149,32 @@ class Board:
             viewer, here, target
         )
 
+    def can_attack(self, unit: Unit, attack: Attack, target: Unit, frm: Cell | None = None) -> bool:
+        """Whether ``unit`` can use ``attack`` on ``target`` from ``frm`` (default: where it
+        stands): :meth:`attack_problem` without its sentence (the planners' fast screen)."""
+        here = frm if frm is not None else cell_of(unit)
+        there = cell_of(target)
+        dist = max(abs(here[0] - there[0]), abs(here[1] - there[1]))
+        if dist == 0:
+            return False
+        reach = 1 if attack.adjacent_only else attack.max_range_sq
+        if reach is not None and dist > reach:
+            return False
+        if attack.forbid_adjacent_target and dist == 1:
+            return False
+        if attack.forbidden_if_enemy_adjacent:
+            for (c, r), u in self.at.items():
+                if u.side != unit.side and abs(c - here[0]) <= 1 and abs(r - here[1]) <= 1:
+                    return False
+        return not (attack.needs_clear_line or dist == 1) or self.line_clear(unit, here, target)
+
     def attack_problem(
         self, unit: Unit, attack: Attack, target: Unit, frm: Cell | None = None
     ) -> str | None:
         """Why ``unit`` cannot use ``attack`` on ``target`` from ``frm`` (default: where it
         stands), in squares; None when it can (RULES §6.h, D004-10)."""
+        if self.can_attack(unit, attack, target, frm):
+            return None
         here = frm if frm is not None else cell_of(unit)
         there = cell_of(target)
         dist = chebyshev(here, there)
@@ -165,9 +200,7 @@ class Board:
                     f"the {me} cannot use the {attack.name} with the {card_of(near[0]).title} "
                     "adjacent"
                 )
-        if (attack.needs_clear_line or dist == 1) and not self.line_clear(unit, here, target):
-            return f"no straight unblocked line of squares from the {me} to the {them}"
-        return None
+        return f"no straight unblocked line of squares from the {me} to the {them}"
 
     def straight_run(self, start: Cell, heading_deg: float, squares: int) -> list[Cell]:
         """The squares of a move straight ahead of up to ``squares``, stopping before a wall,

@@ -8,6 +8,7 @@ a weapon "wounds on N+" on a d6.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -120,7 +121,7 @@ class DungeonCard(UnitCard):
     morale_on_attack_roll_1: bool = False
     entrance_alert: bool = False
 
-    @property
+    @cached_property
     def title(self) -> str:
         """The kind in words ("Fighting Man")."""
         return self.kind.replace("_", " ").replace("-", " ").title()

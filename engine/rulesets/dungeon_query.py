@@ -55,9 +55,7 @@ class DungeonQuery(BoardQuery):
         if kind != "attack":
             return foes
         return tuple(
-            f
-            for f in foes
-            if any(board.attack_problem(unit, w, f) is None for w in card_of(unit).attacks)
+            f for f in foes if any(board.can_attack(unit, w, f) for w in card_of(unit).attacks)
         )
 
     def move_toward(self, unit: Unit, point: Point) -> tuple[Point, ...]:

@@ -53,17 +53,19 @@ TURNS = {4: 0.0, 5: 0.0, 6: 90.0, 7: 180.0, 8: 270.0}
 
 def is_enemy_side(state: GameState, side: str) -> bool:
     """The side the statuses apply to: the AI's (the enemies, RULES §6.d)."""
-    return state.side(side).role is Role.AI
+    return any(s.name == side and s.role is Role.AI for s in state.sides)
 
 
 def heroes(state: GameState) -> list[Unit]:
     """The heroes on the board (the human side), in sheet order."""
-    return [u for u in state.units if u.on_table and not is_enemy_side(state, u.side)]
+    ai = {s.name for s in state.sides if s.role is Role.AI}
+    return [u for u in state.units if u.side not in ai and u.on_table]
 
 
 def monsters(state: GameState) -> list[Unit]:
     """The enemies on the board (the AI side)."""
-    return [u for u in state.units if u.on_table and is_enemy_side(state, u.side)]
+    ai = {s.name for s in state.sides if s.role is Role.AI}
+    return [u for u in state.units if u.side in ai and u.on_table]
 
 
 def patrol_run(state: GameState, unit: Unit, roll: int) -> list[Cell]:
@@ -152,17 +154,23 @@ def update_statuses(
     dice: RandomSource,
     interacted: tuple[str, ...] = (),
     keep_facing: tuple[str, ...] = (),
+    board_changed: bool = True,
 ) -> tuple[GameState, list[Event]]:
     """After a complete action (D004-02): Patrolling enemies that see a hero in their forward
     arc, or that a hero interacted with, become Alerted; once the Arch Foe is Alerted every
     enemy is (RULES §6.d); then every Alerted enemy turns to face the closest hero it sees
     (360°), except those in ``keep_facing`` (a monster that has just retreated keeps the
     retreat direction until the next action, D004-13). Nothing is alerted before the heroes'
-    first action."""
+    first action.
+
+    When the action moved, turned and removed nobody (``board_changed`` False: an attack that
+    wounded or missed, a heal, a pass), what each enemy sees is as it was after the last
+    action: only the interactions alert, and only the newly Alerted turn."""
     rules = rules_of(state)
     events: list[Event] = []
     if not rules.heroes_have_moved:
         return state, events
+    before = {m.id for m in monsters(state) if ALERTED in m.statuses}
     arc = state.option("detection_arc", 180.0)
     board = Board.of(state)
     team = heroes(state)
@@ -172,7 +180,7 @@ def update_statuses(
         why = ""
         if m.id in interacted:
             why = "a hero attacked it"
-        else:
+        elif board_changed:
             seen = next((h for h in team if board.sees(m, h, arc)), None)
             if seen is not None:
                 why = f"it sees the {card_of(seen).title} on {cell_name(cell_of(seen))}"
@@ -184,7 +192,8 @@ def update_statuses(
             if PATROLLING in m.statuses:
                 state, ev = set_status(state, m, ALERTED, "the Arch Foe is alerted")
                 events.append(ev)
-    state, turned = face_closest_heroes(state, dice, keep_facing)
+    keep = keep_facing if board_changed else (*keep_facing, *before)
+    state, turned = face_closest_heroes(state, dice, keep)
     return state, events + turned
 
 
@@ -194,11 +203,27 @@ def face_closest_heroes(
     """Every Alerted enemy turns to face the closest hero in line of sight, at any time
     (RULES §6.d step 1; ties by a logged roll)."""
     events: list[Event] = []
+    team = heroes(state)
+    board = Board.of(state)  # turning moves nobody: one board for every monster
     for m in monsters(state):
         if ALERTED not in m.statuses or m.id in keep_facing:
             continue
-        board = Board.of(state)
-        seen = [h for h in heroes(state) if board.line_clear(m, cell_of(m), h)]
+        here = cell_of(m)
+        by_distance: dict[tuple[int, float], list[Unit]] = {}
+        for h in team:
+            c = cell_of(h)
+            key = (chebyshev(here, c), math.hypot(c[0] - here[0], c[1] - here[1]))
+            by_distance.setdefault(key, []).append(h)
+        seen: list[Unit] = []
+        for key in sorted(by_distance):
+            seen = [h for h in by_distance[key] if board.line_clear(m, here, h)]
+            if seen:
+                break
+        if not seen:
+            continue
+        facing_now = [h for h in seen if facing_toward(here, cell_of(h)) == m.heading_deg]
+        if facing_now:
+            continue  # already faces one of the closest heroes it sees: no turn, no roll
         target = closest(m, seen, dice, f"facing tie: {label(m)}")
         if target is None:
             continue

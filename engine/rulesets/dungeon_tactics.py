@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.actions import Action, Order
 from engine.dice import RandomSource
-from engine.geometry.grid import Cell, chebyshev
+from engine.geometry.grid import Cell, Grid, chebyshev
 from engine.model import GameState, Unit
 from engine.rulesets.dungeon_board import STEPS, Board, facing_word, label
 from engine.rulesets.dungeon_cards import Attack
@@ -76,8 +77,15 @@ def _centres(state: GameState, cells: list[Cell]) -> list[tuple[float, float]]:
     return [grid.centre(c) for c in cells]
 
 
-def walking_distances(board: Board, goal: Cell) -> dict[Cell, int]:
-    """Steps from every open square to ``goal`` around the walls (figures ignored: they move)."""
+def walking_distances(board: Board, goal: Cell) -> Mapping[Cell, int]:
+    """Steps from every open square to ``goal`` around the walls (figures ignored: they move);
+    remembered per board shape, walls and goal (do not change the mapping)."""
+    return _walking(board.grid, board.walls, goal)
+
+
+@lru_cache(maxsize=4096)
+def _walking(grid: Grid, walls: frozenset[Cell], goal: Cell) -> Mapping[Cell, int]:
+    board = Board(grid, walls, {})
     dist = {goal: 0}
     todo = deque([goal])
     while todo:
@@ -112,7 +120,7 @@ def strikes_from(
     options: list[Strike] = []
     for weapon in card.attacks:
         for foe in board.enemies_of(unit):
-            if board.attack_problem(unit, weapon, foe, frm) is None:
+            if board.can_attack(unit, weapon, foe, frm):
                 options.append(Strike(weapon.name, foe, worth(unit, weapon, foe)))
     if not options:
         return []
