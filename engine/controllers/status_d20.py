@@ -66,6 +66,12 @@ from engine.rulesets.d20_state import (
 )
 
 BUFF_ORDER = ("attack", "damage", "defence")
+MIN_MOVE_IN = 0.1
+"""Shorter moves are not ordered (a player cannot carry them out): the figure stays."""
+
+
+def _length(path: tuple[Point, ...]) -> float:
+    return sum(centre_distance_in(a, b) for a, b in zip(path, path[1:], strict=False))
 
 
 def unit_order_key(state: GameState, unit: Unit) -> tuple[float, float]:
@@ -454,6 +460,8 @@ class Plan:
         partner = self._partner()
         best: tuple[tuple[float, ...], tuple[Point, ...]] | None = None
         for path in self._candidates(target):
+            if len(path) > 1 and _length(path) < MIN_MOVE_IN:
+                continue  # too short to ask of a player
             end = path[-1]
             hero_gap = min(spaces_between(state, unit, h, end) for h in heroes)
             moved = sum(centre_distance_in(a, b) for a, b in itertools.pairwise(path))
