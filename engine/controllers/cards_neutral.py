@@ -15,6 +15,7 @@ from engine.rulesets.firefight_lite_board import (
     cell,
     grid_of,
     is_combatant,
+    move_path,
     occupied,
     reach,
     squares,
@@ -30,8 +31,11 @@ def _step(heading: float) -> Cell:
     return STEPS[round(heading / 45.0) % 8]
 
 
-def _move(unit: Unit, to: Cell, rule: str, reason: str) -> Order:
-    return Order(Action("move", unit.id, detail=(("cell", [to[0], to[1]]),)), rule, reason)
+def _move(state: GameState, unit: Unit, to: Cell, rule: str, reason: str) -> Order:
+    action = Action(
+        "move", unit.id, path=move_path(state, unit, to), detail=(("cell", [to[0], to[1]]),)
+    )
+    return Order(action, rule, reason)
 
 
 def _hold(unit: Unit, rule: str, reason: str) -> Order:
@@ -103,7 +107,7 @@ def monk(state: GameState, unit: Unit, dice: RandomSource) -> Order:
         return _hold(unit, "procession", "the way is blocked")
     if at not in reach(state, unit, card(unit).move):
         return _hold(unit, "procession", "the way is blocked")
-    return _move(unit, at, "procession", f"the monk walks on to {cell_name(at)}")
+    return _move(state, unit, at, "procession", f"the monk walks on to {cell_name(at)}")
 
 
 def citizen_heading(state: GameState, unit: Unit, dice: RandomSource, first: bool) -> float:
@@ -139,7 +143,7 @@ def citizen(state: GameState, unit: Unit, dice: RandomSource, first: bool) -> Or
     at = _walk(state, unit, heading, card(unit).move, stop_at_contact=True)
     if at == cell(unit) or at not in reach(state, unit, card(unit).move):
         return _hold(unit, "addled citizen", "it stops and asks after Princess Tinkle")
-    return _move(unit, at, "addled citizen", f"it wanders to {cell_name(at)}")
+    return _move(state, unit, at, "addled citizen", f"it wanders to {cell_name(at)}")
 
 
 def bot(state: GameState, unit: Unit) -> Order:
@@ -167,7 +171,7 @@ def bot(state: GameState, unit: Unit) -> Order:
     to = _toward(state, unit, goal)
     if to == cell(unit):
         return _hold(unit, "dispenser bot", "it cannot get nearer")
-    return _move(unit, to, "dispenser bot", f"it trundles towards {goal.name}")
+    return _move(state, unit, to, "dispenser bot", f"it trundles towards {goal.name}")
 
 
 def mob(state: GameState, ruleset: Ruleset, unit: Unit) -> Order:
@@ -177,12 +181,18 @@ def mob(state: GameState, ruleset: Ruleset, unit: Unit) -> Order:
         return _hold(unit, "citizen frenzy", "nobody left")
     to = _toward(state, unit, goal)
     if chebyshev(to, cell(goal)) == 1:
-        action = Action("assault", unit.id, target_id=goal.id, detail=(("cell", [to[0], to[1]]),))
+        action = Action(
+            "assault",
+            unit.id,
+            path=move_path(state, unit, to),
+            target_id=goal.id,
+            detail=(("cell", [to[0], to[1]]),),
+        )
         if not ruleset.validate(state, action):
             return Order(action, "citizen frenzy", f"the citizen goes for {goal.name}")
     if to == cell(unit):
         return _hold(unit, "citizen frenzy", "it cannot get nearer")
-    return _move(unit, to, "citizen frenzy", f"the citizen runs at {goal.name}")
+    return _move(state, unit, to, "citizen frenzy", f"the citizen runs at {goal.name}")
 
 
 def mine(state: GameState, unit: Unit) -> Order:
@@ -193,4 +203,4 @@ def mine(state: GameState, unit: Unit) -> Order:
     to = _toward(state, unit, goal)
     if to == cell(unit):
         return _hold(unit, "air mine", "it hovers")
-    return _move(unit, to, "air mine", f"it drifts towards {goal.name}")
+    return _move(state, unit, to, "air mine", f"it drifts towards {goal.name}")

@@ -21,6 +21,7 @@ from engine.rulesets.firefight_lite_board import (
     card,
     cell,
     hostiles_of,
+    move_path,
     per_state,
     reach,
     sees,
@@ -108,6 +109,7 @@ class SuitPlan:
         action = Action(
             kind,
             self.unit.id,
+            path=move_path(self.state, self.unit, to) if to is not None else (),
             target_id=target.id if target else None,
             detail=_detail(self.card, to),
         )
@@ -335,7 +337,9 @@ def defence_order(
             dice,
             f"{unit.name} runs for cover",
         )
-        action = Action("run_for_cover", unit.id, detail=_detail(drawn, spot))
+        action = Action(
+            "run_for_cover", unit.id, path=move_path(state, unit, spot), detail=_detail(drawn, spot)
+        )
         if not ruleset.validate(state, action):
             return Order(action, f"{say}: run for cover", f"it runs to {cell_name(spot)}")
     return Order(

@@ -353,3 +353,11 @@ def run_for_cover_square(state: GameState, unit: Unit, avoid: Cell | None = None
         options, key=lambda ck: (square_cover(state, unit, ck[0]), -ck[1], -ck[0][1], -ck[0][0])
     )
     return best[0]
+
+
+def move_path(state: GameState, unit: Unit, to: Cell) -> tuple[tuple[float, float], ...]:
+    """The straight path (inches) from the unit's base centre to the centre of square ``to``,
+    as actions carry it for the table (the rules read ``detail.cell``)."""
+    if to == unit.cell:
+        return ()
+    return (unit.position, grid_of(state).centre(to))

@@ -106,7 +106,12 @@ def discard_card(state: GameState, action: Action) -> GameState:
     deck = state.deck(DECK)
     pile = list(deck.draw_pile)
     pile.remove(drawn)
-    return state.with_deck(replace(deck, draw_pile=tuple(pile)).discarded(drawn))
+    state = state.with_deck(replace(deck, draw_pile=tuple(pile)).discarded(drawn))
+    if action.unit_id and state.has_unit(action.unit_id):
+        unit = state.unit(action.unit_id)
+        if isinstance(unit.rules, FFUnit):
+            state = state.with_unit(replace(unit, rules=replace(unit.rules, last_card=drawn)))
+    return state
 
 
 def reshuffle(state: GameState, dice: RandomSource) -> GameState:
@@ -366,7 +371,8 @@ def serve(state: GameState, bot_id: str, target_id: str) -> tuple[GameState, Eve
     living = {u.id for u in state.units if u.on_table and is_combatant(u)}
     if living <= set(served):
         served = ()
-    state = state.with_unit(replace(bot, rules=FFUnit(served=served)))
+    rules_now = bot.rules if isinstance(bot.rules, FFUnit) else FFUnit()
+    state = state.with_unit(replace(bot, rules=replace(rules_now, served=served)))
     text = f"{bot.name} offers {target.name} a synth-meat pie."
     return state, event("serve", state.round, text, bot_id, target=target_id)
 
@@ -444,11 +450,19 @@ def settle(
 ) -> tuple[GameState, list[Event]]:
     """Skip the phases that have nothing to wait for: a neutral phase with nobody to move, a
     half-turn with nobody left to act, the end of a turn; the game's end."""
-    state = keep_deck_ready(state, dice)
     out: list[Event] = []
+    if state.decks and not state.deck(DECK).draw_pile:
+        state = keep_deck_ready(state, dice)
+        out.append(
+            event(
+                "deck_refilled",
+                state.round,
+                "The draw pile is empty: the discard pile is shuffled into a new draw pile.",
+            )
+        )
     state, ended = end_check(state)
     if ended:
-        return state, ended
+        return state, [*out, *ended]
     for _ in range(8):
         r = rules(state)
         if r.reacting or r.acting or r.phase in ("setup", "event", "initiative", "order", "over"):

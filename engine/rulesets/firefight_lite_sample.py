@@ -12,7 +12,7 @@ from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState
 from engine.protocols import PendingKind
 from engine.rulesets import firefight_lite_flow as flow
-from engine.rulesets.firefight_lite_board import card, cell, reach
+from engine.rulesets.firefight_lite_board import card, cell, move_path, reach
 
 if TYPE_CHECKING:
     from engine.rulesets.firefight_lite import FirefightLite
@@ -22,6 +22,7 @@ MOVES = 3
 
 
 def _cell(c: Cell) -> tuple[tuple[str, object], ...]:
+    """The detail naming square ``c``."""
     return (("cell", [c[0], c[1]]),)
 
 
@@ -53,19 +54,22 @@ def sample(
                     c for c in reach(state, unit, card(unit).move) if chebyshev(c, mover.cell) == 1
                 ]
                 out += [
-                    Action("move_with", unit_id, detail=_cell(c))
+                    Action("move_with", unit_id, path=move_path(state, unit, c), detail=_cell(c))
                     for c in _some(near, dice, "sample move with")
                 ]
         half = list(reach(state, unit, max(1, card(unit).move // 2)))
         out += [
-            Action("run_for_cover", unit_id, detail=_cell(c))
+            Action("run_for_cover", unit_id, path=move_path(state, unit, c), detail=_cell(c))
             for c in _some(half, dice, "sample cover")
         ]
         return [a for a in out if not ruleset.validate(state, a)]
     here = cell(unit)
     full = list(reach(state, unit, card(unit).move))
     half = list(reach(state, unit, max(1, card(unit).move // 2)))
-    out += [Action("move", unit_id, detail=_cell(c)) for c in _some(full, dice, "sample move")]
+    out += [
+        Action("move", unit_id, path=move_path(state, unit, c), detail=_cell(c))
+        for c in _some(full, dice, "sample move")
+    ]
     kinds = ("hold", "leave") if card(unit).neutral else ("stay_frosty", "hold")
     out += [Action(k, unit_id) for k in kinds]
     fire_from = [here, *_some(half, dice, "sample move and fire")]
@@ -75,8 +79,24 @@ def sample(
         out.append(Action("aimed_fire", unit_id, target_id=target.id))
         out.append(Action("serve", unit_id, target_id=target.id))
         for c in fire_from:
-            out.append(Action("move_and_fire", unit_id, target_id=target.id, detail=_cell(c)))
+            out.append(
+                Action(
+                    "move_and_fire",
+                    unit_id,
+                    path=move_path(state, unit, c),
+                    target_id=target.id,
+                    detail=_cell(c),
+                )
+            )
         near = [c for c in [here, *full] if chebyshev(c, target.cell) == 1]
         if near:
-            out.append(Action("assault", unit_id, target_id=target.id, detail=_cell(near[0])))
+            out.append(
+                Action(
+                    "assault",
+                    unit_id,
+                    path=move_path(state, unit, near[0]),
+                    target_id=target.id,
+                    detail=_cell(near[0]),
+                )
+            )
     return [a for a in out if not ruleset.validate(state, a)]

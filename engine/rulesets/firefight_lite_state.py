@@ -76,6 +76,8 @@ class FFUnit(UnitRules):
 
     turn_start: tuple[int, int] | None = None
     served: tuple[str, ...] = ()
+    last_card: str = ""
+    """The last action or defence card drawn for it (shown on its card at the table)."""
 
 
 Phase = Literal["setup", "event", "initiative", "order", "neutral", "sides", "over"]
