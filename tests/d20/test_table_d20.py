@@ -28,7 +28,7 @@ class OwnDice(ControllerBase):
     the live game takes from the plan (so the game's own dice stay in step)."""
 
     name = "own-dice"
-    rulesets = ("d20",)
+    rulesets: tuple[str, ...] = ("d20",)
 
     def __init__(self, dice: RandomSource) -> None:
         self.inner = find_controller("status-d20")
