@@ -2,6 +2,7 @@
 
 from assistant.tables import (
     dungeon,  # noqa: F401
+    firefight_lite,  # noqa: F401
     narrative,  # noqa: F401
     skirmish2d6,  # noqa: F401
     strike,  # noqa: F401
