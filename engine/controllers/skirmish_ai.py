@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from engine.actions import Action, ActionKind, Order
-from engine.dice import RandomSource, ScriptedDice
+from engine.dice import RandomSource
 from engine.model import GameState, Unit
 from engine.protocols import ControllerBase, Pending, PendingKind, Ruleset, register_controller
 from engine.rulesets.skirmish2d6 import (
@@ -178,9 +178,12 @@ class SkirmishAI(ControllerBase):
             plan = self._next(scratch, scratch.unit(unit_id), left, aimed)
             plans.append(plan)
             kind = str(plan.action.kind)
-            if kind not in _CERTAIN or ruleset.validate(scratch, plan.action):
+            if kind not in _CERTAIN:
                 break
-            scratch = ruleset.apply(scratch, plan.action, ScriptedDice(())).state
+            path = plan.action.path
+            if path:  # the next step is planned from where this move ends
+                mover = scratch.unit(unit_id)
+                scratch = scratch.with_unit(replace(mover, x=path[-1][0], y=path[-1][1]))
             left -= 1
             aimed = aimed or kind == AIM
         first = plans[0]
@@ -282,9 +285,9 @@ class SkirmishAI(ControllerBase):
         pass_here = Action(ActionKind.PASS, unit.id, side=unit.side)
         allowance = move_allowance_in(unit)
         for site in sites:
-            if site.gap_in(unit) > HOLD_REACH_IN:
+            if not site.within(unit, HOLD_REACH_IN):
                 continue
-            rivals = [e for e in state.enemies_of(unit) if site.gap_in(e) <= HOLD_REACH_IN]
+            rivals = [e for e in state.enemies_of(unit) if site.within(e, HOLD_REACH_IN)]
             if holder(state, site) == unit.side or not rivals or allowance <= 0:
                 return Plan(pass_here, "step 6: hold", f"{unit.name} holds {site.name}")
             rival = min(rivals, key=lambda e: (round(gap(unit, e), 6), e.sheet_order))

@@ -346,7 +346,6 @@ class SkirmishRuleset(RulesetBase):
             unit = replace(unit, activated=True)
             state = state.with_unit(unit)
             rules = replace(rules, acting=unit.id, actions_left=ACTIONS_PER_ACTIVATION, aimed=False)
-            state = replace(state, rules=rules)
             events.append(
                 event(
                     "activation",
@@ -362,21 +361,20 @@ class SkirmishRuleset(RulesetBase):
             state = replace(state, rules=replace(rules, actions_left=0))
             return self._settle(state, events)
         if kind == RUN:
-            return self._run(state, unit, action, dice, events)
+            return self._run(replace(state, rules=rules), unit, action, dice, events)
         cost = 2 if kind == RECOVER else 1
-        rules = replace(rules, actions_left=rules.actions_left - cost)
+        aimed = {AIM: True, SHOOT: False}.get(kind, rules.aimed)
+        bonus = 1 if rules.aimed else 0
+        rules = replace(rules, actions_left=rules.actions_left - cost, aimed=aimed)
         state = replace(state, rules=rules)
         fight = Fight(state, dice, events, wounded_again_kills=self._stacking(state))
         if kind == MOVE:
             self._move(fight, unit, action.path, MOVE)
         elif kind == AIM:
-            fight.state = replace(fight.state, rules=replace(rules, aimed=True))
             fight.events.append(
                 event("aim", state.round, f"{unit.name} aims (+1 to its next shot).", unit.id)
             )
         elif kind == SHOOT:
-            bonus = 1 if rules.aimed else 0
-            fight.state = replace(fight.state, rules=replace(rules, aimed=False))
             attack(fight, unit.id, action.target_id or "", WEAPONS["bow"], ranged=True, bonus=bonus)
         elif kind == RECOVER:
             self._recover(fight, unit, action.get("status"))
@@ -546,7 +544,8 @@ class SkirmishRuleset(RulesetBase):
             rules = replace(rules, acting=None, actions_left=0, aimed=False)
             other = state.other_side(side)
             state = replace(state, rules=rules, active_side=other)
-        state = replace(state, rules=rules)
+        if rules is not rules_of(state):
+            state = replace(state, rules=rules)
         last = state.round >= self._last_round(state)
         if rules.acting is None and last and self._next_side(state) is None:
             return self._end(state, events, f"round {state.round} is over")

@@ -56,6 +56,17 @@ class ObjectiveSite:
         """The terrain piece's outline, inches (None: only the marker)."""
         return None if self.piece is None else shape(self.piece.polygon)
 
+    def within(self, unit: Unit, reach_in: float) -> bool:
+        """Whether the unit's base is within ``reach_in`` of the piece (a bounding-box test
+        first)."""
+        if self.shape is not None:
+            x0, y0, x1, y1 = self.shape.bounds
+            dx = max(x0 - unit.x, 0.0, unit.x - x1)
+            dy = max(y0 - unit.y, 0.0, unit.y - y1)
+            if math.hypot(dx, dy) - unit.radius_in > reach_in + EPS_IN:
+                return False
+        return within_in(self.gap_in(unit), reach_in)
+
     def gap_in(self, unit: Unit) -> float:
         """Edge of the unit's base to the piece (or to the marker), inches."""
         if self.shape is None:
@@ -87,10 +98,16 @@ def _sites(state: GameState) -> tuple[ObjectiveSite, ...]:
 
 def holder(state: GameState, site: ObjectiveSite) -> str | None:
     """The side with more models on the table within 1 in of the objective; a tie: nobody
-    (D001B-12)."""
+    (D001B-12). Remembered for the game by where the models stand."""
+    stands = tuple((u.x, u.y) if u.on_table else None for u in state.units)
+    key = ("skirmish2d6 holder", site.id, stands)
+    return state.memo.for_terrain(state.terrain).remember(key, lambda: _holder(state, site))
+
+
+def _holder(state: GameState, site: ObjectiveSite) -> str | None:
     counts: dict[str, int] = {}
     for u in state.units:
-        if u.on_table and within_in(site.gap_in(u), HOLD_REACH_IN):
+        if u.on_table and site.within(u, HOLD_REACH_IN):
             counts[u.side] = counts.get(u.side, 0) + 1
     if not counts:
         return None
