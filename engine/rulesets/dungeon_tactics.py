@@ -115,13 +115,28 @@ def strikes_from(
     worth: Callable[[Unit, Attack, Unit], float],
 ) -> list[Strike]:
     """The attacks the unit could make from ``frm`` (best first): one, or for a figure with
-    several weapons at different targets (the dragon), the best set of them (D004-12)."""
+    several weapons at different targets (the dragon), the best set of them (D004-12).
+
+    The same tests as :meth:`Board.can_attack`, with the foes and whether one is adjacent
+    found once per square (the planners call this for every square a figure can reach)."""
     card = card_of(unit)
     options: list[Strike] = []
+    fc, fr = frm
+    foes = [(f, cell_of(f)) for f in board.enemies_of(unit)]
+    gaps = [max(abs(c - fc), abs(r - fr)) for _, (c, r) in foes]
+    enemy_adjacent = 1 in gaps
     for weapon in card.attacks:
-        for foe in board.enemies_of(unit):
-            if board.can_attack(unit, weapon, foe, frm):
-                options.append(Strike(weapon.name, foe, worth(unit, weapon, foe)))
+        if weapon.forbidden_if_enemy_adjacent and enemy_adjacent:
+            continue
+        reach = 1 if weapon.adjacent_only else weapon.max_range_sq
+        for (foe, _), gap in zip(foes, gaps, strict=True):
+            if gap == 0 or (reach is not None and gap > reach):
+                continue
+            if weapon.forbid_adjacent_target and gap == 1:
+                continue
+            if (weapon.needs_clear_line or gap == 1) and not board.line_clear(unit, frm, foe):
+                continue
+            options.append(Strike(weapon.name, foe, worth(unit, weapon, foe)))
     if not options:
         return []
     options.sort(key=lambda s: (-s.value, s.target.sheet_order))
