@@ -153,7 +153,9 @@ class DungeonRuleset(RulesetBase):
                     heading_deg=round(u.heading / 45.0) % 8 * 45.0,
                     card=card,
                     base_diameter_in=u.base_diameter_in,
-                    statuses=frozenset({PATROLLING}) if role is Role.AI else frozenset(),
+                    statuses=frozenset({ALERTED if card.starts_alerted else PATROLLING})
+                    if role is Role.AI
+                    else frozenset(),
                     cell=cell,
                     rules=DungeonUnit(heals_left=card.heal.uses if card.heal else 0),
                 )
@@ -577,13 +579,14 @@ class DungeonRuleset(RulesetBase):
         )
         state = replace(state, rules=rules)
         for m in monsters(state):
+            status = ALERTED if ALERTED in m.statuses else PATROLLING
             events.append(
                 event(
                     "status",
                     state.round,
-                    f"{label(m)} is patrolling, facing {facing_word(m.heading_deg)}.",
+                    f"{label(m)} is {status}, facing {facing_word(m.heading_deg)}.",
                     m.id,
-                    status=PATROLLING,
+                    status=status,
                     cell=list(cell_of(m)),
                 )
             )

@@ -87,7 +87,17 @@ class Board:
 
     @classmethod
     def of(cls, state: GameState) -> Board:
-        """The board of a state."""
+        """The board of a state (remembered in the game's memo for the same tuple of units and
+        walls: a controller, validate and apply ask for it many times per step)."""
+        units, walls = state.units, rules_of(state).walls
+        key = ("dungeon-board", id(units), id(walls))
+        kept = state.memo.remember(key, lambda: (units, walls, cls._build(state)))
+        if kept[0] is units and kept[1] is walls:
+            return kept[2]
+        return cls._build(state)  # other objects once had those ids: not the same board
+
+    @classmethod
+    def _build(cls, state: GameState) -> Board:
         grid = state.table.grid
         assert grid is not None
         at = {u.cell: u for u in state.units if u.on_table and u.cell is not None}

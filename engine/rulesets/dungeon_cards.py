@@ -71,6 +71,8 @@ class CardSpec(BaseModel):
     entrance_alert: bool = False
     """Alerted once the heroes have first moved when within ``entrance_alert_sq`` squares of
     a hero start square (the goblins near the entrance, D004-08)."""
+    starts_alerted: bool = False
+    """An enemy that begins the game Alerted (RULES §6.d: some scenarios do)."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,7 @@ class DungeonCard(UnitCard):
     heal: Heal | None = None
     morale_on_attack_roll_1: bool = False
     entrance_alert: bool = False
+    starts_alerted: bool = False
 
     @cached_property
     def title(self) -> str:
@@ -222,4 +225,5 @@ def read_card(raw: dict[str, Any]) -> DungeonCard:
         heal=None if spec.heal is None else Heal(**spec.heal.model_dump()),
         morale_on_attack_roll_1=spec.morale_on_attack_roll_1,
         entrance_alert=spec.entrance_alert,
+        starts_alerted=spec.starts_alerted,
     )

@@ -438,3 +438,12 @@ def test_alerted_enemies_face_the_closest_hero_they_see() -> None:
     g = state.unit("g")
     assert g.heading_deg == 135.0  # toward (3, 2): bearing 123.7, nearest grid facing
     assert Board.of(state).sees(g, state.unit("h"))
+
+
+def test_a_scenario_may_start_an_enemy_alerted() -> None:
+    card = '{ kind = "goblin", starts_alerted = true }'
+    figures = [("g", card, (0, 0), 180, "enemy"), ("h", "thief", (7, 7), 0, "hero")]
+    state = started(8, 8, figures)
+    assert status_of(state.unit("g")) == ALERTED
+    order = PatrolD8().decide(state, ruleset(), "g", ScriptedDice([]))
+    assert order.action.kind != "patrol"
