@@ -52,6 +52,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--footage", help="folder holding the clip (default: the repository's sample_footage/)"
     )
     parser.add_argument(
+        "--scenario",
+        help="play this grid scenario instead (e.g. dungeon-crawl): its footage is rendered "
+        "into a cache folder on first use",
+    )
+    parser.add_argument("--seed", type=int, help="with --scenario: the battle's dice seed")
+    parser.add_argument(
         "--speech",
         default="on",
         help="on (speaks, or writes WAV files when there is no audio device), off, or wav:DIR",
@@ -71,6 +77,12 @@ def run(args: argparse.Namespace) -> int:
     from assistant.session.start import SessionOptions, run_session
 
     folder = Path(args.footage) if args.footage else sample_footage_dir()
+    if args.scenario:  # rendered once into a cache folder, never into sample_footage/
+        from assistant.tables.dungeon_demo import demo_clip
+
+        folder, args.clip = demo_clip(
+            args.scenario, args.seed, Path(args.footage) if args.footage else None
+        )
     meta_path = folder / f"{args.clip}.json"
     if not meta_path.is_file():
         raise UserError(f"no sample clip {args.clip!r} in {folder} (expected {meta_path.name})")
