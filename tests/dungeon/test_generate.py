@@ -141,3 +141,26 @@ def test_generate_grid_bad_flags_are_one_line(
     assert main(["generate", "grid", "--kind", "chessboard", *args]) != 0
     err = capsys.readouterr().err.strip()
     assert said in err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(("count", "p"), [(3, Fraction(95, 2048)), (8, 0.3660), (13, 0.7293)])
+def test_d004_15_duplicate_odds_without_re_rolls(count: int, p: Fraction | float) -> None:
+    """Why duplicates are re-rolled: without it two of the 2d8 squares coincide this often."""
+    distinct = Fraction(1)
+    for i in range(count):
+        distinct *= Fraction(64 - i, 64)
+    if isinstance(p, Fraction):
+        assert 1 - distinct == p
+    else:
+        assert round(float(1 - distinct), 4) == p
+    average = sum(
+        (Fraction(6 - abs(k - 8), 36) * (1 - _distinct(k)) for k in range(3, 14)), Fraction(0)
+    )
+    assert round(float(average), 4) == 0.3706
+
+
+def _distinct(count: int) -> Fraction:
+    out = Fraction(1)
+    for i in range(count):
+        out *= Fraction(64 - i, 64)
+    return out
