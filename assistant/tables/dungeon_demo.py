@@ -136,7 +136,7 @@ def write_grid_footage(
     *,
     name: str = "battle",
     resolution: str = "720p",
-    fps: float = 8.0,
+    fps: float = 6.0,
     settle_s: float = 1.0,
     progress: ProgressFn | None = None,
 ) -> dict[str, Any]:

@@ -11,8 +11,10 @@ stream at the table and are left out (see the report of issue 12)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
@@ -238,3 +240,51 @@ def test_the_orders_name_squares_and_facings() -> None:
     assert any(": patrol roll " in s and "face" in s for s in said)
     assert any("— roll a d6, " in s and " or more wounds." in s for s in said)
     assert any(" is alerted" in s for s in said)
+
+
+def test_physical_dice_the_patrol_d8_is_asked_for_and_used() -> None:
+    """Physical dice mode (``play --dice``): the AI's patrol d8 is rolled by the player and
+    entered on the page; the order then follows that roll."""
+    from assistant.live_hub import Command
+    from assistant.session.dice import QueuedDice
+
+    scenario, ruleset, state = load_game(SCENARIO)
+    said: list[str] = []
+    game = LiveGame(
+        scenario=scenario,
+        ruleset=ruleset,
+        ai=find_controller(scenario.scenario.ai_controller),
+        dice=QueuedDice(),
+        say=said.append,
+        initial=state,
+    )
+    table = VirtualTable(game)
+    _until(table, Stage.DICE)
+    assert "6-sided die" in said[-1] and "dragon" in said[-1]  # the dragon's start square
+    game.command(Command(kind="dice", value=4))
+    assert game.state.unit("dragon").cell == (7, 2)  # H3 (T004-05)
+    _until(table, Stage.DICE)
+    assert "8-sided die" in said[-1] and "patrol" in said[-1]
+    game.command(Command(kind="dice", value=7))
+    assert any(s.startswith("Dragon at H3: patrol roll 7: ") for s in said[-3:]), said[-3:]
+
+
+def test_the_demo_footage_is_cached_by_its_battles_fingerprint(tmp_path: Path) -> None:
+    """``soloscope demo --scenario dungeon-crawl`` renders once into the cache folder; footage
+    of another battle (another seed, another engine version) has another name."""
+    from assistant.tables.dungeon_demo import (
+        FOOTAGE_VERSION,
+        battle_digest,
+        demo_clip,
+        replayable_seed,
+    )
+
+    scenario, ruleset, state = load_game(SCENARIO)
+    seed = replayable_seed(scenario, ruleset, state)
+    digest = battle_digest(scenario, ruleset, state, seed)
+    assert digest != battle_digest(scenario, ruleset, state, seed + 1)
+    name = f"{SCENARIO}-seed{seed}-{digest}"
+    (tmp_path / f"{name}.mp4").write_bytes(b"rendered before")
+    meta = {"version": FOOTAGE_VERSION, "video": f"{name}.mp4"}
+    (tmp_path / f"{name}.json").write_text(json.dumps(meta), encoding="utf-8")
+    assert demo_clip(SCENARIO, None, tmp_path) == (tmp_path, name)
