@@ -47,7 +47,6 @@ from engine.rulesets.dungeon_board import Board, facing_word, label
 from engine.rulesets.dungeon_cards import read_card
 from engine.rulesets.dungeon_query import DungeonQuery
 from engine.rulesets.dungeon_resolve import (
-    PATROL_RESULTS,
     attack,
     face,
     heal,
@@ -57,6 +56,7 @@ from engine.rulesets.dungeon_resolve import (
     move_unit,
     patrol_run,
     patrol_turn,
+    patrol_words,
     retreat,
     set_status,
     update_statuses,
@@ -598,13 +598,8 @@ class DungeonRuleset(RulesetBase):
         run = patrol_run(state, unit, roll)
         turn = patrol_turn(roll, turn_roll)
         heading = (unit.heading_deg + turn) % 360.0
-        result = PATROL_RESULTS[roll]
-        if roll == 3:
-            result = result.replace("then turns", f"then re-rolls {turn_roll}: ") + (
-                PATROL_RESULTS[int(turn_roll)] if turn else "no turn"
-            )
-            result = result.replace(":  ", ": ")
-        text = f"{label(unit)}: patrol roll {roll}: {result}."
+        words = patrol_words(roll, turn_roll, run, cell_of(unit), heading)
+        text = f"{label(unit)}: {words}."
         events = [
             event(
                 "patrol",

@@ -83,6 +83,27 @@ def patrol_turn(roll: int, turn_roll: int | None) -> float:
     return TURNS.get(roll, 0.0)
 
 
+def patrol_words(
+    roll: int, turn_roll: int | None, run: list[Cell], start: Cell, heading_deg: float
+) -> str:
+    """A patrol's result in words: "patrol roll 3 (half move, then a turn): 1 square ahead to
+    A3; re-roll 6: turns 90° clockwise; now facing west"."""
+    squares = len(run)
+    if roll in (1, 2, 3):
+        kind = "full move" if roll != 3 else "half move, then a turn"
+        if run:
+            moved = f"{squares} square{'s' if squares != 1 else ''} ahead to {cell_name(run[-1])}"
+        else:
+            moved = f"blocked, it stays on {cell_name(start)}"
+        words = f"patrol roll {roll} ({kind}): {moved}"
+        if roll == 3:
+            turned = PATROL_RESULTS[turn_roll or 4] if turn_roll not in (4, 5) else "no turn"
+            words += f"; re-roll {turn_roll}: {turned}"
+    else:
+        words = f"patrol roll {roll}: {PATROL_RESULTS[roll]}"
+    return f"{words}; now facing {facing_word(heading_deg)}"
+
+
 def set_status(state: GameState, unit: Unit, status: str, why: str) -> tuple[GameState, Event]:
     """The unit with its one status word replaced, and the status event."""
     unit = replace(unit, statuses=(unit.statuses - set(STATUSES)) | {status})

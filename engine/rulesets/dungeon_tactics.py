@@ -17,9 +17,9 @@ from engine.actions import Action, Order
 from engine.dice import RandomSource
 from engine.geometry.grid import Cell, Grid, chebyshev
 from engine.model import GameState, Unit
-from engine.rulesets.dungeon_board import STEPS, Board, facing_word, label
+from engine.rulesets.dungeon_board import STEPS, Board, label
 from engine.rulesets.dungeon_cards import Attack
-from engine.rulesets.dungeon_resolve import PATROL_RESULTS, patrol_run, patrol_turn
+from engine.rulesets.dungeon_resolve import patrol_run, patrol_turn, patrol_words
 from engine.rulesets.dungeon_sample import move_action, patrol_action
 from engine.rulesets.dungeon_state import card_of, cell_of, rules_of
 from engine.scenario import cell_name
@@ -59,13 +59,7 @@ def patrol_order(state: GameState, unit: Unit, dice: RandomSource) -> Order:
         side=action.side,
         detail=(*action.detail, ("cells", [list(c) for c in run])),
     )
-    what = PATROL_RESULTS[roll]
-    if roll == 3:
-        what = f"moves half its move, re-roll {turn}: " + (
-            PATROL_RESULTS[turn or 4] if turn not in (4, 5) else "no turn"
-        )
-    where = f" to {cell_name(run[-1])}" if run else ""
-    reason = f"patrol roll {roll}: {what}{where}, facing {facing_word(heading)}"
+    reason = patrol_words(roll, turn, run, cell_of(unit), heading)
     grid = state.table.grid
     assert grid is not None
     return Order(action, "patrol (d8)", reason, distance_in=len(run) * grid.cell_in, rolls=rolls)
