@@ -80,6 +80,7 @@ def _migrate_1_to_2(db: sqlite3.Connection) -> None:
         ALTER TABLE characters ADD COLUMN wound_from TEXT NOT NULL DEFAULT '';
         ALTER TABLE battles ADD COLUMN resolved INTEGER NOT NULL DEFAULT 1;
         ALTER TABLE battles ADD COLUMN played TEXT NOT NULL DEFAULT 'simulate';
+        UPDATE battles SET played = 'v1';
         ALTER TABLE battles ADD COLUMN resolution TEXT NOT NULL DEFAULT '';
         CREATE TABLE battle_units (
             battle INTEGER NOT NULL REFERENCES battles(n),
@@ -517,8 +518,9 @@ class CampaignStore:
                 out.append(f"battle {b.n} has no characters")
             for entry, _ in parts:
                 counts[entry.key] = counts.get(entry.key, 0) + 1
+        legacy = any(b.played == "v1" for b in battles)  # who fought them was not kept
         for c in self.characters():
-            if c.battles != counts.get(c.key, 0):
+            if not legacy and c.battles != counts.get(c.key, 0):
                 out.append(f"{c.name} fought {c.battles} battles, {counts.get(c.key, 0)} recorded")
             if c.status == LOST and c.wounds:
                 out.append(f"{c.name} is lost but carries wounds")

@@ -60,6 +60,8 @@ def test_a_version_1_database_is_migrated_and_plays_on(
         assert store.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert store.migrated_from is None  # already current
+        assert store.problems() == []
+        assert [b.played for b in store.battles()] == ["v1"]
     data = show(capsys, db)
     assert [(b["scenario"], b["seed"], b["outcome"]) for b in data["battles"]] == [
         ("crossroads-ambush", 9, "win")
