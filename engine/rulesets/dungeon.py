@@ -440,8 +440,15 @@ class DungeonRuleset(RulesetBase):
         problems = self.validate(state, action)
         if problems:
             raise IllegalActionError(problems, action, state.round, state.step)
-        state = replace(state, step=state.step + 1)
         kind = str(action.kind)
+        rules = rules_of(state)
+        if kind not in ("chance", "pass") and rules.acting is None:
+            rules = replace(
+                rules, acting=action.unit_id, moved=False, weapons_used=(), targets_attacked=()
+            )
+            state = replace(state, step=state.step + 1, rules=rules)
+        else:
+            state = replace(state, step=state.step + 1)
         if kind == "chance":
             return self._start(state, dice)
         pending = self.pending(state)
@@ -454,12 +461,6 @@ class DungeonRuleset(RulesetBase):
                 state, unit, [ev], hero_acted=False, done=True, dice=dice, board_changed=False
             )
         unit = state.unit(action.unit_id or "")
-        rules = rules_of(state)
-        if rules.acting is None:
-            rules = replace(
-                rules, acting=unit.id, moved=False, weapons_used=(), targets_attacked=()
-            )
-            state = replace(state, rules=rules)
         if kind == "patrol":
             return self._patrol(state, unit, action, dice)
         if kind == "move":
