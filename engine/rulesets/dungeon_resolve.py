@@ -144,11 +144,15 @@ def move_unit(
     return state, moved, ev
 
 
-def face(state: GameState, unit: Unit, heading: float, why: str) -> tuple[GameState, Event]:
-    """The unit turned to ``heading`` and the face event."""
+def face(
+    state: GameState, unit: Unit, heading: float, why: str, toward: Unit | None = None
+) -> tuple[GameState, Event]:
+    """The unit turned to ``heading`` and the face event (``heading``; ``target``: the hero it
+    turned toward, when it turned to face one)."""
     turned = replace(unit, heading_deg=heading % 360.0)
     text = f"{label(unit)} turns to face {facing_word(heading)}{' ' + why if why else ''}."
-    ev = event("face", state.round, text, unit.id, heading=turned.heading_deg)
+    extra = {"target": toward.id} if toward is not None else {}
+    ev = event("face", state.round, text, unit.id, heading=turned.heading_deg, **extra)
     return state.with_unit(turned), ev
 
 
@@ -251,7 +255,7 @@ def face_closest_heroes(
         heading = facing_toward(cell_of(m), cell_of(target))
         if abs(heading - m.heading_deg) > 1e-9:
             why = f"the {card_of(target).title} on {cell_name(cell_of(target))}"
-            state, ev = face(state, m, heading, f"toward {why}")
+            state, ev = face(state, m, heading, f"toward {why}", target)
             events.append(ev)
     return state, events
 
