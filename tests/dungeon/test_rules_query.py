@@ -1,0 +1,61 @@
+"""What the dungeon rules give any controller or table adapter through the protocols: a
+sample of legal actions along whole games, and the grid answers of ``query``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.dice import SeededDice
+from engine.protocols import find_controller
+from engine.runner import next_action
+from engine.scenario import parse_scenario
+from tests.dungeon.boards import acting, ruleset, started
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "assistant" / "data" / "scenarios"
+
+
+def test_every_sampled_action_is_legal_along_whole_games() -> None:
+    path = SCENARIOS / "dungeon-crawl.toml"
+    scenario = parse_scenario(path.read_text(encoding="utf-8"), path.name)
+    r = ruleset()
+    controllers = {
+        "Heroes": find_controller("dungeon-heroes"),
+        "Monsters": find_controller("patrol-d8"),
+    }
+    kinds: set[str] = set()
+    for seed in (1, 2):
+        state = r.new_game(scenario)
+        dice = SeededDice(seed)
+        while True:
+            pending = r.pending(state)
+            for uid in pending.candidates:
+                sample = r.sample_actions(state, uid, SeededDice(state.step))
+                assert sample, f"nothing for {uid} at step {state.step}"
+                assert all(r.validate(state, a) == [] for a in sample)
+                kinds |= {str(a.kind) for a in sample}
+            chosen = next_action(state, r, controllers, dice)
+            if chosen is None:
+                break
+            state = r.apply(state, chosen[0], dice).state
+    assert {"patrol", "move", "attack", "heal", "pass"} <= kinds
+
+
+def test_query_answers_in_squares() -> None:
+    figures = [
+        ("th", "thief", (0, 7), 0, "hero"),
+        ("pr", "priest", (1, 7), 0, "hero"),
+        ("g", "goblin", (3, 4), 180, "enemy"),
+        ("t", "troll", (6, 1), 180, "enemy"),
+    ]
+    state = acting(started(8, 8, figures, walls=((5, 3),), alerted=("g", "t")), "th")
+    q = ruleset().query(state)
+    th, g, t, pr = (state.unit(i) for i in ("th", "g", "t", "pr"))
+    assert q.movement_allowance_in(th) == 2.0
+    assert q.distance_in(th, g) == 3.0
+    assert q.visible(th, g)
+    assert not q.visible(th, t)  # the goblin stands in the line (an enemy of the Thief)
+    assert [u.id for u in q.targets(th, "attack")] == ["g"]
+    assert q.targets(pr, "heal") == (th,)
+    end = q.move_toward(th, state.table.grid.centre((3, 5)))  # type: ignore[union-attr]
+    assert len(end) == 3 and state.table.cell_of(end[-1]) == (2, 5)
+    assert q.cover_at(th.position, g) == "none"
