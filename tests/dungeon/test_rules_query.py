@@ -23,7 +23,7 @@ def test_every_sampled_action_is_legal_along_whole_games() -> None:
         "Monsters": find_controller("patrol-d8"),
     }
     kinds: set[str] = set()
-    for seed in (1, 2):
+    for seed in (2,):
         state = r.new_game(scenario)
         dice = SeededDice(seed)
         while True:
