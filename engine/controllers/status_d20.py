@@ -28,7 +28,6 @@ import itertools
 from dataclasses import replace
 
 from engine.actions import Action, ActionKind, Order
-from engine.board import board_key, remember
 from engine.controllers import status_d20_any
 from engine.controllers.status_d20_tactics import (
     destination_key,
@@ -48,11 +47,12 @@ from engine.rulesets.d20_board import (
     move_allowance,
     move_area,
     rules_of,
+    space_in,
     spaces_between,
     visible,
 )
 from engine.rulesets.d20_combat import attack_need
-from engine.rulesets.d20_query import D20Query
+from engine.rulesets.d20_query import D20Query, straight_toward
 from engine.rulesets.d20_state import (
     ALERTED,
     DEFEND_NEED,
@@ -71,7 +71,7 @@ MIN_MOVE_IN = 0.1
 
 
 def _length(path: tuple[Point, ...]) -> float:
-    return sum(centre_distance_in(a, b) for a, b in zip(path, path[1:], strict=False))
+    return sum(centre_distance_in(a, b) for a, b in itertools.pairwise(path))
 
 
 def unit_order_key(state: GameState, unit: Unit) -> tuple[float, float]:
@@ -436,12 +436,11 @@ class Plan:
     def _candidates(self, target: Unit) -> list[tuple[Point, ...]]:
         paths = list(self.query.destinations(self.unit))
         if self.state.table.grid is None:
-            key = ("d20-toward", *board_key(self.state, self.unit), target.x, target.y)
-            paths.append(
-                remember(
-                    self.state, key, lambda: self.query.move_toward(self.unit, target.position)
-                )
-            )
+            # Straight at it, stopping a quarter space into reach (adjacent is half a space).
+            stop = self.unit.radius_in + target.radius_in + space_in(self.state) / 4
+            run = straight_toward(self.state, self.unit, target.position, stop)
+            if run is not None:
+                paths.append(run)
         return paths
 
     def _position(self, weapon: Weapon, target: Unit) -> tuple[Point, ...]:

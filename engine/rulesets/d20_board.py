@@ -34,7 +34,6 @@ from engine.geometry import (
     grid_costs,
     grid_line_clear,
     line_of_sight,
-    path_cost_in,
     within_in,
 )
 from engine.model import GameState, Unit
@@ -169,8 +168,13 @@ def _cover_areas(terrain: tuple[object, ...]) -> tuple[CoverArea, ...]:
 def in_cover(state: GameState, target: Unit, shooter: Point, at: Point | None = None) -> bool:
     """Whether the target (standing at ``at``) is in cover from a shot from ``shooter``."""
     spot = target.position if at is None else at
-    cover, _ = cover_between(shooter, spot, target.radius_in, _cover_areas(state.terrain))
-    return cover is not Cover.NONE
+    areas = _cover_areas(state.terrain)
+    if not areas:
+        return False
+    return board_memo(state).remember(
+        ("d20-cover", shooter, spot, target.radius_in),
+        lambda: cover_between(shooter, spot, target.radius_in, areas)[0] is not Cover.NONE,
+    )
 
 
 def move_allowance(state: GameState, unit: Unit) -> float:
@@ -220,6 +224,8 @@ def move_problem(state: GameState, unit: Unit, path: Sequence[Point]) -> str:
         return "a move needs a path"
     if centre_distance_in(path[0], unit.position) > 1e-3:
         return f"the path does not start where {unit.name} stands"
+    if all(centre_distance_in(p, unit.position) <= 1e-9 for p in path):
+        return ""  # a turn on the spot (facing is free, §5.f)
     end = path[-1]
     grid = state.table.grid
     allowance = move_allowance(state, unit)
@@ -235,15 +241,13 @@ def move_problem(state: GameState, unit: Unit, path: Sequence[Point]) -> str:
     else:
         if not state.table.contains_base(end, unit.radius_in):
             return f"{unit.name} would leave the table"
-        _, impassable, difficult = terrain_geometry(state)
-        cost = path_cost_in(path, difficult)
+        area = _rules_area(state, unit)
+        cost = sum(area.ground.leg_cost_in(a, b) for a, b in itertools.pairwise(path))
         if cost > allowance + 1e-6:
             return (
                 f"the move costs {cost:.2f} in (difficult ground counts double), more than "
                 f"the {allowance:g} in Move Unit"
             )
-        enemies = tuple(base_obstacle(u) for u in state.units if u.on_table and u.side != unit.side)
-        area = MoveArea(state.table, unit.radius_in, impassable + enemies, difficult)
         for a, b in itertools.pairwise(path):
             hits = area.blockers.leg_blockers(a, b, unit.radius_in)
             if hits:
@@ -252,6 +256,20 @@ def move_problem(state: GameState, unit: Unit, path: Sequence[Point]) -> str:
     if who is not None:
         return f"{unit.name} cannot end its move on {who}"
     return ""
+
+
+def _rules_area(state: GameState, unit: Unit) -> MoveArea:
+    """What a move may not cross by the rules: impassable terrain and enemy bases."""
+    foes = tuple(
+        (u.name, u.x, u.y, u.radius_in) for u in state.units if u.on_table and u.side != unit.side
+    )
+    _, impassable, difficult = terrain_geometry(state)
+
+    def build() -> MoveArea:
+        enemies = tuple(base_obstacle(u) for u in state.units if u.on_table and u.side != unit.side)
+        return MoveArea(state.table, unit.radius_in, impassable + enemies, difficult)
+
+    return remember(state, ("d20-rules-area", state.table, unit.radius_in, foes), build)
 
 
 def grid_reach(state: GameState, unit: Unit) -> dict[Cell, int]:

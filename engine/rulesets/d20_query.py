@@ -99,17 +99,40 @@ class D20Query(BoardQuery):
                 for c in sorted(free_cells(self.state, unit))
             )
         key = ("d20-ring", *board_key(self.state, unit), card_of(unit).move)
-        return remember(self.state, key, lambda: _ring(self.state, unit))
+        return remember(self.state, key, lambda: tuple(_ring(self.state, unit)))
+
+
+def straight_toward(
+    state: GameState, unit: Unit, point: Point, stop_in: float
+) -> tuple[Point, ...] | None:
+    """The straight run toward ``point`` that stops ``stop_in`` short of it (or where the
+    Move Unit, an obstacle or the table edge stops it); None when it cannot move that way."""
+    dx, dy = point[0] - unit.x, point[1] - unit.y
+    dist = math.hypot(dx, dy)
+    want = dist - stop_in
+    if want < MIN_STEP_IN:
+        return None
+    runs = _runs(state, unit, np.array([dx / dist]), np.array([dy / dist]), (want,))
+    return runs[0] if runs else None
 
 
 def _ring(state: GameState, unit: Unit) -> tuple[tuple[Point, ...], ...]:
-    """Straight runs in RING_DIRECTIONS directions, full and half Move Unit (one vectorised
-    ray cast; each kept leg is checked exactly by the rules' own test)."""
-    m = move_allowance(state, unit)
-    area = move_area(state, unit)
+    """Straight runs in RING_DIRECTIONS directions, full and half Move Unit."""
     k = RING_DIRECTIONS
     angles = np.arange(k) * (2 * math.pi / k)
-    ux, uy = np.sin(angles), np.cos(angles)
+    m = move_allowance(state, unit)
+    return ((unit.position,), *_runs(state, unit, np.sin(angles), np.cos(angles), (m, m / 2)))
+
+
+def _runs(
+    state: GameState, unit: Unit, ux: np.ndarray, uy: np.ndarray, limits: tuple[float, ...]
+) -> list[tuple[Point, ...]]:
+    """Straight runs along the unit vectors (ux, uy), each up to every limit (inches of
+    allowance, at most the Move Unit): one vectorised ray cast, each kept leg checked exactly
+    by the rules' own test."""
+    m = move_allowance(state, unit)
+    area = move_area(state, unit)
+    k = len(ux)
     px, py = np.full(k, unit.x), np.full(k, unit.y)
     free = area.blockers.free_lengths(px, py, ux, uy, unit.radius_in) - 1e-6
     r, w, d = unit.radius_in, state.table.width_in, state.table.depth_in
@@ -121,9 +144,10 @@ def _ring(state: GameState, unit: Unit) -> tuple[tuple[Point, ...], ...]:
             uy > 0, (d - r - unit.y) / uy, np.where(uy < 0, (r - unit.y) / uy, np.inf)
         )
     room = np.maximum(0.0, np.minimum(room_x, room_y) - 1e-6)
-    out: list[tuple[Point, ...]] = [(unit.position,)]
-    for limit in (m, m / 2):
-        reach = area.ground.reach_in(px, py, ux, uy, limit)
+    out: list[tuple[Point, ...]] = []
+    full = area.ground.reach_in(px, py, ux, uy, m)
+    for limit in limits:
+        reach = np.minimum(full, limit)  # difficult ground only shortens a run
         length = np.minimum(np.minimum(free, reach), room)
         for i in range(k):
             t = float(length[i])
@@ -132,4 +156,4 @@ def _ring(state: GameState, unit: Unit) -> tuple[tuple[Point, ...], ...]:
             path = (unit.position, (unit.x + float(ux[i]) * t, unit.y + float(uy[i]) * t))
             if not move_problem(state, unit, path):
                 out.append(path)
-    return tuple(out)
+    return out

@@ -1,0 +1,109 @@
+"""d20 benchmark (not a test): games per second and milliseconds per status-AI decision.
+
+Generates a 5-against-6 Basic Battle (``soloscope generate scenario --scenario basic-battle``,
+seed 003 with random terrain, RULES §5.m/§5.n), then plays it through on one core with the
+``status-d20`` controller on both sides (as ``soloscope simulate`` does) for a range of dice
+seeds, and reports:
+
+* games per second (CPU time of this process, and the wall clock beside it);
+* the median and 95th-percentile time of one ``decide`` call of the AI side.
+
+The fastest of ``--repeat`` runs is reported (noise only ever adds time).
+
+Run: ``.venv/bin/python benchmarks/d20_bench.py [--seeds 40] [--grid]``.
+Aims (issue 13): AI decision median at most 2 ms; at least 50 games per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from assistant.scenario_files import scenario_toml
+from engine.actions import Order
+from engine.dice import RandomSource, SeededDice
+from engine.generators.scenario import ScenarioKind, generate_scenario
+from engine.model import GameState, Role
+from engine.protocols import Controller, ControllerBase, Pending, Ruleset
+from engine.runner import controllers_for, play_battle, start_game
+from engine.scenario import parse_scenario
+
+
+class _Timed(ControllerBase):
+    """Wraps a controller and records each ``decide`` call's CPU time, in seconds."""
+
+    def __init__(self, inner: Controller, times: list[float]) -> None:
+        self._inner = inner
+        self._times = times
+        self.name = inner.name
+        self.rulesets = inner.rulesets
+
+    def choose_unit(
+        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
+    ) -> str | None:
+        return self._inner.choose_unit(state, ruleset, pending, dice)
+
+    def decide(self, state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource) -> Order:
+        t0 = time.process_time()
+        order = self._inner.decide(state, ruleset, unit_id, dice)
+        self._times.append(time.process_time() - t0)
+        return order
+
+
+def scenario_text(seed: int, grid: bool) -> str:
+    """The generated 5-against-6 Basic Battle (optionally on a grid of 1-in cells)."""
+    kind = next(k for k in ScenarioKind if "basic" in str(k.value))
+    gen = generate_scenario(SeededDice(seed), 5, 6, kind=kind)
+    text = scenario_toml(gen, seed)
+    if grid:
+        text = text.replace("[table]\n", "[table]\ngrid = { cell_in = 1.0 }\n", 1)
+    return text
+
+
+def run(text: str, seeds: range) -> tuple[float, float, list[float]]:
+    """Play one game per seed; (CPU s, wall s, AI decide CPU times in s)."""
+    scenario = parse_scenario(text, "generated")
+    times: list[float] = []
+    cpu = wall = 0.0
+    for seed in seeds:
+        ruleset, state = start_game(scenario)  # a fresh memo: each game pays for its searches
+        controllers = dict(controllers_for(scenario))
+        ai = next(s.name for s in scenario.sides if s.role == Role.AI.value)
+        controllers[ai] = _Timed(controllers[ai], times)  # type: ignore[assignment]
+        t0, w0 = time.process_time(), time.perf_counter()
+        play_battle(state, ruleset, controllers, SeededDice(seed))
+        cpu += time.process_time() - t0
+        wall += time.perf_counter() - w0
+    return cpu, wall, times
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=40, help="games to play (dice seeds 0..N-1)")
+    parser.add_argument("--scenario-seed", type=int, default=1, help="seed of the generated battle")
+    parser.add_argument("--grid", action="store_true", help="play it on a grid of 1-in cells")
+    parser.add_argument("--repeat", type=int, default=3, help="runs; the fastest is reported")
+    args = parser.parse_args()
+    text = scenario_text(args.scenario_seed, args.grid)
+    run(text, range(1000, 1002))  # warm imports
+    runs = [run(text, range(args.seeds)) for _ in range(max(1, args.repeat))]
+    cpu, wall, times = min(runs, key=lambda r: r[0])
+    ms = sorted(t * 1000 for t in times)
+    p95 = ms[int(0.95 * (len(ms) - 1))]
+    where = "a grid" if args.grid else "an open table"
+    print(f"generated Basic Battle (seed {args.scenario_seed}), 5 against 6 on {where}")
+    print(
+        f"games per second: {args.seeds / cpu:.1f} on CPU time ({cpu:.2f} s), "
+        f"{args.seeds / wall:.1f} on the wall clock"
+    )
+    print(f"AI decision: median {statistics.median(ms):.2f} ms, p95 {p95:.2f} ms ({len(ms)} calls)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
