@@ -13,10 +13,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from assistant.terrain_files import MM_PER_IN, TAG_MAX_MM, TAG_MIN_MM, piece_json
+from shapely.geometry import Polygon
+
+from assistant.terrain_files import MM_PER_IN, TAG_MAX_MM, piece_json
 from calibration.kit_ids import PIECE_IDS, TERRAIN_IDS
 from engine.generators.scenario import GeneratedScenario, Role, ScenarioTerrain, UnitPlacement
-from engine.generators.scenario_table import ScenarioKind
+from engine.generators.scenario_deploy import eye_height_in, hidden_from_above
+from engine.generators.scenario_table import OBJECTIVE_ROUNDS, ScenarioKind
 from engine.generators.terrain import TerrainPiece
 from engine.generators.terrain_types import TerrainType
 from engine.protocols import UnknownNameError, find_ruleset
@@ -61,6 +64,24 @@ VICTORY: dict[ScenarioKind, str] = {
     ),
 }
 """Each scenario's own end, in words (RULES §5.m), for the file's description."""
+
+SCENARIO_TAG_MIN_MM = 20.0
+"""Smallest terrain tag of a generated scenario: 34 px on a 1080p camera over a 2 ft table (a
+10 mm tag, 17 px, is often missed); on a narrow piece (a low wall) it overhangs onto a card."""
+
+RULES_NOTE: dict[ScenarioKind, str] = {
+    k: (
+        " The d20 rules play this scenario as an objective game (VP after "
+        f"{OBJECTIVE_ROUNDS} rounds); its own end above is for the players to call."
+    )
+    for k in ScenarioKind
+    if k is not ScenarioKind.BASIC_BATTLE
+}
+"""What the registered d20 rules do not play of each scenario yet (said in the file)."""
+RULES_NOTE[ScenarioKind.SPAWNING] += (
+    " They have no figures waiting off the table: every Spawner starts on it, where the sheet "
+    "shows it."
+)
 
 _HEROES = ("Captain", "Archer", "Warrior", "Scout", "Guard", "Ranger", "Squire", "Knight")
 _ENEMIES = ("Warlord", "Raider", "Slinger", "Brute", "Cutthroat", "Bowman", "Thug", "Lurker")
@@ -119,9 +140,25 @@ def unit_entries(gen: GeneratedScenario) -> list[UnitEntry]:
 
 def terrain_tags(gen: GeneratedScenario) -> dict[str, int]:
     """Terrain piece id -> kit terrain tag: the scenario's own pieces first, then the random
-    ones in layout order, while the kit's eight last."""
-    ids = [t.id for t in gen.scenario_terrain] + [p.id for p in gen.terrain.pieces]
-    return dict(zip(ids, TERRAIN_IDS, strict=False))
+    ones in layout order, while the kit's eight last; a piece whose tag a taller neighbour
+    would hide from the overhead camera gets none (the camera could not check it)."""
+    pieces: list[tuple[str, float, float, TerrainType, tuple[tuple[float, float], ...]]] = [
+        (t.id, t.x, t.y, t.type, t.polygon) for t in gen.scenario_terrain
+    ]
+    pieces += [(p.id, p.x, p.y, p.type, p.polygon) for p in gen.terrain.pieces]
+    eye = (gen.width_in / 2, gen.depth_in / 2, eye_height_in(gen.width_in, gen.depth_in))
+    tags = iter(TERRAIN_IDS)
+    out: dict[str, int] = {}
+    for ident, x, y, kind, _ in pieces:
+        z_in = _tag_mm(1.0, kind)[1] / MM_PER_IN
+        others = [(Polygon(poly), k.height_in) for i, _, _, k, poly in pieces if i != ident]
+        if hidden_from_above(x, y, z_in, others, eye):
+            continue
+        tag = next(tags, None)
+        if tag is None:
+            break
+        out[ident] = tag
+    return out
 
 
 def _toml(value: object) -> str:
@@ -139,9 +176,9 @@ def _toml(value: object) -> str:
 
 
 def _tag_mm(short_in: float, kind: TerrainType) -> tuple[float, float]:
-    """(size, height) of a terrain tag: 4/5 of the narrow side in 5 mm steps; on top of a
-    solid piece, on the base of a wood or a flat piece (as ``assistant.terrain_files``)."""
-    size = min(TAG_MAX_MM, max(TAG_MIN_MM, (0.8 * short_in * MM_PER_IN) // 5 * 5))
+    """(size, height) of a terrain tag: 4/5 of the narrow side in 5 mm steps, 20 to 30 mm;
+    on top of a solid piece, on the base of a wood or a flat piece."""
+    size = min(TAG_MAX_MM, max(SCENARIO_TAG_MIN_MM, (0.8 * short_in * MM_PER_IN) // 5 * 5))
     flat = kind.kind == "woods" or kind.height_in <= 0
     return size, 3.0 if flat else round(kind.height_in * MM_PER_IN, 1)
 
@@ -205,6 +242,7 @@ def scenario_toml(gen: GeneratedScenario, seed: int, header: str = "") -> str:
             f" Put the cargo marker at ({gen.cargo[0]:g}, {gen.cargo[1]:g}) in (it is not an "
             "objective marker: holding it scores no VP)."
         )
+    description += RULES_NOTE.get(gen.kind, "")
     lines = [f"# {line}" if line else "#" for line in header.splitlines()]
     lines += ["version = 1", "", "[scenario]", f"name = {_toml(scenario_name(gen, seed))}"]
     lines += [f"title = {_toml(title)}", f"description = {_toml(description)}"]

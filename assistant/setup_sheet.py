@@ -111,7 +111,6 @@ def scenario_sheet(gen: GeneratedScenario, seed: int) -> Sheet:
     figures = tuple(
         SheetMark(f"{u.tag}", u.placement.x, u.placement.y, u.placement.role)
         for u in unit_entries(gen)
-        if u.placement.placed
     )
     objectives = [
         SheetMark(f"{o.marker.name}: {'/'.join(str(v) for v in o.vp.values())} VP", o.x, o.y)

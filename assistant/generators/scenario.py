@@ -74,7 +74,7 @@ def describe(gen: GeneratedScenario, seed: int) -> list[str]:
             if u.side == army.label:
                 p = u.placement
                 where = f"({p.x:g}, {p.y:g}) in, facing {p.heading_deg:g}°"
-                off = "" if p.placed else " (waits off the table for the spawn die)"
+                off = "" if p.placed else " (by the seed it waits off the table for the spawn die)"
                 lines.append(f"  {u.name} [tag {u.tag}] at {where}{off}")
     for o in gen.objectives:
         moved = f", moved {o.moved_in:g} in off impassable terrain" if o.moved_in else ""

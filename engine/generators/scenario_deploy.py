@@ -205,6 +205,9 @@ def facing(from_xy: tuple[float, float], to_xy: tuple[float, float]) -> float:
     return float(round(bearing_deg(from_xy, to_xy)) % 360)
 
 
+SIGHT_MARGIN_IN = 0.5
+"""Kept between a tag and the part of the table a tall piece hides from the camera, inches."""
+
 CAMERA_PENALTY = 5000.0
 """Score added to a spot the overhead camera cannot see: it outweighs every other wish."""
 
@@ -232,8 +235,10 @@ def seen_from_above(
         reach = np.hypot(dx, dy)
         hidden = np.zeros(xs.shape, dtype=bool)
         for shape, height in tall:
-            # The sight line is below ``height`` for the first height * reach / eh inches.
-            s = np.minimum(reach, height * reach / eh) / np.maximum(reach, 1e-9)
+            # The piece's top edge, seen from the eye, covers the table up to
+            # height * reach / (eh - height) inches beyond it; a tag is half an inch across.
+            span = height * reach / max(eh - height, 1.0) + SIGHT_MARGIN_IN
+            s = np.minimum(reach, span) / np.maximum(reach, 1e-9)
             coords = np.empty((xs.size, 2, 2))
             coords[:, 0, 0], coords[:, 0, 1] = xs, ys
             coords[:, 1, 0], coords[:, 1, 1] = xs + dx * s, ys + dy * s
@@ -242,3 +247,26 @@ def seen_from_above(
         return out
 
     return wrapped
+
+
+def hidden_from_above(
+    x: float,
+    y: float,
+    z_in: float,
+    tall: Sequence[tuple[Polygon, float]],
+    eye: tuple[float, float, float],
+) -> bool:
+    """Whether a point ``z_in`` inches above the table at (x, y) is hidden from an overhead
+    camera at ``eye`` = (x, y, height) by a piece taller than it (footprint, height in inches)."""
+    ex, ey, eh = eye
+    reach = math.hypot(ex - x, ey - y)
+    for shape, height in tall:
+        if height <= z_in:
+            continue
+        span = (height - z_in) * reach / max(eh - height, 1.0) + SIGHT_MARGIN_IN
+        s = min(reach, span) / max(reach, 1e-9)
+        if shapely.intersects(
+            shapely.linestrings([[x, y], [x + (ex - x) * s, y + (ey - y) * s]]), shape
+        ):
+            return True
+    return False

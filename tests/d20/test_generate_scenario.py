@@ -12,13 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from shapely.geometry import Point, Polygon
+from shapely.geometry import Point, Polygon, box
 
 from assistant.cli import main
-from assistant.scenario_files import scenario_toml
+from assistant.scenario_files import scenario_toml, terrain_tags
 from calibration.kit_ids import PIECE_IDS, TERRAIN_IDS
 from engine.dice import ScriptedDice, SeededDice
 from engine.generators.scenario import GeneratedScenario, generate_scenario
+from engine.generators.scenario_deploy import eye_height_in, hidden_from_above
 from engine.generators.scenario_table import (
     SCENARIO_TITLES,
     ScenarioKind,
@@ -98,6 +99,11 @@ def _check_common(gen: GeneratedScenario) -> None:
     assert [u.role for u in gen.units].count("human") == gen.armies[0].figures
     for o in gen.objectives:
         assert all(b.distance(Point(o.x, o.y)) >= 0.75 - 1e-9 for b in blocks)
+    # Every base tag can be seen by the overhead camera: no tall piece leans over it.
+    tall = [(Polygon(p.polygon), p.type.height_in) for p in gen.terrain.pieces]
+    tall += [(Polygon(t.polygon), t.type.height_in) for t in gen.scenario_terrain]
+    eye = (gen.width_in / 2, gen.depth_in / 2, eye_height_in(gen.width_in, gen.depth_in))
+    assert not any(hidden_from_above(u.x, u.y, 0.15, tall, eye) for u in gen.units)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -256,3 +262,21 @@ def test_a_generated_scenario_plays_through_simulate(
     ends = [line for line in lines if line["type"] == "end"]
     assert len(ends) == 1 and ends[0]["round"] <= (5 if kind == "basic-battle" else 4)
     assert any(line["type"] == "roll" and "enemy action" in line["purpose"] for line in lines)
+
+
+def test_the_camera_shadow_of_tall_terrain() -> None:
+    eye = (12.0, 12.0, eye_height_in(24, 24))
+    assert 31 < eye[2] < 33  # about 0.8 m above a 2 ft table (DESIGN)
+    between = [(box(11, 3.5, 13, 5.5), 4.0)]  # a building between the spot and the camera
+    beyond = [(box(11, 0.5, 13, 2.5), 4.0)]  # one on the far side of the spot
+    assert hidden_from_above(12, 3, 0.15, between, eye)
+    assert not hidden_from_above(12, 3, 0.15, beyond, eye)
+    assert not hidden_from_above(12, 3, 0.15, [(box(11, 3.5, 13, 5.5), 0.1)], eye)
+    assert not hidden_from_above(12, 1, 0.15, between, eye)  # far enough behind it
+
+
+def test_only_tags_the_camera_can_see_are_given() -> None:
+    for seed in SEEDS:
+        gen = _generated(ScenarioKind.FORTRESS_ASSAULT, seed)
+        tags = terrain_tags(gen)
+        assert list(tags.values()) == list(TERRAIN_IDS)[: len(tags)] and tags["fortress"] == 8

@@ -8,10 +8,12 @@ begins once they are moved back."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -30,6 +32,7 @@ from assistant.session.setup_check import (
     terrain_places,
     terrain_problem,
 )
+from assistant.session.start import SessionOptions, run_session
 from engine.dice import SeededDice
 from engine.generators.scenario import generate_scenario
 from engine.generators.scenario_table import ScenarioKind
@@ -152,36 +155,45 @@ def test_move_words() -> None:
     assert move_words(0.0, 0.0, -40.0) == "turn it about 40 degrees left"
 
 
-def test_a_generated_scenario_is_checked_from_its_sheet(tmp_path: Path) -> None:
-    """``generate scenario --out`` at the table: its tagged terrain is read where the sheet puts
-    it, and two pieces moved are the only terrain named."""
+def test_play_checks_a_generated_scenario_before_the_battle(tmp_path: Path) -> None:
+    """``soloscope play --scenario FILE.toml`` on a ``generate scenario`` file, with rendered
+    frames standing in for the camera: two tagged pieces out of place are named (the models
+    they shadow too), and once they are back the battle begins."""
     path = tmp_path / "generated.toml"
-    gen = generate_scenario(SeededDice(4), kind=ScenarioKind.BASIC_BATTLE)
-    path.write_text(scenario_toml(gen, 4), encoding="utf-8")
+    gen = generate_scenario(SeededDice(10), kind=ScenarioKind.BASIC_BATTLE)
+    path.write_text(scenario_toml(gen, 10), encoding="utf-8")
     scenario, _, state = load_game(str(path))
     scene = battle_scene(scenario, state)
     camera = overhead_camera(scenario, "1080p")
-    solid = [t for t in scene.terrain if t.spec.name not in ("road-1", "river-1", "river-2")]
-    first, second = solid[0], solid[1]
+    first, second = [t for t in scene.terrain if t.spec.name.startswith(("major", "minor"))][:2]
     moved = {
-        first.spec.name: replace(first, y_in=first.y_in - 1.0),
-        second.spec.name: replace(second, heading_deg=40.0),
+        first.spec.name: replace(first, x_in=first.x_in + 1.5),
+        second.spec.name: replace(second, y_in=second.y_in - 1.5),
     }
     bad = replace(scene, terrain=tuple(moved.get(t.spec.name, t) for t in scene.terrain))
-    image = render_frame(bad, camera)[0]
-    profile = profile_from_frames(_frames([(image, 3)]), Detector(), 24, 24)[0]
-    reader = TableReader(scenario, profile)
-    obs = None
-    for frame in _frames([(image, 8)]):
-        obs = reader.read(frame)
-    assert obs is not None and obs.settled
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(tmp_path / "bad.png"), render_frame(bad, camera)[0])
+    cv2.imwrite(str(tmp_path / "good.png"), render_frame(scene, camera)[0])
+    for i in range(32):  # about 0.4 s of the misplaced table, then 0.7 s of the right one
+        os.link(tmp_path / ("bad.png" if i < 12 else "good.png"), frames / f"{i:03d}.png")
+    opts = SessionOptions(
+        source=str(frames),
+        scenario=str(path),
+        seed=1,
+        speech="off",
+        serve=False,
+        out=tmp_path / "run",
+    )
+    result = run_session(opts, echo=lambda text: None)
+    try:
+        said = [a.text for a in result.game.announcements]
+    finally:
+        result.close()
     label = {t.id: f"{t.name} (tag {t.tags[0].id})" for t in scenario.terrain if t.tags}
-    terrain = sorted(p for p in setup_problems(scenario, state, obs) if "(tag " in p)
-    # Tall pieces' tags (4 in up) read up to about 0.35 in off on this 1080p render: the
-    # amounts are checked loosely, the pieces and directions exactly.
-    assert len(terrain) == 2, terrain
-    moved_text = next(p for p in terrain if label[first.spec.name] in p)
-    turned_text = next(p for p in terrain if label[second.spec.name] in p)
-    assert moved_text.startswith(f"Move {label[first.spec.name]} ")
-    assert moved_text.endswith("away from you.") and "turn" not in moved_text
-    assert turned_text.startswith(f"Turn {label[second.spec.name]} about 40 degrees left")
+    setup = [s for s in said if s.startswith("Set-up:")]
+    assert len(setup) == 1, said
+    assert f"Move {label[first.spec.name]} 1.5 inches to the left." in setup[0]
+    assert f"Move {label[second.spec.name]} 1.5 inches away from you." in setup[0]
+    assert said[1] == "The table matches Basic Battle (generated, seed 10). Let battle begin."
+    assert len(result.game.steps) >= 1
