@@ -123,6 +123,19 @@ def battle_folder(store: CampaignStore, prepared: PreparedBattle) -> Path:
     return runs_root(store.path) / f"battle-{prepared.n}-{prepared.node.id}"
 
 
+def set_aside(run_dir: str | None) -> Path | None:
+    """Move an undone battle's run folder out of the way (``...-undone``, ``-undone-2`` ...),
+    so that playing that battle again starts afresh instead of resuming it; the new name."""
+    if not run_dir or not Path(run_dir).is_dir():
+        return None
+    n, target = 1, Path(f"{run_dir}-undone")
+    while target.exists():
+        n += 1
+        target = Path(f"{run_dir}-undone-{n}")
+    Path(run_dir).rename(target)
+    return target
+
+
 def kills_from(events: Iterable[Event], state: GameState) -> dict[str, int]:
     """Enemies felled by each unit: a fall is credited to the unit of the last attack before
     it, when that unit is of another side."""

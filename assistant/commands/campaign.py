@@ -222,9 +222,14 @@ def _recover(args: argparse.Namespace, store: CampaignStore) -> int:
 
 def _undo(args: argparse.Namespace, store: CampaignStore) -> int:
 
+    from assistant.campaign.battle import set_aside
+
     battle = store.undo()
     print(
         f"Battle {battle.n} ({battle.node}, {battle.scenario}) is taken back; the next battle is "
         f"{battle.node} again."
     )
+    moved = set_aside(battle.run_dir)
+    if moved is not None:
+        print(f"Its files are kept in {moved}.")
     return 0

@@ -158,9 +158,12 @@ def test_undo_takes_back_the_last_battle(
     _next(capsys, db, 2)
     cli(capsys, "campaign", "resolve", "--speech", "off", "--db", str(db))
     assert len(show(capsys, db)["battles"]) == 2
+    run = Path(show(capsys, db)["battles"][1]["run"])
     out = cli(capsys, "campaign", "undo", "--db", str(db))
     assert "Battle 2" in out
     assert show(capsys, db) == after_first
+    # Its files are set aside: the battle played again starts afresh.
+    assert not run.exists() and (run.parent / f"{run.name}-undone" / "log.jsonl").is_file()
     cli(capsys, "campaign", "undo", "--db", str(db))  # an unresolved-or-not battle alike
     cli(capsys, "campaign", "undo", "--db", str(db), code=2)
     assert show(capsys, db)["next_battle"] == "shrine"
