@@ -55,7 +55,8 @@ class DungeonState(RulesState):
     hero_starts: frozenset[Cell] = frozenset()
     """The heroes' start squares (the entrance, D004-08)."""
     arch_start: Cell | None = None
-    """Where the Arch Foe stood once placed (a retreat runs toward it)."""
+    """Where the Arch Foe stood once placed (for the page; the Dungeon Crawl's morale retreat
+    runs straight away from the hero attacked, D004-13, not toward it)."""
 
 
 def card_of(unit: Unit) -> DungeonCard:

@@ -447,3 +447,23 @@ def test_a_scenario_may_start_an_enemy_alerted() -> None:
     assert status_of(state.unit("g")) == ALERTED
     order = PatrolD8().decide(state, ruleset(), "g", ScriptedDice([]))
     assert order.action.kind != "patrol"
+
+
+def test_check_state_finds_broken_states() -> None:
+    figures = [("g", "goblin", (0, 0), 180, "enemy"), ("h", "thief", (2, 2), 0, "hero")]
+    state = started(8, 8, figures, walls=((5, 5),))
+    r = ruleset()
+    assert r.check_state(state) == []
+    g = state.unit("g")
+    grid = state.table.grid
+    assert grid is not None
+    x, y = grid.centre((2, 2))
+    crowded = state.with_unit(replace(g, x=x, y=y))
+    assert any("share C3" in p for p in r.check_state(crowded))
+    x, y = grid.centre((5, 5))
+    walled = state.with_unit(replace(g, x=x, y=y))
+    assert any("not on an open square" in p for p in r.check_state(walled))
+    both = state.with_unit(replace(g, statuses=frozenset({PATROLLING, ALERTED})))
+    assert any("statuses" in p for p in r.check_state(both))
+    hurt = state.with_unit(replace(state.unit("h"), wounds=3))
+    assert any("3 wounds of 3" in p for p in r.check_state(hurt))
