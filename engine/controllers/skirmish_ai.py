@@ -137,7 +137,7 @@ class SkirmishAI(ControllerBase):
     def choose_unit(
         self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
     ) -> str | None:
-        """A fighter in base contact first, then one with a shot, then sheet order."""
+        """A fighter in base contact first, then an archer, then sheet order."""
         if not pending.candidates:
             return None
 
@@ -145,7 +145,7 @@ class SkirmishAI(ControllerBase):
             unit = state.unit(uid)
             if contacting_enemies(state, unit):
                 return (0, unit.sheet_order)
-            if self._shot(state, unit) is not None:
+            if card_of(unit).has("bow"):
                 return (1, unit.sheet_order)
             return (2, unit.sheet_order)
 
@@ -252,15 +252,15 @@ class SkirmishAI(ControllerBase):
             return None
         if not any(w.damage > 0 for w in card_of(unit).melee_weapons):
             return None
-        best: tuple[tuple[Fraction, float], Unit, Weapon, str] | None = None
+        scored = []
         for enemy in state.enemies_of(unit):
             d = gap(unit, enemy)
-            if d > CHARGE_REACH_IN or not self._clear_lane(state, unit, enemy):
-                continue
-            p_kill, weapon, style = best_melee(state, unit, enemy)
-            key = (p_kill, -d)
-            if best is None or key > best[0]:
-                best = (key, enemy, weapon, style)
+            if d <= CHARGE_REACH_IN:
+                p_kill, weapon, style = best_melee(state, unit, enemy)
+                scored.append(((-p_kill, d, enemy.sheet_order), enemy, weapon, style))
+        scored.sort(key=lambda item: item[0])
+        # The likeliest kill first, then the nearest: the first with a clear lane is charged.
+        best = next((item for item in scored if self._clear_lane(state, unit, item[1])), None)
         if best is None:
             return None
         _, enemy, weapon, style = best

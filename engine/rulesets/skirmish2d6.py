@@ -152,8 +152,21 @@ class SkirmishRuleset(RulesetBase):
         )
 
     # --------------------------------------------------------------------------- sequence
+    def __init__(self) -> None:
+        self._last_pending: tuple[GameState, Pending] | None = None
+        self._last_check: tuple[GameState, Action, tuple[str, ...]] | None = None
+
     def pending(self, state: GameState) -> Pending:
-        """See the module docstring for the order of the decision points."""
+        """See the module docstring for the order of the decision points (the last answer is
+        kept for the same state object: the runner, the AI and ``apply`` all ask)."""
+        last = self._last_pending
+        if last is not None and last[0] is state:
+            return last[1]
+        answer = self._pending(state)
+        self._last_pending = (state, answer)
+        return answer
+
+    def _pending(self, state: GameState) -> Pending:
         if state.winner is not None:
             return Pending(PendingKind.OVER)
         rules = rules_of(state)
@@ -194,7 +207,16 @@ class SkirmishRuleset(RulesetBase):
 
     # ------------------------------------------------------------------------- legality
     def validate(self, state: GameState, action: Action) -> list[str]:
-        """Plain sentences; empty when legal."""
+        """Plain sentences; empty when legal (the last answer is kept for the same state
+        object and action: the runner checks a planned action, then ``apply`` checks it)."""
+        last = self._last_check
+        if last is not None and last[0] is state and last[1] == action:
+            return list(last[2])
+        problems = self._validate(state, action)
+        self._last_check = (state, action, tuple(problems))
+        return problems
+
+    def _validate(self, state: GameState, action: Action) -> list[str]:
         pending = self.pending(state)
         kind = str(action.kind)
         if pending.kind is PendingKind.OVER:
@@ -329,8 +351,7 @@ class SkirmishRuleset(RulesetBase):
         if problems:
             raise IllegalActionError(problems, action, state.round, state.step)
         pending = self.pending(state)
-        state = replace(state, step=state.step + 1)
-        kind = str(action.kind)
+        kind = str(action.kind)  # the step is counted where the outcome is settled
         if kind == "chance":
             return self._new_round(state, dice)
         rules = rules_of(state)
@@ -523,29 +544,29 @@ class SkirmishRuleset(RulesetBase):
             if unit.on_table:
                 state = state.with_unit(replace(unit, x=start[0], y=start[1]))
                 drives.append((uid, start, end))
-        rules = rules_of(state)
         if drives:
-            rules = replace(rules, drives=(*rules.drives, *drives))
-        return self._settle(replace(state, rules=rules), fight.events)
+            rules = rules_of(state)
+            state = replace(state, rules=replace(rules, drives=(*rules.drives, *drives)))
+        return self._settle(state, fight.events)
 
     def _settle(self, state: GameState, events: list[Event]) -> Outcome:
-        """End the activation, the round or the game when they are over."""
+        """Count the step; end the activation, the round or the game when they are over."""
         rules = rules_of(state)
+        step = state.step + 1
         standing = {u.side for u in state.units if u.on_table}
         if len(standing) < len(state.sides):
-            return self._end(state, events, "a side has no fighter left")
+            return self._end(replace(state, step=step), events, "a side has no fighter left")
         acting = state.unit(rules.acting) if rules.acting else None
         if acting is not None and not acting.on_table:
             rules = replace(rules, actions_left=0, charge_target=None)
         if rules.drives or rules.charge_target is not None:
-            return Outcome(replace(state, rules=rules), tuple(events))
+            return Outcome(replace(state, rules=rules, step=step), tuple(events))
+        active = state.active_side
         if rules.acting is not None and rules.actions_left <= 0:
             side = state.unit(rules.acting).side
             rules = replace(rules, acting=None, actions_left=0, aimed=False)
-            other = state.other_side(side)
-            state = replace(state, rules=rules, active_side=other)
-        if rules is not rules_of(state):
-            state = replace(state, rules=rules)
+            active = state.other_side(side)
+        state = replace(state, rules=rules, active_side=active, step=step)
         last = state.round >= self._last_round(state)
         if rules.acting is None and last and self._next_side(state) is None:
             return self._end(state, events, f"round {state.round} is over")
@@ -565,6 +586,7 @@ class SkirmishRuleset(RulesetBase):
             first = (a, b)[dice.roll(2, f"roll-off tie: {a} or {b}") - 1]
         state = replace(
             state,
+            step=state.step + 1,
             round=round_,
             units=units,
             active_side=first,

@@ -129,7 +129,8 @@ def in_contact(state: GameState, a: Unit, b: Unit, at: Point | None = None) -> b
 
 def contacting_enemies(state: GameState, unit: Unit) -> tuple[Unit, ...]:
     """Enemies in base contact, in sheet order."""
-    return tuple(e for e in state.enemies_of(unit) if in_contact(state, unit, e))
+    tol = contact_tol(state)
+    return tuple(e for e in state.enemies_of(unit) if within_in(gap(unit, e), tol))
 
 
 def guarded(state: GameState, unit: Unit) -> bool:
@@ -210,7 +211,11 @@ def sight_blocked_by(state: GameState, viewer: Unit, target: Unit) -> tuple[str,
 # ------------------------------------------------------------------------------- movement
 def _field(state: GameState, unit: Unit) -> tuple[Field, tuple[str, ...]]:
     """What the unit's base must avoid (every other base, impassable terrain, the table's
-    edges; no difficult ground in these rules), and the obstacles' names."""
+    edges; no difficult ground in these rules), and the obstacles' names. The last answer is
+    kept for the same state object and unit (the AI plans, the rules check, then apply)."""
+    last = _LAST_FIELD[0]
+    if last is not None and last[0] is state and last[1] == unit.id:
+        return last[2], last[3]
     pieces = _pieces(state)
     others = [u for u in state.units if u.on_table and u.id != unit.id]
     field = Field(
@@ -220,7 +225,12 @@ def _field(state: GameState, unit: Unit) -> tuple[Field, tuple[str, ...]]:
         state.table.width_in,
         state.table.depth_in,
     )
-    return field, tuple(u.name for u in others) + pieces.solid_names
+    names = tuple(u.name for u in others) + pieces.solid_names
+    _LAST_FIELD[0] = (state, unit.id, field, names)
+    return field, names
+
+
+_LAST_FIELD: list[tuple[GameState, str, Field, tuple[str, ...]] | None] = [None]
 
 
 def path_length_in(path: Sequence[Point]) -> float:
@@ -275,7 +285,7 @@ def move_toward(
         d = round(centre_distance_in(end, goal), 6)
         if free > 1e-3 and d < d0 - 1e-6 and (best is None or d < best[0]):
             best = (d, end)
-            if turn == 0.0 and free >= run - 1e-9:
+            if turn == 0.0 and free >= run - 2 * BACK_OFF_IN:
                 break
     return (start,) if best is None else (start, best[1])
 

@@ -171,6 +171,8 @@ class Field:
         if length <= 1e-12:
             return ""
         ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+        if self.free_in(a, ux, uy, length) >= length - 1e-6:
+            return ""
         hits: list[tuple[float, str]] = []
         for i, (cx, cy, cr) in enumerate(self.circles):
             t = _ray_circle(a[0], a[1], ux, uy, cx, cy, self.r + cr)
@@ -182,9 +184,7 @@ class Field:
             )
             if t < length - 1e-6:
                 hits.append((t, names[len(self.circles) + j]))
-        if hits:
-            return min(hits)[1]
-        return "" if self.free_in(a, ux, uy, length) >= length - 1e-6 else "the table edge"
+        return min(hits)[1] if hits else "the table edge"
 
 
 def segment_crosses(poly: Shape, a: Point, b: Point) -> bool:
