@@ -27,7 +27,7 @@ VIEW_FORMAT_VERSION = 1
 
 UnitStatus = Literal["active", "fallen", "off"]
 Controller = Literal["ai", "player"]
-PromptKind = Literal["dice", "declare", "confirm"]
+PromptKind = Literal["dice", "declare", "confirm", "card"]
 StatusLevel = Literal["info", "warning", "error"]
 CommandKind = Literal[
     "declare", "dice", "undo", "redo", "repeat", "confirm", "pass", "oracle", "yes-no", "secret"
@@ -204,7 +204,8 @@ class PromptView:
     """What the session is waiting for from the player."""
 
     kind: PromptKind
-    """dice: enter a die result; declare: choose an action (and target); confirm: a piece."""
+    """dice: enter a die result; declare: choose an action (and target); confirm: a piece;
+    card: enter the card drawn from a real deck (sent as a dice command, its code 1-53)."""
     text: str
     """The question, for the player ("Roll to hit: enter the die")."""
     purpose: str = ""

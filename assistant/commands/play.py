@@ -43,6 +43,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "roll into the dice tray and the camera reads them",
     )
     parser.add_argument(
+        "--cards",
+        choices=["auto", "physical"],
+        default="auto",
+        help="auto: soloscope shuffles and draws the game's cards; physical: you shuffle a real "
+        "deck and enter each card you draw on the page",
+    )
+    parser.add_argument(
         "--seed", type=int, help="seed for auto dice (default: random, saved with the game)"
     )
     parser.add_argument(

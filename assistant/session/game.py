@@ -21,7 +21,7 @@ from enum import StrEnum
 from assistant.live_hub import Command
 from assistant.session import setup_check, tools
 from assistant.session.announce import correction_text
-from assistant.session.dice import AutoDice, NeedRoll, QueuedDice
+from assistant.session.dice import AutoDice, NeedCard, NeedRoll, QueuedDice, card_prompt
 from assistant.session.observation import Observation, PieceSeen
 from assistant.tables import adapter_for, find_adapter
 from assistant.tables.base import Expectation, ObservedMove, TableAdapter, Tolerances, Turn
@@ -549,6 +549,9 @@ class LiveGame:
 
     def _ask_for_roll(self, need: NeedRoll) -> None:
         self.stage = Stage.DICE
+        if isinstance(need, NeedCard):  # a card from the player's real deck
+            self.announce(card_prompt(need))
+            return
         if self.roll_prompt is not None:
             self.announce(self.roll_prompt(need))
             return

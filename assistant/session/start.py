@@ -24,7 +24,7 @@ from assistant.live_hub import LiveHub
 from assistant.recorder import SessionRecorder
 from assistant.scenarios import load_game
 from assistant.session.camera_dice import camera_dice_reader
-from assistant.session.dice import AutoDice, QueuedDice
+from assistant.session.dice import AutoDice, PhysicalDeck, QueuedDice, deck_refusal
 from assistant.session.finish import SessionResult, outcome_words, part_number
 from assistant.session.game import LiveGame, Stage, Tolerances
 from assistant.session.live import run_loop
@@ -50,6 +50,8 @@ class SessionOptions:
     scenario: str | None = None
     profile: Path | None = None
     dice: str = "auto"
+    cards: str = "auto"
+    """auto: soloscope shuffles and draws; physical: the player's real deck, cards entered."""
     seed: int | None = None
     speech: str = "on"
     port: int = 5000
@@ -64,6 +66,30 @@ class SessionOptions:
     keep_page: bool | None = None
     """Keep serving the page after the battle ends, until the player stops the program
     (None: when the page is served and standard input is a terminal)."""
+
+
+def make_dice(physical_dice: bool, physical_cards: bool, seed: int) -> AutoDice | QueuedDice:
+    """The game's random source: dice rolled by soloscope or by the player, cards drawn by
+    soloscope or from the player's real deck (``--cards physical``)."""
+    if physical_cards:
+        return PhysicalDeck(None if physical_dice else AutoDice(seed))
+    if physical_dice:
+        queued = QueuedDice()
+        queued.auto_cards = AutoDice(seed)
+        return queued
+    return AutoDice(seed)
+
+
+def deck_explainer(game: LiveGame) -> Callable[[str, str], str]:
+    """Why a card entered cannot be the one drawn, from the game's deck as it stands."""
+
+    def explain(deck: str, card: str) -> str:
+        for d in game.state.decks:
+            if d.name == deck:
+                return deck_refusal(d.draw_pile, d.discard, d.removed, card)
+        return "it is not in the pile"
+
+    return explain
 
 
 def read_declarations(path: Path) -> tuple[Action, ...]:
@@ -187,7 +213,7 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
         scenario, ruleset, state = load_game(scenario_ref)
         seed = opts.seed if opts.seed is not None else secrets.randbelow(1_000_000)
         physical = opts.dice in ("physical", "camera")
-        dice: AutoDice | QueuedDice = QueuedDice() if physical else AutoDice(seed)
+        dice = make_dice(physical, opts.cards == "physical", seed)
         plan = read_declarations(opts.declarations) if opts.declarations else ()
         game = LiveGame(
             scenario=scenario,
@@ -200,6 +226,8 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
             confirm_hidden=bool(plan),
             tolerances=Tolerances(opts.position_tol_in, opts.facing_tol_deg),
         )
+    if isinstance(game.dice, QueuedDice):  # a card refused is explained from the deck
+        game.dice.explain = deck_explainer(game)
     if opts.declarations and opts.resume is not None:
         game.human_plan = read_declarations(opts.declarations)
         game.confirm_hidden = True
@@ -363,6 +391,7 @@ def options_from_args(args: Any) -> SessionOptions:
         scenario=args.scenario,
         profile=Path(args.profile) if args.profile else None,
         dice=args.dice,
+        cards=getattr(args, "cards", "auto"),
         seed=args.seed,
         speech=args.speech,
         port=args.port,

@@ -13,6 +13,7 @@ from assistant.live_hub import (
     TerrainView,
     UnitView,
 )
+from assistant.session.dice import QueuedDice
 from assistant.session.game import LiveGame, Stage
 from assistant.tables.base import TableAdapter
 from engine.model import GameState, Role, Unit
@@ -65,7 +66,13 @@ def build_view(game: LiveGame, statuses: tuple[str, ...] = ()) -> BoardView:
         order = adapter.order_view(state, game.order, game.expected)
     prompt = None
     turn = adapter.turn(state, game.ruleset)
-    if game.stage is Stage.DICE:
+    if game.stage is Stage.DICE and isinstance(game.dice, QueuedDice) and game.dice.wants_card:
+        prompt = PromptView(
+            kind="card",
+            text=game.announcements[-1].text if game.announcements else "Draw a card",
+            purpose=game.dice.wants_card,
+        )
+    elif game.stage is Stage.DICE:
         prompt = PromptView(
             kind="dice", text=game.announcements[-1].text if game.announcements else "Roll a die"
         )

@@ -312,11 +312,13 @@
         const b = el("button", { type: "button", class: "die", "data-die": value }, buttons, String(value));
         b.addEventListener("click", () => send({ kind: "dice", value }));
       }
+    } else if (prompt.kind === "card") {
+      renderCardPicker(prompt, buttons);
     } else if (prompt.kind === "declare") {
       $("prompt-title").textContent = "Declare";
       for (const option of prompt.options || []) {
         const b = el("button", { type: "button", class: "action", "data-action": option.action },
-          buttons, ACTION_LABELS[option.action] || cap(option.action));
+          buttons, ACTION_LABELS[option.action] || cap(option.action.replace(/_/g, " ")));
         b.addEventListener("click", () => chooseAction(prompt, option, b));
       }
     } else {
@@ -326,6 +328,65 @@
       b.addEventListener("click", () => send({ kind: "confirm", unit_id: prompt.unit_id }));
     }
   }
+
+  // A card drawn from the player's real deck: two taps (rank, then suit), a Joker button, or
+  // typed on the keyboard ("QS", "10H", "X" for a Joker). It travels as a dice command whose
+  // value is the card's place in the deck: spades, hearts, diamonds, clubs, Ace to King, 1-52;
+  // a Joker 53 (assistant.session.dice.CARD_CODES).
+  const CARD_RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  const CARD_SUITS = [["S", "\u2660"], ["H", "\u2665"], ["D", "\u2666"], ["C", "\u2663"]];
+  const JOKER_CODE = 53;
+  let cardKeys = "";
+
+  function cardCode(rank, suit) {
+    const s = CARD_SUITS.findIndex((pair) => pair[0] === suit);
+    const r = CARD_RANKS.indexOf(rank);
+    return s < 0 || r < 0 ? 0 : s * 13 + r + 1;
+  }
+
+  function sendCard(code) {
+    state.cardRank = null;
+    cardKeys = "";
+    send({ kind: "dice", value: code });
+  }
+
+  function renderCardPicker(prompt, buttons) {
+    $("prompt-title").textContent = "Card";
+    state.cardRank = null;
+    const ranks = el("div", { class: "card-ranks" }, buttons);
+    for (const rank of CARD_RANKS) {
+      const b = el("button", { type: "button", class: "card-rank", "data-rank": rank }, ranks, rank);
+      b.addEventListener("click", () => {
+        state.cardRank = rank;
+        for (const other of ranks.children) other.classList.toggle("selected", other === b);
+      });
+    }
+    const suits = el("div", { class: "card-suits" }, buttons);
+    for (const [suit, symbol] of CARD_SUITS) {
+      const b = el("button", { type: "button", class: `card-suit suit-${suit}`, "data-suit": suit },
+        suits, symbol);
+      b.addEventListener("click", () => {
+        if (state.cardRank) sendCard(cardCode(state.cardRank, suit));
+        else feedback("Tap the card's rank first, then its suit.", false);
+      });
+    }
+    const joker = el("button", { type: "button", class: "card-joker", "data-joker": "1" }, suits,
+      "Joker");
+    joker.addEventListener("click", () => sendCard(JOKER_CODE));
+  }
+
+  document.addEventListener("keydown", (event) => {
+    const prompt = state.view && !state.view.outcome ? state.view.prompt : null;
+    if (!prompt || prompt.kind !== "card" || event.target.tagName === "INPUT") return;
+    const key = event.key.toUpperCase();
+    if (key === "X" || key === "*") { sendCard(JOKER_CODE); return; }
+    if (!/^[0-9AJQKSHDC]$/.test(key)) { cardKeys = ""; return; }
+    cardKeys = (cardKeys + key).slice(-3);
+    for (const start of [0, 1]) {
+      const m = /^(A|[2-9]|10|J|Q|K)([SHDC])$/.exec(cardKeys.slice(start));
+      if (m) { sendCard(cardCode(m[1], m[2])); return; }
+    }
+  });
 
   function chooseAction(prompt, option, button) {
     const targets = $("prompt-targets");
@@ -487,7 +548,8 @@
       });
       const reply = await response.json().catch(() => ({}));
       if (response.ok) {
-        const what = command.kind === "dice" ? `dice ${command.value}`
+        const what = command.kind === "dice" ? `${state.view && state.view.prompt
+            && state.view.prompt.kind === "card" ? "card" : "dice"} ${command.value}`
           : command.kind === "declare" ? [command.action, command.target].filter(Boolean).join(" ")
           : command.kind;
         feedback(`Sent: ${what}`, true);
