@@ -113,11 +113,11 @@ def _steps(game: GameReplayer, state: GameState) -> list[tuple[GameState, Sequen
     if turn.may_pass and turn.side is not None and turn.action is None:
         actions.append((game.adapter.pass_action(state, turn.side), ""))
     out: list[tuple[GameState, Sequence[Event], str]] = []
-    done: set[Action] = set()
+    done: list[Action] = []  # compared, not hashed: an action's detail may hold lists
     for action, uid in actions:
         if action in done:
             continue
-        done.add(action)
+        done.append(action)
         try:
             if game.ruleset.validate(state, action):
                 continue
