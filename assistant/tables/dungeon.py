@@ -34,6 +34,7 @@ from assistant.tables.base import (
 )
 from assistant.tables.dungeon_cells import centre_request, read_cell
 from engine.actions import Action, ActionKind, Event, Order
+from engine.dice import SeededDice
 from engine.geometry import Point
 from engine.geometry.grid import chebyshev, grid_line
 from engine.model import GameState, Role, Unit
@@ -341,10 +342,27 @@ class DungeonAdapter(BaseAdapter):
     def replay_move(
         self, state: GameState, ruleset: Ruleset, unit: Unit, seen: PieceSeen, slack_in: float
     ) -> ReplayMove:
+        """Every legal action of the unit (a move, or a patrol roll) that leaves it on the
+        square the footage shows, those that also leave it facing as seen first."""
+        grid = state.table.grid
+        assert grid is not None
+        reading = read_cell(grid, seen.x_in, seen.y_in)
+        if not reading.clear:
+            return ReplayMove((), False, centre_request(card_of(unit).title, reading))
+        fits: list[tuple[float, int, Action]] = []
+        for n, action in enumerate(ruleset.sample_actions(state, unit.id, SeededDice(0))):
+            if str(action.kind) not in ("move", "patrol"):
+                continue
+            after = orders.foresee(state, ruleset, action)
+            moved = after.after.unit(unit.id) if after is not None else None
+            if moved is not None and moved.cell == reading.cell:
+                turn = abs((moved.heading_deg - seen.heading_deg + 180.0) % 360.0 - 180.0)
+                fits.append((turn, n, action))
+        if fits:
+            return ReplayMove(tuple(a for _, _, a in sorted(fits, key=lambda f: f[:2])), True)
         found = orders.observed_move(state, ruleset, unit, seen)
-        if isinstance(found, str):
-            return ReplayMove((), False, found)
-        return ReplayMove((found,), True)
+        reason = found if isinstance(found, str) else "no legal action leaves it there"
+        return ReplayMove((), False, reason)
 
     def place(
         self, state: GameState, unit_id: str, x: float, y: float, heading: float

@@ -288,3 +288,29 @@ def test_the_demo_footage_is_cached_by_its_battles_fingerprint(tmp_path: Path) -
     meta = {"version": FOOTAGE_VERSION, "video": f"{name}.mp4"}
     (tmp_path / f"{name}.json").write_text(json.dumps(meta), encoding="utf-8")
     assert demo_clip(SCENARIO, None, tmp_path) == (tmp_path, name)
+
+
+def _read_back(
+    piece: str, cell: tuple[int, int]
+) -> tuple[list[dict[str, object]], tuple[dict[str, object], ...]]:
+    """Footage of one model's move read back by the engine replay (no session log)."""
+    from assistant.replay.engine_replay import GameReplayer
+    from assistant.replay.reconstruct import PieceMove
+
+    game = GameReplayer(SCENARIO)
+    grid = game.initial.table.grid
+    assert grid is not None
+    unit = game.initial.unit(game.unit_of_piece[piece])
+    end = grid.centre(cell)
+    move = PieceMove(piece, "", (0,), (unit.x, unit.y), end, 180.0, 180.0, 2.0, 3.2)
+    result = game.replay([move])
+    return list(result.events), tuple(result.activations)
+
+
+def test_footage_of_a_patrol_is_read_back_as_the_ais_patrol() -> None:
+    """A troll seen one square further south (C4 to C5) is the AI's patrol roll of 1 or 2 (the
+    replay's dice are unknown, the engine keeps the result that fits)."""
+    events, activations = _read_back("Troll 3", (2, 4))
+    orders = [e for e in events if e["kind"] == "order"]
+    assert orders and orders[0]["order"]["action"]["kind"] == "patrol"  # type: ignore[index]
+    assert "followed the order" in str(activations[0]["label"])
