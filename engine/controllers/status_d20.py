@@ -46,6 +46,7 @@ from engine.rulesets.d20_board import (
     in_reach,
     move_allowance,
     move_area,
+    move_problem,
     rules_of,
     space_in,
     spaces_between,
@@ -168,6 +169,8 @@ class Plan:
         return self._order(Action(ActionKind.PASS, self.unit.id), "end of turn", reason)
 
     def _move(self, path: tuple[Point, ...], heading: float | None = None) -> Action:
+        if len(path) > 1 and move_problem(self.state, self.unit, path):
+            path = (self.unit.position,)  # the ray cast's rounding: turn on the spot instead
         if heading is None:
             fallback = bearing_deg(path[-2], path[-1]) if len(path) > 1 else self.unit.heading_deg
             heading = _facing(self.state, self.unit, path[-1], fallback)
@@ -279,7 +282,7 @@ class Plan:
             if now is not None and (self.tactic == "cautious" or self._stays(weapon, target)):
                 return self._buff() or now
         if not self.moved:
-            goal = self._goal()
+            goal = self._goal(weapon, target)
             if goal is not None:
                 return goal
             path = self._position(weapon, target)
@@ -451,30 +454,36 @@ class Plan:
         return self._positions[key]
 
     def _best_position(self, weapon: Weapon, target: Unit) -> tuple[Point, ...]:
-        state, unit = self.state, self.unit
+        state, unit, tactic = self.state, self.unit, self.tactic
         heroes = state.enemies_of(unit)
         allies = [u for u in state.units_of(unit.side) if u.id != unit.id]
-        ally_gap = min((min(self._spaces(a, h) for h in heroes) for a in allies), default=0.0)
+        ally_gap = 0.0
+        if tactic == "cautious":
+            ally_gap = min((min(self._spaces(a, h) for h in heroes) for a in allies), default=0.0)
         m_spaces = float(card_of(unit).move)
         partner = self._partner()
+        wants_cover = tactic == "pragmatic" or (weapon.ranged and tactic != "reckless")
         best: tuple[tuple[float, ...], tuple[Point, ...]] | None = None
         for path in self._candidates(target):
             if len(path) > 1 and _length(path) < MIN_MOVE_IN:
                 continue  # too short to ask of a player
             end = path[-1]
-            hero_gap = min(spaces_between(state, unit, h, end) for h in heroes)
-            moved = sum(centre_distance_in(a, b) for a, b in itertools.pairwise(path))
+            hero_gap = 0.0
+            if tactic in ("cautious", "selective"):
+                hero_gap = min(spaces_between(state, unit, h, end) for h in heroes)
             key = destination_key(
-                self.tactic,
+                tactic,
                 attacks=self._can_attack(weapon, target, end),
-                cover=in_cover(state, unit, target.position, end),
+                cover=wants_cover and in_cover(state, unit, target.position, end),
                 ranged=weapon.ranged,
                 target_gap=round(spaces_between(state, unit, target, end), 6),
                 hero_gap=hero_gap,
-                heroes_adjacent=sum(1 for h in heroes if adjacent(state, unit, h, end)),
+                heroes_adjacent=sum(1 for h in heroes if adjacent(state, unit, h, end))
+                if tactic == "slaying"
+                else 0,
                 behind_ally=hero_gap >= ally_gap + m_spaces - 1e-6,
                 partner_adjacent=partner is not None and adjacent(state, unit, partner, end),
-                moved=round(moved, 6),
+                moved=round(_length(path), 6),
             )
             if best is None or key < best[0]:
                 best = (key, path)
@@ -525,7 +534,7 @@ class Plan:
                 return self._order(action, "§5.k step 3: buffs", f"it raises its {ability}")
         return None
 
-    def _goal(self) -> Order | None:
+    def _goal(self, weapon: Weapon, target: Unit) -> Order | None:
         """§5.k step 7 (objective games), curious and opportunistic: toward an objective."""
         state, unit = self.state, self.unit
         if not state.objectives:
@@ -540,18 +549,16 @@ class Plan:
             if oid not in explored:
                 explored.append(oid)
         self.memory[f"explored:{unit.id}"] = explored
-        weapon = self._primary_cached
         heroes = state.enemies_of(unit)
-        can_attack = any(
-            self._can_attack(weapon, h, p[-1]) for h in heroes for p in self._candidates(h)[:1]
-        )
         if self.tactic == "opportunistic" and not touching:
             pool = list(state.objectives)
             why = "opportunistic: it makes for the objective first"
         elif self.tactic == "curious" and not any(adjacent(state, unit, h) for h in heroes):
             pool = [o for o in state.objectives if o.id not in explored]
             why = "curious: it investigates the objective first"
-        elif state.option_value("victory", "basic") == "objectives" and not can_attack:
+        elif state.option_value("victory", "basic") == "objectives" and not self._can_attack(
+            weapon, target, self._position(weapon, target)[-1]
+        ):
             pool = list(state.objectives)
             why = "§5.k step 7: it cannot attack, so it goes for the nearest goal"
         else:

@@ -17,7 +17,6 @@ from engine.rulesets.d20_board import (
     in_reach,
     move_allowance,
     move_area,
-    move_problem,
     space_in,
     spaces_between,
     visible,
@@ -128,8 +127,8 @@ def _runs(
     state: GameState, unit: Unit, ux: np.ndarray, uy: np.ndarray, limits: tuple[float, ...]
 ) -> list[tuple[Point, ...]]:
     """Straight runs along the unit vectors (ux, uy), each up to every limit (inches of
-    allowance, at most the Move Unit): one vectorised ray cast, each kept leg checked exactly
-    by the rules' own test."""
+    allowance, at most the Move Unit): one vectorised ray cast against impassable terrain and
+    every other base (exact up to rounding: whoever orders one checks it with ``move_problem``)."""
     m = move_allowance(state, unit)
     area = move_area(state, unit)
     k = len(ux)
@@ -153,7 +152,5 @@ def _runs(
             t = float(length[i])
             if t < MIN_STEP_IN:
                 continue
-            path = (unit.position, (unit.x + float(ux[i]) * t, unit.y + float(uy[i]) * t))
-            if not move_problem(state, unit, path):
-                out.append(path)
+            out.append((unit.position, (unit.x + float(ux[i]) * t, unit.y + float(uy[i]) * t)))
     return out
