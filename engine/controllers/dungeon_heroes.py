@@ -8,17 +8,21 @@ The Priest heals an adjacent hero instead when that is worth more: a wounded her
 defeat, while heals are left. With nothing in reach a hero walks toward the nearest monster.
 A Patrolling figure it commands (in the shared random play) rolls its patrol like
 ``patrol-d8``.
+
+It never uses the game's dice for its own choices (equally near monsters: the first in sheet
+order): it stands in for the player, so a game it played in ``simulate`` uses the same dice
+stream as the same game played at the table, where the player decides and it is not asked.
 """
 
 from __future__ import annotations
 
 from engine.actions import Order
 from engine.controllers.patrol_d8 import continue_order
-from engine.dice import RandomSource, choice
+from engine.dice import RandomSource
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit
 from engine.protocols import ControllerBase, Ruleset, register_controller
-from engine.rulesets.dungeon_board import Board, label
+from engine.rulesets.dungeon_board import Board
 from engine.rulesets.dungeon_cards import Attack
 from engine.rulesets.dungeon_state import PATROLLING, card_of, cell_of, heals_left
 from engine.rulesets.dungeon_tactics import Strike, acting_now, nearest, patrol_order, plan_order
@@ -68,7 +72,7 @@ class DungeonHeroes(ControllerBase):
             return continue_order(state, ruleset, unit, worth, dice)
         foes = [u for u in state.units if u.on_table and u.side != unit.side]
         tied = nearest(unit, foes)
-        goal = choice(dice, tied, f"nearest monster: {label(unit)}") if tied else None
+        goal = tied[0] if tied else None  # sheet order: the autopilot never rolls
         extra = None
         if card.heal is not None and heals_left(unit) > 0:
             friends = [

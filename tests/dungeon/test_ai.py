@@ -138,3 +138,34 @@ def test_magic_user_throws_fireballs_from_a_clear_square() -> None:
     state = acting(started(8, 8, figures, heroes_have_moved=True, alerted=("t",)), "mu")
     order = plan(state, "mu", DungeonHeroes())
     assert weapons(order) == [("fireball", "t")]
+
+
+def test_the_heroes_autopilot_never_rolls_the_games_dice() -> None:
+    """So a simulated game and the same game at the table (the player deciding) use one dice
+    stream: every seed replays."""
+    from pathlib import Path
+
+    from engine.protocols import find_controller
+    from engine.runner import next_action
+    from engine.scenario import parse_scenario
+
+    path = Path(__file__).resolve().parents[2] / "assistant/data/scenarios/dungeon-crawl.toml"
+    scenario = parse_scenario(path.read_text(encoding="utf-8"), path.name)
+    r = ruleset()
+    controllers = {
+        "Heroes": find_controller("dungeon-heroes"),
+        "Monsters": find_controller("patrol-d8"),
+    }
+    for seed in range(1, 9):
+        state = r.new_game(scenario)
+        dice = SeededDice(seed)
+        planned: list[object] = []
+        while True:
+            side = r.pending(state).side
+            before = len(dice.log)
+            chosen = next_action(state, r, controllers, dice, planned)  # type: ignore[arg-type]
+            if chosen is None:
+                break
+            if side == "Heroes":
+                assert len(dice.log) == before, dice.log[before:]
+            state = r.apply(state, chosen[0], dice).state
