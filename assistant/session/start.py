@@ -14,7 +14,7 @@ import secrets
 import sys
 import traceback
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +66,8 @@ class SessionOptions:
     keep_page: bool | None = None
     """Keep serving the page after the battle ends, until the player stops the program
     (None: when the page is served and standard input is a terminal)."""
+    page_config: dict[str, Any] = field(default_factory=dict)
+    """More settings for the page's app (``CAMPAIGN_DB``: a campaign's page beside the table's)."""
 
 
 def make_dice(physical_dice: bool, physical_cards: bool, seed: int) -> AutoDice | QueuedDice:
@@ -248,7 +250,9 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
     try:
         if opts.serve:
             host = "0.0.0.0" if opts.listen_all else "127.0.0.1"
-            handle = serve(hub, host=host, port=opts.port, token=opts.token)
+            handle = serve(
+                hub, host=host, port=opts.port, token=opts.token, config=opts.page_config
+            )
             echo(
                 token_banner(handle.url, handle.token)
                 if handle.token
