@@ -166,6 +166,7 @@ def _next(args: argparse.Namespace, store: CampaignStore) -> int:
         port=args.port,
         serve=not args.no_page,
         declarations=Path(args.declarations) if args.declarations else None,
+        page_config={"CAMPAIGN_DB": str(store.path.resolve())},
     )
     prepared, live_result, session = play_next_live(store, opts)
     try:

@@ -124,3 +124,28 @@ def test_a_live_battle_on_the_virtual_table_is_recorded_like_the_simulated_one(
         assert live.played == "live"
         store.record_battle(live)
         assert store.problems() == []
+
+
+def test_the_table_page_of_a_campaign_battle_serves_the_campaign_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``campaign next --source`` gives the table page the campaign's database, so /campaign
+    is served beside the battle."""
+    from assistant.live_hub import LiveHub
+    from assistant.web.app import create_app
+
+    db = tmp_path / "c.sqlite"
+    cli(capsys, "campaign", "new", "wardens-road", "--db", str(db))
+    seen: list[object] = []
+
+    def fake_play(store: object, opts: object, echo: object = None) -> tuple[object, None, None]:
+        seen.append(opts)
+        return None, None, None
+
+    monkeypatch.setattr("assistant.campaign.live.play_next_live", fake_play)
+    cli(capsys, "campaign", "next", "--source", "0", "--db", str(db))
+    config = seen[0].page_config  # type: ignore[attr-defined]
+    assert config == {"CAMPAIGN_DB": str(db.resolve())}
+    client = create_app(LiveHub(), {**config, "TESTING": True}).test_client()
+    page = client.get("/campaign").get_data(as_text=True)
+    assert "The Wardens&#39; Road" in page and "Sergeant Ash" in page
