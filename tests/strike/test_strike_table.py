@@ -11,9 +11,8 @@ import pytest
 
 from assistant.cli import main
 from assistant.session.dice import AutoDice
-from assistant.session.game import LiveGame, Stage
+from assistant.session.game import LiveGame
 from assistant.session.observation import PieceSeen
-from assistant.session.view import build_view
 from assistant.tables import find_adapter
 from engine.actions import ActionKind
 from engine.dice import SeededDice
@@ -70,28 +69,6 @@ def test_a_live_game_on_the_virtual_table_reaches_the_simulated_outcome(seed: in
     assert said[-1].startswith(f"The battle is over: {final.winner} win") or "draw" in said[-1]
     spoken = " ".join(said)
     assert "from the Marauders dice" in spoken and "count " in spoken
-
-
-def test_the_page_shows_the_strike_count_with_each_line_of_sight() -> None:
-    live, _said, _ = _live(1)
-    table = VirtualTable(live)
-    for _ in range(3000):
-        if (
-            live.stage is Stage.AI_ORDER
-            and live.order is not None
-            and live.order.action.kind == "strike"
-        ):
-            break
-        table.step()
-    else:
-        raise AssertionError("the AI never ordered a strike")
-    view = build_view(live)
-    assert view.order is not None and "count " in view.order.text
-    assert "against Toughness" in view.order.text
-    target = live.order.action.target_id
-    lines = [s for s in view.sight_lines if s.to_id == target]
-    assert lines and all(s.note.startswith(("counts ", "not counted: ")) for s in lines)
-    assert any(s.from_id == live.order.action.unit_id for s in lines)  # the striker counts
 
 
 def test_a_move_seen_becomes_an_action_with_sprint_dice_when_needed() -> None:
