@@ -3,8 +3,9 @@
 The roll-off is made by the assistant. An AI order carries the actions of an activation up to
 the first that rolls dice ("move 6 inches toward the shrine, then aim, then shoot Wren"); a
 charge is said in two steps: roll the distance, then move the model that far at its target.
-A drive-back is ordered for whichever side's model it moves, and the camera checks it. The
-player moves one fighter per action and declares: done (the move), shoot, charge, aim,
+A drive-back of an AI model is ordered like a move and checked by the camera; the player is
+told to drive their own model back and the camera checks it the same way. The player moves
+one fighter per action and declares: done (the move), shoot, charge, aim,
 recover or pass; during a charge the move seen is the charge's run. A card shows the stats as
 they stand (statuses, Champion, Guardian, Shield), the role and weapons, the statuses and the
 actions left. ``soloscope odds skirmish2d6 --opposed D | --recover SKILL | --charge INCHES``.
@@ -19,6 +20,7 @@ from fractions import Fraction
 
 from assistant.errors import UserError
 from assistant.live_hub import SightLineView
+from assistant.session.announce import inches
 from assistant.session.observation import PieceSeen
 from assistant.tables import register_adapter
 from assistant.tables import skirmish2d6_words as words
@@ -38,7 +40,7 @@ from engine.actions import Action, ActionKind, Order
 from engine.geometry import Point
 from engine.model import GameState, Role, Unit
 from engine.protocols import PendingKind, Ruleset
-from engine.rulesets.skirmish2d6 import AIM, CHARGE, MOVE, NAME, RECOVER, RUN, SHOOT
+from engine.rulesets.skirmish2d6 import AIM, CHARGE, DRIVE, MOVE, NAME, RECOVER, RUN, SHOOT
 from engine.rulesets.skirmish2d6_board import (
     gap,
     guarded,
@@ -58,7 +60,15 @@ from engine.rulesets.skirmish2d6_fighters import (
 from engine.rulesets.skirmish2d6_state import ACTIONS_PER_ACTIVATION, BOW_RANGE_IN, rules_of
 
 OPPOSED_RANGE = range(-12, 13)
+DRIVE_TOL_IN = 0.3
+"""How near the spot a driven-back model must stand for the move to count, inches."""
 RECOVER_RANGE = range(-4, 8)
+
+
+def _drive(state: GameState) -> tuple[str, Point, Point] | None:
+    """The drive-back the player must carry out now, if any: (unit id, from, to)."""
+    drives = rules_of(state).drives
+    return drives[0] if drives and state.winner is None else None
 
 
 def _fraction(p: Fraction) -> str:
@@ -83,8 +93,10 @@ class SkirmishAdapter(BaseAdapter):
         if pending.kind is PendingKind.CHANCE:
             return Turn("auto", action=Action(ActionKind.CHANCE))
         side = pending.side or ""
-        if pending.purpose == "drive back":
-            return Turn("forced", side, pending.candidates, unit_id=pending.unit, may_pass=False)
+        if pending.purpose == "drive back" and state.side(side).role is not Role.AI:
+            # The player drives their own model back, as told (so a declarations file that
+            # lists the drive-back plays it too).
+            return Turn("human", side, pending.candidates, unit_id=pending.unit, may_pass=False)
         if state.side(side).role is Role.AI:
             return Turn(
                 "ai", side, pending.candidates, unit_id=pending.unit, may_pass=pending.may_pass
@@ -113,6 +125,14 @@ class SkirmishAdapter(BaseAdapter):
 
     # ------------------------------------------------------ the player's side
     def turn_prompt(self, state: GameState, turn: Turn) -> str:
+        drive = _drive(state)
+        if drive is not None:
+            unit = state.unit(drive[0])
+            length = math.dist(drive[1], drive[2])
+            return (
+                f"{unit.name} is driven back: move it {inches(length)} straight back, "
+                "then declare done."
+            )
         if turn.unit_id and rules_of(state).charge_target:
             unit = state.unit(turn.unit_id)
             rules = rules_of(state)
@@ -136,7 +156,7 @@ class SkirmishAdapter(BaseAdapter):
     def declarations(
         self, state: GameState, turn: Turn, moved: str | None
     ) -> tuple[Declaration, ...]:
-        if rules_of(state).charge_target:
+        if rules_of(state).charge_target or _drive(state) is not None:
             return (Declaration("done"),)
         enemies = targets_of(state, turn.side)
         return (
@@ -161,6 +181,12 @@ class SkirmishAdapter(BaseAdapter):
     def observed_path(
         self, state: GameState, ruleset: Ruleset, unit: Unit, seen: PieceSeen
     ) -> tuple[tuple[Point, ...] | None, str]:
+        drive = _drive(state)
+        if drive is not None and drive[0] == unit.id:
+            if math.dist((seen.x_in, seen.y_in), drive[2]) <= DRIVE_TOL_IN:
+                return (drive[1], drive[2]), ""
+            length = math.dist(drive[1], drive[2])
+            return None, f"{unit.name} goes {inches(length)} straight back, no further"
         action = self._move_action(state, unit, (seen.x_in, seen.y_in))
         problems = ruleset.validate(state, action)
         if problems:
@@ -185,6 +211,11 @@ class SkirmishAdapter(BaseAdapter):
         if uid is None:
             return "Say which fighter acts."
         unit = state.unit(uid)
+        drive = _drive(state)
+        if drive is not None:
+            if what != "done":
+                return f"First drive {state.unit(drive[0]).name} back, then declare done."
+            return Action(DRIVE, drive[0], path=(drive[1], drive[2]))
         if what == "done":
             if move is None or move[1] is None:
                 if rules_of(state).charge_target:

@@ -48,11 +48,9 @@ def _live(seed: int) -> tuple[LiveGame, list[str], BattleRecord]:
     record = play_battle(state, ruleset, ai, SeededDice(seed))
     human = state.side_of_role(Role.HUMAN)
     assert human is not None
-    # The player's own actions; drive-backs are ordered by the assistant for either side.
+    # The player's own actions, drive-backs of their own models included.
     plan = tuple(
-        a
-        for a in record.actions
-        if a.unit_id and state.unit(a.unit_id).side == human.name and a.kind != "drive_back"
+        a for a in record.actions if a.unit_id and state.unit(a.unit_id).side == human.name
     )
     said: list[str] = []
     live = LiveGame(
@@ -185,3 +183,21 @@ def test_footage_of_a_legal_move_is_a_legal_activation_and_a_long_one_is_flagged
     legality = _replay((18, 13))
     assert [e["legal"] for e in legality] == [False]
     assert "may move 6 in" in str(legality[0]["reason"])
+
+
+def test_the_player_drives_their_own_model_back_as_told() -> None:
+    ruleset, state = game([fighter("a", A, 10, 10), fighter("b", B, 11, 10)])
+    state, _, _ = act(ruleset, state, fight("a", "b"), [1, 1, 6, 6], drive=False)
+    turn = ADAPTER.turn(state, ruleset)
+    assert (turn.kind, turn.unit_id) == ("human", "a")
+    assert ADAPTER.turn_prompt(state, turn) == (
+        "A is driven back: move it 1 inch straight back, then declare done."
+    )
+    unit = state.unit("a")
+    path, problem = ADAPTER.observed_path(state, ruleset, unit, PieceSeen(9.05, 10, 0))
+    assert problem == "" and path is not None and path[-1] == pytest.approx((9, 10))
+    _, problem = ADAPTER.observed_path(state, ruleset, unit, PieceSeen(7, 10, 0))
+    assert problem == "A goes 1 inch straight back, no further"
+    action = ADAPTER.observed_action(state, ruleset, "done", None, ("a", path, "", 0), None)
+    assert isinstance(action, Action) and action.kind == "drive_back"
+    assert not ruleset.validate(state, action)
