@@ -137,3 +137,35 @@ def test_odds_strike(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert main(["odds", "strike", "--dice", "500"]) != 0
     assert "--dice takes a pool of 0 to 200 dice, not 500" in capsys.readouterr().err
+
+
+def test_the_oracle_pool_rolled_with_real_dice() -> None:
+    """--dice physical: each die of each pool is asked for and entered; the pools are the
+    faces entered, then the first-activation roll-off."""
+    from assistant.live_hub import Command
+    from assistant.session.dice import QueuedDice
+    from assistant.session.game import Stage
+
+    path = Path(__file__).with_name("strike-duel.toml")
+    scenario = parse_scenario(path.read_text(encoding="utf-8"), path.name)
+    ruleset, state = start_game(scenario)
+    said: list[str] = []
+    live = LiveGame(
+        scenario=scenario,
+        ruleset=ruleset,
+        ai=find_controller("strike-ai"),
+        dice=QueuedDice(),
+        say=said.append,
+        initial=state,
+    )
+    table = VirtualTable(live)
+    table.step()
+    faces = [3, 3, 5, 1, 5, 5, 2, 6, 4, 2]  # Rangers 3 3 5 1, Marauders 5 5 2 6, roll-off 4-2
+    for face in faces:
+        assert live.stage is Stage.DICE, said[-1]
+        live.command(Command("dice", value=face))
+    assert "Oracle pool: Rangers die 1 of 4" in " ".join(said)
+    assert [r.result for r in live.steps[0].rolls] == faces
+    assert "Rangers roll 4 action dice: 1 3 3 5." in said
+    assert "Marauders roll 4 action dice: 2 5 5 6." in said
+    assert "Rangers activate first." in said
