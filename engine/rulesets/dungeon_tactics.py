@@ -130,7 +130,8 @@ def strikes_from(
                 continue
             if (weapon.needs_clear_line or gap == 1) and not board.line_clear(unit, frm, foe):
                 continue
-            options.append(Strike(weapon.name, foe, worth(unit, weapon, foe)))
+            # On equal worth the nearer target (RULES §5.k step 6: the closest hero).
+            options.append(Strike(weapon.name, foe, worth(unit, weapon, foe) - 0.001 * gap))
     if not options:
         return []
     options.sort(key=lambda s: (-s.value, s.target.sheet_order))

@@ -169,3 +169,14 @@ def test_the_heroes_autopilot_never_rolls_the_games_dice() -> None:
             if side == "Heroes":
                 assert len(dice.log) == before, dice.log[before:]
             state = r.apply(state, chosen[0], dice).state
+
+
+def test_an_enemy_attacks_the_closest_hero_it_can() -> None:
+    figures = [
+        ("t", "troll", (0, 0), 180, "enemy"),
+        ("far", "thief", (0, 7), 0, "hero"),
+        ("near", "priest", (4, 4), 0, "hero"),
+    ]
+    state = acting(started(8, 8, figures, heroes_have_moved=True, alerted=("t",)), "t")
+    order = plan(state, "t")
+    assert weapons(order) == [("spear", "near")]
