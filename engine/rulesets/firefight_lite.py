@@ -459,15 +459,16 @@ class FirefightLite(RulesetBase):
         if r.phase == "event":
             return event_phase(state, dice)
         sides = flow.combatant_sides(state)
-        rolls: list[list[int]] = []
-        while True:
-            pair = [dice.roll(6, f"initiative: {s}") for s in sides]
-            rolls.append(pair)
-            if pair[0] != pair[1]:
-                break
+        pair = [dice.roll(6, f"initiative: {s}") for s in sides]
+        said = ", ".join(f"{s} {v}" for s, v in zip(sides, pair, strict=True))
+        if pair[0] == pair[1]:  # D002-05: a tie is rolled again (its own chance step)
+            return state, [
+                event("initiative_tie", state.round, f"Initiative: {said}: roll again.", rolls=pair)
+            ]
         winner = sides[0] if pair[0] > pair[1] else sides[1]
         state = flow.with_rules(state, phase="order", initiative_winner=winner)
-        text = f"Initiative: {', '.join(f'{s} {v}' for s, v in zip(sides, pair, strict=True))}: {winner} choose."
+        text = f"Initiative: {said}: {winner} choose."
+        rolls = [pair]
         return state, [event("initiative", state.round, text, winner=winner, rolls=rolls)]
 
     def _react(

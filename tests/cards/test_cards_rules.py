@@ -337,7 +337,9 @@ def test_t002_11_initiative_first_when_a_figure_sees_an_enemy(seeing: bool, choi
     state = _duel("F2", "F10", [] if seeing else block)
     state = replace(state, rules=replace(state.rules, phase="initiative"))
     rs = ruleset()
-    rolled = rs.apply(state, Action("chance"), ScriptedDice([3, 3, 2, 5]))  # NPC second listed
+    tied = rs.apply(state, Action("chance"), ScriptedDice([3, 3]))  # a tie: roll again
+    assert rs.pending(tied.state).kind is PendingKind.CHANCE
+    rolled = rs.apply(tied.state, Action("chance"), ScriptedDice([2, 5]))  # the NPC wins
     pending = rs.pending(rolled.state)
     assert pending.kind is PendingKind.CHOICE and pending.side == NPC
     assert CardsAI().choose(rolled.state, rs, pending, SeededDice(1)) == choice
