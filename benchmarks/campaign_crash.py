@@ -34,7 +34,8 @@ def main() -> int:
     print(
         f"{report.trials} SIGKILL trials over {report.campaigns} campaign(s) in {seconds:.0f} s: "
         f"next killed before its write {report.killed_before['next']}, written "
-        f"{report.written['next']}; resolve killed before its write "
+        f"{report.written['next']} (killed after its log, before its record: "
+        f"{report.after_log}); resolve killed before its write "
         f"{report.killed_before['resolve']}, written {report.written['resolve']}; "
         f"inconsistencies: {len(report.problems)}"
     )

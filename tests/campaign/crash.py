@@ -5,8 +5,9 @@ not at all; a resolution written whole, or not at all) and the campaign must car
 
 Used by ``tests/campaign/test_crash.py`` (8 trials) and ``benchmarks/campaign_crash.py``
 (50 and more). The kill delays are fractions of how long an uncut run of the same step takes
-on this machine, so they fall before, during and after the step's transaction; nothing here
-asserts anything about time.
+on this machine, or (half the battles) a few milliseconds after the battle's log is written,
+just before its transaction; so they fall before, during and after the step's write. Nothing
+here asserts anything about time.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from assistant.campaign.battle import simulate_next
+from assistant.campaign.battle import runs_root, simulate_next
 from assistant.campaign.files import load_campaign
 from assistant.campaign.resolve import dice_for, resolve_last
 from assistant.campaign.store import CampaignStore, table_dump
@@ -37,6 +38,9 @@ class CrashReport:
     written: dict[str, int] = field(default_factory=lambda: {"next": 0, "resolve": 0})
     """The step's change was in the database (finished, or killed after its commit)."""
     campaigns: int = 1
+    after_log: int = 0
+    """Battles killed after their log was written and before they were recorded (inside the
+    window where a torn write would show)."""
     problems: list[str] = field(default_factory=list)
 
 
@@ -83,10 +87,21 @@ def crash_trials(folder: Path, trials: int, seed: int = 16) -> CrashReport:
             data, dump, problems = _state(db)
         step = "resolve" if data["unresolved"] is not None else "next"
         step_seed = rng.randrange(1, 10_000)
-        delay = rng.uniform(0.7, 1.2) * seconds[step]
+        delay = rng.uniform(0.6, 1.15) * seconds[step]
+        # Half the battles are killed just after their log is written, which is just before
+        # the battle's transaction: the moment a torn write would show.
+        log = (
+            runs_root(db) / f"battle-{len(data['battles']) + 1}-{data['next_battle']}" / "log.jsonl"
+        )
+        at_write = step == "next" and rng.random() < 0.5
+        log.unlink(missing_ok=True)
+        if at_write:
+            delay = rng.uniform(0.0, 0.03)
         process = subprocess.Popen(
             _command(step, db, step_seed), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
         )
+        while at_write and process.poll() is None and not log.exists():
+            time.sleep(0.001)
         try:
             process.wait(timeout=delay)
         except subprocess.TimeoutExpired:
@@ -116,6 +131,8 @@ def crash_trials(folder: Path, trials: int, seed: int = 16) -> CrashReport:
             report.written[step] += 1
         else:
             report.killed_before[step] += 1
+            if step == "next" and log.exists():
+                report.after_log += 1
         # The campaign carries on from wherever the kill left it.
         with CampaignStore.open(db) as store:
             if not done and step == "next":
