@@ -9,7 +9,8 @@ skill only when no removal is in reach without them and some is with them, using
 waiting soldier needs (step 5, at most its Initiative).
 
 In a large battle only the soldiers whose quick screen looks best are searched in full
-(``SEARCHED``), so that a decision stays fast at 100 soldiers a side.
+(``SEARCHED``; ``SEARCHED_LARGE`` past ``LARGE`` soldiers), so that a decision stays fast at
+100 soldiers a side.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ MIN_MOVE_IN = 0.05
 """Shorter moves are not worth ordering: the soldier stays put."""
 SEARCHED = 6
 """Soldiers searched in full per choice; the others are ranked by the quick screen."""
+SEARCHED_LARGE = 4
+"""As many in a large battle (more than ``LARGE`` soldiers on the side), to stay fast."""
+LARGE = 20
 
 
 class StrikeAI(ControllerBase):
@@ -48,8 +52,9 @@ class StrikeAI(ControllerBase):
             return None
         planner = Planner(state)
         units = [state.unit(uid) for uid in pending.candidates]
-        if len(units) > SEARCHED:
-            units = sorted(units, key=lambda u: self._screen(planner, u), reverse=True)[:SEARCHED]
+        limit = SEARCHED_LARGE if len(state.units_of(pending.side or "")) > LARGE else SEARCHED
+        if len(units) > limit:
+            units = sorted(units, key=lambda u: self._screen(planner, u), reverse=True)[:limit]
             units.sort(key=lambda u: u.sheet_order)
         best: tuple[tuple[float, ...], int, str, Plan | None] | None = None
         for u in units:
