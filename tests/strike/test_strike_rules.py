@@ -335,3 +335,31 @@ def test_d001a_07_seed_003_objective_points() -> None:
     fallen = state.with_unit(replace(state.unit("b1"), status=UnitStatus.FALLEN))
     assert victory_points(fallen) == {"A": 1 + 4 + 2, "B": 0}  # the leader's 2 VP; b2 still
     # stands within 2 in of the centre, so A does not hold it
+
+
+def test_d001a_07_alternative_three_per_objective_one_per_kill() -> None:
+    units = [
+        soldier("a1", "A", 6, 6.5),  # holds (6, 6): 3 VP whatever its place
+        soldier("b1", "B", 18, 18.5),
+        soldier("b2", "B", 20, 20),
+    ]
+    state = game(units, options={"victory": "kills"})
+    from dataclasses import replace
+
+    from engine.model import UnitStatus
+
+    fallen = state.with_unit(replace(state.unit("b2"), status=UnitStatus.FALLEN))
+    assert victory_points(fallen) == {"A": 3 + 1, "B": 3}
+
+
+def test_a_bad_option_or_card_is_one_sentence(tmp_path: object) -> None:
+    from engine.scenario import ScenarioError
+
+    units = [soldier("a1", "A", 4, 2), soldier("b1", "B", 4, 22)]
+    with pytest.raises(
+        ScenarioError, match=r"options.first_player: 'coin' \(allowed: roll-off, fewer-dice\)"
+    ):
+        game(units, options={"first_player": "coin"})
+    units[0]["card"]["threat"] = "sniper"
+    with pytest.raises(ScenarioError, match=r"units\[0\].card.threat"):
+        game(units)
