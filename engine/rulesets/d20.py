@@ -29,14 +29,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from math import ceil
 
 from pydantic import ValidationError
 
 from engine.actions import Action, Event, IllegalActionError, event
 from engine.dice import RandomSource
 from engine.geometry import Edge, Table, bearing_deg
-from engine.model import GameState, Objective, Role, Side, TerrainPiece, Unit, UnitStatus
+from engine.model import GameState, Objective, Role, Side, TerrainPiece, Unit
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
 from engine.query import TableQuery
 from engine.rulesets.d20_board import (
@@ -58,6 +57,7 @@ from engine.rulesets.d20_combat import (
     status_change,
 )
 from engine.rulesets.d20_query import D20Query
+from engine.rulesets.d20_round import candidates, chance_step, start_round
 from engine.rulesets.d20_sample import sample
 from engine.rulesets.d20_state import (
     ALERTED,
@@ -65,15 +65,12 @@ from engine.rulesets.d20_state import (
     NAME,
     PREPARED,
     RETREATING,
-    STUNNED,
     TACTICS,
     CardSpec,
     D20Card,
     D20State,
     D20Unit,
     Weapon,
-    enemy_action_result,
-    tactic_for,
 )
 from engine.rulesets.d20_victory import final_result, last_round, standing_sides
 from engine.scenario import ObjectiveSpec, Scenario, ScenarioError, TerrainSpec, card_error
@@ -217,23 +214,7 @@ class D20Ruleset(RulesetBase):
 
     def candidates(self, state: GameState, side: str) -> tuple[str, ...]:
         """The d20 units of ``side`` that may act now (their first figures, sheet order)."""
-        rules = self._rules(state)
-        is_ai = state.side(side).role is Role.AI
-        if is_ai and rules.quota is not None and rules.ai_acted >= rules.quota:
-            return ()
-        seen: set[str] = set()
-        out = []
-        for u in state.units_of(side):
-            group = rules_of(u).group or u.id
-            if group in seen:
-                continue
-            seen.add(group)
-            if u.activated:
-                continue
-            if is_ai and rules.chosen is not None and group != rules.chosen:
-                continue
-            out.append(u.id)
-        return tuple(out)
+        return candidates(state, side)
 
     def pending(self, state: GameState) -> Pending:
         """Chance (a new round), a side choosing a unit, or the acting unit continuing."""
@@ -247,6 +228,8 @@ class D20Ruleset(RulesetBase):
             )
         if state.round == 0:
             return Pending(PendingKind.CHANCE, purpose="initiative")
+        if rules.stage:
+            return Pending(PendingKind.CHANCE, purpose=rules.stage)
         n = len(rules.order)
         for k in range(n):
             side = rules.order[(rules.turn + k) % n]
@@ -361,7 +344,7 @@ class D20Ruleset(RulesetBase):
         state = replace(state, step=state.step + 1)
         kind = str(action.kind)
         if kind == "chance":
-            return self._new_round(state, dice)
+            return self._chance(state, dice)
         pending = self.pending(state)
         rules = self._rules(state)
         if kind == "pass" and action.unit_id is None:
@@ -592,143 +575,17 @@ class D20Ruleset(RulesetBase):
         rules = replace(self._rules(state), acting=None, moved=False, other=False, turn=turn)
         return Outcome(replace(state, rules=rules), tuple(events))
 
-    def _new_round(self, state: GameState, dice: RandomSource) -> Outcome:
+    def _chance(self, state: GameState, dice: RandomSource) -> Outcome:
+        """One die of the round's start (``d20_round``); a new round, or the end after the
+        last one."""
         events: list[Event] = []
-        if state.round >= last_round(state):
-            winner, reason = final_result(state, _contact(state))
-            return self._end(state, events, winner, reason)
-        rnd = state.round + 1
-        state = replace(state, round=rnd)
-        if rnd == 1:
-            state, events = self._first_round(state, dice)
-        units = []
-        for u in state.units:
-            own = rules_of(u)
-            statuses = u.statuses
-            lost = u.on_table and own.stunned_round == rnd
-            if STUNNED in statuses and own.stunned_round < rnd:
-                statuses = statuses - {STUNNED}
-            units.append(replace(u, activated=lost, statuses=statuses))
-        state = replace(state, units=tuple(units))
-        rolls = {s.name: 0 for s in state.sides}
-        contenders = list(rolls)
-        while contenders:
-            for name in contenders:
-                rolls[name] = dice.roll(20, f"initiative: {name}")
-            values = [rolls[n] for n in rolls]
-            contenders = [n for n in rolls if values.count(rolls[n]) > 1]
-            if contenders:
-                events.append(event("tie", rnd, "Initiative tied: the tied sides roll again."))
-        order = tuple(sorted(rolls, key=lambda n: -rolls[n]))
-        events.insert(
-            0,
-            event(
-                "round_start",
-                rnd,
-                f"Round {rnd}: {order[0]} acts first ({', '.join(f'{n} {rolls[n]}' for n in order)}).",
-                order=list(order),
-                rolls=[rolls[n] for n in order],
-            ),
-        )
-        rules = replace(
-            self._rules(state),
-            order=order,
-            turn=0,
-            acting=None,
-            quota=None,
-            chosen=None,
-            ai_acted=0,
-        )
-        state = replace(state, rules=rules, active_side=order[0])
-        if state.option_value("enemy_action", True) is not False:
-            state, evs = self._enemy_action(state, dice)
-            events += evs
-        return Outcome(state, tuple(events))
-
-    def _first_round(self, state: GameState, dice: RandomSource) -> tuple[GameState, list[Event]]:
-        events: list[Event] = []
-        for u in state.units:
-            own = rules_of(u)
-            if own.tactic == "roll":
-                previous = ""
-                card = card_of(u)
-                while True:
-                    roll = dice.roll(20, f"tactic: {u.name}")
-                    tactic = tactic_for(roll)
-                    if tactic is not None:
-                        break
-                if tactic == "unexpected" and card.tactic == "unexpected":
-                    previous = card.previous_tactic
-                    tactic = previous or "unexpected"
-                state = state.with_unit(replace(u, rules=replace(own, tactic=tactic)))
-                events.append(
-                    event("tactic", 1, f"{u.name} fights {tactic}.", u.id, tactic=tactic, roll=roll)
-                )
-        ai = state.side_of_role(Role.AI)
-        for u in state.units:
-            if ai is not None and u.side == ai.name and u.on_table:
-                state, ev = status_change(state, state.unit(u.id), PREPARED)
-                events.append(ev)
-        return state, events
-
-    def _enemy_action(self, state: GameState, dice: RandomSource) -> tuple[GameState, list[Event]]:
-        ai = state.side_of_role(Role.AI)
-        assert ai is not None
-        roll = dice.roll(20, "enemy action")
-        result = enemy_action_result(roll)
-        leaders = self.candidates(state, ai.name)
-        n = len(leaders)
-        rules = self._rules(state)
-        events: list[Event] = []
-        if result == "one" and n:
-            pick = leaders[dice.roll(n, "enemy action: which figure") - 1]
-            rules = replace(rules, quota=1, chosen=rules_of(state.unit(pick)).group)
-            text = f"only {state.unit(pick).name} acts"
-        elif result == "half":
-            rules = replace(rules, quota=ceil(n / 2))
-            text = f"half the enemy units act ({ceil(n / 2)} of {n})"
-        else:
-            text = "every enemy acts"
-        state = replace(state, rules=rules)
-        if result == "all_return":
-            gone = [u for u in state.units if u.side == ai.name and u.status is UnitStatus.FALLEN]
-            if gone:
-                back = gone[dice.roll(len(gone), "enemy action: returning figure") - 1]
-                sx, sy = rules_of(back).start
-                spot = replace(back, x=sx, y=sy)
-                if not _blocked(state, spot):
-                    revived = replace(
-                        spot,
-                        status=UnitStatus.ACTIVE,
-                        wounds=0,
-                        activated=False,
-                        statuses=frozenset({ALERTED}),
-                    )
-                    state = state.with_unit(revived)
-                    text += f"; {back.name} returns"
-                    events.append(
-                        event("return", state.round, f"{back.name} returns to the battle.", back.id)
-                    )
-                    events.append(
-                        event(
-                            "status",
-                            state.round,
-                            f"{back.name} is alerted.",
-                            back.id,
-                            status=ALERTED,
-                        )
-                    )
-        events.insert(
-            0,
-            event(
-                "enemy_action",
-                state.round,
-                f"Enemy action {roll}: {text}.",
-                roll=roll,
-                result=result,
-            ),
-        )
-        return state, events
+        if not self._rules(state).stage:
+            if state.round >= last_round(state):
+                winner, reason = final_result(state, _contact(state))
+                return self._end(state, events, winner, reason)
+            state, events = start_round(state)
+        state, more = chance_step(state, dice)
+        return Outcome(state, tuple(events + more))
 
     def _end(self, state: GameState, events: list[Event], winner: str, reason: str) -> Outcome:
         rules = replace(self._rules(state), acting=None)

@@ -244,10 +244,9 @@ def move_problem(state: GameState, unit: Unit, path: Sequence[Point]) -> str:
         area = _rules_area(state, unit)
         cost = sum(area.ground.leg_cost_in(a, b) for a, b in itertools.pairwise(path))
         if cost > allowance + 1e-6:
-            return (
-                f"the move costs {cost:.2f} in (difficult ground counts double), more than "
-                f"the {allowance:g} in Move Unit"
-            )
+            length = sum(centre_distance_in(a, b) for a, b in itertools.pairwise(path))
+            why = " (difficult ground counts double)" if cost > length + 1e-6 else ""
+            return f"the move costs {cost:.2f} in{why}, more than the {allowance:g} in Move Unit"
         for a, b in itertools.pairwise(path):
             hits = area.blockers.leg_blockers(a, b, unit.radius_in)
             if hits:

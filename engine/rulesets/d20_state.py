@@ -281,3 +281,8 @@ class D20State(RulesState):
     """Points of enemies each side has defeated (D003-21)."""
     dangerous_rolled: tuple[str, ...] = ()
     """Figures that rolled for dangerous terrain this turn."""
+    stage: str = ""
+    """The round's start still under way: "tactics", "initiative" or "enemy action" (a chance
+    step each die); empty once the units act."""
+    rolls: tuple[tuple[str, int], ...] = ()
+    """Initiative rolled so far this round (side, d20)."""

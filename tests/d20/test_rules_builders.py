@@ -8,7 +8,7 @@ from typing import Any
 from engine.actions import Action
 from engine.dice import RandomSource, ScriptedDice
 from engine.model import GameState, Unit
-from engine.protocols import find_ruleset
+from engine.protocols import PendingKind, find_ruleset
 from engine.rulesets.d20 import D20Ruleset
 from engine.rulesets.d20_state import D20State
 from engine.scenario import Scenario
@@ -83,11 +83,19 @@ def ruleset() -> D20Ruleset:
 
 def start(scenario: Scenario, first: str = HEROES) -> GameState:
     """Round 1 under way with ``first`` acting first (initiative rolled 20 against 1)."""
-    rs = ruleset()
-    state = rs.new_game(scenario)
+    state = ruleset().new_game(scenario)
     rolls = [20, 1] if first == HEROES else [1, 20]
     tactic_rolls = [1 for u in state.units if getattr(u.rules, "tactic", "") == "roll"]
-    return rs.apply(state, Action("chance"), ScriptedDice([*tactic_rolls, *rolls])).state
+    return settle(state, ScriptedDice([*tactic_rolls, *rolls]))
+
+
+def settle(state: GameState, dice: RandomSource) -> GameState:
+    """Every chance step of the round's start taken with ``dice`` (one die per step)."""
+    rs = ruleset()
+    state = rs.apply(state, Action("chance"), dice).state
+    while rs.pending(state).kind is PendingKind.CHANCE and state.winner is None:
+        state = rs.apply(state, Action("chance"), dice).state
+    return state
 
 
 def alerted(state: GameState, *ids: str) -> GameState:

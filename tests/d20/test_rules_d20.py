@@ -34,6 +34,7 @@ from tests.d20.test_rules_builders import (
     enemy,
     hero,
     ruleset,
+    settle,
     start,
     with_unit,
 )
@@ -86,7 +87,7 @@ def test_t003_04_the_rules_let_that_many_enemy_units_act(n: int) -> None:
     counts = {}
     for roll in D20:
         state = rs.new_game(battle(units, options={"enemy_action": True}))
-        state = rs.apply(state, Action("chance"), ScriptedDice([1, 20, roll, 1])).state
+        state = settle(state, ScriptedDice([1, 20, roll, 1]))
         rules = state.rules
         assert isinstance(rules, D20State)
         counts[roll] = n if rules.quota is None else rules.quota
@@ -106,9 +107,9 @@ def test_t003_05_unexpected_twice_keeps_the_previous_tactic() -> None:
         [hero("h1", "A12"), enemy("e1", "A1", tactic="unexpected", previous_tactic="slaying")]
     )
     rs = ruleset()
-    state = rs.apply(rs.new_game(scenario), Action("chance"), ScriptedDice([19, 17, 20, 1])).state
+    state = settle(rs.new_game(scenario), ScriptedDice([19, 17, 20, 1]))
     assert state.unit("e1").rules.tactic == "slaying"  # type: ignore[attr-defined]
-    state = rs.apply(rs.new_game(scenario), Action("chance"), ScriptedDice([8, 20, 1])).state
+    state = settle(rs.new_game(scenario), ScriptedDice([8, 20, 1]))
     assert state.unit("e1").rules.tactic == "efficient"  # type: ignore[attr-defined]
 
 
@@ -138,9 +139,13 @@ def test_t003_07_morale_outcomes() -> None:
 def test_t003_15_initiative_ties_are_rolled_again() -> None:
     rs = ruleset()
     state = rs.new_game(battle([hero("h1", "A12"), enemy("e1", "A1")]))
-    outcome = rs.apply(state, Action("chance"), ScriptedDice([12, 12, 15, 9]))
-    assert outcome.state.rules.order == (HEROES, ENEMIES)  # type: ignore[attr-defined]
-    assert [e.type for e in outcome.events].count("tie") == 1
+    dice = ScriptedDice([12, 12, 15, 9])
+    events = []
+    while rs.pending(state).kind is PendingKind.CHANCE:
+        outcome = rs.apply(state, Action("chance"), dice)
+        state, events = outcome.state, events + list(outcome.events)
+    assert state.rules.order == (HEROES, ENEMIES)  # type: ignore[attr-defined]
+    assert [e.type for e in events].count("tie") == 1 and dice.remaining == 0
 
 
 def test_a_unit_has_a_move_and_one_other_action() -> None:
@@ -229,7 +234,7 @@ def test_stun_loses_the_next_round() -> None:
     while ruleset().pending(state).kind is not PendingKind.CHANCE:
         pending = ruleset().pending(state)
         state = act(state, Action("pass", side=pending.side))
-    state = act(state, Action("chance"), ScriptedDice([20, 1]))
+    state = settle(state, ScriptedDice([20, 1]))
     assert state.unit("e1").activated  # round 2 is lost
     assert "e1" not in ruleset().candidates(state, ENEMIES)
 
@@ -349,7 +354,7 @@ def test_a_returning_enemy_is_alerted() -> None:
     rs = ruleset()
     state = rs.new_game(battle(units, options={"enemy_action": True}))
     state = with_unit(state, "e2", status=UnitStatus.FALLEN)
-    state = rs.apply(state, Action("chance"), ScriptedDice([1, 20, 18, 1])).state
+    state = settle(state, ScriptedDice([1, 20, 18, 1]))
     assert state.unit("e2").on_table and state.unit("e2").statuses == {"alerted"}
 
 

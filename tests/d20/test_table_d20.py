@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from assistant.cli import main
+from assistant.replay.engine_replay import GameReplayer
+from assistant.replay.reconstruct import PieceMove
 from assistant.session.dice import AutoDice
 from assistant.session.game import LiveGame
 from assistant.session.observation import PieceSeen
@@ -142,3 +144,26 @@ def test_soloscope_odds_d20(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["odds", "d20", "--attack", "cover", "--attack-twice", "--defend-twice"]) == 0
     assert "damage 7/64" in capsys.readouterr().out
     assert main(["odds", "d20", "--attack", "sideways"]) != 0
+
+
+def _replay_knight(
+    forward_in: float,
+) -> tuple[list[dict[str, object]], tuple[dict[str, object], ...]]:
+    game = GameReplayer(str(SCENARIO))
+    knight = game.initial.unit("hero-knight")
+    end = (knight.x, knight.y + forward_in)
+    move = PieceMove("Sir Aldo", "", (16,), knight.position, end, 0.0, 0.0, 2.0, 3.2)
+    result = game.replay([move])
+    return [e for e in result.events if e["kind"] == "legality"], tuple(result.activations)
+
+
+def test_footage_a_move_within_the_move_unit_is_a_legal_activation() -> None:
+    legality, activations = _replay_knight(2.5)  # unseen initiative and enemy action first
+    assert [e["legal"] for e in legality] == [True]
+    assert [a["unit"] for a in activations] == ["hero-knight"]
+
+
+def test_footage_a_move_too_long_is_flagged_with_the_rules_reason() -> None:
+    legality, _ = _replay_knight(5.0)
+    assert [e["legal"] for e in legality] == [False]
+    assert legality[0]["reason"] == "the move costs 5.00 in, more than the 3 in Move Unit"

@@ -10,7 +10,16 @@ from engine.actions import Action
 from engine.dice import ScriptedDice
 from engine.model import GameState
 from engine.protocols import find_controller
-from tests.d20.test_rules_builders import ENEMIES, alerted, battle, enemy, hero, ruleset, start
+from tests.d20.test_rules_builders import (
+    ENEMIES,
+    alerted,
+    battle,
+    enemy,
+    hero,
+    ruleset,
+    settle,
+    start,
+)
 
 AI = find_controller("status-d20")
 
@@ -178,7 +187,7 @@ def test_unexpected_is_rolled_again_before_the_encounter() -> None:
              hero("champion", "F10", attack_twice=True, points=5),
              enemy("e", "F6", tactic="unexpected")]  # fmt: skip
     rs = ruleset()
-    state = rs.apply(rs.new_game(battle(units)), Action("chance"), ScriptedDice([1, 1, 20])).state
+    state = settle(rs.new_game(battle(units)), ScriptedDice([1, 1, 20]))
     assert state.unit("e").rules.tactic == "ambitious"  # type: ignore[attr-defined]
     state = alerted(state, "e")
     assert choice(state, "e") != choice(_with_tactic(state, "e", ""), "e")

@@ -1,0 +1,201 @@
+"""The start of a d20 round (RULES §5.d), one die per chance step so that a replay with the
+dice unknown can branch over each one: in round 1 the rolled tactics (§5.l, one figure per
+step, 19-20 rolled again), then each side's initiative d20 (ties rolled again, a step per
+die), then the random enemy action d20 (with the die that picks the one figure, or the
+returning figure, D003-07). Stunned figures lose the round they were stunned for (§5.h).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from math import ceil
+
+from engine.actions import Event, event
+from engine.dice import RandomSource
+from engine.model import GameState, Role, UnitStatus
+from engine.rulesets.d20_board import card_of, occupied, rules_of
+from engine.rulesets.d20_combat import status_change
+from engine.rulesets.d20_state import (
+    ALERTED,
+    PREPARED,
+    STUNNED,
+    D20State,
+    enemy_action_result,
+    tactic_for,
+)
+
+TACTICS_STAGE, INITIATIVE_STAGE, ENEMY_STAGE = "tactics", "initiative", "enemy action"
+
+
+def rules(state: GameState) -> D20State:
+    """The d20 part of the state."""
+    assert isinstance(state.rules, D20State)
+    return state.rules
+
+
+def candidates(state: GameState, side: str) -> tuple[str, ...]:
+    """The d20 units of ``side`` that may act now (their first figures, sheet order): none
+    past the AI's quota, only the chosen one on a 1-2 (§5.d)."""
+    r = rules(state)
+    is_ai = state.side(side).role is Role.AI
+    if is_ai and r.quota is not None and r.ai_acted >= r.quota:
+        return ()
+    seen: set[str] = set()
+    out = []
+    for u in state.units_of(side):
+        group = rules_of(u).group or u.id
+        if group in seen:
+            continue
+        seen.add(group)
+        if u.activated:
+            continue
+        if is_ai and r.chosen is not None and group != r.chosen:
+            continue
+        out.append(u.id)
+    return tuple(out)
+
+
+def _rolled_tactic_left(state: GameState) -> str | None:
+    return next((u.id for u in state.units if rules_of(u).tactic == "roll"), None)
+
+
+def start_round(state: GameState) -> tuple[GameState, list[Event]]:
+    """The next round begins: figures ready (the stunned lose it), round 1 marks every enemy
+    Prepared; then the stage of its first die."""
+    rnd = state.round + 1
+    state = replace(state, round=rnd)
+    events: list[Event] = []
+    units = []
+    for u in state.units:
+        own = rules_of(u)
+        statuses = u.statuses
+        lost = u.on_table and own.stunned_round == rnd
+        if STUNNED in statuses and own.stunned_round < rnd:
+            statuses = statuses - {STUNNED}
+        units.append(replace(u, activated=lost, statuses=statuses))
+    state = replace(state, units=tuple(units))
+    if rnd == 1:
+        ai = state.side_of_role(Role.AI)
+        for u in state.units:
+            if ai is not None and u.side == ai.name and u.on_table:
+                state, ev = status_change(state, state.unit(u.id), PREPARED)
+                events.append(ev)
+    stage = TACTICS_STAGE if rnd == 1 and _rolled_tactic_left(state) else INITIATIVE_STAGE
+    r = replace(
+        rules(state), stage=stage, rolls=(), order=(), turn=0, acting=None, quota=None,
+        chosen=None, ai_acted=0,
+    )  # fmt: skip
+    return replace(state, rules=r), events
+
+
+def chance_step(state: GameState, dice: RandomSource) -> tuple[GameState, list[Event]]:
+    """One die of the round's start, by stage."""
+    stage = rules(state).stage
+    if stage == TACTICS_STAGE:
+        return _tactic(state, dice)
+    if stage == INITIATIVE_STAGE:
+        return _initiative(state, dice)
+    return _enemy_action(state, dice)
+
+
+def _tactic(state: GameState, dice: RandomSource) -> tuple[GameState, list[Event]]:
+    uid = _rolled_tactic_left(state)
+    events: list[Event] = []
+    if uid is not None:
+        u = state.unit(uid)
+        card = card_of(u)
+        tactic = None
+        roll = 0
+        while tactic is None:
+            roll = dice.roll(20, f"tactic: {u.name}")
+            tactic = tactic_for(roll)
+        if tactic == "unexpected" and card.tactic == "unexpected":
+            tactic = card.previous_tactic or "unexpected"  # T003-05
+        state = state.with_unit(replace(u, rules=replace(rules_of(u), tactic=tactic)))
+        events.append(
+            event("tactic", 1, f"{u.name} fights {tactic}.", u.id, tactic=tactic, roll=roll)
+        )
+    if _rolled_tactic_left(state) is None:
+        state = replace(state, rules=replace(rules(state), stage=INITIATIVE_STAGE))
+    return state, events
+
+
+def _initiative(state: GameState, dice: RandomSource) -> tuple[GameState, list[Event]]:
+    """One side's initiative d20; once every side has one, ties roll again or the order is set."""
+    r = rules(state)
+    rolled = dict(r.rolls)
+    side = next(s.name for s in state.sides if s.name not in rolled)
+    rolled[side] = dice.roll(20, f"initiative: {side}")
+    events: list[Event] = []
+    if len(rolled) < len(state.sides):
+        return replace(state, rules=replace(r, rolls=tuple(rolled.items()))), events
+    values = list(rolled.values())
+    tied = [n for n, v in rolled.items() if values.count(v) > 1]
+    if tied:
+        events.append(event("tie", state.round, "Initiative tied: the tied sides roll again."))
+        kept = tuple((n, v) for n, v in rolled.items() if n not in tied)
+        return replace(state, rules=replace(r, rolls=kept)), events
+    order = tuple(sorted(rolled, key=lambda n: -rolled[n]))
+    shown = ", ".join(f"{n} {rolled[n]}" for n in order)
+    events.append(
+        event(
+            "round_start",
+            state.round,
+            f"Round {state.round}: {order[0]} acts first ({shown}).",
+            order=list(order),
+            rolls=[rolled[n] for n in order],
+        )
+    )
+    enemy = state.option_value("enemy_action", True) is not False
+    r = replace(r, order=order, turn=0, rolls=(), stage=ENEMY_STAGE if enemy else "")
+    return replace(state, rules=r, active_side=order[0]), events
+
+
+def _enemy_action(state: GameState, dice: RandomSource) -> tuple[GameState, list[Event]]:
+    """The random enemy action d20 (§5.d, D003-07)."""
+    ai = state.side_of_role(Role.AI)
+    assert ai is not None
+    roll = dice.roll(20, "enemy action")
+    result = enemy_action_result(roll)
+    leaders = candidates(state, ai.name)
+    n = len(leaders)
+    r = replace(rules(state), stage="")
+    events: list[Event] = []
+    if result == "one" and n:
+        pick = leaders[dice.roll(n, "enemy action: which figure") - 1]
+        r = replace(r, quota=1, chosen=rules_of(state.unit(pick)).group)
+        text = f"only {state.unit(pick).name} acts"
+    elif result == "half":
+        r = replace(r, quota=ceil(n / 2))
+        text = f"half the enemy units act ({ceil(n / 2)} of {n})"
+    else:
+        text = "every enemy acts"
+    state = replace(state, rules=r)
+    if result == "all_return":
+        gone = [u for u in state.units if u.side == ai.name and u.status is UnitStatus.FALLEN]
+        if gone:
+            back = gone[dice.roll(len(gone), "enemy action: returning figure") - 1]
+            sx, sy = rules_of(back).start
+            spot = replace(back, x=sx, y=sy)
+            if occupied(state, spot.position, spot) is None:
+                revived = replace(
+                    spot, status=UnitStatus.ACTIVE, wounds=0, activated=False,
+                    statuses=frozenset({ALERTED}),
+                )  # fmt: skip
+                state = state.with_unit(revived)
+                text += f"; {back.name} returns"
+                events.append(
+                    event("return", state.round, f"{back.name} returns to the battle.", back.id)
+                )
+                events.append(
+                    event(
+                        "status", state.round, f"{back.name} is alerted.", back.id, status=ALERTED
+                    )
+                )
+    events.insert(
+        0,
+        event(
+            "enemy_action", state.round, f"Enemy action {roll}: {text}.", roll=roll, result=result
+        ),
+    )
+    return state, events
