@@ -26,7 +26,7 @@ from assistant.session.observation import Observation, PieceSeen
 from assistant.tables import adapter_for, find_adapter
 from assistant.tables.base import Expectation, ObservedMove, TableAdapter, Tolerances, Turn
 from engine.actions import Action, ActionKind, Event, IllegalActionError, Order
-from engine.dice import Roll
+from engine.dice import Draw, Roll
 from engine.geometry import wrap180
 from engine.history import History
 from engine.jsonvalue import Memory
@@ -61,6 +61,8 @@ class AppliedStep:
     rolls: tuple[Roll, ...]
     memory: tuple[str, Memory] | None = None
     """The controller memory the action's order left for its side (side, memory), if any."""
+    cards: tuple[str, ...] = ()
+    """The cards the rules drew while applying it (so a resumed game draws the same)."""
 
 
 @dataclass
@@ -511,7 +513,7 @@ class LiveGame:
     def _apply(self, action: Action, order: Order | None = None) -> bool:
         """Apply an action (and the memory its order leaves for its side); True when it went
         through (False: waiting for dice, or illegal)."""
-        before = len(self.dice.rolls)
+        before, logged = len(self.dice.rolls), len(self.dice.log)
         self.dice.begin()
         try:
             outcome = self.ruleset.apply(self.state, action, self.dice)
@@ -530,7 +532,8 @@ class LiveGame:
         new_state = with_order_memory(outcome.state, side, order)
         memory = (side, order.memory) if order and order.memory is not None and side else None
         self.history.push(new_state, self.dice.get_state(), action, outcome.events)
-        self.steps.append(AppliedStep(action, tuple(self.dice.rolls[before:]), memory))
+        drawn = tuple(e.card for e in self.dice.log[logged:] if isinstance(e, Draw))
+        self.steps.append(AppliedStep(action, tuple(self.dice.rolls[before:]), memory, drawn))
         self._redo_steps.clear()
         self.stage = Stage.RUNNING
         self._announce_events(outcome.events)

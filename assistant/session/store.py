@@ -21,9 +21,11 @@ from assistant.scenarios import load_game
 from assistant.session.dice import AutoDice, QueuedDice
 from assistant.session.game import AppliedStep, LiveGame, Said, Stage
 from engine.actions import Action, ActionKind
+from engine.cards import Deck
 from engine.dice import Roll, ScriptedDice
 from engine.errors import EngineError
 from engine.jsonvalue import Memory, freeze_pairs, pairs_to_json
+from engine.model import GameState
 from engine.protocols import find_controller
 
 SAVE_VERSION = 1
@@ -58,13 +60,43 @@ def game_to_json(game: LiveGame, scenario_ref: str, seed: int | None) -> dict[st
             {
                 "action": exact_action_json(step.action),
                 "rolls": [[r.purpose, r.sides, r.result] for r in step.rolls],
+                **({"cards": list(step.cards)} if step.cards else {}),
                 "dice_state": snapshot.dice_state,
                 **memory_json(step),
             }
             for step, snapshot in zip(game.steps, game.history.snapshots()[1:], strict=True)
         ],
         "announcements": [[round(a.t, 3), a.text] for a in game.announcements],
+        **({"decks": [decks_json(d) for d in game.state.decks]} if game.state.decks else {}),
     }
+
+
+def decks_json(deck: Deck) -> dict[str, Any]:
+    """A deck's piles in order (a resumed game draws from the same order)."""
+    return {
+        "name": deck.name,
+        "draw_pile": list(deck.draw_pile),
+        "discard": list(deck.discard),
+        "removed": list(deck.removed),
+    }
+
+
+def saved_decks(state: GameState, raw: object) -> GameState:
+    """The state with its decks in the saved order, where the saved piles hold the same cards
+    as the replayed ones (the steps' draws are exact; a shuffle's order is not in the steps)."""
+    if not isinstance(raw, list):
+        return state
+    for entry in raw:
+        if not isinstance(entry, dict) or not any(d.name == entry.get("name") for d in state.decks):
+            continue
+        deck = state.deck(str(entry["name"]))
+        piles = tuple(
+            tuple(str(c) for c in entry.get(k, ())) for k in ("draw_pile", "discard", "removed")
+        )
+        now = (deck.draw_pile, deck.discard, deck.removed)
+        if all(sorted(a) == sorted(b) for a, b in zip(piles, now, strict=True)):
+            state = state.with_deck(Deck(deck.name, *piles))
+    return state
 
 
 def memory_json(step: AppliedStep) -> dict[str, Any]:
@@ -162,14 +194,19 @@ def _load_v1(
             say=say,
             initial=state,
         )
-        for raw in data["steps"]:
+        steps = data["steps"]
+        for i, raw in enumerate(steps):
             action = action_from_saved(raw["action"])
             rolls = tuple(Roll(str(p), int(s), int(r)) for p, s, r in raw["rolls"])
-            outcome = ruleset.apply(game.state, action, ScriptedDice(r.result for r in rolls))
+            cards = tuple(str(c) for c in raw.get("cards", ()))
+            scripted = ScriptedDice((r.result for r in rolls), cards)
+            outcome = ruleset.apply(game.state, action, scripted)
             memory = memory_from_saved(raw)
             after = outcome.state if memory is None else outcome.state.with_memory(*memory)
+            if i == len(steps) - 1:
+                after = saved_decks(after, data.get("decks"))
             game.history.push(after, raw.get("dice_state"), action, outcome.events)
-            game.steps.append(AppliedStep(action, rolls, memory))
+            game.steps.append(AppliedStep(action, rolls, memory, cards))
         dice.set_state(data.get("dice_state"))
         game.plan_index = int(data.get("plan_index", 0))
         game.announcements = [
