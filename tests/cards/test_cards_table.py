@@ -134,3 +134,41 @@ def test_odds_answer_through_the_adapter(capsys: pytest.CaptureFixture[str]) -> 
     )
     assert main(["odds", "firefight-lite", "--cover", "wall"]) != 0
     assert "none, soft or hard" in capsys.readouterr().err
+
+
+def test_a_saved_game_resumes_with_the_same_deck(tmp_path: Path) -> None:
+    """The event draws, selections and Joker reshuffles the rules made are saved with each
+    step, so a resumed game has the same deck and the same events."""
+    from assistant.session.store import load_saved, saver
+
+    scenario = parse_scenario(SCENARIO.read_text(encoding="utf-8"), SCENARIO.name)
+    ruleset, state = start_game(scenario)
+    ai = {s.name: find_controller("cards") for s in scenario.sides}
+    ai[PLAYER] = OwnDicePlayer(4)
+    record = play_battle(state, ruleset, ai, SeededDice(4))
+    human = state.side_of_role(Role.HUMAN)
+    assert human is not None
+    plan = tuple(
+        a
+        for a in record.actions
+        if (a.unit_id and state.unit(a.unit_id).side == human.name)
+        or (not a.unit_id and a.side == human.name)
+    )
+    game = LiveGame(
+        scenario=scenario,
+        ruleset=ruleset,
+        ai=find_controller("cards"),
+        dice=AutoDice(4),
+        say=lambda text: None,
+        initial=state,
+        human_plan=plan,
+        confirm_hidden=True,
+    )
+    save_file = tmp_path / "game.json"
+    game.on_saved = saver(save_file, "bosworth-street", 4)
+    table = VirtualTable(game)
+    while game.state.round < 3:
+        table.step()
+    resumed, _, _ = load_saved(save_file, lambda text: None)
+    assert resumed.state.deck("cards") == game.state.deck("cards")
+    assert resumed.state == game.state
