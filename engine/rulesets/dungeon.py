@@ -635,11 +635,21 @@ class DungeonRuleset(RulesetBase):
         board_changed: bool = True,
     ) -> Outcome:
         """A complete action: the heroes' first action (entrance alerts, D004-08), the status
-        updates (``board_changed``: somebody moved, turned or fell), the end of the
-        activation, victory and the next round."""
+        updates (``board_changed``: somebody moved, turned or fell; which enemies look again
+        follows from who acted, see ``update_statuses``), the end of the activation, victory
+        and the next round."""
         rules = rules_of(state)
+        lookers: tuple[str, ...] | None = None  # every enemy looks again
+        hero_fell = any(
+            ev.type == "fall" and ev.unit and not is_enemy_side(state, state.unit(ev.unit).side)
+            for ev in events
+        )
+        if not board_changed:
+            lookers = ()
+        elif is_enemy_side(state, unit.side) and not hero_fell:
+            lookers = (unit.id,)  # an enemy's own move changes no other enemy's view
         if hero_acted and not is_enemy_side(state, unit.side) and not rules.heroes_have_moved:
-            board_changed = True  # the first look the enemies may take
+            lookers = None  # the first look the enemies may take
             state = replace(state, rules=replace(rules, heroes_have_moved=True))
             events += self._entrance_alerts(state)
             state = self._apply_status_events(state, events)
@@ -647,7 +657,7 @@ class DungeonRuleset(RulesetBase):
             interacted = tuple(i for i in interacted if state.unit(i).on_table)
         else:
             interacted = ()
-        state, changed = update_statuses(state, dice, interacted, keep_facing, board_changed)
+        state, changed = update_statuses(state, dice, interacted, keep_facing, lookers)
         events += changed
         if done:
             rules = rules_of(state)

@@ -9,6 +9,7 @@ made by the rules is an event ``{"type": "face", "unit", "heading"}``.
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import replace
 
 from engine.actions import Event, event
@@ -179,7 +180,7 @@ def update_statuses(
     dice: RandomSource,
     interacted: tuple[str, ...] = (),
     keep_facing: tuple[str, ...] = (),
-    board_changed: bool = True,
+    lookers: Collection[str] | None = None,
 ) -> tuple[GameState, list[Event]]:
     """After a complete action (D004-02): Patrolling enemies that see a hero in their forward
     arc, or that a hero interacted with, become Alerted; once the Arch Foe is Alerted every
@@ -188,37 +189,43 @@ def update_statuses(
     retreat direction until the next action, D004-13). Nothing is alerted before the heroes'
     first action.
 
-    When the action moved, turned and removed nobody (``board_changed`` False: an attack that
-    wounded or missed, a heal, a pass), what each enemy sees is as it was after the last
-    action: only the interactions alert, and only the newly Alerted turn."""
+    ``lookers``: the enemies whose view may have changed (None: all of them). An enemy's view
+    is its square and facing, the heroes' squares and the walls (its allies never block its
+    sight), so after an enemy's own move only that enemy looks again, after an attack that
+    removed nobody none does (``()``); the interactions still alert, and the newly Alerted
+    turn."""
     rules = rules_of(state)
     events: list[Event] = []
     if not rules.heroes_have_moved:
         return state, events
-    before = {m.id for m in monsters(state) if ALERTED in m.statuses}
+    foes = monsters(state)
+    before = {m.id for m in foes if ALERTED in m.statuses}
     arc = state.option("detection_arc", 180.0)
     board = Board.of(state)
     team = heroes(state)
-    for m in monsters(state):
+    for m in foes:
         if PATROLLING not in m.statuses:
             continue
         why = ""
         if m.id in interacted:
             why = "a hero attacked it"
-        elif board_changed:
+        elif lookers is None or m.id in lookers:
             seen = next((h for h in team if board.sees(m, h, arc)), None)
             if seen is not None:
                 why = f"it sees the {card_of(seen).title} on {cell_name(cell_of(seen))}"
         if why:
             state, ev = set_status(state, state.unit(m.id), ALERTED, why)
             events.append(ev)
-    if any(card_of(m).is_arch_foe and ALERTED in m.statuses for m in monsters(state)):
-        for m in monsters(state):
+    foes = monsters(state)
+    if any(card_of(m).is_arch_foe and ALERTED in m.statuses for m in foes):
+        for m in foes:
             if PATROLLING in m.statuses:
                 state, ev = set_status(state, m, ALERTED, "the Arch Foe is alerted")
                 events.append(ev)
-    keep = keep_facing if board_changed else (*keep_facing, *before)
-    state, turned = face_closest_heroes(state, dice, keep)
+    keep = set(keep_facing)
+    if lookers is not None:
+        keep |= {i for i in before if i not in lookers}
+    state, turned = face_closest_heroes(state, dice, tuple(sorted(keep)))
     return state, events + turned
 
 
