@@ -107,16 +107,19 @@ def strikes_from(
     unit: Unit,
     frm: Cell,
     worth: Callable[[Unit, Attack, Unit], float],
+    foes: list[tuple[Unit, Cell]] | None = None,
 ) -> list[Strike]:
     """The attacks the unit could make from ``frm`` (best first): one, or for a figure with
     several weapons at different targets (the dragon), the best set of them (D004-12).
 
     The same tests as :meth:`Board.can_attack`, with the foes and whether one is adjacent
-    found once per square (the planners call this for every square a figure can reach)."""
+    found once per square (the planners call this for every square a figure can reach;
+    ``foes``: the enemies with their squares, when the caller has them)."""
     card = card_of(unit)
     options: list[Strike] = []
     fc, fr = frm
-    foes = [(f, cell_of(f)) for f in board.enemies_of(unit)]
+    if foes is None:
+        foes = [(f, cell_of(f)) for f in board.enemies_of(unit)]
     gaps = [max(abs(c - fc), abs(r - fr)) for _, (c, r) in foes]
     enemy_adjacent = 1 in gaps
     for weapon in card.attacks:
@@ -176,8 +179,9 @@ def plan_order(
     start = cell_of(unit)
     best_key: tuple[float, ...] | None = None
     best: tuple[Cell, list[Strike]] = (start, [])
+    foes = [(f, cell_of(f)) for f in board.enemies_of(unit)]
     for cell, route in sorted(routes.items(), key=lambda kv: (len(kv[1]), kv[0][1], kv[0][0])):
-        strikes = strikes_from(board, unit, cell, worth)
+        strikes = strikes_from(board, unit, cell, worth, foes)
         if extra is not None:
             more = extra(board, cell)
             if more and (not strikes or more[0].value > sum(s.value for s in strikes)):
