@@ -120,10 +120,12 @@ def _is_ai(state: GameState, unit: Unit) -> bool:
 def _facing(state: GameState, unit: Unit, end: Point, fallback: float) -> float:
     """Face the closest hero in sight from ``end`` (§5.k step 1), else ``fallback``."""
     moved = replace(unit, x=end[0], y=end[1])
-    seen = [h for h in state.enemies_of(unit) if visible(state, moved, h, end)]
-    if not seen:
+    by_distance = sorted(
+        state.enemies_of(unit), key=lambda h: (spaces_between(state, moved, h, end), h.sheet_order)
+    )
+    near = next((h for h in by_distance if visible(state, moved, h, end)), None)
+    if near is None:
         return fallback
-    near = min(seen, key=lambda h: (spaces_between(state, moved, h, end), h.sheet_order))
     return round(bearing_deg(end, near.position) % 360.0, 6)
 
 
