@@ -62,7 +62,9 @@ def patrol_order(state: GameState, unit: Unit, dice: RandomSource) -> Order:
     reason = patrol_words(roll, turn, run, cell_of(unit), heading)
     grid = state.table.grid
     assert grid is not None
-    return Order(action, "patrol (d8)", reason, distance_in=len(run) * grid.cell_in, rolls=rolls)
+    return Order(
+        action, "the d8 patrol table", reason, distance_in=len(run) * grid.cell_in, rolls=rolls
+    )
 
 
 def _centres(state: GameState, cells: list[Cell]) -> list[tuple[float, float]]:
