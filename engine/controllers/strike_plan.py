@@ -328,7 +328,8 @@ class Planner:
             verb = "holds" if p == unit.position else "takes"
             rule, reason = "(b) reach an objective", f"it {verb} {objective.name}"
         elif setup - exposure > 0:
-            rule, reason = "(c) set up a strike", f"{setup} enemies one short of removal"
+            who = "an enemy" if setup == 1 else f"{setup} enemies"
+            rule, reason = "(c) set up a strike", f"{who} one short of removal from there"
         elif p != unit.position:
             rule, reason = "(d) advance", "toward the nearest objective or enemy"
         else:
