@@ -30,17 +30,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from pydantic import ValidationError
-
 from engine.actions import Action, Event, IllegalActionError, event
 from engine.dice import RandomSource
-from engine.geometry import Edge, Table, bearing_deg
-from engine.model import GameState, Objective, Role, Side, TerrainPiece, Unit
+from engine.model import GameState, Role, Unit
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
 from engine.query import TableQuery
 from engine.rulesets.d20_board import (
     card_of,
-    enters_dangerous,
     in_reach,
     move_allowance,
     move_problem,
@@ -48,39 +44,28 @@ from engine.rulesets.d20_board import (
     rules_of,
     visible,
 )
-from engine.rulesets.d20_chain import place_chain
 from engine.rulesets.d20_combat import (
-    dangerous_roll,
     morale_checks,
     non_combat,
-    resolve_attack,
     status_change,
 )
 from engine.rulesets.d20_query import D20Query
+from engine.rulesets.d20_resolve import activate, alert_checks, attack, move, weapon_of
 from engine.rulesets.d20_round import candidates, chance_step, start_round
 from engine.rulesets.d20_sample import sample
+from engine.rulesets.d20_setup import new_game
 from engine.rulesets.d20_state import (
     ALERTED,
-    MOVE_UNIT,
     NAME,
     PREPARED,
     RETREATING,
-    TACTICS,
-    CardSpec,
-    D20Card,
     D20State,
-    D20Unit,
     Weapon,
 )
 from engine.rulesets.d20_victory import final_result, last_round, standing_sides
-from engine.scenario import ObjectiveSpec, Scenario, ScenarioError, TerrainSpec, card_error
+from engine.scenario import Scenario
 
 OTHER_KINDS = ("attack", "ability", "heal", "interact")
-
-
-def weapon_of(unit: Unit, name: object) -> Weapon | None:
-    """The unit's weapon of that name (None: no such weapon)."""
-    return next((w for w in card_of(unit).weapons if w.name == name), None)
 
 
 class D20Ruleset(RulesetBase):
@@ -101,111 +86,8 @@ class D20Ruleset(RulesetBase):
 
     # ------------------------------------------------------------------ setup
     def new_game(self, scenario: Scenario) -> GameState:
-        """Cards, sides, the table (grid or not), figures facing the other side."""
-        opts = scenario.options
-        if opts.get("battlefield", "small") not in ("small", "large"):
-            raise ScenarioError(f'{scenario.source}: options.battlefield: "small" or "large"')
-        if opts.get("victory", "basic") not in ("basic", "objectives"):
-            raise ScenarioError(f'{scenario.source}: options.victory: "basic" or "objectives"')
-        if opts.get("dangerous_die", 6) not in (6, 20):
-            raise ScenarioError(f"{scenario.source}: options.dangerous_die: 6 or 20")
-        for key in ("patrol", "enemy_action"):
-            if not isinstance(opts.get(key, True), bool):
-                raise ScenarioError(f"{scenario.source}: options.{key}: true or false")
-        space = opts.get("space_in", 1.0)
-        if isinstance(space, bool) or not isinstance(space, int | float) or not 0 < space <= 6:
-            raise ScenarioError(f"{scenario.source}: options.space_in: inches, above 0 up to 6")
-        if any(s.role == "neutral" for s in scenario.sides):
-            raise ScenarioError(f"{scenario.source}: sides: the d20 rules have no neutral side")
-        table = Table(scenario.table.width_in, scenario.table.depth_in, scenario.table.grid_shape())
-        large = opts.get("battlefield") == "large" or (
-            "battlefield" not in opts and max(table.width_in, table.depth_in) > 24.0 + 1e-6
-        )
-        sides = tuple(Side(s.name, Role(s.role), Edge(s.edge)) for s in scenario.sides)
-        ai = next(s.name for s in sides if s.role is Role.AI)
-        units: list[Unit] = []
-        arch = [u.id for u in scenario.units if u.card.get("arch_foe") and u.side == ai]
-        if len(arch) > 1:
-            raise ScenarioError(f"{scenario.source}: units: only one Arch Foe ({', '.join(arch)})")
-        first_ai = next(u.id for u in scenario.units if u.side == ai)
-        for i, spec in enumerate(scenario.units):
-            try:
-                card = CardSpec.model_validate(spec.card)
-            except ValidationError as exc:
-                raise card_error(scenario, i, exc, CardSpec) from None
-            for field, value in (
-                ("tactic", card.tactic),
-                ("previous_tactic", card.previous_tactic),
-            ):
-                allowed = ("", "roll", *TACTICS) if field == "tactic" else ("", *TACTICS)
-                if value not in allowed:
-                    raise ScenarioError(
-                        f"{scenario.source}: units[{i}].card.{field}: {value!r} is not a tactic "
-                        f"(allowed: {', '.join(a for a in allowed if a)}, or empty)"
-                    )
-            move = card.move
-            if move is None:
-                move = MOVE_UNIT[card.size][0 if large else 1] - (1 if card.heavy_armour else 0)
-            is_arch = spec.id in arch or (not arch and spec.id == first_ai)
-            d20card = D20Card(
-                wounds=card.wounds,
-                move=max(0, move),
-                weapons=tuple(Weapon(**w.model_dump()) for w in card.weapons),
-                attack_twice=card.attack_twice,
-                defend_twice=card.defend_twice,
-                talented=card.talented,
-                buffs=card.buffs,
-                heals=card.heals,
-                points=card.points,
-                power=card.points if card.power is None else card.power,
-                arch_foe=is_arch,
-                leader=card.leader,
-                tactic=card.tactic,
-                partner=card.partner,
-                previous_tactic=card.previous_tactic,
-            )
-            tactic = card.tactic
-            if tactic == "unexpected":
-                tactic = "roll"  # rolled again before each encounter (T003-05)
-            units.append(
-                Unit(
-                    id=spec.id,
-                    name=spec.name,
-                    side=spec.side,
-                    sheet_order=i,
-                    x=spec.x,
-                    y=spec.y,
-                    heading_deg=spec.heading,
-                    card=d20card,
-                    base_diameter_in=spec.base_diameter_in,
-                    cell=table.cell_of((spec.x, spec.y)),
-                    rules=D20Unit(
-                        group=spec.company or spec.id,
-                        start=(spec.x, spec.y),
-                        tactic=tactic,
-                    ),
-                )
-            )
-        heroes = [u for u in units if u.side != ai]
-        hx = sum(u.x for u in heroes) / len(heroes)
-        hy = sum(u.y for u in heroes) / len(heroes)
-        units = [
-            replace(u, heading_deg=round(bearing_deg(u.position, (hx, hy)), 6))
-            if u.side == ai
-            else u
-            for u in units
-        ]
-        return GameState(
-            ruleset=NAME,
-            scenario=scenario.scenario.name,
-            table=table,
-            sides=sides,
-            units=tuple(units),
-            objectives=tuple(_objective(o) for o in scenario.objectives),
-            terrain=tuple(_terrain(t) for t in scenario.terrain),
-            options=tuple(sorted(scenario.options.items())),
-            rules=D20State(),
-        )
+        """Cards, sides, the table (grid or not), enemies facing the heroes (``d20_setup``)."""
+        return new_game(scenario)
 
     # ------------------------------------------------------------------ sequence
     def _rules(self, state: GameState) -> D20State:
@@ -359,7 +241,7 @@ class D20Ruleset(RulesetBase):
         unit = state.unit(action.unit_id or "")
         events: list[Event] = []
         if rules.acting != unit.id:
-            state, events = self._activate(state, unit)
+            state, events = activate(state, unit)
             unit = state.unit(unit.id)
             rules = self._rules(state)
         if kind == "pass":
@@ -368,14 +250,14 @@ class D20Ruleset(RulesetBase):
         cause: Unit | None = None
         if kind == "move":
             second = rules.moved
-            state, evs = self._move(state, unit, action, dice)
+            state, evs = move(state, unit, action, dice)
             events += evs
             rules = self._rules(state)
             rules = replace(rules, moved=True, other=rules.other or second)
         else:
             rules = replace(rules, other=True)
             if kind == "attack":
-                state, evs = self._attack(state, unit, action, dice)
+                state, evs = attack(state, unit, action, dice)
                 events += evs
                 cause = unit
             elif kind == "ability":
@@ -430,86 +312,6 @@ class D20Ruleset(RulesetBase):
             return self._end_turn(state, events, dice)
         return Outcome(state, tuple(events))
 
-    def _activate(self, state: GameState, unit: Unit) -> tuple[GameState, list[Event]]:
-        rules = self._rules(state)
-        group = rules_of(unit).group
-        units = tuple(
-            replace(u, activated=True)
-            if u.on_table and rules_of(u).group == group and u.side == unit.side
-            else u
-            for u in state.units
-        )
-        ai = state.side(unit.side).role is Role.AI
-        rules = replace(
-            rules,
-            acting=unit.id,
-            moved=False,
-            other=False,
-            ai_acted=rules.ai_acted + (1 if ai else 0),
-            dangerous_rolled=(),
-        )
-        state = replace(state, units=units, rules=rules)
-        return state, [event("activation", state.round, f"{unit.name} takes its turn.", unit.id)]
-
-    def _move(
-        self, state: GameState, unit: Unit, action: Action, dice: RandomSource
-    ) -> tuple[GameState, list[Event]]:
-        path = action.path or (unit.position,)
-        end = path[-1]
-        heading = action.heading_deg
-        if heading is None:
-            heading = (
-                bearing_deg(path[-2], end)
-                if len(path) > 1 and path[-2] != end
-                else unit.heading_deg
-            )
-        moved = replace(unit, x=end[0], y=end[1], heading_deg=heading % 360.0)
-        state = state.with_unit(moved)
-        events: list[Event] = [
-            event(
-                "move",
-                state.round,
-                f"{unit.name} moves.",
-                unit.id,
-                path=[[round(x, 4), round(y, 4)] for x, y in path],
-                heading=round(heading % 360.0, 3),
-            )
-        ]
-        state, placed = place_chain(state, moved)
-        events += placed
-        rules = self._rules(state)
-        if state.side(unit.side).role is Role.HUMAN and len(path) > 1 and not rules.heroes_moved:
-            state = replace(state, rules=replace(rules, heroes_moved=True))
-        if len(path) > 1 and enters_dangerous(state, path):
-            state, evs = dangerous_roll(state, state.unit(unit.id), dice)
-            events += evs
-        return state, events
-
-    def _attack(
-        self, state: GameState, unit: Unit, action: Action, dice: RandomSource
-    ) -> tuple[GameState, list[Event]]:
-        target = state.unit(action.target_id or "")
-        weapons = card_of(unit).weapons
-        weapon = weapon_of(unit, action.get("weapon")) if action.get("weapon") else weapons[0]
-        assert weapon is not None
-        facing = replace(unit, heading_deg=bearing_deg(unit.position, target.position) % 360.0)
-        state = state.with_unit(facing)
-        state, events = resolve_attack(state, facing, target, weapon, dice)
-        group = rules_of(unit).group
-        for mate in state.units_of(unit.side):
-            if mate.id == unit.id or rules_of(mate).group != group:
-                continue
-            current = state.unit(target.id)
-            if not current.on_table:
-                break
-            if in_reach(
-                state, mate, weapon_of(mate, weapon.name) or card_of(mate).weapons[0], current
-            ):
-                mw = weapon_of(mate, weapon.name) or card_of(mate).weapons[0]
-                state, evs = resolve_attack(state, mate, current, mw, dice)
-                events += evs
-        return state, events
-
     def _after(
         self, state: GameState, events: list[Event], cause: Unit | None, dice: RandomSource
     ) -> Outcome:
@@ -530,32 +332,13 @@ class D20Ruleset(RulesetBase):
         if len(standing) <= 1:
             winner = standing[0] if standing else "draw"
             return self._end(state, events, winner, "every opposing figure is defeated")
-        state, evs = self.alert_checks(state)
+        state, evs = alert_checks(state)
         events += evs
         return Outcome(state, tuple(events))
 
     def alert_checks(self, state: GameState) -> tuple[GameState, list[Event]]:
-        """Prepared enemies that see a hero become Alerted, once the heroes have moved
-        (D003-05, T003-16); the Arch Foe alerted alerts every enemy (D003-06)."""
-        rules = self._rules(state)
-        events: list[Event] = []
-        if not rules.heroes_moved:
-            return state, events
-        ai = state.side_of_role(Role.AI)
-        if ai is None:
-            return state, events
-        heroes = [u for u in state.units if u.on_table and u.side != ai.name]
-        for enemy in state.units_of(ai.name):
-            if PREPARED in enemy.statuses and any(visible(state, enemy, h) for h in heroes):
-                state, ev = status_change(state, enemy, ALERTED)
-                events.append(ev)
-        arch = next((u for u in state.units_of(ai.name) if card_of(u).arch_foe), None)
-        if arch is not None and PREPARED not in arch.statuses:
-            for enemy in state.units_of(ai.name):
-                if PREPARED in enemy.statuses:
-                    state, ev = status_change(state, enemy, ALERTED)
-                    events.append(ev)
-        return state, events
+        """Prepared enemies that see a hero become Alerted (``d20_resolve``)."""
+        return alert_checks(state)
 
     def _end_turn(self, state: GameState, events: list[Event], dice: RandomSource) -> Outcome:
         rules = self._rules(state)
@@ -626,25 +409,6 @@ def _contact(state: GameState) -> float:
 
 def _blocked(state: GameState, unit: Unit) -> bool:
     return occupied(state, unit.position, unit) is not None
-
-
-def _objective(spec: ObjectiveSpec) -> Objective:
-    return Objective(spec.id, spec.name, spec.x, spec.y)
-
-
-def _terrain(spec: TerrainSpec) -> TerrainPiece:
-    return TerrainPiece(
-        id=spec.id,
-        name=spec.name,
-        kind=spec.kind,
-        polygon=tuple(spec.polygon),
-        blocks_los=spec.blocks_los,
-        impassable=spec.impassable,
-        difficult=spec.difficult,
-        cover=spec.cover,
-        dangerous=spec.dangerous,
-        height_in=spec.height_in,
-    )
 
 
 register_ruleset(NAME, D20Ruleset)
