@@ -21,7 +21,7 @@ from engine.cards import JOKER
 from engine.controllers import cards_any, cards_neutral
 from engine.controllers.cards_suits import SuitPlan, activation_order, defence_order
 from engine.dice import RandomSource
-from engine.model import GameState
+from engine.model import GameState, Unit
 from engine.protocols import (
     ControllerBase,
     Pending,
@@ -32,6 +32,7 @@ from engine.protocols import (
 from engine.rulesets.firefight_lite_board import card, hostiles_of, sees
 from engine.rulesets.firefight_lite_deck import card_name
 from engine.rulesets.firefight_lite_state import DECK, NAME
+from engine.scenario import cell_name
 
 CONTROLLER = "cards"
 
@@ -92,7 +93,7 @@ class CardsAI(ControllerBase):
         kind = card(unit).neutral
         if kind:
             return self._neutral(state, ruleset, unit_id, kind, dice)
-        drawn, _ = state.deck(DECK).draw(dice, f"action card for {unit.name}")
+        drawn, _ = state.deck(DECK).draw(dice, f"action card for {_named(unit)}")
         if drawn == JOKER:
             return _joker(unit_id)
         return SuitPlan(state, ruleset, unit, drawn, dice).decide()
@@ -115,7 +116,7 @@ class CardsAI(ControllerBase):
             )
         if why != "defence":
             return None
-        drawn, _ = state.deck(DECK).draw(dice, f"defence card for {unit.name}")
+        drawn, _ = state.deck(DECK).draw(dice, f"defence card for {_named(unit)}")
         if drawn == JOKER:
             return _joker(unit.id)
         trigger = pending.trigger
@@ -143,6 +144,11 @@ class CardsAI(ControllerBase):
             return order
         memory["moved"] = (*moved, unit_id)
         return Order(order.actions, order.rule, order.reason, memory=tuple(memory.items()))
+
+
+def _named(unit: Unit) -> str:
+    """ "the Varlet at D6" (its square on a grid)."""
+    return f"{unit.name} at {cell_name(unit.cell)}" if unit.cell is not None else unit.name
 
 
 def _joker(unit_id: str) -> Order:

@@ -20,6 +20,7 @@ from engine.model import GameState, Unit
 from engine.protocols import Pending, Ruleset
 from engine.query import TableQuery
 from engine.rulesets.firefight_lite_deck import FULL_DECK, card_name, draw_reading, trigger_squares
+from engine.scenario import cell_name
 
 COVER = {"none": 0, "soft": 1, "hard": 2}
 MEMORY_DECK = "cards"
@@ -78,11 +79,16 @@ def _nearest_gap(query: TableQuery, unit: Unit, at: Point, enemies: Sequence[Uni
     )
 
 
+def _named(unit: Unit) -> str:
+    """ "the Varlet at D6" (its square on a grid), else its name."""
+    return f"{unit.name} at {cell_name(unit.cell)}" if unit.cell is not None else unit.name
+
+
 def decide(state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource) -> Order:
     """The figure's card, read through the ruleset's vocabulary."""
     unit = state.unit(unit_id)
     deck = memory_deck(state, unit.side, dice)
-    drawn, deck, _ = draw_reading(deck, dice, f"action card for {unit.name}")
+    drawn, deck, _ = draw_reading(deck, dice, f"action card for {_named(unit)}")
     memory = deck_memory(state, unit.side, deck)
     action, rule, reason = _pick(state, ruleset, unit, drawn, dice)
     return Order(action, f"{card_name(drawn)}: {rule}", reason, memory=memory)
