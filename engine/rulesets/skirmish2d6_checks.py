@@ -106,10 +106,13 @@ def opposed_check(
     opponent_stat: str,
     opponent_value: int,
     purpose: str,
+    names: tuple[str, str] | None = None,
 ) -> Check:
-    """2d6 + ``value`` for the active side, then 2d6 + ``opponent_value`` for the other."""
-    mine = roll_2d6(dice, f"{purpose}: {unit}")
-    theirs = roll_2d6(dice, f"{purpose}: {opponent}")
+    """2d6 + ``value`` for the active side, then 2d6 + ``opponent_value`` for the other; each
+    die's purpose names whose roll it is (``names``: how the player calls the two)."""
+    who, whom = names or (unit, opponent)
+    mine = roll_2d6(dice, f"{purpose} ({who}'s 2D6)")
+    theirs = roll_2d6(dice, f"{purpose} ({whom}'s 2D6)")
     return Check(
         "opposed",
         unit,

@@ -173,6 +173,7 @@ def attack(
         defence_stat,
         defence,
         f"hit{label}: {att.name} {what} {tgt.name}",
+        (att.name, tgt.name),
     )
     fight.check_event(
         hit,
@@ -211,6 +212,7 @@ def _on_hit(
         "armor",
         armor,
         f"damage: {att.name} on {tgt.name}",
+        (att.name, tgt.name),
     )
     fight.check_event(
         roll,

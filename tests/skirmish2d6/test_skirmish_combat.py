@@ -231,3 +231,14 @@ def _with(unit, status):  # type: ignore[no-untyped-def]
 
 def test_both_sides_are_named() -> None:
     assert A != B
+
+
+@pytest.mark.parametrize("role", ["assault", "brute", "follower", "hunter", "sniper"])
+def test_roles_without_a_rule_change_nothing(role: str) -> None:
+    """D001B-09: the same fight with the same dice gives the same checks as a Follower's."""
+    outcomes = []
+    for who in ("follower", role):
+        ruleset, state = _duel({"skill": 2, "role": who}, {"skill": 2, "armor": 3, "role": who})
+        _, events, _ = act(ruleset, state, fight("att", "dfd"), [6, 6, 1, 1, 4, 4, 3, 3])
+        outcomes.append([e.to_json() for e in checks(events)])
+    assert outcomes[0] == outcomes[1]

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from assistant.cli import main
+from assistant.scenarios import load_game
 from engine.actions import Action
 from engine.dice import ScriptedDice, SeededDice
 from engine.protocols import PendingKind, find_controller
@@ -132,3 +133,44 @@ def test_the_ai_orders_drive_backs_for_either_side() -> None:
     state, _, _ = act(ruleset, state, fight("a", "b"), [1, 1, 6, 6], drive=False)
     order = _decide(state, ruleset, "a")
     assert order.action.kind == "drive_back" and not ruleset.validate(state, order.action)
+
+
+OBJ = {"id": "o", "name": "the ruin", "x": 18.0, "y": 18.0}
+RUIN = {"id": "o", "name": "the ruin", "polygon": [[17, 17], [19, 17], [19, 19], [17, 19]]}
+
+
+def test_ai_step_6_holds_an_objective_it_holds_and_contests_one_it_does_not() -> None:
+    units = [fighter("a", A, 18, 16.8), fighter("b", B, 30, 30)]
+    ruleset, state = game(units, terrain=[RUIN], objectives=[OBJ])
+    order = _decide(state, ruleset, "a")
+    assert order.action.kind == "pass" and order.rule == "step 6: hold"
+    # A shield alone is no melee weapon to charge with (step 4), so it closes in on foot.
+    units = [fighter("a", A, 18, 16.5, weapons=["shield"]), fighter("b", B, 19.8, 19.8)]
+    ruleset, state = game(units, terrain=[RUIN], objectives=[OBJ])
+    order = _decide(state, ruleset, "a")
+    assert order.rule == "step 6: contest" and order.action.kind == "move"
+    assert order.actions[-1].kind == "charge"  # it closes in, then fights what it reached
+
+
+def test_the_page_shows_a_skirmish_game() -> None:
+    from assistant.session.dice import AutoDice
+    from assistant.session.game import LiveGame
+    from assistant.session.view import build_view
+    from tests.session.virtual_table import VirtualTable
+
+    scenario, ruleset, state = load_game("skirmish-cairns")
+    live = LiveGame(
+        scenario=scenario,
+        ruleset=ruleset,
+        ai=find_controller("skirmish-ai"),
+        dice=AutoDice(1),
+        say=lambda _text: None,
+        initial=state,
+    )
+    VirtualTable(live).step()
+    view = build_view(live)
+    captain = next(u for u in view.units if u.id == "ash-champion")
+    labels = {r.label: r.value for r in captain.resources}
+    assert labels["skill"] == "4" and labels["actions left"] in ("3", "2")
+    assert labels["weapons"] == "sword, shield"
+    assert captain.base_diameter_in == pytest.approx(1.575)
