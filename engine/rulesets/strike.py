@@ -16,23 +16,27 @@ import math
 from collections.abc import Mapping
 from dataclasses import replace
 
-from pydantic import ValidationError
-
 from engine.actions import Action, ActionKind, Event, EventType, IllegalActionError, event
 from engine.dice import RandomSource
-from engine.geometry import Edge, Point, Table, bearing_deg, normalize_deg, path_cost_in
-from engine.model import GameState, Objective, Role, Side, TerrainPiece, Unit, UnitStatus
+from engine.geometry import Point, bearing_deg, normalize_deg, path_cost_in
+from engine.model import GameState, Unit, UnitStatus
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
-from engine.rulesets.strike_board import StrikeBoard, StrikeCount, pose_of
+from engine.rulesets.strike_board import StrikeBoard, StrikeCount
+from engine.rulesets.strike_checks import (
+    action_problems,
+    moved,
+    moves_first,
+    sprint_dice,
+    why_not_ready,
+)
 from engine.rulesets.strike_sample import sample_actions
+from engine.rulesets.strike_setup import new_game
 from engine.rulesets.strike_state import (
     HOLD,
     NAME,
     ROUNDS,
     STRIKE,
     TYPES,
-    CardSpec,
-    StrikeCard,
     StrikeState,
     StrikeUnit,
     card_of,
@@ -40,18 +44,8 @@ from engine.rulesets.strike_state import (
     rules_of,
     spent_die,
 )
-from engine.rulesets.strike_victory import default_objectives, points_winner, victory_points
-from engine.scenario import Scenario, ScenarioError, card_error
-
-START_TOL_IN = 1e-3
-"""A move's path must start this near the soldier's base centre, inches."""
-FIRST_PLAYER = ("roll-off", "fewer-dice")
-VICTORY = ("objectives", "kills")
-
-
-def moves_first(action: Action) -> bool:
-    """A strike with a path: the soldier moves along it, then strikes (both free actions)."""
-    return action.kind == STRIKE and len(action.path) > 1
+from engine.rulesets.strike_victory import points_winner, victory_points
+from engine.scenario import Scenario
 
 
 class StrikeRuleset(RulesetBase):
@@ -72,67 +66,7 @@ class StrikeRuleset(RulesetBase):
     # ------------------------------------------------------------------ setup
     def new_game(self, scenario: Scenario) -> GameState:
         """The soldiers deployed with their cards, round 0 awaiting the first Oracle phase."""
-        src = scenario.source
-        for i, s in enumerate(scenario.sides):
-            if s.role == "neutral":
-                raise ScenarioError(
-                    f"{src}: sides[{i}].role: the {self.title} has no neutral side "
-                    "(allowed: ai, human)"
-                )
-        for key, allowed in (("first_player", FIRST_PLAYER), ("victory", VICTORY)):
-            value = scenario.options.get(key)
-            if value is not None and value not in allowed:
-                raise ScenarioError(
-                    f"{src}: options.{key}: {value!r} (allowed: {', '.join(allowed)})"
-                )
-        table = Table(scenario.table.width_in, scenario.table.depth_in, scenario.table.grid_shape())
-        units = []
-        for i, spec in enumerate(scenario.units):
-            try:
-                card = CardSpec.model_validate(spec.card)
-            except ValidationError as exc:
-                raise card_error(scenario, i, exc, CardSpec) from None
-            units.append(
-                Unit(
-                    id=spec.id,
-                    name=spec.name,
-                    side=spec.side,
-                    sheet_order=i,
-                    x=spec.x,
-                    y=spec.y,
-                    heading_deg=normalize_deg(spec.heading),
-                    card=StrikeCard(**card.model_dump(exclude={"skills"}), skills=card.skills),
-                    base_diameter_in=spec.base_diameter_in,
-                    cell=table.cell_of((spec.x, spec.y)),
-                    rules=StrikeUnit(),
-                )
-            )
-        terrain = tuple(
-            TerrainPiece(
-                id=t.id,
-                name=t.name,
-                kind=t.kind,
-                polygon=tuple(t.polygon),
-                blocks_los=t.blocks_los,
-                impassable=t.impassable,
-                difficult=t.difficult,
-                cover=t.cover,
-                height_in=t.height_in,
-            )
-            for t in scenario.terrain
-        )
-        objectives = tuple(Objective(o.id, o.name, o.x, o.y) for o in scenario.objectives)
-        return GameState(
-            ruleset=NAME,
-            scenario=scenario.scenario.name,
-            table=table,
-            sides=tuple(Side(s.name, Role(s.role), Edge(s.edge)) for s in scenario.sides),
-            units=tuple(units),
-            terrain=terrain,
-            objectives=objectives or default_objectives(table.width_in, table.depth_in),
-            options=tuple(sorted(scenario.options.items())),
-            rules=StrikeState(),
-        )
+        return new_game(scenario, self.title)
 
     def board(self, state: GameState) -> StrikeBoard:
         """Sight, ranges and counts on this state's table."""
@@ -200,47 +134,12 @@ class StrikeRuleset(RulesetBase):
         unit = state.unit(action.unit_id)
         fresh = pending.kind is PendingKind.CHOOSE_UNIT
         if fresh and unit.id not in pending.candidates:
-            return [self._why_not_ready(state, unit, pending)]
+            return [why_not_ready(state, unit, pending.side)]
         if not fresh and unit.id != pending.unit:
             return [f"{state.unit(pending.unit or '').name} is still activating"]
         if kind in (ActionKind.PASS, HOLD):
             return []
-        return self._action_problems(state, unit, action, fresh)
-
-    def _why_not_ready(self, state: GameState, unit: Unit, pending: Pending) -> str:
-        if not unit.on_table:
-            return f"{unit.name} is no longer on the table"
-        if unit.side != pending.side:
-            return f"it is {pending.side}'s turn to activate"
-        if unit.activated:
-            return f"{unit.name} has already activated this round"
-        face = card_of(unit).face
-        return f"{unit.name} ({card_of(unit).type}) needs a die showing {face} and there is none"
-
-    def _action_problems(
-        self, state: GameState, unit: Unit, action: Action, fresh: bool
-    ) -> list[str]:
-        rules = rules_of(state)
-        used = frozenset() if fresh else rules.used
-        kind = str(action.kind)
-        if kind == ActionKind.INTERACT:
-            return ["there is no object to interact with in this scenario"]
-        if kind in used:
-            return [f"{unit.name} has already used its {kind} this activation"]
-        if kind == STRIKE and not moves_first(action):
-            return self._strike_problems(state, unit, action)
-        if ActionKind.MOVE in used:
-            return [f"{unit.name} has already used its move this activation"]
-        problems = self._move_problems(state, unit, action, fresh)
-        if problems or kind != STRIKE:
-            return problems
-        moved = self.moved(state, unit, action)
-        return self._strike_problems(moved, moved.unit(unit.id), action)
-
-    def moved(self, state: GameState, unit: Unit, action: Action) -> GameState:
-        """The state with the soldier at the end of the action's path (nothing else done)."""
-        end = action.path[-1] if action.path else unit.position
-        return state.with_unit(replace(unit, x=end[0], y=end[1]))
+        return action_problems(state, unit, action, fresh)
 
     def preview_strike(self, state: GameState, action: Action) -> StrikeCount | None:
         """The count a strike action would make (after its move, if it has one), with every
@@ -248,75 +147,10 @@ class StrikeRuleset(RulesetBase):
         if action.kind != STRIKE or not action.unit_id or not action.target_id:
             return None
         unit = state.unit(action.unit_id)
-        board_state = self.moved(state, unit, action) if moves_first(action) else state
+        board_state = moved(state, unit, action) if moves_first(action) else state
         return StrikeBoard(board_state).count(
             board_state.unit(unit.id), board_state.unit(action.target_id), detail=True
         )
-
-    def _strike_problems(self, state: GameState, unit: Unit, action: Action) -> list[str]:
-        if not action.target_id or not state.has_unit(action.target_id):
-            return ["a strike needs an enemy soldier as its target"]
-        target = state.unit(action.target_id)
-        if target.side == unit.side or not target.on_table:
-            return [f"{target.name} is not an enemy on the table"]
-        board = StrikeBoard(state)
-        if not board.in_range(unit, pose_of(unit), pose_of(target)):
-            gap = board.gap_in(pose_of(unit), pose_of(target))
-            return [
-                f"{target.name} is {gap:.2f} in away, beyond {unit.name}'s "
-                f"{card_of(unit).threat} threat range"
-            ]
-        if not board.sighting(pose_of(unit), pose_of(target)).visible:
-            return [f"{unit.name} cannot see {target.name}"]
-        return []
-
-    def sprint_dice(self, state: GameState, unit: Unit, action: Action) -> list[int]:
-        """The dice faces an action spends on the soldier's sprint skill."""
-        raw = action.get("sprint_dice") or []
-        return [int(f) for f in raw] if isinstance(raw, list | tuple) else []
-
-    def allowance_in(self, unit: Unit, sprint: int) -> float:
-        """How far the soldier may move with ``sprint`` dice on its sprint skill, inches."""
-        card = card_of(unit)
-        return card.speed_in + sprint * card.sprint_in
-
-    def _move_problems(
-        self, state: GameState, unit: Unit, action: Action, fresh: bool
-    ) -> list[str]:
-        rules = rules_of(state)
-        path = action.path or (unit.position,)
-        if math.dist(path[0], unit.position) > START_TOL_IN:
-            return [f"the move must start where {unit.name} stands"]
-        raw = action.get("sprint_dice") or []
-        if not isinstance(raw, list | tuple) or not all(
-            isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 6 for f in raw
-        ):
-            return ["sprint_dice must be a list of die faces from 1 to 6"]
-        sprint = [int(f) for f in raw]
-        card = card_of(unit)
-        if sprint and card.sprint_in <= 0:
-            return [f"{unit.name} has no sprint skill"]
-        spent = rules.skill_dice if not fresh else 0
-        if spent + len(sprint) > card.initiative:
-            return [
-                f"{unit.name} may spend at most {card.initiative} dice on skills in an "
-                f"activation (Initiative), not {spent + len(sprint)}"
-            ]
-        pool = rules.pool(unit.side)
-        if fresh:
-            pool = remove_faces(pool, [card.face]) or ()
-        if sprint and remove_faces(pool, sprint) is None:
-            return [f"the pool has no dice {sprint} to spend on the sprint"]
-        allowed = self.allowance_in(unit, len(sprint))
-        length = path_cost_in(path)
-        if length > allowed + 1e-6:
-            return [f"the move is {length:.2f} in, more than the {allowed:g} in allowed"]
-        board = StrikeBoard(state)
-        for a, b in itertools.pairwise(path):
-            problem = board.leg_problem(unit, a, b)
-            if problem:
-                return [problem]
-        return []
 
     def sample_actions(self, state: GameState, unit_id: str, dice: RandomSource) -> list[Action]:
         """Hold, strikes at every enemy it can strike, and random moves (legal ones only)."""
@@ -457,7 +291,7 @@ class StrikeRuleset(RulesetBase):
 
     def _move(self, state: GameState, unit: Unit, action: Action, events: list[Event]) -> GameState:
         path = action.path or (unit.position,)
-        sprint = self.sprint_dice(state, unit, action)
+        sprint = sprint_dice(action)
         rules = rules_of(state)
         if sprint:
             pool = remove_faces(rules.pool(unit.side), sprint) or ()
