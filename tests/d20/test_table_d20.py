@@ -48,9 +48,13 @@ class OwnDice(ControllerBase):
 SCENARIO = Path(__file__).parents[2] / "assistant" / "data" / "scenarios" / "d20-basic-battle.toml"
 
 
-@pytest.mark.parametrize("seed", [1, 2])
-def test_a_live_game_on_the_virtual_table_reaches_the_simulated_outcome(seed: int) -> None:
-    scenario = parse_scenario(SCENARIO.read_text(encoding="utf-8"), SCENARIO.name)
+@pytest.mark.parametrize(("name", "seed"), [("d20-basic-battle", 1), ("d20-basic-battle", 2),
+                                           ("d20-grid-skirmish", 3)])  # fmt: skip
+def test_a_live_game_on_the_virtual_table_reaches_the_simulated_outcome(
+    name: str, seed: int
+) -> None:
+    path = SCENARIO.with_name(f"{name}.toml")
+    scenario = parse_scenario(path.read_text(encoding="utf-8"), path.name)
     ruleset_, state = start_game(scenario)
     human = state.side_of_role(Role.HUMAN)
     assert human is not None
