@@ -212,7 +212,17 @@ class SuitPlan:
                 nearest_enemy_gap(self.state, self.unit, c),
             )
 
-        better = [c for c in options if key(c) > here_key]
+        # Farthest squares first: once a group holds a hidden square, no nearer square can
+        # match it (the key is cover, then distance), so the rest need no sight lines.
+        by_gap: dict[int, list[Cell]] = {}
+        for c in options:
+            by_gap.setdefault(nearest_enemy_gap(self.state, self.unit, c), []).append(c)
+        better: list[Cell] = []
+        for gap in sorted(by_gap, reverse=True):
+            group = [c for c in by_gap[gap] if key(c) > here_key]
+            better += group
+            if any(key(c)[0] == HIDDEN for c in group):
+                break
         if not better:
             return self.order(
                 "stay_frosty",

@@ -42,6 +42,8 @@ class Squares:
         default_factory=dict, compare=False, hash=False
     )
     """Remembered terrain sight lines on this terrain (see ``terrain_clear``)."""
+    covers: dict[tuple[Cell, Cell], int] = field(default_factory=dict, compare=False, hash=False)
+    """Remembered terrain cover of a square against a shooter's square (``cover_between``)."""
 
 
 def grid_of(state: GameState) -> Grid:
@@ -82,7 +84,9 @@ def _squares(grid: Grid, terrain: tuple[TerrainPiece, ...]) -> Squares:
                         names.setdefault((col, row), piece.name)
         for cell in filled:
             names.setdefault(cell, piece.name)
-    return Squares(frozenset(blocking), frozenset(impassable), cover, frozenset(roads), names, {})
+    return Squares(
+        frozenset(blocking), frozenset(impassable), cover, frozenset(roads), names, {}, {}
+    )
 
 
 def squares(state: GameState) -> Squares:
@@ -90,10 +94,16 @@ def squares(state: GameState) -> Squares:
     cache = per_state(state)
     found: Squares | None = cache.get(("squares",))
     if found is None:
-        memo = state.memo.for_terrain(state.terrain)
-        found = memo.remember(("ff-squares",), lambda: _squares(grid_of(state), state.terrain))
+        found = _squares_of(grid_of(state), state.terrain)
         cache[("squares",)] = found
     return found
+
+
+@lru_cache(maxsize=32)
+def _squares_of(grid: Grid, terrain: tuple[TerrainPiece, ...]) -> Squares:
+    """The squares of a terrain (a pure function of it: games on the same table share them,
+    with their remembered sight lines and covers)."""
+    return _squares(grid, terrain)
 
 
 def cell(unit: Unit) -> Cell:
@@ -198,8 +208,17 @@ def cover_between(state: GameState, shooter_cell: Cell, target_cell: Cell) -> in
     ``shooter_cell``: the best cover square the line crosses next to the target (a wall or
     hedge in front of it, the target's own hedge square, a figure usable as cover)."""
     sq = squares(state)
-    _, crossed = terrain_clear(state, shooter_cell, target_cell)
-    best = sq.cover.get(target_cell, 0)
+    key = (shooter_cell, target_cell)
+    best = sq.covers.get(key)
+    if best is None:
+        _, crossed = terrain_clear(state, shooter_cell, target_cell)
+        best = sq.cover.get(target_cell, 0)
+        for c in crossed:
+            if chebyshev(c, target_cell) <= 1:
+                best = max(best, sq.cover.get(c, 0))
+        sq.covers[key] = best
+    if best >= 1:
+        return best
     cache = per_state(state)
     if ("shields",) not in cache:
         cache[("shields",)] = frozenset(
@@ -208,9 +227,10 @@ def cover_between(state: GameState, shooter_cell: Cell, target_cell: Cell) -> in
             if u.on_table and u.cell and card(u).neutral in COVER_FIGURES
         )
     shield: frozenset[Cell] = cache[("shields",)]
-    for c in crossed:
-        if chebyshev(c, target_cell) <= 1 and c != shooter_cell:
-            best = max(best, sq.cover.get(c, 0), 1 if c in shield else 0)
+    if shield:
+        _, crossed = terrain_clear(state, shooter_cell, target_cell)
+        if any(c in shield and chebyshev(c, target_cell) <= 1 for c in crossed):
+            return 1
     return best
 
 
