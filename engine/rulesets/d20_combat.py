@@ -143,7 +143,8 @@ def resolve_attack(
 ) -> tuple[GameState, list[Event]]:
     """One attack (§5.h): the attack die (twice for a skilled attacker, an attack buff or
     several attackers on one target), then the target's defence; an area weapon also hits
-    every other figure within 1 space of the target (§5.g). A prepared target is alerted."""
+    every other figure within 1 space of the target (§5.g). A prepared target is alerted,
+    once the heroes have made their first move (D003-05)."""
     own = rules_of(attacker)
     cover = weapon.ranged and in_cover(state, target, attacker.position)
     need = attack_need(weapon, cover)
@@ -168,8 +169,8 @@ def resolve_attack(
             hit=hit,
         )
     ]
-    if PREPARED in target.statuses:
-        state, ev = status_change(state, target, ALERTED)
+    if PREPARED in target.statuses and _rules(state).heroes_moved:
+        state, ev = status_change(state, target, ALERTED)  # an interaction (D003-05)
         events.append(ev)
     if not hit:
         return state, events

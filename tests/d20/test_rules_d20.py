@@ -30,6 +30,7 @@ from tests.d20.test_rules_builders import (
     ENEMIES,
     HEROES,
     act,
+    alerted,
     battle,
     enemy,
     hero,
@@ -405,3 +406,15 @@ def test_the_basic_battle_ends_after_five_rounds_on_points() -> None:
         state = act(state, Action("pass", side=rs.pending(state).side))
     end = rs.apply(state, Action("chance"), ScriptedDice([]))
     assert end.state.winner == HEROES and "points" in end.state.end_reason
+
+
+def test_d003_05_an_attack_alerts_only_after_the_heroes_first_move() -> None:
+    bow = [{"name": "bow", "kind": "long"}]
+    units = [hero("h1", "B12", weapons=bow), hero("h2", "D12"), enemy("e1", "B2", wounds=3),
+             enemy("e2", "L1")]  # fmt: skip
+    state = start(battle(units))
+    early = act(state, attack("h1", "e1"), ScriptedDice([20, 20]))
+    assert early.unit("e1").statuses == {"prepared"}
+    moved = alerted(state)  # the heroes have moved; e1 still prepared
+    later = act(moved, attack("h1", "e1"), ScriptedDice([20, 20]))
+    assert later.unit("e1").statuses == {"alerted"}
