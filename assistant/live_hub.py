@@ -235,6 +235,19 @@ class StatusView:
 
 
 @dataclass(frozen=True)
+class GridView:
+    """A square grid over the table (grid games): ``cols`` x ``rows`` squares of ``cell_in``
+    inches laid from the player's left front corner; row 1 is the far row, column A the left
+    one (cell names like "C4")."""
+
+    cols: int
+    rows: int
+    cell_in: float = 1.0
+    blocked: tuple[tuple[int, int], ...] = ()
+    """Squares (column, row; row 0 the far row) the rules treat as walls, drawn shaded."""
+
+
+@dataclass(frozen=True)
 class BoardView:
     """Everything the page shows, in table inches and degrees (see ``UnitView`` for the axes)."""
 
@@ -259,6 +272,8 @@ class BoardView:
     statuses: tuple[StatusView, ...] = field(default=())
     outcome: str | None = None
     """How the battle ended, one sentence for the player; None while it goes on."""
+    grid: GridView | None = None
+    """The table's square grid, drawn with its column letters and row numbers; None without."""
 
     def __post_init__(self) -> None:
         if not (self.table_width_in > 0 and self.table_depth_in > 0):
@@ -341,6 +356,14 @@ def _board_view_v1(d: Mapping[str, Any]) -> BoardView:
             ),
             statuses=tuple(StatusView(**s) for s in d.get("statuses", ())),
             outcome=d.get("outcome"),
+            grid=None
+            if not d.get("grid")
+            else GridView(
+                **{
+                    **d["grid"],
+                    "blocked": tuple((int(c), int(r)) for c, r in d["grid"].get("blocked", ())),
+                }
+            ),
         )
     except (KeyError, TypeError) as exc:
         raise ViewError(f"board view version 1 is malformed: {exc}") from exc

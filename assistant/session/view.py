@@ -118,4 +118,5 @@ def build_view(game: LiveGame, statuses: tuple[str, ...] = ()) -> BoardView:
         prompt=prompt,
         statuses=tuple(StatusView(s) for s in statuses),
         outcome=outcome_text(state),
+        grid=adapter.grid_view(state),
     )

@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
-from assistant.live_hub import OrderView, PoseView, SightLineView
+from assistant.live_hub import GridView, OrderView, PoseView, SightLineView
 from assistant.session.announce import event_text
 from assistant.session.observation import PieceSeen
 from engine.actions import Action, ActionKind, Event, Order
@@ -272,6 +272,11 @@ class TableAdapter(Protocol):
         already said); ``state`` is the state after the event."""
         ...
 
+    def grid_view(self, state: GameState) -> GridView | None:
+        """The table's square grid as the page draws it (with the squares the rules treat as
+        walls); None without a grid."""
+        ...
+
     def placement_problem(self, state: GameState, unit: Unit, seen: PieceSeen) -> str:
         """A sentence asking the player to fix where a model stands before it is judged (a
         model on the line between two grid squares: "centre it"); empty when it is clear."""
@@ -363,6 +368,10 @@ class BaseAdapter:
 
     def placement_problem(self, state: GameState, unit: Unit, seen: PieceSeen) -> str:
         return ""
+
+    def grid_view(self, state: GameState) -> GridView | None:
+        grid = state.table.grid
+        return None if grid is None else GridView(grid.cols, grid.rows, grid.cell_in)
 
 
 def unit_status(unit: Unit) -> Literal["active", "fallen", "off"]:

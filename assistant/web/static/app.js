@@ -130,6 +130,34 @@
       terrainJobs.push({ node: text, anchor: { x: cx, y: Y(cy), r: 0 }, centred: true });
     }
 
+    // A grid game's squares, with column letters (A at the left) and row numbers (1 at the far
+    // edge) inside the first row and column, so orders like "Troll at C4" can be found.
+    if (view.grid) {
+      const g = view.grid;
+      const s = g.cell_in;
+      const gridLayer = svg("g", { class: "grid-layer" }, root);
+      for (const [c, r] of g.blocked || []) {
+        svg("rect", { x: c * s, y: Y((g.rows - r) * s), width: s, height: s, class: "grid-blocked",
+          "data-cell": `${c},${r}` }, gridLayer);
+      }
+      for (let c = 0; c <= g.cols; c += 1) {
+        svg("line", { x1: c * s, y1: Y(0), x2: c * s, y2: Y(g.rows * s), class: "grid-line" }, gridLayer);
+      }
+      for (let r = 0; r <= g.rows; r += 1) {
+        svg("line", { x1: 0, y1: Y(r * s), x2: g.cols * s, y2: Y(r * s), class: "grid-line" }, gridLayer);
+      }
+      const size = Math.min(font * 0.8, s * 0.28);
+      for (let c = 0; c < g.cols; c += 1) {
+        svg("text", { x: (c + 0.5) * s, y: Y(g.rows * s) + size * 1.05, "font-size": size,
+          "text-anchor": "middle", class: "grid-label", "data-col": c }, gridLayer,
+          String.fromCharCode(65 + c));
+      }
+      for (let r = 0; r < g.rows; r += 1) {
+        svg("text", { x: size * 0.25, y: Y((g.rows - r - 0.5) * s) + size * 0.35, "font-size": size,
+          class: "grid-label", "data-row": r + 1 }, gridLayer, String(r + 1));
+      }
+    }
+
     // Ranges and arcs: for the selected unit always, for every active unit when ticked.
     const showAll = $("show-ranges").checked;
     const rangeLayer = svg("g", { class: "range-layer" }, root);
