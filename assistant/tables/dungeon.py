@@ -17,7 +17,7 @@ from fractions import Fraction
 from math import comb
 
 from assistant.errors import UserError
-from assistant.live_hub import SightLineView
+from assistant.live_hub import GridView, SightLineView
 from assistant.session.observation import PieceSeen
 from assistant.tables import dungeon_orders as orders
 from assistant.tables import register_adapter
@@ -286,6 +286,13 @@ class DungeonAdapter(BaseAdapter):
             wound_slots=card.max_wounds,
             front_arc_deg=arc,
         )
+
+    def grid_view(self, state: GameState) -> GridView | None:
+        view = super().grid_view(state)
+        if view is None:
+            return None
+        walls = tuple(sorted(rules_of(state).walls, key=lambda c: (c[1], c[0])))
+        return replace(view, blocked=walls)
 
     def sight_lines(self, state: GameState, unit: Unit) -> tuple[SightLineView, ...]:
         if unit.cell is None:
