@@ -82,6 +82,7 @@ class D20Ruleset(RulesetBase):
         "enemy_action": "roll the random enemy action each round (true/false, default true)",
         "victory": '"basic" (Basic Battle, 5 rounds) or "objectives" (VP after 4 rounds)',
         "dangerous_die": "the dangerous-terrain die, 6 or 20 (default 6)",
+        "morale_recheck": "check morale again after each loss below half (D003-17, default false)",
     }
 
     # ------------------------------------------------------------------ setup
@@ -315,15 +316,19 @@ class D20Ruleset(RulesetBase):
     def _after(
         self, state: GameState, events: list[Event], cause: Unit | None, dice: RandomSource
     ) -> Outcome:
-        """Morale (the first drop below half, D003-17), instant victory, alert checks."""
+        """Morale (the first drop below half, D003-17; with ``morale_recheck`` again after each
+        further loss), instant victory, alert checks."""
         rules = self._rules(state)
         starting = {s.name: sum(u.side == s.name for u in state.units) for s in state.sides}
+        again = state.option_value("morale_recheck", False) is True
+        fallen = {state.unit(e.unit).side for e in events if e.type == "fall" and e.unit}
         for s in state.sides:
-            if s.name in rules.morale_checked:
+            if s.name in rules.morale_checked and not (again and s.name in fallen):
                 continue
             left = len(state.units_of(s.name))
             if 2 * left < starting[s.name] and left > 0:
-                rules = replace(rules, morale_checked=(*rules.morale_checked, s.name))
+                checked = tuple(dict.fromkeys((*rules.morale_checked, s.name)))
+                rules = replace(rules, morale_checked=checked)
                 state = replace(state, rules=rules)
                 state, evs = morale_checks(state, s.name, cause, dice)
                 events += evs

@@ -32,7 +32,7 @@ def new_game(scenario: Scenario) -> GameState:
         raise ScenarioError(f'{scenario.source}: options.victory: "basic" or "objectives"')
     if opts.get("dangerous_die", 6) not in (6, 20):
         raise ScenarioError(f"{scenario.source}: options.dangerous_die: 6 or 20")
-    for key in ("patrol", "enemy_action"):
+    for key in ("patrol", "enemy_action", "morale_recheck"):
         if not isinstance(opts.get(key, True), bool):
             raise ScenarioError(f"{scenario.source}: options.{key}: true or false")
     space = opts.get("space_in", 1.0)

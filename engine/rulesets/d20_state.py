@@ -33,7 +33,8 @@ Scenario options (``[options]``): ``battlefield`` ("small"/"large"; default smal
 table is at most 24 in each way), ``space_in`` (the size of a space on a table without a
 grid, inches, default 1), ``patrol`` (bool, D003-04, default true), ``enemy_action`` (bool,
 the random enemy action table, default true), ``victory`` ("basic": the Basic Battle, 5
-rounds; "objectives": VP of §5.m after 4 rounds), ``dangerous_die`` (6 or 20, D003-08).
+rounds; "objectives": VP of §5.m after 4 rounds), ``dangerous_die`` (6 or 20, D003-08),
+``morale_recheck`` (bool, D003-17: check again after each further loss below half).
 """
 
 from __future__ import annotations

@@ -321,6 +321,16 @@ def test_t003_14_morale_first_checks_after_the_fourth_of_six() -> None:
     assert fourth.state.unit("e5").status is UnitStatus.ROUTED_OFF
 
 
+def test_d003_17_morale_is_checked_again_after_each_loss_when_asked() -> None:
+    state = _six_enemies(4)  # two left, already checked
+    state = replace(state, rules=replace(state.rules, morale_checked=(ENEMIES,)))  # type: ignore[arg-type]
+    once = ruleset().apply(state, attack("h1", "e0"), ScriptedDice([6, 1]))
+    assert not [e for e in once.events if e.type == "morale"]
+    again = replace(state, options=(*state.options, ("morale_recheck", True)))
+    twice = ruleset().apply(again, attack("h1", "e0"), ScriptedDice([6, 1, 20]))
+    assert [e.get("result") for e in twice.events if e.type == "morale"] == ["pass"]
+
+
 def test_a_failed_morale_check_makes_the_unit_retreat() -> None:
     outcome = ruleset().apply(_six_enemies(3), attack("h1", "e0"), ScriptedDice([6, 1, 10, 20]))
     assert "retreating" in outcome.state.unit("e4").statuses
