@@ -174,9 +174,19 @@ class SkirmishAdapter(BaseAdapter):
         return f"{unit.name} moved {distance_in:.1f} inches. Declare done for the move."
 
     def _move_action(self, state: GameState, unit: Unit, end: Point) -> Action:
-        kind = RUN if rules_of(state).charge_target else MOVE
+        """The move (or a charge's run) to ``end``: a move longer than 4 + Speed inches spends
+        as many Move actions as it needs."""
         path = (unit.position,) if math.dist(unit.position, end) < 1e-9 else (unit.position, end)
-        return Action(kind, unit.id, path=path)
+        if rules_of(state).charge_target:
+            return Action(RUN, unit.id, path=path)
+        allowance = move_allowance_in(unit)
+        length = math.dist(unit.position, end)
+        rules = rules_of(state)
+        left = rules.actions_left if rules.acting == unit.id else ACTIONS_PER_ACTIVATION
+        n = 1 if allowance <= 0 else max(1, math.ceil(length / allowance - 1e-9))
+        n = min(n, max(left, 1))  # too far for the actions left: the check says how far
+        detail = (("actions", n),) if n > 1 else ()
+        return Action(MOVE, unit.id, path=path, detail=detail)
 
     def observed_path(
         self, state: GameState, ruleset: Ruleset, unit: Unit, seen: PieceSeen
@@ -331,13 +341,13 @@ class SkirmishAdapter(BaseAdapter):
         limit = (
             rules_of(state).charge_reach_in
             if rules_of(state).charge_target
-            else move_allowance_in(unit)
+            else int(action.get("actions", 1)) * move_allowance_in(unit)
         )
         length = path_length_in(action.path)
         if limit > 0 and limit < length <= limit + slack_in:
             f = limit / length
             end = (unit.x + (seen.x_in - unit.x) * f, unit.y + (seen.y_in - unit.y) * f)
-            nudged = self._move_action(state, unit, end)
+            nudged = replace(action, path=(unit.position, end))
             if not ruleset.validate(state, nudged):
                 return ReplayMove((nudged,), True, nudged=True)
         return ReplayMove((), False, problems[0])

@@ -38,7 +38,9 @@ def action_phrase(state: GameState, action: Action, toward: str = "") -> str:
     path = action.path
     if kind == MOVE:
         where = toward or landmark(state, path[-1], action.unit_id)
-        return f"move {inches(path_length_in(path))} toward {where}"
+        n = action.get("actions", 1)
+        count = f" ({n} Moves)" if isinstance(n, int) and n > 1 else ""
+        return f"move {inches(path_length_in(path))} toward {where}{count}"
     if kind == AIM:
         return "aim (plus 1 to its next shot)"
     if kind == SHOOT:
@@ -91,7 +93,9 @@ def describe_action(state: GameState, action: Action) -> str:
     if kind == RUN:
         return f"{name} runs at its charge target"
     if kind == MOVE:
-        return f"{name} moves {inches(path_length_in(action.path))}"
+        n = action.get("actions", 1)
+        count = f" ({n} Moves)" if isinstance(n, int) and n > 1 else ""
+        return f"{name} moves {inches(path_length_in(action.path))}{count}"
     if kind == AIM:
         return f"{name} aims"
     if kind == RECOVER:

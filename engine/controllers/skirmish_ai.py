@@ -186,6 +186,7 @@ class SkirmishAI(ControllerBase):
                 scratch = scratch.with_unit(replace(mover, x=path[-1][0], y=path[-1][1]))
             left -= 1
             aimed = aimed or kind == AIM
+        plans = _merged_moves(plans, unit_id)
         first = plans[0]
         return Order(
             tuple(p.action for p in plans),
@@ -313,6 +314,21 @@ class SkirmishAI(ControllerBase):
         if len(path) < 2:
             return Plan(pass_here, "step 5: move", f"{unit.name} cannot get nearer {what}")
         return Plan(Action(MOVE, unit.id, path=path), "step 5: move", f"toward {what}")
+
+
+def _merged_moves(plans: list[Plan], unit_id: str) -> list[Plan]:
+    """Moves in a row as one move spending that many actions (one path for the player)."""
+    out: list[Plan] = []
+    for plan in plans:
+        prev = out[-1] if out else None
+        if prev is not None and prev.action.kind == MOVE and plan.action.kind == MOVE:
+            n = int(prev.action.get("actions", 1)) + 1
+            path = prev.action.path + plan.action.path[1:]
+            action = Action(MOVE, unit_id, path=path, detail=(("actions", n),))
+            out[-1] = Plan(action, prev.rule, prev.reason, prev.target_distance_in)
+        else:
+            out.append(plan)
+    return out
 
 
 def _length(path: tuple[tuple[float, float], ...]) -> float:

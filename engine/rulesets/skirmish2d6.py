@@ -259,7 +259,12 @@ class SkirmishRuleset(RulesetBase):
         if kind == MOVE:
             if STAGGERED in unit.statuses:
                 return [f"{unit.name} is Staggered and cannot move"]
-            problem = path_problem(state, unit, action.path, move_allowance_in(unit))
+            moves = move_actions(action)
+            if isinstance(moves, str):
+                return [moves]
+            if moves > left:
+                return [f"{moves} Moves need {moves} actions; {unit.name} has {left} left"]
+            problem = path_problem(state, unit, action.path, moves * move_allowance_in(unit))
             return [problem] if problem else []
         if kind == AIM:
             if not card.has("bow"):
@@ -383,14 +388,14 @@ class SkirmishRuleset(RulesetBase):
             return self._settle(state, events)
         if kind == RUN:
             return self._run(replace(state, rules=rules), unit, action, dice, events)
-        cost = 2 if kind == RECOVER else 1
+        cost = 2 if kind == RECOVER else (_moves(action) if kind == MOVE else 1)
         aimed = {AIM: True, SHOOT: False}.get(kind, rules.aimed)
         bonus = 1 if rules.aimed else 0
         rules = replace(rules, actions_left=rules.actions_left - cost, aimed=aimed)
         state = replace(state, rules=rules)
         fight = Fight(state, dice, events, wounded_again_kills=self._stacking(state))
         if kind == MOVE:
-            self._move(fight, unit, action.path, MOVE)
+            self._move(fight, unit, action.path, MOVE, cost)
         elif kind == AIM:
             fight.events.append(
                 event("aim", state.round, f"{unit.name} aims (+1 to its next shot).", unit.id)
@@ -408,7 +413,12 @@ class SkirmishRuleset(RulesetBase):
         return bool(value)
 
     def _move(
-        self, fight: Fight, unit: Unit, path: tuple[tuple[float, float], ...], word: str
+        self,
+        fight: Fight,
+        unit: Unit,
+        path: tuple[tuple[float, float], ...],
+        word: str,
+        moves: int = 1,
     ) -> None:
         end = path[-1] if path else unit.position
         heading = unit.heading_deg
@@ -421,11 +431,13 @@ class SkirmishRuleset(RulesetBase):
             event(
                 "move",
                 fight.state.round,
-                f"{unit.name} {'charges' if word == RUN else 'moves'} {length:.1f} in.",
+                f"{unit.name} {'charges' if word == RUN else 'moves'} {length:.1f} in"
+                + (f" ({moves} Moves)." if moves > 1 else "."),
                 unit.id,
                 path=[list(p) for p in path],
                 distance_in=round(length, 3),
                 action=word,
+                actions=moves,
             )
         )
 
@@ -687,6 +699,21 @@ class SkirmishRuleset(RulesetBase):
         """The drive-back the player must carry out next (its path: from, to)."""
         uid, start, end = rules_of(state).drives[0]
         return Action(DRIVE, uid, path=(start, end))
+
+
+def move_actions(action: Action) -> int | str:
+    """How many Move actions one ``move`` spends (detail ``actions``, default 1): Moves in a
+    row make one path of up to that many times 4 + Speed inches (D001B-13: repeats allowed);
+    a sentence when the number is not one of 1, 2, 3."""
+    n = action.get("actions", 1)
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= ACTIONS_PER_ACTIVATION:
+        return f"a move spends 1 to {ACTIONS_PER_ACTIVATION} actions, not {n!r}"
+    return n
+
+
+def _moves(action: Action) -> int:
+    n = move_actions(action)
+    return n if isinstance(n, int) else 1
 
 
 def _terrain(scenario: Scenario) -> tuple[TerrainPiece, ...]:

@@ -117,14 +117,17 @@ def test_ai_step_4_charges_within_seven_inches_with_a_clear_lane() -> None:
     assert _decide(state, ruleset, "a").action.kind == "move"
 
 
-def test_ai_step_5_moves_toward_the_nearest_objective_in_several_certain_actions() -> None:
+def test_ai_step_5_moves_toward_the_nearest_objective_with_every_action_left() -> None:
     obj = {"id": "o", "name": "the cairn", "x": 10.0, "y": 30.0}
     ruleset, state = game(
         [fighter("a", A, 10, 5, speed=1), fighter("b", B, 34, 34)], objectives=[obj]
     )
     order = _decide(state, ruleset, "a")
-    assert [a.kind for a in order.actions] == ["move", "move", "move"]
-    assert order.actions[-1].path[-1] == pytest.approx((10, 20))
+    # Three Moves in a row are one move spending three actions (one path for the player).
+    assert [a.kind for a in order.actions] == ["move"]
+    assert order.action.get("actions") == 3
+    assert order.action.path[-1] == pytest.approx((10, 20))
+    assert not ruleset.validate(state, order.action)
     assert order.distance_in == pytest.approx(15)
 
 

@@ -52,6 +52,19 @@ def test_a_move_is_four_plus_speed_inches() -> None:
     assert "Staggered" in ruleset.validate(staggered, fight("a", "b"))[0]
 
 
+def test_moves_in_a_row_are_one_path_spending_as_many_actions() -> None:
+    ruleset, state = game([fighter("a", A, 5, 5, speed=2), fighter("b", B, 30, 30)])
+    two = Action("move", "a", path=((5, 5), (5, 12), (9, 14)), detail=(("actions", 2),))
+    assert not ruleset.validate(state, two)  # 7 + 4.5 in of 12
+    assert "may move 6 in" in ruleset.validate(state, replace(two, detail=()))[0]
+    four = replace(two, detail=(("actions", 4),))
+    assert "1 to 3 actions" in ruleset.validate(state, four)[0]
+    state, events, _ = act(ruleset, state, two)
+    assert events[-1].get("actions") == 2 and rules_of(state).actions_left == 1
+    again = Action("move", "a", path=((9, 14), (9, 20)), detail=(("actions", 2),))
+    assert "2 Moves need 2 actions" in ruleset.validate(state, again)[0]
+
+
 def test_pass_ends_the_activation() -> None:
     ruleset, state = game([fighter("a", A, 5, 5), fighter("b", B, 30, 30)])
     state, _, _ = act(ruleset, state, _move("a", (5, 5), (5, 6)))

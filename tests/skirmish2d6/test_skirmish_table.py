@@ -120,7 +120,12 @@ def test_a_move_seen_is_read_as_a_move_or_a_charges_run() -> None:
     path, problem = ADAPTER.observed_path(state, ruleset, unit, PieceSeen(10, 15, 0))
     assert problem == "" and path == ((10, 10), (10, 15))
     path, problem = ADAPTER.observed_path(state, ruleset, unit, PieceSeen(10, 17, 0))
-    assert path is None and "may move 6 in" in problem
+    assert problem == "" and path == ((10, 10), (10, 17))  # two Moves
+    seen = ("a", ((10, 10), (10, 17)), "", 0.0)
+    twice = ADAPTER.observed_action(state, ruleset, "done", None, seen, None)
+    assert isinstance(twice, Action) and twice.get("actions") == 2
+    path, problem = ADAPTER.observed_path(state, ruleset, unit, PieceSeen(10, 29, 0))
+    assert path is None and "may move 18 in" in problem
     action = ADAPTER.observed_action(
         state, ruleset, "done", None, ("a", ((10, 10), (10, 15)), "", 0), None
     )
@@ -180,9 +185,10 @@ def _replay(end: tuple[float, float]) -> list[dict[str, object]]:
 
 def test_footage_of_a_legal_move_is_a_legal_activation_and_a_long_one_is_flagged() -> None:
     assert [e["legal"] for e in _replay((18, 8))] == [True]  # Speed 1 + 1 (Champion): 6 in
-    legality = _replay((18, 13))
+    assert [e["legal"] for e in _replay((18, 15))] == [True]  # two Moves
+    legality = _replay((18, 22))
     assert [e["legal"] for e in legality] == [False]
-    assert "may move 6 in" in str(legality[0]["reason"])
+    assert "may move 18 in" in str(legality[0]["reason"])
 
 
 def test_the_player_drives_their_own_model_back_as_told() -> None:
