@@ -118,9 +118,16 @@ class DungeonAdapter(BaseAdapter):
     def order_instruction(self, state: GameState, order: Order) -> str:
         from engine.protocols import find_ruleset
 
-        sentences = orders.order_sentences(state, find_ruleset(NAME), order.action)
-        self._ordered = set(sentences)
+        sentences, covered = orders.order_sentences(state, find_ruleset(NAME), order.action)
+        self._ordered = set(sentences) | covered
         return " ".join(sentences)
+
+    def order_text(self, state: GameState, order: Order) -> str:
+        instruction = self.order_instruction(state, order)
+        reason = order.reason.strip().rstrip(".")
+        if not reason or reason in instruction:
+            return instruction
+        return f"{instruction} Why: {reason}."
 
     def expectation(self, state: GameState, order: Order) -> Expectation:
         from engine.protocols import find_ruleset

@@ -82,27 +82,40 @@ def heal_words(state: GameState, action: Action) -> str:
     return f"heal the {card_of(target).title}{where}{need}"
 
 
-def order_sentences(state: GameState, ruleset: Ruleset, action: Action) -> tuple[str, ...]:
-    """What the order makes the figure do, sentence by sentence, in squares."""
+def order_sentences(
+    state: GameState, ruleset: Ruleset, action: Action
+) -> tuple[tuple[str, ...], frozenset[str]]:
+    """What the order makes the figure do, sentence by sentence, in squares; and the texts of
+    the events of its own that those sentences cover (not said again once it is applied)."""
     kind = str(action.kind)
     unit = state.unit(action.unit_id or "") if action.unit_id else None
     if unit is None:
-        return ("Nothing to do.",)
+        return ("Nothing to do.",), frozenset()
     if kind == "attack":
-        return (f"{label(unit)}: {attack_words(state, action)}.",)
+        return (f"{label(unit)}: {attack_words(state, action)}.",), frozenset()
     if kind == "heal":
-        return (f"{label(unit)}: {heal_words(state, action)}.",)
+        return (f"{label(unit)}: {heal_words(state, action)}.",), frozenset()
     if kind == ActionKind.PASS:
-        return (f"{label(unit)}: stays where it is this turn.",)
+        return (f"{label(unit)}: stays where it is this turn.",), frozenset()
     seen = foresee(state, ruleset, action)
     if seen is None:
-        return (f"{label(unit)}: {kind}.",)
-    out = [
-        ev.text
-        for ev in seen.events
-        if ev.unit == unit.id and str(ev.type) in ORDER_EVENTS and ev.text
-    ]
-    return tuple(out) or (f"{label(unit)}: stays where it is.",)
+        return (f"{label(unit)}: {kind}.",), frozenset()
+    out: list[str] = []
+    covered: set[str] = set()
+    patrol = alerted = False
+    for ev in seen.events:
+        kind = str(ev.type)
+        if ev.unit != unit.id or kind not in ORDER_EVENTS or not ev.text:
+            continue
+        covered.add(ev.text)
+        if kind == "patrol":
+            patrol = True
+        elif kind == "status":
+            alerted = True
+        elif patrol and not alerted:
+            continue  # the patrol's own move or turn: its roll's sentence says it
+        out.append(ev.text)
+    return tuple(out) or (f"{label(unit)}: stays where it is.",), frozenset(covered)
 
 
 def expectation(state: GameState, ruleset: Ruleset, order: Order) -> Expectation:
