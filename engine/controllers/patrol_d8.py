@@ -74,6 +74,8 @@ class PatrolD8(ControllerBase):
     rulesets: tuple[str, ...] = ("dungeon",)
 
     def decide(self, state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource) -> Order:
+        """The patrol, the rest of an activation under way, a healer's heal, or the Alerted
+        move-and-attack plan (see the module docstring)."""
         unit = state.unit(unit_id)
         if PATROLLING in unit.statuses and not acting_now(state, unit_id):
             return patrol_order(state, unit, dice)
@@ -82,12 +84,12 @@ class PatrolD8(ControllerBase):
         if acting_now(state, unit_id):
             ranks = {a.name: (2.0 if a is primary else 1.0) + a.p_wound for a in card.attacks}
             return continue_order(state, ruleset, unit, ranks, dice)
-        foes = [u for u in state.units if u.on_table and u.side != unit.side]
-        tied = nearest(unit, foes)
-        goal = choice(dice, tied, f"nearest hero: {label(unit)}") if tied else None
         patient = self._patient(state, unit)
         if patient is not None:
             return self._heal_order(state, unit, patient)
+        foes = [u for u in state.units if u.on_table and u.side != unit.side]
+        tied = nearest(unit, foes)
+        goal = choice(dice, tied, f"nearest hero: {label(unit)}") if tied else None
 
         def worth(me: Unit, weapon: Attack, foe: Unit) -> float:
             bonus = 0.05 if goal is not None and foe.id == goal.id else 0.0
@@ -115,6 +117,7 @@ class PatrolD8(ControllerBase):
         return tied[0] if tied else None
 
     def _heal_order(self, state: GameState, unit: Unit, patient: Unit) -> Order:
+        """Move next to the patient and heal it (attacks only as a fallback plan)."""
 
         def worth(me: Unit, weapon: Attack, foe: Unit) -> float:
             return weapon.p_wound * 0.1
