@@ -99,6 +99,8 @@ class StrikeAdapter(BaseAdapter):
 
     def describe_action(self, state: GameState, action: Action) -> str:
         unit = state.unit(action.unit_id) if action.unit_id else None
+        if action.kind == ActionKind.CHOOSE:
+            return f"{action.side} choose: {action.get('option')}"
         if unit is None:
             return f"{action.side} stop activating this round"
         return f"{unit.name}: {words.action_words(state, action, None)}"

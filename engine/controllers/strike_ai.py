@@ -22,7 +22,8 @@ from engine.controllers.strike_plan import Plan, Planner
 from engine.dice import RandomSource
 from engine.model import GameState, Unit
 from engine.protocols import ControllerBase, Pending, PendingKind, Ruleset, register_controller
-from engine.rulesets.strike_state import HOLD, NAME, STRIKE, card_of, rules_of
+from engine.rulesets.strike_oracle import short_types
+from engine.rulesets.strike_state import HOLD, KEEP, NAME, REROLL, STRIKE, card_of, rules_of
 
 AI_NAME = "strike-ai"
 MIN_MOVE_IN = 0.05
@@ -114,6 +115,16 @@ class StrikeAI(ControllerBase):
             spare += [face] * max(0, pool.count(face) - waiting.count(face))
         room = card_of(unit).initiative - (0 if fresh else rules.skill_dice)
         return spare[: max(0, room)]
+
+    def choose(
+        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
+    ) -> str:
+        """The Oracle re-roll (§3.3.1 "Oracle"): roll the spare dice again when some soldier
+        has no die to activate with (a re-roll can only mend that); else keep the pool."""
+        side = pending.side or ""
+        if REROLL in pending.options and short_types(state, side) > 0:
+            return REROLL
+        return KEEP if KEEP in pending.options else pending.options[0]
 
     # ------------------------------------------------------------ what it does
     def decide(self, state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource) -> Order:

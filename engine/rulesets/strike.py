@@ -29,11 +29,14 @@ from engine.rulesets.strike_checks import (
     sprint_dice,
     why_not_ready,
 )
+from engine.rulesets.strike_oracle import to_reroll
 from engine.rulesets.strike_sample import sample_actions
 from engine.rulesets.strike_setup import new_game
 from engine.rulesets.strike_state import (
     HOLD,
+    KEEP,
     NAME,
+    REROLL,
     ROUNDS,
     STRIKE,
     TYPES,
@@ -55,7 +58,15 @@ class StrikeRuleset(RulesetBase):
     title = "Strike system with the Oracle dice pool"
     source = "Wargame (Version 4)"
     action_kinds: frozenset[str] = frozenset(
-        {ActionKind.CHANCE, ActionKind.PASS, ActionKind.MOVE, ActionKind.INTERACT, STRIKE, HOLD}
+        {
+            ActionKind.CHANCE,
+            ActionKind.CHOOSE,
+            ActionKind.PASS,
+            ActionKind.MOVE,
+            ActionKind.INTERACT,
+            STRIKE,
+            HOLD,
+        }
     )
     options: Mapping[str, str] = {
         "first_player": "who activates first each round: roll-off (D001A-03) or fewer-dice",
@@ -96,6 +107,15 @@ class StrikeRuleset(RulesetBase):
         if state.winner is not None:
             return Pending(PendingKind.OVER)
         rules = rules_of(state)
+        if rules.rerolling:
+            side = rules.rerolling[0]
+            shown = " ".join(str(f) for f in to_reroll(state, side))
+            return Pending(
+                PendingKind.CHOICE,
+                side=side,
+                options=(KEEP, REROLL),
+                purpose=f"roll again the spare dice {shown}, or keep the pool",
+            )
         if rules.acting is not None:
             unit = state.unit(rules.acting)
             return Pending(
@@ -117,8 +137,12 @@ class StrikeRuleset(RulesetBase):
             return ["the battle is over"]
         if pending.kind is PendingKind.CHANCE:
             return [] if kind == ActionKind.CHANCE else ["the Oracle phase comes first"]
-        if kind == ActionKind.CHANCE:
-            return ["the Oracle dice are already rolled"]
+        if pending.kind is PendingKind.CHOICE:
+            if kind != ActionKind.CHOOSE or action.get("option") not in pending.options:
+                return [f"{pending.side} choose {KEEP!r} or {REROLL!r}"]
+            return []
+        if kind in (ActionKind.CHANCE, ActionKind.CHOOSE):
+            return [f"no {kind} is awaited now"]
         if kind not in self.action_kinds:
             return [f"{kind} is not an action of the {self.title}"]
         if (
@@ -169,6 +193,8 @@ class StrikeRuleset(RulesetBase):
         kind = str(action.kind)
         if kind == ActionKind.CHANCE:
             return self._oracle(state, dice)
+        if kind == ActionKind.CHOOSE:
+            return self._reroll(state, str(action.get("option")), dice)
         events: list[Event] = []
         if pending.kind is PendingKind.CHOOSE_UNIT and not action.unit_id:
             side = pending.side or ""
@@ -235,18 +261,59 @@ class StrikeRuleset(RulesetBase):
                     dice=list(faces),
                 )
             )
+        state = replace(state, rules=rules)
+        waiting = tuple(s.name for s in state.sides if to_reroll(state, s.name))
+        if waiting:
+            return Outcome(replace(state, rules=replace(rules, rerolling=waiting)), tuple(events))
+        return self._start_actions(state, events, dice)
+
+    def _reroll(self, state: GameState, option: str, dice: RandomSource) -> Outcome:
+        """A side's Oracle skill: roll its spare dice again, or keep the pool."""
+        rules = rules_of(state)
+        side = rules.rerolling[0]
+        events: list[Event] = []
+        if option == REROLL:
+            again = to_reroll(state, side)
+            pool = remove_faces(rules.pool(side), again) or ()
+            new = [
+                dice.roll(6, f"Oracle re-roll: {side} die {k + 1} of {len(again)}")
+                for k in range(len(again))
+            ]
+            rules = rules.with_pool(side, (*pool, *new))
+            shown = " ".join(str(f) for f in rules.pool(side))
+            events.append(
+                event(
+                    "reroll",
+                    state.round,
+                    f"{side} roll {len(again)} spare dice again: the pool is now {shown}.",
+                    side=side,
+                    rerolled=again,
+                    rolled=new,
+                    dice=list(rules.pool(side)),
+                )
+            )
+        else:
+            events.append(event("reroll", state.round, f"{side} keep their dice.", side=side))
+        state = replace(state, rules=replace(rules, rerolling=rules.rerolling[1:]))
+        if rules_of(state).rerolling:
+            return Outcome(state, tuple(events))
+        return self._start_actions(state, events, dice)
+
+    def _start_actions(self, state: GameState, events: list[Event], dice: RandomSource) -> Outcome:
+        """The roll-off for the first activation (D001A-03), then the action phase."""
+        rules = rules_of(state)
         first, rolls = self._first_player(state, rules, dice)
         events.append(
             event(
                 EventType.INITIATIVE,
-                rnd,
+                state.round,
                 f"{first} activate first.",
                 side=first,
                 rolls=[list(r) for r in rolls],
             )
         )
         state = replace(state, active_side=first, rules=replace(rules, first=first))
-        return self._after(state, events, announce_end=True)
+        return self._after(state, events)
 
     def _first_player(
         self, state: GameState, rules: StrikeState, dice: RandomSource
@@ -371,7 +438,7 @@ class StrikeRuleset(RulesetBase):
         state = replace(state, active_side=state.other_side(acting.side))
         return self._after(state, events)
 
-    def _after(self, state: GameState, events: list[Event], announce_end: bool = True) -> Outcome:
+    def _after(self, state: GameState, events: list[Event]) -> Outcome:
         """After a step: the round ends when nobody can activate; the last round scores."""
         if state.winner is not None or rules_of(state).acting is not None:
             return Outcome(state, tuple(events))

@@ -45,6 +45,11 @@ SPRINT = "sprint"
 """The one skill effect the data cards may give (D001A-06): each action die spent on it adds
 the skill's inches to that activation's move."""
 
+REROLL_SKILL = "reroll"
+"""The skill effect that modifies the Oracle roll."""
+KEEP, REROLL = "keep", "re-roll"
+"""The options of a side whose soldiers may re-roll Oracle dice."""
+
 ROUNDS = 4
 """Rounds before the objectives are scored (D001A-07 with seed 003's generic objectives)."""
 
@@ -58,9 +63,12 @@ class SkillSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field(min_length=1)
-    effect: Literal["sprint"]
-    """What the skill does; "sprint": each die spent on it adds ``inches`` to the move."""
+    effect: Literal["sprint", "reroll"]
+    """What the skill does; "sprint": each die spent on it adds ``inches`` to the move;
+    "reroll": in the Oracle phase its side may roll again up to ``count`` dice of its pool that
+    no soldier of the side needs (an action-dice skill, §3.1.c)."""
     inches: float = Field(default=2.0, gt=0, le=12)
+    count: int = Field(default=1, ge=1, le=6)
 
 
 class CardSpec(BaseModel):
@@ -116,6 +124,11 @@ class StrikeCard(UnitCard):
         return THREAT_RANGES_IN[self.threat]
 
     @property
+    def reroll_count(self) -> int:
+        """Dice its side may roll again in the Oracle phase thanks to it (0: none)."""
+        return sum(s.count for s in self.skills if s.effect == REROLL_SKILL)
+
+    @property
     def sprint_in(self) -> float:
         """Inches each die spent on its sprint skill adds (0: it has none)."""
         return max((s.inches for s in self.skills if s.effect == SPRINT), default=0.0)
@@ -144,6 +157,8 @@ class StrikeState(RulesState):
     """Action dice it has spent on skills this activation (at most its Initiative)."""
     first: str | None = None
     """The side that activated first this round (D001A-03)."""
+    rerolling: tuple[str, ...] = ()
+    """Sides still to decide whether to re-roll spare Oracle dice, in order."""
     scored: tuple[tuple[str, int], ...] = field(default=())
     """Victory points per side, once the battle is scored."""
 

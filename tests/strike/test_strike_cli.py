@@ -78,6 +78,7 @@ def test_every_decision_point_is_reached() -> None:
         state = ruleset.apply(state, chosen[0], dice).state
     assert seen == {
         PendingKind.CHANCE,
+        PendingKind.CHOICE,  # the Oracle re-roll of the leaders' "Orders" skill
         PendingKind.CHOOSE_UNIT,
         PendingKind.CONTINUE,
         PendingKind.OVER,

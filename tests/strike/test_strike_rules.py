@@ -363,3 +363,33 @@ def test_a_bad_option_or_card_is_one_sentence(tmp_path: object) -> None:
     units[0]["card"]["threat"] = "sniper"
     with pytest.raises(ScenarioError, match=r"units\[0\].card.threat"):
         game(units)
+
+
+def test_an_oracle_skill_rolls_the_spare_dice_again() -> None:
+    """§3.1.c: skills that modify the action-dice roll; the "reroll" skill rolls again up to
+    its count of the dice no soldier of the side needs, once per Oracle phase (a choice)."""
+    orders = [{"name": "Orders", "effect": "reroll", "count": 2}]
+    units = [
+        soldier("a1", "A", 4, 2, kind="command", initiative=2, skills=orders),
+        soldier("a2", "A", 8, 2, kind="heavy", initiative=2),
+        soldier("b1", "B", 4, 22, initiative=1),
+    ]
+    state = game(units)
+    dice = ScriptedDice([1, 1, 1, 6, 2])  # A: 1 1 1 6 (no 4 for the Heavy); B: 2
+    out = RULESET.apply(state, Action(ActionKind.CHANCE), dice)
+    pending = RULESET.pending(out.state)
+    assert pending.kind is PendingKind.CHOICE and pending.side == "A"
+    assert pending.options == ("keep", "re-roll")
+    assert pending.purpose == "roll again the spare dice 1 1, or keep the pool"
+    from engine.controllers.strike_ai import StrikeAI
+
+    assert StrikeAI().choose(out.state, RULESET, pending, ScriptedDice([])) == "re-roll"
+    choose = Action(ActionKind.CHOOSE, side="A", detail=(("option", "re-roll"),))
+    after = RULESET.apply(out.state, choose, ScriptedDice([4, 3, 5, 2]))  # re-rolls, roll-off
+    reroll = next(e for e in after.events if e.type == "reroll").to_json()
+    assert reroll["rerolled"] == [1, 1] and reroll["rolled"] == [4, 3]
+    assert rules_of(after.state).pool("A") == (1, 3, 4, 6)
+    assert after.state.active_side == "A"  # the roll-off 5-2 after the re-roll
+    keep = Action(ActionKind.CHOOSE, side="A", detail=(("option", "keep"),))
+    kept = RULESET.apply(out.state, keep, ScriptedDice([5, 2]))
+    assert rules_of(kept.state).pool("A") == (1, 1, 1, 6)

@@ -41,7 +41,7 @@ def _live(seed: int) -> tuple[LiveGame, list[str], object]:
         a
         for a in record.actions
         if (a.unit_id and state.unit(a.unit_id).side == human.name)
-        or (a.kind == ActionKind.PASS and a.side == human.name)
+        or (a.kind in (ActionKind.PASS, ActionKind.CHOOSE) and a.side == human.name)
     )
     said: list[str] = []
     live = LiveGame(
