@@ -60,7 +60,7 @@ def test_a_patrol_order_is_said_in_squares_and_its_square_expected() -> None:
     turn = Order((patrol_action(state, troll.id, 7, None),), "patrol", "patrol roll 7")
     said = adapter.order_instruction(state, turn)
     assert said.startswith("Troll at C4: patrol roll 7: turns 180")
-    assert "face north" in said
+    assert "facing north" in said
     exp = adapter.expectation(state, turn)
     assert exp.cell == (2, 3) and not exp.moves and exp.heading_deg == 0.0
     assert exp.position_tol_in == pytest.approx(0.35)  # clear of the lines of its square
