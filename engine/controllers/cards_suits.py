@@ -162,7 +162,11 @@ class SuitPlan:
             )
         n = trigger_squares(self.card)
         if n is not None:
-            hidden = [e for e in self.enemies if chebyshev(self.here, cell(e)) <= n]
+            hidden = [
+                e
+                for e in self.enemies
+                if chebyshev(self.here, cell(e)) <= n and not sees(self.state, self.unit, e)
+            ]
             if hidden:
                 foe = min(hidden, key=lambda e: (chebyshev(self.here, cell(e)), e.sheet_order))
                 spot = self.assault_square(foe)
@@ -258,11 +262,17 @@ class SuitPlan:
             if not good:
                 continue
             top = max(k for k, _ in good)
-            spot = choice(
-                self.dice,
-                sorted(c for k, c in good if k == top),
-                f"destination tie: {self.unit.name}",
+            tied = sorted(c for k, c in good if k == top)
+            # Staying put is among the best: no square brings it closer in that cover.
+            spot = (
+                self.here
+                if self.here in tied
+                else choice(self.dice, tied, f"destination tie: {self.unit.name}")
             )
+            if spot == self.here:  # it already stands on the nearest square it may take
+                if suit == "hearts":
+                    return None
+                return self.order("hold", rule, "it cannot get any closer")
             reason = f"it closes to {gap} of the nearest enemy at {self.place(spot)} ({COVER_WORDS[top]})"
             return self.order("move", rule, reason, to=spot)
         if suit == "hearts":

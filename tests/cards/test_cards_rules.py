@@ -348,3 +348,19 @@ def test_t002_11_initiative_first_when_a_figure_sees_an_enemy(seeing: bool, choi
 
 def test_event_table_has_twelve_picture_cards() -> None:
     assert sorted(EVENTS) == sorted(c for c in NON_JOKERS if is_picture(c))
+
+
+def test_spades_assaults_only_an_enemy_out_of_sight() -> None:
+    """D002-07/08: an enemy in sight within the card but beyond weapon range is no target,
+    and not an assault either (it is in sight): the figure moves to close in."""
+    state = position([("npc", NPC, "F2", {"move": 4, "range": 2}), ("foe", PLAYER, "F6", RIFLE)])
+    assert _plan(state, "5S")[0] == "move"
+
+
+def test_hearts_already_on_the_nearest_covered_square_stays_frosty() -> None:
+    """Hearts 2: behind a wall that no move gets round in cover, it stays frosty."""
+    barrier = [
+        ("wall", "wall", wall(0, 9, 12, 10), {"cover": "hard", "impassable": True}),
+    ]
+    state = _duel("F2", "F9", barrier)
+    assert _plan(state, "2H")[0] == "stay_frosty"
