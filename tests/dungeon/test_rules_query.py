@@ -59,3 +59,44 @@ def test_query_answers_in_squares() -> None:
     end = q.move_toward(th, state.table.grid.centre((3, 5)))  # type: ignore[union-attr]
     assert len(end) == 3 and state.table.cell_of(end[-1]) == (2, 5)
     assert q.cover_at(th.position, g) == "none"
+
+
+def test_malformed_actions_are_refused_in_words_never_a_traceback() -> None:
+    from engine.actions import Action
+
+    path = SCENARIOS / "dungeon-crawl.toml"
+    scenario = parse_scenario(path.read_text(encoding="utf-8"), path.name)
+    r = ruleset()
+    state = r.new_game(scenario)
+    dice = SeededDice(3)
+    controllers = {
+        "Heroes": find_controller("dungeon-heroes"),
+        "Monsters": find_controller("patrol-d8"),
+    }
+    bad = [
+        Action("shoot", "thief", target_id="dragon"),
+        Action("move", None),
+        Action("move", "nobody"),
+        Action("attack", "thief"),
+        Action("attack", "thief", target_id="ghost", detail=(("weapon", "dagger"),)),
+        Action("attack", "thief", target_id="priest", detail=(("weapon", "dagger"),)),
+        Action("attack", "thief", target_id="dragon", detail=(("weapon", "bow"),)),
+        Action("heal", "thief", target_id="priest"),
+        Action("heal", "priest", target_id="ghost"),
+        Action("move", "thief", detail=(("cells", "A1"),)),
+        Action("move", "thief", detail=(("cells", [[99, 99]]),)),
+        Action("move", "thief", path=((-5.0, -5.0),)),
+        Action("move", "thief", heading_deg=10.0, detail=(("cells", []),)),
+        Action("patrol", "dragon", detail=(("roll", 9),)),
+        Action("patrol", "dragon", detail=(("roll", 3),)),
+        Action("patrol", "dragon", detail=(("roll", "x"),)),
+        Action("chance"),
+    ]
+    for _ in range(60):
+        for action in bad:
+            reasons = r.validate(state, action)
+            assert all(isinstance(x, str) and x for x in reasons)
+        chosen = next_action(state, r, controllers, dice)
+        if chosen is None:
+            break
+        state = r.apply(state, chosen[0], dice).state
