@@ -252,8 +252,8 @@ def _draw_board(pdf: FPDF, sheet: BoardSheet, tile: BoardTile) -> None:
         if mark.circled:
             pdf.set_line_width(0.35)
             pdf.set_dash_pattern(dash=1.2, gap=0.9)
-            r = MARK_RADIUS * w
-            pdf.ellipse(cx - r, cy - r, 2 * r, 2 * r)
+            radius = MARK_RADIUS * w
+            pdf.ellipse(cx - radius, cy - radius, 2 * radius, 2 * radius)
             pdf.set_dash_pattern()
         pdf.set_font("Helvetica", "", max(4.5, min(7.0, w * 0.2)))
         for k, part in enumerate(mark.text.split("\n")[:2]):

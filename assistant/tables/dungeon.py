@@ -29,6 +29,7 @@ from assistant.tables.base import (
     ObservedMove,
     ReplayMove,
     Turn,
+    TurnKind,
     UnitCard,
     unit_status,
 )
@@ -106,7 +107,7 @@ class DungeonAdapter(BaseAdapter):
         if pending.kind is PendingKind.CHANCE:
             return Turn("auto", action=Action(ActionKind.CHANCE))
         side = pending.side or ""
-        kind = "ai" if state.side(side).role is Role.AI else "human"
+        kind: TurnKind = "ai" if state.side(side).role is Role.AI else "human"
         return Turn(kind, side, pending.candidates, unit_id=pending.unit, may_pass=pending.may_pass)
 
     def pass_action(self, state: GameState, side: str) -> Action:
