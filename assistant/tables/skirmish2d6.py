@@ -1,14 +1,15 @@
 """The 2D6 skirmish at the table (the ``skirmish2d6`` ruleset's adapter).
 
 The roll-off is made by the assistant. An AI order carries the actions of an activation up to
-the first that rolls dice ("move 6 inches toward the shrine, then aim, then shoot Wren"); a
-charge is said in two steps: roll the distance, then move the model that far at its target.
-A drive-back of an AI model is ordered like a move and checked by the camera; the player is
-told to drive their own model back and the camera checks it the same way. The player moves
-one fighter per action and declares: done (the move), shoot, charge, aim,
-recover or pass; during a charge the move seen is the charge's run. A card shows the stats as
-they stand (statuses, Champion, Guardian, Shield), the role and weapons, the statuses and the
-actions left. ``soloscope odds skirmish2d6 --opposed D | --recover SKILL | --charge INCHES``.
+the first that rolls dice ("move 12 inches toward the shrine (2 Moves), then aim, then shoot
+Wren"); a charge is said in two steps: roll the distance, then move the model that far at its
+target. A drive-back of an AI model is ordered like a move and checked by the camera; the
+player is told to drive their own model back and the camera checks it the same way. The player
+moves a fighter (a move longer than 4 + Speed spends more Moves) and declares: done (the move),
+shoot, charge (or hook with an Axe, blow away with a Maul), aim, recover or pass; during a
+charge the move seen is the charge's run. A card shows the stats as they stand (statuses,
+Champion, Guardian, Shield), the role and weapons, the statuses and the actions left.
+``soloscope odds skirmish2d6 --opposed D | --recover SKILL | --charge INCHES``.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ from engine.rulesets.skirmish2d6_fighters import (
 from engine.rulesets.skirmish2d6_state import ACTIONS_PER_ACTIVATION, BOW_RANGE_IN, rules_of
 
 OPPOSED_RANGE = range(-12, 13)
+STYLE_WORDS = {"hook": "axe", "blow away": "maul"}
+"""Declarations for a charge with a weapon's special attack (-2 to hit), and that weapon."""
 DRIVE_TOL_IN = 0.3
 """How near the spot a driven-back model must stand for the move to count, inches."""
 RECOVER_RANGE = range(-4, 8)
@@ -159,14 +162,17 @@ class SkirmishAdapter(BaseAdapter):
         if rules_of(state).charge_target or _drive(state) is not None:
             return (Declaration("done"),)
         enemies = targets_of(state, turn.side)
-        return (
+        options = [
             Declaration("done"),
             Declaration("shoot", enemies),
             Declaration("charge", enemies),
-            Declaration("aim"),
-            Declaration("recover"),
-            Declaration("pass"),
-        )
+        ]
+        carried = {w for uid in turn.candidates for w in card_of(state.unit(uid)).weapons}
+        for word, weapon in STYLE_WORDS.items():
+            if weapon in carried:
+                options.append(Declaration(word, enemies))
+        options += [Declaration("aim"), Declaration("recover"), Declaration("pass")]
+        return tuple(options)
 
     def moved_prompt(self, state: GameState, unit: Unit, distance_in: float) -> str:
         if rules_of(state).charge_target:
@@ -234,9 +240,14 @@ class SkirmishAdapter(BaseAdapter):
             return self._move_action(state, state.unit(move[0]), move[1][-1])
         if move is not None and move[1] is not None and len(move[1]) > 1:
             return f"{unit.name} moved: declare done for the move first, then {what}."
-        if what in (SHOOT, CHARGE):
+        if what in (SHOOT, CHARGE, *STYLE_WORDS):
             if target is None:
                 return f"Say which enemy {unit.name} should {what}."
+            if what in STYLE_WORDS:  # a charge with the Axe's Hook or the Maul's Blow Away
+                weapon = STYLE_WORDS[what]
+                style = what.replace(" ", "_")
+                detail = (("weapon", weapon), ("style", style))
+                return Action(CHARGE, uid, target_id=target, detail=detail)
             return Action(what, uid, target_id=target)
         if what == AIM:
             return Action(AIM, uid)

@@ -207,3 +207,16 @@ def test_the_player_drives_their_own_model_back_as_told() -> None:
     action = ADAPTER.observed_action(state, ruleset, "done", None, ("a", path, "", 0), None)
     assert isinstance(action, Action) and action.kind == "drive_back"
     assert not ruleset.validate(state, action)
+
+
+def test_the_player_may_charge_with_a_hook_or_a_blow_away() -> None:
+    ruleset, state = game(
+        [fighter("a", A, 10, 10, weapons=["axe", "shield"]), fighter("b", B, 10, 11)]
+    )
+    turn = ADAPTER.turn(state, ruleset)
+    words = [d.action for d in ADAPTER.declarations(state, turn, None)]
+    assert "hook" in words and "blow away" not in words
+    hook = ADAPTER.observed_action(state, ruleset, "hook", "b", None, "a")
+    assert isinstance(hook, Action) and hook.kind == "charge"
+    assert (hook.get("weapon"), hook.get("style")) == ("axe", "hook")
+    assert not ruleset.validate(state, hook)
