@@ -41,6 +41,8 @@ from engine.rulesets.firefight_lite_flow import rules
 from engine.rulesets.firefight_lite_state import DECK, FROSTY, NAME, FFUnit
 from engine.scenario import cell_name
 
+LINE_FRACTION = 0.1
+"""A base centre closer than this (in squares) to a line between squares is on that line."""
 MOVING = ("move", "move_and_fire", "assault", "run_for_cover", "move_with")
 """Declarations that take the square the camera saw the figure move to."""
 
@@ -157,6 +159,19 @@ class FirefightLiteAdapter(BaseAdapter):
         return (
             f"{unit.name} moved. Declare: done (a move), move and fire, or assault; or put it back."
         )
+
+    def placement_problem(self, state: GameState, unit: Unit, seen: PieceSeen) -> str:
+        """A model whose base centre is within a tenth of a square of a line between squares
+        is asked to be centred (its square is never guessed)."""
+        grid = state.table.grid
+        if grid is None:
+            return ""
+        fx, fy = seen.x_in / grid.cell_in, seen.y_in / grid.cell_in
+        near_line = min(fx % 1.0, 1.0 - fx % 1.0, fy % 1.0, 1.0 - fy % 1.0) < LINE_FRACTION
+        if not near_line:
+            return ""
+        name = unit.name[0].upper() + unit.name[1:]
+        return f"{name} stands on a line between squares: centre it in one square."
 
     def _allowance(self, state: GameState, unit: Unit) -> int:
         r = rules(state)

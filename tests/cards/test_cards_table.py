@@ -172,3 +172,15 @@ def test_a_saved_game_resumes_with_the_same_deck(tmp_path: Path) -> None:
     resumed, _, _ = load_saved(save_file, lambda text: None)
     assert resumed.state.deck("cards") == game.state.deck("cards")
     assert resumed.state == game.state
+
+
+def test_a_model_on_a_line_between_squares_is_asked_to_be_centred() -> None:
+    from assistant.session.observation import PieceSeen
+
+    scenario = parse_scenario(SCENARIO.read_text(encoding="utf-8"), SCENARIO.name)
+    _, state = start_game(scenario)
+    adapter = find_adapter("firefight-lite")
+    unit = state.unit("varlet-1")
+    assert adapter.placement_problem(state, unit, PieceSeen(3.5, 20.52, 0.0)) == ""
+    said = adapter.placement_problem(state, unit, PieceSeen(4.02, 20.5, 0.0))
+    assert said == "The Varlet stands on a line between squares: centre it in one square."
