@@ -115,7 +115,10 @@ class SkirmishRuleset(RulesetBase):
         for name in ("bow_range_in",):
             value = scenario.options.get(name, BOW_RANGE_IN)
             if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-                raise ScenarioError(f"{scenario.source}: options.{name}: inches above 0")
+                raise ScenarioError(
+                    f"{scenario.source}: options.{name}: the Bow's range in inches, above 0 "
+                    f"(got {value!r})"
+                )
         if not isinstance(scenario.options.get("wounded_again_kills", True), bool):
             raise ScenarioError(f"{scenario.source}: options.wounded_again_kills: true or false")
         units = []
