@@ -118,12 +118,14 @@ def strikes_from(
     found once per square (the planners call this for every square a figure can reach;
     ``foes``: the enemies with their squares, when the caller has them)."""
     card = card_of(unit)
-    options: list[Strike] = []
     fc, fr = frm
     if foes is None:
         foes = [(f, cell_of(f)) for f in board.enemies_of(unit)]
     gaps = [max(abs(c - fc), abs(r - fr)) for _, (c, r) in foes]
     enemy_adjacent = 1 in gaps
+    # Every strike the squares allow, then the line of each checked (the costly part) only
+    # as far as needed: best first for a single attack, every one for several.
+    reachable: list[tuple[Strike, bool]] = []
     for weapon in card.attacks:
         if weapon.forbidden_if_enemy_adjacent and enemy_adjacent:
             continue
@@ -133,15 +135,19 @@ def strikes_from(
                 continue
             if weapon.forbid_adjacent_target and gap == 1:
                 continue
-            if (weapon.needs_clear_line or gap == 1) and not board.line_clear(unit, frm, foe):
-                continue
             # On equal worth the nearer target (RULES §5.k step 6: the closest hero).
-            options.append(Strike(weapon.name, foe, worth(unit, weapon, foe) - 0.001 * gap))
+            value = worth(unit, weapon, foe) - 0.001 * gap
+            reachable.append((Strike(weapon.name, foe, value), weapon.needs_clear_line or gap == 1))
+    reachable.sort(key=lambda sl: (-sl[0].value, sl[0].target.sheet_order))
+    options: list[Strike] = []
+    for strike, needs_line in reachable:
+        if needs_line and not board.line_clear(unit, frm, strike.target):
+            continue
+        options.append(strike)
+        if not card.multi_attack_distinct_targets:
+            return options
     if not options:
         return []
-    options.sort(key=lambda s: (-s.value, s.target.sheet_order))
-    if not card.multi_attack_distinct_targets:
-        return [options[0]]
     best: list[Strike] = [options[0]]
     for i, a in enumerate(options):
         for b in options[i + 1 :]:
