@@ -77,9 +77,8 @@ def apply(state: GameState, action: Action, dice: RandomSource) -> Outcome:
         else:
             state, ev = face(state, unit, heading, "on the spot")
             unit = state.unit(unit.id)
-        state = replace(state, rules=replace(rules_of(state), moved=True))
         done = not can_still_act(state, unit)
-        return after(state, unit, [ev], hero_acted=True, done=done, dice=dice)
+        return after(state, unit, [ev], hero_acted=True, done=done, dice=dice, moved=True)
     target = state.unit(action.target_id or "")
     if kind == "heal":
         state, events = heal(state, unit, target, dice)
@@ -215,11 +214,12 @@ def after(
     interacted: tuple[str, ...] = (),
     keep_facing: tuple[str, ...] = (),
     board_changed: bool = True,
+    moved: bool = False,
 ) -> Outcome:
     """A complete action: the heroes' first action (entrance alerts, D004-08), the status
     updates (``board_changed``: somebody moved, turned or fell; which enemies look again
     follows from who acted, see ``update_statuses``), the end of the activation, victory
-    and the next round."""
+    and the next round. ``moved``: the acting figure has just moved (it may still attack)."""
     rules = rules_of(state)
     lookers: tuple[str, ...] | None = None  # every enemy looks again
     hero_fell = any(
@@ -250,10 +250,9 @@ def after(
         state = replace(state, rules=rules)
     else:
         rules = rules_of(state)
-        state = replace(
-            state,
-            rules=replace(rules, queue=tuple(i for i in rules.queue if state.unit(i).on_table)),
-        )
+        queue = tuple(i for i in rules.queue if state.unit(i).on_table)
+        if moved or queue != rules.queue:
+            state = replace(state, rules=replace(rules, queue=queue, moved=moved or rules.moved))
     over = victory(state)
     if over is not None:
         return end_game(state, events, *over)
