@@ -10,9 +10,9 @@ from math import ceil
 
 import pytest
 
-from engine.actions import Action, IllegalActionError
+from engine.actions import Action, Event, IllegalActionError
 from engine.dice import ScriptedDice
-from engine.model import UnitStatus
+from engine.model import GameState, UnitStatus
 from engine.protocols import PendingKind
 from engine.rulesets.d20_combat import morning_rest, new_session, recovery
 from engine.rulesets.d20_state import (
@@ -43,13 +43,20 @@ from tests.d20.test_rules_builders import (
 D20 = range(1, 21)
 
 
+def d20(state: GameState) -> D20State:
+    """The d20 part of the state."""
+    assert isinstance(state.rules, D20State)
+    return state.rules
+
+
 def attack(uid: str, target: str, weapon: str | None = None) -> Action:
     detail = (("weapon", weapon),) if weapon else ()
     return Action("attack", uid, target_id=target, detail=detail)
 
 
-def move_to(state, uid: str, cell: tuple[int, int]) -> Action:  # type: ignore[no-untyped-def]
+def move_to(state: GameState, uid: str, cell: tuple[int, int]) -> Action:
     grid = state.table.grid
+    assert grid is not None
     return Action("move", uid, path=(state.unit(uid).position, grid.centre(cell)))
 
 
@@ -119,11 +126,19 @@ def test_t003_06_simple_combat_damage() -> None:
         Fraction(3, 8), Fraction(1, 4), Fraction(1, 8))  # fmt: skip
     assert (p_at_least(6, True), p_at_least(11, True), p_at_least(16, True)) == (
         Fraction(15, 16), Fraction(3, 4), Fraction(7, 16))  # fmt: skip
-    twice = [p_damage(k, c, attack_twice=True) for k, c in (("melee", 0), ("long", 0), ("long", 1))]
+    twice = [
+        p_damage(k, c, attack_twice=True)
+        for k, c in (("melee", False), ("long", False), ("long", True))
+    ]
     assert twice == [Fraction(15, 32), Fraction(3, 8), Fraction(7, 32)]
-    tough = [p_damage(k, c, defend_twice=True) for k, c in (("melee", 0), ("long", 0), ("long", 1))]
+    tough = [
+        p_damage(k, c, defend_twice=True)
+        for k, c in (("melee", False), ("long", False), ("long", True))
+    ]
     assert tough == [Fraction(3, 16), Fraction(1, 8), Fraction(1, 16)]
-    both = [p_damage(k, c, True, True) for k, c in (("melee", 0), ("long", 0), ("long", 1))]
+    both = [
+        p_damage(k, c, True, True) for k, c in (("melee", False), ("long", False), ("long", True))
+    ]
     assert both == [Fraction(15, 64), Fraction(3, 16), Fraction(7, 64)]
 
 
@@ -141,7 +156,7 @@ def test_t003_15_initiative_ties_are_rolled_again() -> None:
     rs = ruleset()
     state = rs.new_game(battle([hero("h1", "A12"), enemy("e1", "A1")]))
     dice = ScriptedDice([12, 12, 15, 9])
-    events = []
+    events: list[Event] = []
     while rs.pending(state).kind is PendingKind.CHANCE:
         outcome = rs.apply(state, Action("chance"), dice)
         state, events = outcome.state, events + list(outcome.events)
@@ -219,7 +234,10 @@ def test_ranges_in_spaces_on_the_grid() -> None:
     units = [hero("h1", "A12", weapons=arms), enemy("near", "A11"), enemy("two", "B10"),
              enemy("five", "F8"), enemy("six", "G12"), enemy("far", "A1")]  # fmt: skip
     state = start(battle(units))
-    ok = lambda t, w: not ruleset().validate(state, attack("h1", t, w))  # noqa: E731
+
+    def ok(target: str, weapon: str) -> bool:
+        return not ruleset().validate(state, attack("h1", target, weapon))
+
     assert ok("near", "spear") and ok("two", "spear") and not ok("five", "spear")
     assert ok("five", "sling") and not ok("six", "sling")
     assert ok("far", "bow") is False  # 11 spaces but the line is blocked by "near"
@@ -274,7 +292,7 @@ def test_open_table_moves_in_inches_and_melee_is_half_a_space() -> None:
     state = act(state, Action("move", "h1", path=((5.0, 2.0), (5.0, 5.0))))
     state = act(state, Action("move", "h1", path=((5.0, 5.0), (5.0, 8.0))))
     state = with_unit(state, "h1", y=8.6, activated=False)  # an edge gap of 0.4 in
-    state = replace(state, rules=replace(state.rules, acting=None, turn=0))  # type: ignore[arg-type]
+    state = replace(state, rules=replace(d20(state), acting=None, turn=0))
     assert not ruleset().validate(state, attack("h1", "e1"))
     state = with_unit(state, "h1", y=8.4)
     assert ruleset().validate(state, attack("h1", "e1"))
@@ -302,7 +320,7 @@ def test_d003_03_a_unit_follows_its_first_figure_in_a_chain() -> None:
 
 
 # ---------------------------------------------------------------- morale
-def _six_enemies(fallen: int):  # type: ignore[no-untyped-def]
+def _six_enemies(fallen: int) -> GameState:
     units = [hero("h1", "B6", power=1)] + [
         enemy(f"e{i}", f"{'BCDEFG'[i]}{5 if i == 0 else 1}") for i in range(6)
     ]
@@ -323,7 +341,7 @@ def test_t003_14_morale_first_checks_after_the_fourth_of_six() -> None:
 
 def test_d003_17_morale_is_checked_again_after_each_loss_when_asked() -> None:
     state = _six_enemies(4)  # two left, already checked
-    state = replace(state, rules=replace(state.rules, morale_checked=(ENEMIES,)))  # type: ignore[arg-type]
+    state = replace(state, rules=replace(d20(state), morale_checked=(ENEMIES,)))
     once = ruleset().apply(state, attack("h1", "e0"), ScriptedDice([6, 1]))
     assert not [e for e in once.events if e.type == "morale"]
     again = replace(state, options=(*state.options, ("morale_recheck", True)))
@@ -410,7 +428,7 @@ def test_t003_13_holding_needs_no_enemy_within_2_in() -> None:
 def test_the_basic_battle_ends_after_five_rounds_on_points() -> None:
     state = start(battle([hero("h1", "B12", points=3), enemy("e1", "L1"), enemy("e2", "K1")]))
     state = with_unit(state, "e2", status=UnitStatus.FALLEN)
-    state = replace(state, round=5, rules=replace(state.rules, defeated_points=((HEROES, 1),)))  # type: ignore[arg-type]
+    state = replace(state, round=5, rules=replace(d20(state), defeated_points=((HEROES, 1),)))
     rs = ruleset()
     while rs.pending(state).kind is not PendingKind.CHANCE:
         state = act(state, Action("pass", side=rs.pending(state).side))

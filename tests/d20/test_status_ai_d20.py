@@ -16,7 +16,7 @@ from engine.actions import Action
 from engine.dice import ScriptedDice, SeededDice
 from engine.model import Role
 from engine.protocols import find_controller, find_ruleset
-from engine.rulesets.d20_board import in_cover, in_reach
+from engine.rulesets.d20_board import card_of, in_cover, in_reach
 from engine.runner import controllers_for, play_battle, start_game
 from engine.scenario import parse_scenario
 from tests.d20.test_rules_builders import (
@@ -53,7 +53,7 @@ def test_d003_02_the_arch_foe_first_then_the_nearest_enemy() -> None:
 
 def test_t003_03_the_patrol_table_through_the_ais_orders() -> None:
     state = start(battle([hero("h1", "F12"), enemy("e1", "F4")]), first=ENEMIES)
-    seen = Counter()
+    seen: Counter[str] = Counter()
     for roll in range(1, 21):
         order = decide(state, "e1", roll)
         action = order.action
@@ -121,9 +121,8 @@ def test_a_ranged_enemy_moves_into_cover_still_in_range() -> None:
     hero_at = state.unit("h1").position
     assert not in_cover(state, state.unit("e1"), hero_at)
     assert in_cover(state, state.unit("e1"), hero_at, end)  # behind or in the woods
-    assert in_reach(
-        state, state.unit("e1"), state.unit("e1").card.weapons[0], state.unit("h1"), end
-    )  # type: ignore[attr-defined]
+    bow_ = card_of(state.unit("e1")).weapons[0]
+    assert in_reach(state, state.unit("e1"), bow_, state.unit("h1"), end)
 
 
 def test_t003_17_a_retreating_enemy_runs_toward_the_arch_foes_start() -> None:

@@ -10,6 +10,7 @@ from engine.actions import Action
 from engine.dice import ScriptedDice
 from engine.model import GameState
 from engine.protocols import find_controller
+from engine.rulesets.d20_board import rules_of
 from tests.d20.test_rules_builders import (
     ENEMIES,
     alerted,
@@ -32,7 +33,7 @@ def _state(units: list[dict[str, Any]], **kw: Any) -> GameState:
 
 def _with_tactic(state: GameState, uid: str, tactic: str) -> GameState:
     unit = state.unit(uid)
-    return state.with_unit(replace(unit, rules=replace(unit.rules, tactic=tactic)))
+    return state.with_unit(replace(unit, rules=replace(rules_of(unit), tactic=tactic)))
 
 
 def choice(state: GameState, uid: str) -> tuple[str, str | None, tuple[int, int] | None]:
@@ -89,14 +90,14 @@ def test_curious_investigates_the_objective_first() -> None:
     objectives = ({"id": "o", "name": "the strange device", "x": 1.5, "y": 8.5},)
     units = [hero("h", "F12"), enemy("e", "F4")]
     plain, tactical = changes(_state(units, objectives=objectives), "e", "curious")
-    assert tactical[2] is not None and tactical[2][0] < plain[2][0]  # type: ignore[index]
+    assert tactical[2] is not None and tactical[2][0] < plain[2][0]
 
 
 def test_determined_finishes_its_foe() -> None:
     units = [hero("near", "F8"), hero("duel", "K8"), enemy("e", "F5")]
     state = _state(units).with_memory(ENEMIES, (("target:e", "duel"),))
     plain, tactical = changes(state, "e", "determined")
-    assert tactical[2] is not None and tactical[2][0] > plain[2][0]  # type: ignore[index]
+    assert tactical[2] is not None and tactical[2][0] > plain[2][0]
 
 
 def test_dramatic_uses_its_stunt() -> None:
@@ -127,14 +128,14 @@ def test_opportunistic_makes_for_the_treasure() -> None:
     objectives = ({"id": "o", "name": "the chest", "x": 10.5, "y": 8.5},)
     units = [hero("h", "C12"), enemy("e", "F4")]
     plain, tactical = changes(_state(units, objectives=objectives), "e", "opportunistic")
-    assert tactical[2] is not None and tactical[2][0] > plain[2][0]  # type: ignore[index]
+    assert tactical[2] is not None and tactical[2][0] > plain[2][0]
 
 
 def test_partnership_attacks_its_partners_target() -> None:
     units = [hero("near", "F8"), hero("marked", "K8"), enemy("e", "F5"), enemy("pal", "K5")]
     state = _state(units).with_memory(ENEMIES, (("target:pal", "marked"),))
     plain, tactical = changes(state, "e", "partnership")
-    assert tactical[2] is not None and tactical[2][0] > plain[2][0]  # type: ignore[index]
+    assert tactical[2] is not None and tactical[2][0] > plain[2][0]
 
 
 def test_pragmatic_strikes_from_cover() -> None:
@@ -198,4 +199,4 @@ def test_vengeful_goes_for_the_most_wounded() -> None:
     state = _state(units)
     state = state.with_unit(replace(state.unit("bleeding"), wounds=2))
     plain, tactical = changes(state, "e", "vengeful")
-    assert tactical[2] is not None and tactical[2][0] > plain[2][0]  # type: ignore[index]
+    assert tactical[2] is not None and tactical[2][0] > plain[2][0]
