@@ -188,6 +188,30 @@ class StrikeBoard:
                 hit[:, i] = False
         return hit
 
+    def _terrain_blocking(self, lines: Sequence[Segment]) -> list[list[bool]]:
+        """(terrain pieces x lines) whether each line crosses each sight-blocking piece's
+        interior (G-03; the same test as ``Obstacle.blocks_segment``, all lines at once)."""
+        if not self.sight_terrain:
+            return []
+        xs = [min(a[0], b[0]) for a, b in lines], [max(a[0], b[0]) for a, b in lines]
+        ys = [min(a[1], b[1]) for a, b in lines], [max(a[1], b[1]) for a, b in lines]
+        out: list[list[bool]] = []
+        shapes = None
+        for ob in self.sight_terrain:
+            minx, miny, maxx, maxy = ob.bounds
+            near = [
+                not (xs[1][k] < minx or xs[0][k] > maxx or ys[1][k] < miny or ys[0][k] > maxy)
+                for k in range(len(lines))
+            ]
+            if not any(near) or not ob.areal:
+                out.append([near[k] and ob.blocks_segment(*lines[k]) for k in range(len(lines))])
+                continue
+            if shapes is None:
+                shapes = shapely.linestrings(np.array(lines, dtype=np.float64))
+            hits = shapely.intersects(ob.core, shapes)
+            out.append([bool(near[k] and hits[k]) for k in range(len(lines))])
+        return out
+
     def sighting(self, viewer: Pose, target: Pose, detail: bool = False) -> Sighting:
         """How ``viewer`` sees ``target`` (D001A-04): visible when a line is clear; in cover
         when the centre line crosses cover terrain (not terrain round the viewer) that the
@@ -201,12 +225,12 @@ class StrikeBoard:
         hit = self._bases_blocking(lines, (vid, tid))
         clear = [not bool(hit[k].any()) for k in range(3)]
         names: list[str] = []
-        for k in range(3):
-            for ob in self.sight_terrain:
-                if ob.blocks_segment(*lines[k]):
+        for j, row in enumerate(self._terrain_blocking(lines)):
+            for k in range(3):
+                if row[k]:
                     clear[k] = False
-                    if ob.name not in names:
-                        names.append(ob.name)
+                    if self.sight_terrain[j].name not in names:
+                        names.append(self.sight_terrain[j].name)
         if detail:
             for i in np.nonzero(hit.any(axis=0))[0]:
                 names.append(self.names[int(i)])
