@@ -14,6 +14,7 @@ Run by ``make bench``: ``.venv/bin/python benchmarks/dungeon_cells_bench.py [--b
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
@@ -45,6 +46,7 @@ def main() -> int:
     parser.add_argument("--boards", type=int, default=40)
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--resolution", default="720p", choices=["720p", "1080p"])
+    parser.add_argument("--verbose", action="store_true", help="name every model not seen")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     scenario, _, state = load_game("dungeon-crawl")
@@ -66,15 +68,24 @@ def main() -> int:
         for piece, cell in zip(scene.pieces, cells, strict=True):
             kind = rng.choice(("clear", "clear", "line", "between"))
             cx, cy = grid.centre(cell)
-            if kind == "clear":
-                dx, dy = (rng.uniform(-CLEAR_BAND, CLEAR_BAND) for _ in range(2))
-            else:
-                low, high = (LINE_BAND, 0.55) if kind == "line" else (CLEAR_BAND + 0.02, LINE_BAND)
-                dx = rng.choice((-1, 1)) * rng.uniform(low, high)
-                dy = rng.uniform(-CLEAR_BAND, CLEAR_BAND)
-                if rng.random() < 0.5:
-                    dx, dy = dy, dx
-            x, y = cx + dx * grid.cell_in, cy + dy * grid.cell_in
+            for _ in range(50):  # two bases never overlap on a real board
+                if kind == "clear":
+                    dx, dy = (rng.uniform(-CLEAR_BAND, CLEAR_BAND) for _ in range(2))
+                else:
+                    low, high = (
+                        (LINE_BAND, 0.55) if kind == "line" else (CLEAR_BAND + 0.02, LINE_BAND)
+                    )
+                    dx = rng.choice((-1, 1)) * rng.uniform(low, high)
+                    dy = rng.uniform(-CLEAR_BAND, CLEAR_BAND)
+                    if rng.random() < 0.5:
+                        dx, dy = dy, dx
+                x, y = cx + dx * grid.cell_in, cy + dy * grid.cell_in
+                placed = [t[2] for t in truth.values()]
+                if all(
+                    math.dist((x, y), p) >= 1.02 * piece.spec.base_diameter_mm / 25.4
+                    for p in placed
+                ):
+                    break
             truth[piece.name] = (kind, cell, (x, y))
             pieces.append(replace(piece, x_in=x, y_in=y, heading_deg=rng.choice(range(0, 360, 45))))
         image, _ = render_frame(replace(scene, pieces=tuple(pieces)), camera)
@@ -89,6 +100,8 @@ def main() -> int:
             seen = obs.pieces.get(name)
             if seen is None or not seen.visible:
                 unseen += 1
+                if args.verbose:
+                    print(f"  board {board}: {name} at ({x:.2f}, {y:.2f}) not seen")
                 continue
             reading = read_cell(grid, seen.x_in, seen.y_in)
             true_reading = read_cell(grid, x, y)
