@@ -3,6 +3,7 @@ sample of legal actions along whole games, and the grid answers of ``query``."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from engine.dice import SeededDice
@@ -100,3 +101,59 @@ def test_malformed_actions_are_refused_in_words_never_a_traceback() -> None:
         if chosen is None:
             break
         state = r.apply(state, chosen[0], dice).state
+
+
+def test_views_stay_exact_along_whole_games() -> None:
+    """After every action no Patrolling enemy sees a hero ahead (D004-02), and after every
+    hero's move every Alerted enemy faces one of the closest heroes it sees: what the rules
+    recompute only for the enemies whose view changed matches a full recomputation."""
+    from engine.geometry.grid import chebyshev
+    from engine.rulesets.dungeon_board import Board, facing_toward
+    from engine.rulesets.dungeon_resolve import heroes, monsters
+    from engine.rulesets.dungeon_state import ALERTED, PATROLLING, rules_of
+
+    path = SCENARIOS / "dungeon-crawl.toml"
+    scenario = parse_scenario(path.read_text(encoding="utf-8"), path.name)
+    r = ruleset()
+    controllers = {
+        "Heroes": find_controller("dungeon-heroes"),
+        "Monsters": find_controller("patrol-d8"),
+    }
+    checked = 0
+    for seed in (1, 2, 3, 4):
+        state = r.new_game(scenario)
+        dice = SeededDice(seed)
+        while True:
+            chosen = next_action(state, r, controllers, dice)
+            if chosen is None:
+                break
+            action = chosen[0]
+            state = r.apply(state, action, dice).state
+            if state.winner is not None or not rules_of(state).heroes_have_moved:
+                continue
+            board = Board.of(state)
+            team = heroes(state)
+            for m in monsters(state):
+                if PATROLLING in m.statuses:
+                    assert not any(board.sees(m, h, 180.0) for h in team), (seed, m.id)
+            hero_moved = action.kind == "move" and state.unit(action.unit_id or "").side == "Heroes"
+            if not hero_moved:
+                continue
+            for m in monsters(state):
+                if ALERTED not in m.statuses or m.cell is None:
+                    continue
+                seen = [h for h in team if board.line_clear(m, m.cell, h)]
+                if not seen:
+                    continue
+                here = m.cell
+
+                def key(c: tuple[int, int], here: tuple[int, int] = here) -> tuple[int, float]:
+                    return (chebyshev(here, c), math.hypot(c[0] - here[0], c[1] - here[1]))
+
+                near = min(key(h.cell) for h in seen if h.cell)
+                facings = {
+                    facing_toward(here, h.cell) for h in seen if h.cell and key(h.cell) == near
+                }
+                assert m.heading_deg in facings, (seed, m.id)
+                checked += 1
+    assert checked > 50
