@@ -169,3 +169,42 @@ def test_the_oracle_pool_rolled_with_real_dice() -> None:
     assert "Rangers roll 4 action dice: 1 3 3 5." in said
     assert "Marauders roll 4 action dice: 2 5 5 6." in said
     assert "Rangers activate first." in said
+
+
+def test_the_player_moves_a_soldier_and_declares_a_strike_on_the_page() -> None:
+    """No plan: the camera sees the player's Scout moved 3.2 in; 'strike' on the page makes it a
+    strike with that path; the count is said before it is resolved, and the model struck is
+    to be taken off."""
+    from assistant.session.game import Stage
+
+    path = Path(__file__).with_name("strike-duel.toml")
+    scenario = parse_scenario(path.read_text(encoding="utf-8"), path.name)
+    ruleset, state = start_game(scenario)
+    said: list[str] = []
+    live = LiveGame(
+        scenario=scenario,
+        ruleset=ruleset,
+        ai=find_controller("strike-ai"),
+        dice=AutoDice(4),  # the Rangers activate first
+        say=said.append,
+        initial=state,
+    )
+    table = VirtualTable(live)
+    table.run_until(Stage.HUMAN)
+    x, y, heading = table.poses["ranger-scout"]
+    table.poses["ranger-scout"] = (x - 3.0, y + 1.0, heading)  # clear of the low wall
+    live.observe(table.observation())
+    assert said[-1] == "Scout Wynn moved 3.2 inches. Declare strike and its target, or done."
+    live.declare("strike", "marauder-slinger")
+    scout = live.state.unit("ranger-scout")
+    assert (scout.x, scout.y) == pytest.approx((x - 3.0, y + 1.0)) and scout.activated
+    # Gunner Oak sees the Slinger past the gatehouse only in part: obscured, and the first
+    # obscured ally is not counted, so the Slinger stands (said before it is resolved).
+    assert (
+        "The count 1 against Toughness 2 (Scout Wynn 1; not counted: Gunner Oak (obscured))."
+        in said
+    )
+    assert (
+        "Scout Wynn strikes Slinger Vey: count 1 against Toughness 2: Slinger Vey stands." in said
+    )
+    assert live.steps[-1].action.kind == "strike" and len(live.steps[-1].action.path) == 2
