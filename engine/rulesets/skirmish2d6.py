@@ -22,6 +22,7 @@ from engine.dice import RandomSource
 from engine.geometry import Edge, Table, bearing_deg, centre_distance_in
 from engine.model import GameState, Objective, Role, Side, TerrainPiece, Unit
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
+from engine.query import TableQuery
 from engine.rulesets.skirmish2d6_board import (
     charge_path,
     gap,
@@ -45,6 +46,7 @@ from engine.rulesets.skirmish2d6_fighters import (
     move_allowance_in,
     skill_of,
 )
+from engine.rulesets.skirmish2d6_query import SkirmishQuery
 from engine.rulesets.skirmish2d6_state import (
     ACTIONS_PER_ACTIVATION,
     BOW_RANGE_IN,
@@ -103,6 +105,10 @@ class SkirmishRuleset(RulesetBase):
         "bow_range_in": "Bow range in inches (D001B-10; default 18)",
         "wounded_again_kills": "true: a Wounded fighter Wounded again dies (D001B-05; default)",
     }
+
+    def query(self, state: GameState) -> TableQuery:
+        """The skirmish's own sight, moves and targets (:mod:`.skirmish2d6_query`)."""
+        return SkirmishQuery(state)
 
     # ------------------------------------------------------------------------------ setup
     def new_game(self, scenario: Scenario) -> GameState:

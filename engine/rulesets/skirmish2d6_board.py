@@ -258,6 +258,12 @@ def path_problem(state: GameState, unit: Unit, path: Sequence[Point], limit_in: 
     return ""
 
 
+def _short_of(free_in: float, run_in: float) -> float:
+    """The run a base makes: all of it when nothing is in the way, else a hair short of what
+    it would touch."""
+    return run_in if free_in >= run_in else max(0.0, free_in - BACK_OFF_IN)
+
+
 def move_toward(
     state: GameState, unit: Unit, goal: Point, stop_gap_in: float, limit_in: float
 ) -> tuple[Point, ...]:
@@ -280,8 +286,12 @@ def move_toward(
             # Sideways legs run only as far as brings them nearest the goal.
             along = (goal[0] - start[0]) * ux + (goal[1] - start[1]) * uy
             run = min(limit_in, max(0.0, along))
-        free = max(0.0, field.free_in(start, ux, uy, run) - BACK_OFF_IN)
-        end = (start[0] + ux * free, start[1] + uy * free)
+        free = _short_of(field.free_in(start, ux, uy, run), run)
+        if turn == 0.0:  # straight at the goal: along the exact line (the goal itself at d0)
+            f = free / d0
+            end = (start[0] + (goal[0] - start[0]) * f, start[1] + (goal[1] - start[1]) * f)
+        else:
+            end = (start[0] + ux * free, start[1] + uy * free)
         d = round(centre_distance_in(end, goal), 6)
         if free > 1e-3 and d < d0 - 1e-6 and (best is None or d < best[0]):
             best = (d, end)
@@ -310,7 +320,7 @@ def push_path(
         return (start,)
     ux, uy = dx / d, dy / d
     field, _ = _field(state, pushed)
-    free = max(0.0, field.free_in(start, ux, uy, distance_in) - BACK_OFF_IN)
+    free = _short_of(field.free_in(start, ux, uy, distance_in), distance_in)
     if free <= 1e-3:
         return (start,)
     return (start, (start[0] + ux * free, start[1] + uy * free))

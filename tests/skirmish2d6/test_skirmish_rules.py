@@ -254,3 +254,24 @@ def test_t001b_09_builds() -> None:
 def test_a_bad_build_in_a_scenario_names_the_unit_and_the_reason() -> None:
     with pytest.raises(ScenarioError, match=r"units\[1\]\.card: .*two-handed longsword"):
         game([fighter("a", A, 5, 5), fighter("b", B, 9, 9, weapons=["longsword", "shield"])])
+
+
+def test_the_table_query_uses_the_skirmish_rules() -> None:
+    """A controller for any ruleset sees 4 + Speed moves, sight through enemies but not
+    friends, and bow targets in sight and range (RULES §1.7)."""
+    units = [
+        fighter("a", A, 5, 5, speed=3, weapons=["bow"]),
+        fighter("friend", A, 5, 10),
+        fighter("b", B, 5, 15),
+        fighter("c", B, 12, 5),
+        fighter("d", B, 20, 5),
+        fighter("far", B, 30, 30),
+    ]
+    ruleset, state = game(units)
+    query = ruleset.query(state)
+    a = state.unit("a")
+    assert query.movement_allowance_in(a) == 7
+    assert not query.visible(a, state.unit("b")) and query.visible(a, state.unit("d"))
+    assert [u.id for u in query.targets(a, "shoot")] == ["c", "d"]
+    assert query.move_toward(a, (5, 1))[-1] == (5, 1)  # 4 in: nothing in the way
+    assert query.move_toward(a, (5, 0))[-1][1] == pytest.approx(0.5, abs=1e-5)  # the edge
