@@ -87,23 +87,22 @@ def _named(unit: Unit) -> str:
 def decide(state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource) -> Order:
     """The figure's card, read through the ruleset's vocabulary."""
     unit = state.unit(unit_id)
+    sample = ruleset.sample_actions(state, unit.id, dice)
+    if not sample:
+        return Order(Action(ActionKind.PASS, unit.id, side=unit.side), "no action", "nothing to do")
+    kinds = {str(a.kind) for a in sample}
+    if kinds & {str(ActionKind.FLEE), str(ActionKind.CONTINUE_MELEE)}:
+        return Order(sample[0], "forced", "the rules decide this action (no card is drawn)")
     deck = memory_deck(state, unit.side, dice)
     drawn, deck, _ = draw_reading(deck, dice, f"action card for {_named(unit)}")
     memory = deck_memory(state, unit.side, deck)
-    action, rule, reason = _pick(state, ruleset, unit, drawn, dice)
+    action, rule, reason = _pick(state, ruleset, unit, drawn, sample)
     return Order(action, f"{card_name(drawn)}: {rule}", reason, memory=memory)
 
 
 def _pick(
-    state: GameState, ruleset: Ruleset, unit: Unit, drawn: str, dice: RandomSource
+    state: GameState, ruleset: Ruleset, unit: Unit, drawn: str, sample: list[Action]
 ) -> tuple[Action, str, str]:
-    sample = ruleset.sample_actions(state, unit.id, dice)
-    if not sample:
-        return Action(ActionKind.PASS, unit.id, side=unit.side), "no action", "it has nothing to do"
-    kinds = {str(a.kind) for a in sample}
-    forced = kinds & {str(ActionKind.FLEE), str(ActionKind.CONTINUE_MELEE)}
-    if forced:
-        return sample[0], "forced", "the rules decide this action"
     query = ruleset.query(state)
     enemies = state.enemies_of(unit)
     shots = [a for a in sample if a.kind == ActionKind.SHOOT]

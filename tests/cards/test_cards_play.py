@@ -141,7 +141,7 @@ def test_the_card_ai_drives_a_narrative_scenario(capsys: pytest.CaptureFixture[s
     assert scenario.scenario.ruleset == "narrative" and scenario.scenario.ai_controller == "cards"
     lines = _simulate("crossroads-cards", 4, capsys)
     orders = [ln for ln in lines if ln["type"] == "order" and ln["unit"].startswith("goblin")]
-    assert orders and all(" of " in ln["rule"] or "Joker" in ln["rule"] for ln in orders)
+    assert orders and all(" of " in ln["rule"] or ln["rule"] == "forced" for ln in orders)
     draws = [ln for ln in lines if ln["type"] == "draw"]
     assert draws and all("action" in ln["purpose"] for ln in draws)
     assert any(ln["type"] == "shuffle" for ln in lines)

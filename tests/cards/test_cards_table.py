@@ -184,3 +184,38 @@ def test_a_model_on_a_line_between_squares_is_asked_to_be_centred() -> None:
     assert adapter.placement_problem(state, unit, PieceSeen(3.5, 20.52, 0.0)) == ""
     said = adapter.placement_problem(state, unit, PieceSeen(4.02, 20.5, 0.0))
     assert said == "The Varlet stands on a line between squares: centre it in one square."
+
+
+def test_the_card_ai_plays_a_narrative_scenario_live_to_the_simulated_outcome() -> None:
+    path = SCENARIO.with_name("crossroads-cards.toml")
+    scenario = parse_scenario(path.read_text(encoding="utf-8"), path.name)
+    ruleset, state = start_game(scenario)
+    ai = {s.name: find_controller("cards") for s in scenario.sides}
+    human = state.side_of_role(Role.HUMAN)
+    assert human is not None
+    ai[human.name] = OwnDicePlayer(2)
+    record = play_battle(state, ruleset, ai, SeededDice(2))
+    plan = tuple(
+        a
+        for a in record.actions
+        if (a.unit_id and state.unit(a.unit_id).side == human.name)
+        or (not a.unit_id and a.side == human.name)
+    )
+    said: list[str] = []
+    game = LiveGame(
+        scenario=scenario,
+        ruleset=ruleset,
+        ai=find_controller("cards"),
+        dice=AutoDice(2),
+        say=said.append,
+        initial=state,
+        human_plan=plan,
+        confirm_hidden=True,
+    )
+    VirtualTable(game).play(max_steps=6000)
+    assert game.state.winner == record.final.winner
+    assert [u.status for u in game.state.units] == [u.status for u in record.final.units]
+    # The card AI's deck lives in its side's memory (a routing warden's forced flight is
+    # ordered by the AI at the table, so only the goblins' memory is compared).
+    assert game.state.memory_of("Goblins") == record.final.memory_of("Goblins")
+    assert any(" of " in s for s in said)  # its orders name their card
