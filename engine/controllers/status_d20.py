@@ -465,6 +465,13 @@ class Plan:
         m_spaces = float(card_of(unit).move)
         partner = self._partner()
         wants_cover = tactic == "pragmatic" or (weapon.ranged and tactic != "reckless")
+        plain = tactic not in ("slaying", "cautious", "selective", "partnership", "reckless")
+        if (
+            plain
+            and self._can_attack(weapon, target)
+            and (not wants_cover or in_cover(state, unit, target.position))
+        ):
+            return (unit.position,)  # the best key there is: in reach, no wish, no move
         best: tuple[tuple[float, ...], tuple[Point, ...]] | None = None
         for path in self._candidates(target):
             if len(path) > 1 and _length(path) < MIN_MOVE_IN:
