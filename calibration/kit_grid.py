@@ -377,6 +377,6 @@ def chessboard_words(cols: int, rows: int, cell_mm: float) -> tuple[str, ...]:
         f"{cols * cell_mm:.0f} x {rows * cell_mm:.0f} mm ({w_in:.2f} x {d_in:.2f} in).",
         "Lay the four corner tags (the kit's corners page) just outside the board's corners, "
         "each tag's inner corner touching the board's corner, tag 0 at your left front.",
-        f"Calibrate with: soloscope calibrate --source CAMERA --width {w_in:.3f} "
-        f"--depth {d_in:.3f} --save board.json",
+        f"Calibrate with: soloscope calibrate --source CAMERA --width {round(w_in, 6)} "
+        f"--depth {round(d_in, 6)} --save board.json",
     )

@@ -10,8 +10,11 @@ squares circled with their d6 results.
 
 from __future__ import annotations
 
+import json
 import re
+import tomllib
 from pathlib import Path
+from typing import Any
 
 from shapely.geometry import Polygon
 
@@ -20,7 +23,7 @@ from calibration.errors import CalibrationError
 from calibration.kit_grid import CellMark, GridBoardSpec, append_board_pages, chessboard_words
 from calibration.kit_layout import Paper
 from engine.geometry.grid import Cell, Grid
-from engine.scenario import Scenario, parse_cell
+from engine.scenario import Scenario, ScenarioError, parse_cell, parse_scenario
 from vision.render.grid_board import PrintedGrid
 
 MM_PER_INCH = 25.4
@@ -120,11 +123,12 @@ def print_grid_board(
             raise UserError(f"--grid-cell-mm takes 5 to 120 mm, not {cell_mm:g}")
         for line in chessboard_words(spec.cols, spec.rows, cell_mm):
             print(line)
-        if abs(cell_mm - spec.cell_mm) > 0.5:
+        if abs(cell_mm - spec.cell_mm) > 1e-6:
+            scaled = pdf_path.with_suffix(".scenario.toml")
+            write_scaled_scenario(Path(scenario.source), cell_mm, scaled)
             print(
-                f"Note: {scenario.scenario.name} has squares of {spec.cell_mm:g} mm; for your "
-                f"board give its [table.grid] cell_in = {cell_mm / MM_PER_INCH:.3f} and its "
-                "[table] width_in and depth_in to match."
+                f"wrote {scaled}: {scenario.scenario.name} on {cell_mm:g} mm squares (the same "
+                f"squares, walls and figures); play it with --scenario {scaled}"
             )
         return
     try:
@@ -136,3 +140,92 @@ def print_grid_board(
         f"{len(spec.walls)} wall squares) as the first {len(sheet.tiles)} pages: trim and "
         "tape them crosshair on crosshair"
     )
+
+
+# ------------------------------------------------------------------ a scenario on other squares
+def scaled_scenario_text(source: Path, cell_mm: float) -> str:
+    """The scenario file ``source`` with its squares ``cell_mm`` wide: the table, the grid, the
+    positions, deployment zones, terrain polygons and objectives scaled (inches); bases, tags
+    and heights stay as they are (they are the player's real pieces)."""
+    try:
+        raw = tomllib.loads(source.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise UserError(f"cannot read the scenario {source}: {exc}") from None
+    table = raw.get("table", {})
+    grid = table.get("grid")
+    if not isinstance(grid, dict):
+        raise UserError(f"{source} has no [table] grid to put on other squares")
+    k = cell_mm / MM_PER_INCH / float(grid.get("cell_in", 1.0))
+
+    def pts(points: list[list[float]]) -> list[list[float]]:
+        return [[round(x * k, 6), round(y * k, 6)] for x, y in points]
+
+    for key in ("width_in", "depth_in"):
+        if key in table:
+            table[key] = round(float(table[key]) * k, 6)
+    grid["cell_in"] = round(float(grid.get("cell_in", 1.0)) * k, 6)
+    for side in raw.get("sides", ()):
+        if "deployment" in side:
+            side["deployment"] = pts(side["deployment"])
+    for item in (*raw.get("units", ()), *raw.get("objectives", ())):
+        for key in ("x", "y"):
+            if key in item:
+                item[key] = round(float(item[key]) * k, 6)
+    for piece in raw.get("terrain", ()):
+        piece["polygon"] = pts(piece["polygon"])
+    header = (
+        f"# {source.name} on squares of {cell_mm:g} mm (written by soloscope markers "
+        "--grid-cell-mm): the same game, laid on a real board.\n"
+    )
+    return header + toml_text(raw)
+
+
+def write_scaled_scenario(source: Path, cell_mm: float, out: Path) -> None:
+    """Write the scenario on ``cell_mm`` squares to ``out`` (checked by reading it back)."""
+    text = scaled_scenario_text(source, cell_mm)
+    try:
+        parse_scenario(text, out.name)
+    except ScenarioError as exc:
+        raise UserError(f"the scenario on {cell_mm:g} mm squares does not load: {exc}") from None
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot write {out}: {exc.strerror}") from None
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items())
+        return "{ " + inner + " }" if inner else "{}"
+    raise UserError(f"cannot write {value!r} to a scenario file")
+
+
+def toml_text(doc: dict[str, Any]) -> str:
+    """A scenario document as TOML: scalars first, then tables, then arrays of tables (inner
+    tables inline)."""
+    lines: list[str] = []
+    tables = {k: v for k, v in doc.items() if isinstance(v, dict)}
+    arrays = {k: v for k, v in doc.items() if isinstance(v, list) and v and isinstance(v[0], dict)}
+    for key, value in doc.items():
+        if key not in tables and key not in arrays:
+            lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
+    for key, table in tables.items():
+        lines += ["", f"[{_toml_key(key)}]"]
+        lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in table.items()]
+    for key, items in arrays.items():
+        for item in items:
+            lines += ["", f"[[{_toml_key(key)}]]"]
+            lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in item.items()]
+    return "\n".join(lines) + "\n"

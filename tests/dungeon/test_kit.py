@@ -5,6 +5,7 @@ the 15 base tags; ``--grid-cell-mm`` is for a real board (a chessboard)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -82,8 +83,20 @@ def test_a_real_chessboard_gets_its_calibration_instead_of_printed_pages(
     args = ["markers", "--scenario", "dungeon-crawl", "--out", str(out), "--grid-cell-mm", "57"]
     assert main(args) == 0
     said = capsys.readouterr().out
-    assert "--width 17.953 --depth 17.953" in said
+    assert "--width 17.952756 --depth 17.952756" in said  # 8 x 57 mm, as the profile must say
     assert "added the board" not in said
+    scaled = load_scenario(str(tmp_path / "kit.scenario.toml"))  # the same game on 57 mm squares
+    assert (scaled.table.width_in, scaled.table.depth_in) == (17.952756, 17.952756)
+    grid = scaled.table.grid_shape()
+    assert grid is not None and grid.cell_in == pytest.approx(57 / 25.4, abs=1e-6)
+    original = load_scenario("dungeon-crawl")
+    assert [grid.cell_at((u.x, u.y)) for u in scaled.units] == [
+        (int(u.x), 7 - int(u.y)) for u in original.units
+    ]
+    on_57, on_25 = grid_board_spec(scaled), grid_board_spec(original)
+    assert on_57 is not None and on_25 is not None
+    assert on_57.cell_mm == pytest.approx(57.0, abs=1e-3)
+    assert replace(on_57, cell_mm=on_25.cell_mm) == on_25  # the same walls and marked squares
     assert main(["markers", "--out", str(out), "--grid-cell-mm", "57"]) != 0
     assert "--grid-cell-mm needs --scenario" in capsys.readouterr().err
     bad = ["markers", "--scenario", "dungeon-crawl", "--out", str(out), "--grid-cell-mm", "2"]
