@@ -19,6 +19,7 @@ import math
 from dataclasses import replace
 
 from assistant.errors import UserError
+from assistant.live_hub import SightLineView
 from assistant.session.observation import PieceSeen
 from assistant.tables import register_adapter
 from assistant.tables.base import (
@@ -37,7 +38,6 @@ from engine.actions import Action, ActionKind, Order
 from engine.geometry import Point, find_path
 from engine.model import GameState, Role, Unit
 from engine.protocols import PendingKind, Ruleset
-from engine.rulesets.d20 import weapon_of
 from engine.rulesets.d20_board import (
     card_of,
     in_cover,
@@ -46,9 +46,12 @@ from engine.rulesets.d20_board import (
     move_area,
     rules_of,
     space_in,
+    spaces_between,
+    visible,
     weapon_reach,
 )
 from engine.rulesets.d20_combat import attack_need
+from engine.rulesets.d20_resolve import weapon_of
 from engine.rulesets.d20_state import (
     ALERTED,
     NAME,
@@ -262,6 +265,32 @@ class D20Adapter(BaseAdapter):
             ),
             front_arc_deg=None,
         )
+
+    def sight_lines(self, state: GameState, unit: Unit) -> tuple[SightLineView, ...]:
+        """Sight from the unit to every enemy (enemies block, allies never do, §5.g), the
+        range in inches and whether the target is in cover (16+ to hit at range)."""
+        out = []
+        for enemy in state.enemies_of(unit):
+            clear = visible(state, unit, enemy)
+            cover = in_cover(state, enemy, unit.position)
+            spaces = spaces_between(state, unit, enemy)
+            out.append(
+                SightLineView(
+                    from_id=unit.id,
+                    to_id=enemy.id,
+                    clear=clear,
+                    cover="cover" if cover else "none",
+                    range_in=round(spaces * space_in(state), 2),
+                    note=f"{spaces:.1f} spaces" + ("; in cover: 16+ at range" if cover else ""),
+                )
+            )
+        return tuple(out)
+
+    def declared_notes(self, state: GameState, action: Action) -> tuple[str, ...]:
+        """What a declared attack needs on the d20."""
+        if action.kind != "attack" or not action.unit_id or not action.target_id:
+            return ()
+        return (self.describe_action(state, action) + ".",)
 
     # ------------------------------------------------------------------ odds
     def add_odds_arguments(self, parser: argparse.ArgumentParser) -> None:

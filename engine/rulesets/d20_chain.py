@@ -19,6 +19,7 @@ from engine.actions import Event, event
 from engine.geometry import Point, edge_gap_in
 from engine.model import GameState, Unit
 from engine.rulesets.d20_board import impassable_cells, occupied, rules_of
+from engine.scenario import cell_name
 
 _DIRECTIONS = 16
 EPS = 1e-6
@@ -107,11 +108,17 @@ def place_chain(state: GameState, leader: Unit) -> tuple[GameState, list[Event]]
         mate = replace(mate, x=best[1][0], y=best[1][1], heading_deg=leader.heading_deg)
         state = state.with_unit(mate)
         placed.append(mate)
+        grid = state.table.grid
+        where = (
+            cell_name(grid.cell_at(mate.position))
+            if grid is not None
+            else f"({mate.x:.1f}, {mate.y:.1f}) in"
+        )
         events.append(
             event(
-                "move",
+                "follow",
                 state.round,
-                f"{mate.name} follows in the chain.",
+                f"{mate.name} follows in the chain: put it at {where}.",
                 mate.id,
                 path=[
                     [round(start[0], 4), round(start[1], 4)],

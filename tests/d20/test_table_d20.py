@@ -171,3 +171,30 @@ def test_footage_a_move_too_long_is_flagged_with_the_rules_reason() -> None:
     legality, _ = _replay_knight(5.0)
     assert [e["legal"] for e in legality] == [False]
     assert legality[0]["reason"] == "the move costs 5.00 in, more than the 3 in Move Unit"
+
+
+def test_sight_lines_and_a_declared_attack_say_what_the_die_needs() -> None:
+    woods = {"id": "w", "name": "the woods", "polygon": [[4, 9], [7, 9], [7, 12], [4, 12]],
+             "cover": "soft"}  # fmt: skip
+    bow = [{"name": "bow", "kind": "long"}]
+    units = [hero("h1", "B12", weapons=bow), enemy("e1", "F2"), enemy("e2", "B4")]
+    state = start(battle(units, terrain=(woods,)))
+    adapter = find_adapter("d20")
+    lines = {v.to_id: v for v in adapter.sight_lines(state, state.unit("h1"))}
+    assert lines["e1"].clear and lines["e1"].cover == "cover" and lines["e2"].cover == "none"
+    assert lines["e2"].range_in == 8.0
+    shot = Action("attack", "h1", target_id="e1", detail=(("weapon", "bow"),))
+    assert adapter.declared_notes(state, shot) == ("H1 attacks E1 with the bow (needs 16+).",)
+
+
+def test_a_follower_of_the_chain_is_told_where_to_go() -> None:
+    units = [hero(f"h{i}", f"{'BCD'[i]}12", company="Guard") for i in range(3)] + [
+        enemy("e1", "L1")
+    ]
+    state = start(battle(units))
+    grid = state.table.grid
+    assert grid is not None
+    move = Action("move", "h0", path=(state.unit("h0").position, grid.centre((2, 8))))
+    outcome = ruleset().apply(state, move, SeededDice(1))
+    said = [find_adapter("d20").event_words(outcome.state, e) for e in outcome.events]
+    assert any(s and "follows in the chain: put it at" in s for s in said)
