@@ -9,7 +9,7 @@ its own when the ruleset keeps none) share them. Draw purposes contain "event", 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from engine.cards import JOKER, RANKS, Deck, card_rank, card_suit, standard_deck
 from engine.dice import RandomSource
@@ -100,16 +100,21 @@ def draw_reading(deck: Deck, dice: RandomSource, purpose: str) -> tuple[str, Dec
 
 
 def deal_selection(
-    deck: Deck, dice: RandomSource, ids: Sequence[str], purpose: str
+    deck: Deck,
+    dice: RandomSource,
+    ids: Sequence[str],
+    purpose: str,
+    names: Mapping[str, str] | None = None,
 ) -> tuple[str, Deck, tuple[tuple[str, str], ...]]:
     """§4.h: one card dealt to each of ``ids`` in turn (a Joker is discarded and replaced), the
     highest card selects; then everything but removed cards is reshuffled (D002-14). Returns
-    the selected id, the deck and the cards dealt (id, card)."""
+    the selected id, the deck and the cards dealt (id, card); ``names`` words the draws."""
     dealt: list[tuple[str, str]] = []
     for uid in ids:
         while True:
             deck = ready(deck, dice)
-            card, deck = deck.draw(dice, f"selection: {purpose}")
+            who = (names or {}).get(uid, uid)
+            card, deck = deck.draw(dice, f"selection: {purpose}, a card dealt to {who}")
             deck = deck.discarded(card)
             if card != JOKER:
                 dealt.append((uid, card))

@@ -85,13 +85,14 @@ def select(
     D002-14)."""
     if not ids:
         return state, None, []
-    chosen, deck, dealt = deal_selection(state.deck(DECK), dice, ids, why)
+    names = {u: state.unit(u).name for u in ids}
+    chosen, deck, dealt = deal_selection(state.deck(DECK), dice, ids, why, names)
     state = state.with_deck(deck)
-    names = ", ".join(f"{state.unit(u).name} {c}" for u, c in dealt)
+    said = ", ".join(f"{state.unit(u).name} {c}" for u, c in dealt)
     ev = event(
         "selection",
         state.round,
-        f"Cards dealt ({names}): {state.unit(chosen).name}.",
+        f"Cards dealt ({said}): {state.unit(chosen).name}.",
         chosen,
         dealt=[[u, c] for u, c in dealt],
     )
