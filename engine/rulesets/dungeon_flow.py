@@ -154,8 +154,24 @@ def start(state: GameState, dice: RandomSource) -> Outcome:
             )
         )
     arch = arch_foe(state)
+    limit: int | None = None
+    if state.option_value("victory", "all") == "count":
+        limit = dice.roll(6, "turn limit: 1d6 + 4 rounds to defeat the enemies") + 4
+        need = defeat_count(state)
+        events.append(
+            event(
+                "turn_limit",
+                state.round,
+                f"The heroes have {limit} rounds to defeat {need} enemies.",
+                rounds=limit,
+                count=need,
+            )
+        )
     rules = replace(
-        rules_of(state), started=True, arch_start=cell_of(arch) if arch is not None else None
+        rules_of(state),
+        started=True,
+        arch_start=cell_of(arch) if arch is not None else None,
+        turn_limit=limit,
     )
     state = replace(state, rules=rules)
     for m in monsters(state):
@@ -298,8 +314,13 @@ def new_round(state: GameState, events: list[Event]) -> Outcome:
     """The next round's queue (enemies strongest first, D004-07, then the heroes), or the
     end when the round limit is reached (the heroes have failed)."""
     limit = int(state.option("max_rounds", DEFAULT_MAX_ROUNDS))
+    ai = next(s.name for s in state.sides if s.role is Role.AI)
+    turns = rules_of(state).turn_limit
+    if turns is not None and state.round >= turns:
+        done = defeated_enemies(state)
+        why = f"the heroes defeated {done} of {defeat_count(state)} enemies in {turns} rounds"
+        return end_game(state, events, ai, why)
     if state.round >= limit:
-        ai = next(s.name for s in state.sides if s.role is Role.AI)
         return end_game(state, events, ai, f"the heroes did not win within {limit} rounds")
     order = sorted(monsters(state), key=lambda u: (-card_of(u).power, cell_of(u)[1], cell_of(u)[0]))
     queue = tuple(u.id for u in order) + tuple(u.id for u in heroes(state))
@@ -320,6 +341,10 @@ def victory(state: GameState) -> tuple[str, str] | None:
     if victory == "arch_foe":
         if not any(card_of(u).is_arch_foe for u in foes):
             return hero_side, "the Arch Foe is slain"
+    elif victory == "count":
+        need = defeat_count(state)
+        if defeated_enemies(state) >= need:
+            return hero_side, f"{need} enemies are defeated in time"
     elif victory == "minions":
         if not any(not card_of(u).is_arch_foe for u in foes):
             return hero_side, "every Minion Team is defeated"
@@ -334,3 +359,18 @@ def end_game(state: GameState, events: list[Event], winner: str, why: str) -> Ou
     state = replace(state, winner=winner, end_reason=why, rules=rules)
     events.append(event("end", state.round, f"{winner} win: {why}.", winner=winner))
     return Outcome(state, tuple(events))
+
+
+def defeat_count(state: GameState) -> int:
+    """How many enemies the heroes must defeat with victory 'count' (option ``defeat_count``,
+    default half the enemies rounded up, D004-18)."""
+    enemies = sum(is_enemy_side(state, u.side) for u in state.units)
+    given = state.option_value("defeat_count", None)
+    return (
+        int(given) if isinstance(given, int) and not isinstance(given, bool) else -(-enemies // 2)
+    )
+
+
+def defeated_enemies(state: GameState) -> int:
+    """Enemies off the board (defeated)."""
+    return sum(is_enemy_side(state, u.side) and not u.on_table for u in state.units)

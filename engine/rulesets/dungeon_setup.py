@@ -29,12 +29,15 @@ from engine.scenario import Scenario, ScenarioError, card_error, cell_name, pars
 NAME = "dungeon"
 DEFAULT_MAX_ROUNDS = 30
 """Rounds after which the heroes have failed (the seed sets none; a scenario's max_rounds)."""
-VICTORIES = ("all", "arch_foe", "minions")
+VICTORIES = ("all", "arch_foe", "minions", "count")
 START_PURPOSE = "dragon start square"
 OPTIONS: dict[str, str] = {
     "detection_arc": "degrees a Patrolling enemy sees ahead (180, D004-02; 360 as seed 003)",
     "monster_morale": "true or false: a goblin or troll rolling a 1 retreats (D004-13)",
-    "victory": "'all' enemies (default), the 'arch_foe' only, or the 'minions' only",
+    "victory": "'all' enemies (default), the 'arch_foe' only, the 'minions' only, or a "
+    "'count' of enemies within 1d6 + 4 rounds (RULES 6.f)",
+    "defeat_count": "with victory 'count': how many enemies to defeat (default: half of them, "
+    "rounded up, D004-18)",
     "dragon_squares": "the Arch Foe's start squares for a d6 (1-2, 3-4, 5-6): 'A1 H3 A8'",
     "entrance_alert_sq": "squares from a hero start square within which entrance-alert "
     "figures are alerted by the heroes' first move (2, D004-08)",
@@ -128,6 +131,15 @@ def check_options(state: GameState, where: str) -> None:
     if victory not in VICTORIES:
         raise ScenarioError(
             f"{where}: options.victory: {victory!r} (allowed: {', '.join(VICTORIES)})"
+        )
+    count = state.option_value("defeat_count", None)
+    enemies = sum(is_enemy_side(state, u.side) for u in state.units)
+    if count is not None and (
+        isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= enemies
+    ):
+        raise ScenarioError(
+            f"{where}: options.defeat_count: {count!r} (allowed: a whole number from 1 to "
+            f"{enemies}, the enemies in the game)"
         )
     arc = state.option("detection_arc", 180.0)
     if not 0 < arc <= 360:

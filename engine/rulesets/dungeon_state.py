@@ -54,6 +54,8 @@ class DungeonState(RulesState):
     """The heroes have taken their first action: enemies may now become Alerted (D004-02)."""
     hero_starts: frozenset[Cell] = frozenset()
     """The heroes' start squares (the entrance, D004-08)."""
+    turn_limit: int | None = None
+    """Victory 'count': the rounds the heroes have (1d6 + 4, rolled at the start, RULES 6.f)."""
     arch_start: Cell | None = None
     """Where the Arch Foe stood once placed (for the page; the Dungeon Crawl's morale retreat
     runs straight away from the hero attacked, D004-13, not toward it)."""

@@ -169,3 +169,59 @@ def test_monster_morale_option_off_means_a_plain_miss() -> None:
     )
     out = ruleset().apply(acting(state, "g"), attack("g", "h", "axe"), ScriptedDice([1]))
     assert out.state.unit("g").cell == (3, 3)
+
+
+def count_game(count: int) -> tuple[GameState, list[object]]:
+    from engine.scenario import parse_scenario
+    from tests.dungeon.boards import r_chance, scenario_text
+
+    figures = [
+        ("fm", "fighting_man", (3, 3), 0, "hero"),
+        ("g1", "goblin", (3, 2), 180, "enemy"),
+        ("g2", "goblin", (7, 0), 0, "enemy"),
+        ("g3", "goblin", (0, 0), 0, "enemy"),
+    ]
+    options = {"victory": "count", "defeat_count": count}
+    text = scenario_text(8, 8, figures, options=options)
+    r = ruleset()
+    state = r.new_game(parse_scenario(text, "count.toml"))
+    dice = ScriptedDice([2])
+    out = r.apply(state, r_chance(), dice)
+    assert "turn limit" in dice.rolls[0].purpose
+    return out.state, list(out.events)
+
+
+def test_victory_count_defeat_n_enemies_within_1d6_plus_4_rounds() -> None:
+    state, events = count_game(1)
+    assert rules_of(state).turn_limit == 6
+    assert any(getattr(e, "type", "") == "turn_limit" for e in events)
+    out = ruleset().apply(acting(state, "fm"), attack("fm", "g1", "sword"), ScriptedDice([6]))
+    assert out.state.winner == "Heroes"
+
+
+def test_victory_count_runs_out_of_rounds() -> None:
+    r = ruleset()
+    state, _ = count_game(2)
+    while state.winner is None:
+        pending = r.pending(state)
+        state = r.apply(state, Action("pass", side=pending.side), ScriptedDice([])).state
+    assert state.winner == "Monsters" and state.round == 6
+    assert state.end_reason == "the heroes defeated 0 of 2 enemies in 6 rounds"
+
+
+def test_defeat_count_default_is_half_the_enemies_rounded_up() -> None:
+    from engine.rulesets.dungeon_flow import defeat_count
+
+    figures = [("fm", "fighting_man", (3, 3), 0, "hero")]
+    figures += [(f"g{i}", "goblin", (i, 0), 180, "enemy") for i in range(5)]
+    assert defeat_count(started(8, 8, figures)) == 3
+
+
+def test_a_defeat_count_above_the_enemies_is_one_clear_line() -> None:
+    from engine.scenario import ScenarioError, parse_scenario
+    from tests.dungeon.boards import scenario_text
+
+    figures = [("fm", "fighting_man", (3, 3), 0, "hero"), ("g", "goblin", (0, 0), 180, "enemy")]
+    text = scenario_text(8, 8, figures, options={"victory": "count", "defeat_count": 3})
+    with pytest.raises(ScenarioError, match=r"options\.defeat_count: 3 \(allowed: a whole number"):
+        ruleset().new_game(parse_scenario(text, "bad.toml"))
