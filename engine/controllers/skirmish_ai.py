@@ -206,7 +206,19 @@ class SkirmishAI(ControllerBase):
                 "step 1: recover",
                 f"{unit.name} is {worst} and no enemy is in contact",
             )
-        if contact:
+        if contact and STAGGERED in unit.statuses:
+            # A Staggered fighter cannot fight (no Charge, D001B-06): it shoots if it can,
+            # else it tries to shake the Stagger off, else it waits.
+            if self._shot(state, unit) is None:
+                if left >= 2:
+                    return Plan(
+                        Action(RECOVER, unit.id, detail=(("status", STAGGERED),)),
+                        "step 1: recover",
+                        f"{unit.name} is staggered and cannot fight",
+                    )
+                pass_here = Action(ActionKind.PASS, unit.id, side=unit.side)
+                return Plan(pass_here, "step 2: fight", f"{unit.name} is staggered")
+        elif contact:
             scored = [(best_melee(state, unit, e), e) for e in contact]
             (p_kill, weapon, style), enemy = max(
                 scored, key=lambda se: (se[0][0], -se[1].sheet_order)

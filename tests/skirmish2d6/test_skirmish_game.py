@@ -177,3 +177,15 @@ def test_the_page_shows_a_skirmish_game() -> None:
     assert labels["skill"] == "4" and labels["actions left"] in ("3", "2")
     assert labels["weapons"] == "sword, shield"
     assert captain.base_diameter_in == pytest.approx(1.575)
+
+
+def test_a_staggered_fighter_in_contact_recovers_or_waits_instead_of_fighting() -> None:
+    """D001B-06: no Charge when Staggered, so no fight either."""
+    ruleset, state = game([fighter("a", A, 10, 10), fighter("b", B, 11, 10)])
+    state = state.with_unit(replace(state.unit("a"), statuses=frozenset({"staggered"})))
+    order = _decide(state, ruleset, "a")
+    assert order.action.kind == "recover" and order.action.get("status") == "staggered"
+    assert not ruleset.validate(state, order.action)
+    state, _, _ = act(ruleset, state, order.action, [1, 1])  # fails: 2 + 1 is not over 7
+    order = _decide(state, ruleset, "a")
+    assert order.action.kind == "pass" and not ruleset.validate(state, order.action)
