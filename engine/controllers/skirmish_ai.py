@@ -3,7 +3,8 @@ actions at a time, in a fixed priority order so that it stays testable:
 
 1. Stunned or Staggered, no enemy in base contact, two or more actions left: Recover.
 2. In base contact with an enemy: fight (a charge with no move) the contacting enemy with the
-   highest P(kill); again while actions remain.
+   highest P(kill); again while actions remain. A Staggered fighter cannot (no Charge,
+   D001B-06): it shoots if it can, else Recovers (two actions left), else waits.
 3. A Bow and an enemy in sight and range: Aim (two or more actions left, not yet aimed), then
    Shoot the enemy with the highest P(Hit) x P(Damage success); ties: the nearest.
 4. A melee weapon and an enemy within 7 in with a clear charge lane (P(reach) >= 7/12,
