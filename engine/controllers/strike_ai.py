@@ -42,7 +42,8 @@ class StrikeAI(ControllerBase):
     rulesets: tuple[str, ...] = (NAME,)
 
     def __init__(self) -> None:
-        self._last: tuple[int, str, Plan | None] | None = None
+        self._last: tuple[GameState, str, Plan | None] | None = None
+        """The plan found while choosing the soldier (the very state it was found in)."""
 
     # ------------------------------------------------------------ which soldier
     def choose_unit(
@@ -64,7 +65,7 @@ class StrikeAI(ControllerBase):
             if best is None or key > best[0] or (key == best[0] and u.sheet_order < best[1]):
                 best = (key, u.sheet_order, u.id, plan)
         assert best is not None
-        self._last = (state.step, best[2], best[3])
+        self._last = (state, best[2], best[3])
         return best[2]
 
     def _screen(self, planner: Planner, unit: Unit) -> tuple[float, ...]:
@@ -131,8 +132,9 @@ class StrikeAI(ControllerBase):
         """The soldier's move and strike for its plan; a hold or a stop when nothing helps."""
         unit = state.unit(unit_id)
         fresh = ruleset.pending(state).kind is PendingKind.CHOOSE_UNIT
-        if fresh and self._last is not None and self._last[:2] == (state.step, unit_id):
-            plan = self._last[2]
+        last = self._last
+        if fresh and last is not None and last[0] is state and last[1] == unit_id:
+            plan = last[2]
         else:
             plan = self._plan(Planner(state), state, unit, fresh)
         self._last = None
