@@ -7,7 +7,8 @@ both its weapons at different heroes (D004-12). A Patrolling enemy's whole activ
 ``patrol`` action carrying its d8 roll (and the re-roll after a 3), rolled by its controller.
 
 Decision points: the start step is a CHANCE (``purpose`` "dragon start square", a d6 for the
-Arch Foe's square when the scenario gives ``dragon_squares``); each figure in turn is a
+Arch Foe's square when the scenario gives ``dragon_squares``, else "start"; with victory
+``count`` it also rolls the 1d6 + 4 round limit); each figure in turn is a
 CHOOSE_UNIT with one candidate (a pass skips it); after a move, or after the dragon's first
 attack, CONTINUE (a pass ends the activation; the activation ends by itself when nothing is
 left to do).
@@ -22,10 +23,19 @@ Actions (``Action.kind``):
 - ``patrol``: ``detail.roll`` (d8) and ``detail.turn_roll`` (the 4-8 re-roll after a 3).
 - ``pass``.
 
-``validate`` answers in squares ("the Thief moved 3 squares; it moves 2"). Events: ``place``
-(the Arch Foe's start square), ``round_start``, ``patrol``, ``move`` (``path`` in inches and
-``cells``), ``face`` (``heading``), ``attack``, ``wound``, ``fall``, ``heal``, ``pass``,
-``status`` (``unit``, ``status``: patrolling / alerted / retreating / defeated) and ``end``.
+``validate`` answers in squares ("the Thief moved 3 squares; heroes move 2"). Events: ``place``
+(the Arch Foe's start square: ``cell``, ``from_cell``, ``roll``), ``turn_limit``,
+``round_start`` (``order``), ``patrol`` (``roll``, ``turn_roll``), ``move`` (``path`` in
+inches and ``cells``), ``face`` (``heading``, ``target`` when it turned toward a hero),
+``attack`` (``weapon``, ``target``, ``roll``, ``need``, ``hit``), ``wound``, ``fall``,
+``heal`` (``heals_left``), ``pass``, ``status`` (``unit``, ``status``: patrolling / alerted /
+retreating / defeated) and ``end``.
+
+Where the adapter reads the rest: a figure's status ``dungeon_state.status_of(unit)`` (the
+word in ``unit.statuses``), heals left ``dungeon_state.heals_left(unit)``, facing
+``unit.heading_deg`` (``dungeon_board.facing_word``), its card ``dungeon_state.card_of``, its
+name in orders ``dungeon_board.label`` ("Troll at C4"), lines of squares
+``Board.of(state).line_clear``.
 """
 
 from __future__ import annotations
