@@ -214,10 +214,25 @@ class DungeonAdapter(BaseAdapter):
         return f"The {card_of(unit).title} moved. Say done, then declare its attack."
 
     def placement_problem(self, state: GameState, unit: Unit, seen: PieceSeen) -> str:
+        """A model on a line is asked to be centred; one on a wall square or on another
+        figure's square is named in squares (the other figures where the game has them)."""
         grid = state.table.grid
         if grid is None:
             return ""
-        return centre_request(card_of(unit).title, read_cell(grid, seen.x_in, seen.y_in))
+        title = card_of(unit).title
+        reading = read_cell(grid, seen.x_in, seen.y_in)
+        if not reading.clear or reading.cell is None:
+            return centre_request(title, reading)
+        where = cell_name(reading.cell)
+        if reading.cell in rules_of(state).walls:
+            return f"The {title} stands on a wall square, {where}: put it on an open square."
+        for other in state.units:
+            if other.on_table and other.id != unit.id and other.cell == reading.cell:
+                return (
+                    f"The {title} and the {card_of(other).title} are both on {where}: "
+                    "one figure per square."
+                )
+        return ""
 
     def observed_path(
         self, state: GameState, ruleset: Ruleset, unit: Unit, seen: PieceSeen

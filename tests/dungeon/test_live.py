@@ -28,8 +28,10 @@ from assistant.session.reader import TableReader
 from assistant.tables.dungeon_demo import grid_camera, grid_scene, stand_in_rolls
 from engine.actions import ActionKind
 from engine.dice import SeededDice
+from engine.geometry.grid import chebyshev
 from engine.model import Role
 from engine.protocols import find_controller
+from engine.rulesets.dungeon_state import rules_of
 from engine.runner import BattleRecord, controllers_for, play_battle
 from tests.session.virtual_table import VirtualTable
 from vision.detector import Detector
@@ -221,7 +223,12 @@ def test_an_illegal_player_move_is_reported_in_squares() -> None:
     assert hero.id == "fighting-man" and hero.cell == (6, 6)  # G7
     grid = game.state.table.grid
     assert grid is not None
-    x, y = grid.centre((3, 5))  # D6: three squares away
+    walls = rules_of(game.state).walls
+    taken = {u.cell for u in game.state.units if u.on_table}
+    far = next(
+        c for c in grid.cells() if chebyshev(c, (6, 6)) == 3 and c not in walls and c not in taken
+    )  # an open, free square three squares away
+    x, y = grid.centre(far)
     table.poses[hero.id] = (x, y, 270.0)
     game.observe(table.observation())
     assert said[-1] == (
@@ -314,3 +321,20 @@ def test_footage_of_a_patrol_is_read_back_as_the_ais_patrol() -> None:
     orders = [e for e in events if e["kind"] == "order"]
     assert orders and orders[0]["order"]["action"]["kind"] == "patrol"  # type: ignore[index]
     assert "followed the order" in str(activations[0]["label"])
+
+
+def test_a_model_on_a_wall_square_or_on_another_figures_square_is_named() -> None:
+    game, said = _live(1)
+    table = VirtualTable(game)
+    _until(table, Stage.HUMAN)
+    grid = game.state.table.grid
+    assert grid is not None
+    hero = game.state.unit(game.adapter.turn(game.state, game.ruleset).candidates[0])
+    table.poses[hero.id] = (*grid.centre((6, 4)), 0.0)  # G5, a (placeholder) wall
+    game.observe(table.observation())
+    assert said[-1] == "The Fighting Man stands on a wall square, G5: put it on an open square."
+    other = game.state.unit("thief")
+    table.poses[hero.id] = (other.x + 0.1, other.y, 0.0)
+    game.observe(table.observation())
+    where = "H7" if other.cell == (7, 6) else str(other.cell)
+    assert said[-1] == f"The Fighting Man and the Thief are both on {where}: one figure per square."
