@@ -634,7 +634,17 @@ class SkirmishRuleset(RulesetBase):
             state,
             winner=winner,
             end_reason=reason,
-            rules=replace(rules_of(state), drives=(), acting=None, charge_target=None),
+            rules=replace(
+                rules_of(state),
+                drives=(),
+                acting=None,
+                actions_left=0,
+                aimed=False,
+                charge_target=None,
+                charge_reach_in=0.0,
+                charge_weapon=None,
+                charge_style="",
+            ),
         )
         scores = ", ".join(f"{side} {points} VP" for side, points in vp.items())
         text = f"{'Draw' if winner == 'draw' else winner + ' win'}: {scores} ({reason})."
@@ -668,6 +678,14 @@ class SkirmishRuleset(RulesetBase):
             problems.append(f"actions left {rules.actions_left}")
         if rules.acting is not None and not state.unit(rules.acting).activated:
             problems.append(f"{rules.acting} acts without being activated")
+        if rules.acting is None and (rules.actions_left or rules.charge_target or rules.aimed):
+            problems.append("actions left, a charge or an Aim with nobody acting")
+        if rules.charge_target is not None and not state.unit(rules.charge_target).on_table:
+            problems.append(f"a charge at {rules.charge_target}, who is off the table")
+        for uid, _, end in rules.drives:
+            driven = state.unit(uid)
+            if not driven.on_table or not state.table.contains_base(end, driven.radius_in - 1e-6):
+                problems.append(f"a drive-back of {uid} off the table or of a fallen model")
         if state.winner is None and state.round > self._last_round(state):
             problems.append(f"round {state.round} is past the last")
         return problems

@@ -189,3 +189,27 @@ def test_a_staggered_fighter_in_contact_recovers_or_waits_instead_of_fighting() 
     state, _, _ = act(ruleset, state, order.action, [1, 1])  # fails: 2 + 1 is not over 7
     order = _decide(state, ruleset, "a")
     assert order.action.kind == "pass" and not ruleset.validate(state, order.action)
+
+
+DUEL = Path(__file__).with_name("skirmish-duel.toml")
+
+
+@pytest.mark.parametrize(
+    ("seed", "players"),
+    [
+        (17, ("skirmish-ai", "skirmish-ai")),  # a side wiped out in mid-activation
+        (22, ("skirmish-ai", "skirmish-ai")),
+        (3, ("random", "skirmish-ai")),
+        (4, ("skirmish-ai", "random")),
+    ],
+)
+def test_every_state_of_a_small_battle_is_sound(seed: int, players: tuple[str, str]) -> None:
+    scenario = parse_scenario(DUEL.read_text(encoding="utf-8"), DUEL.name)
+    ruleset, state = start_game(scenario)
+    controllers = {s.name: find_controller(n) for s, n in zip(scenario.sides, players, strict=True)}
+    dice = SeededDice(seed)
+    planned: list[Action] = []
+    while (chosen := next_action(state, ruleset, controllers, dice, planned)) is not None:
+        state = ruleset.apply(state, chosen[0], dice).state
+        assert ruleset.check_state(state) == []
+    assert state.winner is not None

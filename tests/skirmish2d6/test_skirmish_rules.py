@@ -275,3 +275,19 @@ def test_the_table_query_uses_the_skirmish_rules() -> None:
     assert [u.id for u in query.targets(a, "shoot")] == ["c", "d"]
     assert query.move_toward(a, (5, 1))[-1] == (5, 1)  # 4 in: nothing in the way
     assert query.move_toward(a, (5, 0))[-1][1] == pytest.approx(0.5, abs=1e-5)  # the edge
+
+
+def test_each_round_opens_with_a_roll_off_and_a_tie_is_settled_by_one_more_die() -> None:
+    """D001B-13; the tie die keeps the roll bounded (footage read back can branch over it)."""
+    ruleset, state = game([fighter("a", A, 5, 5), fighter("b", B, 30, 30)])
+    fresh = replace(state, round=0, active_side=None)
+    for rolls, first in (([2, 5], B), ([6, 1], A), ([3, 3, 2], B), ([3, 3, 1], A)):
+        after, events, _ = act(ruleset, fresh, Action("chance"), rolls)
+        assert after.active_side == first and events[1].get("side") == first
+    assert ruleset.pending(state).kind is PendingKind.CHOOSE_UNIT
+    state, _, _ = act(ruleset, state, Action("pass", "a", side=A))
+    state, _, _ = act(ruleset, state, Action("pass", "b", side=B))
+    pending = ruleset.pending(state)
+    assert (pending.kind, pending.purpose) == (PendingKind.CHANCE, "roll-off")
+    state, _, _ = act(ruleset, state, Action("chance"), [1, 4])
+    assert state.round == 2 and not any(u.activated for u in state.units)
