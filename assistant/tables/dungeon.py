@@ -205,7 +205,14 @@ class DungeonAdapter(BaseAdapter):
         foes = tuple(u.id for u in board.enemies_of(unit))
         out = [Declaration(w.name, foes) for w in card_of(unit).attacks]
         if card_of(unit).heal is not None and heals_left(unit) > 0:
-            friends = tuple(u.id for u in state.units if u.on_table and u.side == unit.side)
+            heal = card_of(unit).heal
+            friends = tuple(
+                u.id
+                for u in state.units
+                if u.on_table
+                and u.side == unit.side
+                and (u.id != unit.id or (heal is not None and heal.self_allowed))
+            )
             out.append(Declaration("heal", friends))
         out += [Declaration("done"), Declaration("pass")]
         return tuple(out)

@@ -158,3 +158,20 @@ def test_odds_dungeon(capsys: pytest.CaptureFixture[str]) -> None:
     assert "turns 180°: 1/8" in out and "then turns 180°: 1/40" in out
     assert main(["odds", "dungeon", "--need", "9"]) != 0
     assert "from 1 to 6, not 9" in capsys.readouterr().err
+
+
+def test_the_player_declares_a_weapon_or_a_heal_with_its_targets() -> None:
+    from assistant.tables.base import Turn
+
+    ruleset, state = _started()
+    adapter = find_adapter("dungeon")
+    state = _turn_of(ruleset, state, "priest")
+    turn = adapter.turn(state, ruleset)
+    assert turn.kind == "human" and turn.candidates == ("priest",)
+    found = {d.action: d.targets for d in adapter.declarations(state, turn, None)}
+    assert list(found) == ["mace", "heal", "done", "pass"]
+    assert set(found["heal"]) == {"fighting-man", "magic-user", "thief"}  # never himself
+    assert "dragon" in found["mace"] and "priest" not in found["mace"]
+    moved = adapter.declarations(state, turn, "priest")
+    assert [d.action for d in moved] == ["done", "pass"]
+    assert isinstance(turn, Turn)
