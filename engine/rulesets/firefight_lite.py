@@ -29,64 +29,41 @@ from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
 
-from pydantic import ValidationError
-
 from engine.actions import Action, Event, IllegalActionError, event
-from engine.cards import JOKER, Deck
+from engine.cards import JOKER
 from engine.dice import RandomSource
-from engine.geometry import Edge, Table
 from engine.geometry.grid import Cell, chebyshev
-from engine.model import GameState, Role, Side, TerrainPiece, Unit, UnitStatus
+from engine.model import GameState, Unit, UnitStatus
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
 from engine.rulesets import firefight_lite_flow as flow
+from engine.rulesets import firefight_lite_reactions as reactions
 from engine.rulesets.firefight_lite_board import (
     card,
     cell,
-    hostile,
     is_combatant,
-    monk_shielded,
-    reach,
-    sees_from,
     squares,
 )
-from engine.rulesets.firefight_lite_deck import FULL_DECK, deck_problems
+from engine.rulesets.firefight_lite_checks import (
+    COMBAT_KINDS,
+    NEUTRAL_KINDS,
+    REACTIONS,
+    attackable,
+    cell_of,
+    check_action,
+    check_joker,
+    check_reaction,
+    half_move,
+)
+from engine.rulesets.firefight_lite_deck import deck_problems
 from engine.rulesets.firefight_lite_events import event_phase
+from engine.rulesets.firefight_lite_setup import new_game
 from engine.rulesets.firefight_lite_state import (
     DECK,
     NAME,
-    UNTARGETABLE,
-    FFCard,
-    FFCardModel,
-    FFState,
-    FFUnit,
 )
-from engine.scenario import Scenario, ScenarioError, card_error, cell_name
+from engine.scenario import Scenario, cell_name
 
-COMBAT_KINDS = ("move", "aimed_fire", "move_and_fire", "assault", "stay_frosty", "hold")
-REACTIONS = ("return_fire", "run_for_cover", "overwatch_fire", "move_with")
-NEUTRAL_KINDS = ("move", "assault", "serve", "leave", "hold")
-
-
-def half_move(unit: Unit) -> int:
-    """Squares of a Move and Fire or a Run for Cover move (half the move, at least 1)."""
-    return max(1, card(unit).move // 2)
-
-
-def attackable(attacker: Unit, target: Unit) -> bool:
-    """Whether ``attacker`` may name ``target``: a hostile figure, or the addled citizen and
-    the dispenser bot (anyone may attack them, Q♥ J♥); never a monk or the air mine."""
-    if not target.on_table or card(target).neutral in UNTARGETABLE:
-        return False
-    if hostile(attacker, target):
-        return True
-    return is_combatant(attacker) and card(target).neutral in ("citizen", "bot")
-
-
-def _cell_of(action: Action) -> Cell | None:
-    raw = action.get("cell")
-    if raw is None or len(raw) != 2:
-        return None
-    return (int(raw[0]), int(raw[1]))
+__all__ = ["FirefightLite", "attackable", "half_move", "register"]
 
 
 class FirefightLite(RulesetBase):
@@ -105,91 +82,7 @@ class FirefightLite(RulesetBase):
     # -- setup -----------------------------------------------------------------------------
 
     def new_game(self, scenario: Scenario) -> GameState:
-        grid = scenario.table.grid_shape()
-        if grid is None:
-            raise ScenarioError(
-                f"{scenario.source}: table.grid: {self.title} plays on a square grid"
-            )
-        events = scenario.options.get("random_events", True)
-        if not isinstance(events, bool):
-            raise ScenarioError(
-                f"{scenario.source}: options.random_events: true or false, got {events!r}"
-            )
-        table = Table(scenario.table.width_in, scenario.table.depth_in, grid)
-        sides = tuple(Side(s.name, Role(s.role), Edge(s.edge)) for s in scenario.sides)
-        units = []
-        for i, spec in enumerate(scenario.units):
-            try:
-                model = FFCardModel.model_validate(spec.card)
-            except ValidationError as exc:
-                raise card_error(scenario, i, exc, FFCardModel) from None
-            role = next(s.role for s in scenario.sides if s.name == spec.side)
-            if model.neutral and role != "neutral":
-                raise ScenarioError(
-                    f"{scenario.source}: units[{i}].card.neutral: only figures of the neutral side are {model.neutral!r}"
-                )
-            if role == "neutral" and not model.neutral:
-                raise ScenarioError(
-                    f"{scenario.source}: units[{i}].card.neutral: a figure of the neutral side says what it is (monk, citizen, bot, mob or mine)"
-                )
-            reserve = model.reserve or role == "neutral"
-            at = table.cell_of((spec.x, spec.y))
-            units.append(
-                Unit(
-                    id=spec.id,
-                    name=spec.name,
-                    side=spec.side,
-                    sheet_order=i,
-                    x=spec.x,
-                    y=spec.y,
-                    heading_deg=spec.heading % 360.0,
-                    card=FFCard(**model.model_dump()),
-                    base_diameter_in=spec.base_diameter_in,
-                    status=UnitStatus.RESERVE if reserve else UnitStatus.ACTIVE,
-                    cell=None if reserve else at,
-                    rules=FFUnit(turn_start=None if reserve else at),
-                )
-            )
-        ai = next(s for s in sides if s.role is Role.AI)
-        initial = [u for u in units if u.side == ai.name and u.status is UnitStatus.ACTIVE]
-        spec_cells = scenario.side_spec(ai.name).deployment_cells
-        deploy = tuple(u.cell for u in initial if u.cell is not None)
-        if spec_cells:
-            from engine.scenario import parse_cell
-
-            deploy = tuple(parse_cell(ref, grid) for ref in spec_cells)
-        rules = FFState(
-            initial_ai=tuple(card(u).troop or u.name for u in initial),
-            deploy_cells=deploy,
-        )
-        options = tuple(sorted(scenario.options.items()))
-        terrain = tuple(
-            TerrainPiece(
-                id=t.id,
-                name=t.name,
-                kind=t.kind,
-                polygon=tuple(t.polygon),
-                blocks_los=t.blocks_los,
-                impassable=t.impassable,
-                difficult=t.difficult,
-                cover=t.cover,
-                dangerous=t.dangerous,
-                height_in=t.height_in,
-            )
-            for t in scenario.terrain
-        )
-        state = GameState(
-            ruleset=NAME,
-            scenario=scenario.scenario.name,
-            table=table,
-            sides=sides,
-            units=tuple(units),
-            terrain=terrain,
-            options=options,
-            decks=(Deck(DECK, FULL_DECK),),
-            rules=rules,
-        )
-        return state
+        return new_game(scenario, self.title)
 
     def _events_on(self, state: GameState) -> bool:
         return bool(state.option_value("random_events", True))
@@ -267,131 +160,14 @@ class FirefightLite(RulesetBase):
         if pending.kind is PendingKind.REACTION:
             if unit_id != pending.unit:
                 return [f"{state.unit(pending.unit or '').name} is the one to react"]
-            return self._check_reaction(state, unit, action, pending.purpose)
+            return check_reaction(state, unit, action, pending.purpose)
         if pending.kind is PendingKind.CONTINUE and unit_id != pending.unit:
             return [f"{state.unit(pending.unit or '').name} is acting"]
         if pending.kind is PendingKind.CHOOSE_UNIT and unit_id not in pending.candidates:
             return [f"{unit.name} cannot act now"]
         if kind == "reshuffle":
-            return self._check_joker(state, unit, action)
-        return self._check_action(state, unit, action)
-
-    def _check_card(self, state: GameState, unit: Unit, action: Action) -> list[str]:
-        drawn = action.get("card")
-        if drawn is None:
-            return []
-        if not is_combatant(unit):
-            return [f"{unit.name} draws no cards"]
-        if drawn == JOKER:
-            return ["a Joker is not read: reshuffle the deck and draw again"]
-        if drawn not in state.deck(DECK).draw_pile:
-            return [f"{drawn} is not in the draw pile"]
-        return []
-
-    def _check_joker(self, state: GameState, unit: Unit, action: Action) -> list[str]:
-        if action.get("card") != JOKER or JOKER not in state.deck(DECK).draw_pile:
-            return ["a reshuffle needs a Joker drawn from the draw pile"]
-        if not is_combatant(unit):
-            return [f"{unit.name} draws no cards"]
-        return []
-
-    def _check_reaction(self, state: GameState, unit: Unit, action: Action, why: str) -> list[str]:
-        kind = str(action.kind)
-        trigger = flow.rules(state).trigger
-        if kind == "pass":
-            return self._check_card(state, unit, action)
-        if kind == "reshuffle" and why == "defence":
-            return self._check_joker(state, unit, action)
-        problems = self._check_card(state, unit, action)
-        if kind == "return_fire" and why == "defence":
-            attacker = state.unit(trigger.get("attacker") if trigger else "")
-            if not flow.sight_ok(state, unit, cell(unit), attacker) or card(unit).range == 0:
-                problems.append(f"{unit.name} cannot see {attacker.name} in range to return fire")
-            return problems
-        if kind == "run_for_cover" and why in ("defence", "event"):
-            to = _cell_of(action)
-            if to is None or (to != cell(unit) and to not in reach(state, unit, half_move(unit))):
-                problems.append(
-                    f"{unit.name} runs for cover to a square within {half_move(unit)} it can reach"
-                )
-            return problems
-        if kind == "overwatch_fire" and why == "overwatch":
-            if trigger is None or action.target_id != trigger.unit:
-                problems.append("overwatch fire is at the figure starting its action")
-            return problems
-        if kind == "move_with" and why == "move_with":
-            mover = state.unit(trigger.unit if trigger and trigger.unit else "")
-            to = _cell_of(action)
-            if (
-                to is None
-                or chebyshev(to, cell(mover)) != 1
-                or to not in reach(state, unit, card(unit).move)
-            ):
-                problems.append(
-                    f"{unit.name} moves with {mover.name} to a square next to it that it can reach"
-                )
-            return problems
-        return [f"{kind.replace('_', ' ')} is not an answer here ({why})"]
-
-    def _check_action(self, state: GameState, unit: Unit, action: Action) -> list[str]:
-        kind = str(action.kind)
-        neutral = card(unit).neutral
-        allowed = NEUTRAL_KINDS if neutral else COMBAT_KINDS
-        if kind not in allowed:
-            return [f"{kind.replace('_', ' ')} is not an action of {unit.name}"]
-        problems = self._check_card(state, unit, action)
-        if problems:
-            return problems
-        here = cell(unit)
-        to = _cell_of(action) or here
-        if kind == "move":
-            if _cell_of(action) is None or (
-                to != here and to not in reach(state, unit, card(unit).move)
-            ):
-                return [
-                    f"{unit.name} cannot reach {cell_name(to)} with a move of {card(unit).move}"
-                ]
-            return []
-        if kind in ("stay_frosty", "hold"):
-            return []
-        if kind == "leave":
-            grid = state.table.grid
-            assert grid is not None
-            if here[0] in (0, grid.cols - 1) or here[1] in (0, grid.rows - 1):
-                return []
-            return [f"{unit.name} is not on an edge square"]
-        target_id = action.target_id or ""
-        if not state.has_unit(target_id):
-            return [f"{kind.replace('_', ' ')} needs a target"]
-        target = state.unit(target_id)
-        if kind == "serve":
-            if (
-                neutral != "bot"
-                or not target.on_table
-                or not is_combatant(target)
-                or chebyshev(here, cell(target)) != 1
-            ):
-                return ["the bot serves a figure next to it"]
-            return []
-        if not attackable(unit, target):
-            return [f"{target.name} cannot be attacked"]
-        if kind == "move_and_fire" and to != here and to not in reach(state, unit, half_move(unit)):
-            return [f"{unit.name} moves at most {half_move(unit)} squares before firing"]
-        if kind == "assault" and to != here and to not in reach(state, unit, card(unit).move):
-            return [f"{unit.name} cannot reach {cell_name(to)}"]
-        if monk_shielded(state, to, cell(target)):
-            return [f"a monk could shield {target.name}: no attack may target it"]
-        if kind == "assault":
-            if chebyshev(to, cell(target)) != 1:
-                return [f"{unit.name} must end next to {target.name} to assault it"]
-            return []
-        if card(unit).range == 0:
-            return [f"{unit.name} has no ranged weapon"]
-        if chebyshev(to, cell(target)) > card(unit).range:
-            return [f"{target.name} is out of range"]
-        if not sees_from(state, unit, to, cell(target)):
-            return [f"{unit.name} cannot see {target.name} from {cell_name(to)}"]
-        return []
+            return check_joker(state, unit, action)
+        return check_action(state, unit, action)
 
     # -- resolution --------------------------------------------------------------------------
 
@@ -476,12 +252,12 @@ class FirefightLite(RulesetBase):
     ) -> tuple[GameState, list[Event]]:
         why = flow.rules(state).reaction
         if why == "defence":
-            return flow.answer_defence(state, action, dice)
+            return reactions.answer_defence(state, action, dice)
         if why == "overwatch":
-            return flow.answer_overwatch(state, action, dice)
+            return reactions.answer_overwatch(state, action, dice)
         if why == "event":
             state = flow.discard_card(state, action)
-            return flow.answer_event_hit(state, action, dice)
+            return reactions.answer_event_hit(state, action, dice)
         return self._answer_move_with(state, action)
 
     def _answer_move_with(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
@@ -489,11 +265,11 @@ class FirefightLite(RulesetBase):
         unit = state.unit(r.reacting or "")
         events: list[Event] = []
         if str(action.kind) == "move_with":
-            to = _cell_of(action)
+            to = cell_of(action)
             assert to is not None
             state, ev = flow.move_unit(state, unit.id, to, "moves with the mover")
             state = state.with_unit(replace(state.unit(unit.id), activated=True))
-            events = [flow.reaction_event(state, unit, "move_with", action), ev]
+            events = [reactions.reaction_event(state, unit, "move_with", action), ev]
         rest = r.watchers[1:]
         if rest:
             state = flow.with_rules(state, reacting=rest[0], watchers=rest)
