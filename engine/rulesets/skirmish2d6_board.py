@@ -155,6 +155,7 @@ class _Pieces:
     sight: tuple[Shape, ...]
     solid: tuple[Shape, ...]
     solid_names: tuple[str, ...]
+    sight_names: tuple[str, ...] = ()
 
 
 def _pieces(state: GameState) -> _Pieces:
@@ -167,6 +168,7 @@ def _pieces(state: GameState) -> _Pieces:
             tuple(shape(t.polygon) for t in state.terrain if t.blocks_los),
             tuple(shape(t.polygon) for t in solid),
             tuple(t.name for t in solid),
+            tuple(t.name for t in state.terrain if t.blocks_los),
         )
 
     return memo.remember(("skirmish2d6 pieces",), build)
@@ -200,12 +202,23 @@ def visible(state: GameState, viewer: Unit, target: Unit) -> bool:
 
 
 def sight_blocked_by(state: GameState, viewer: Unit, target: Unit) -> tuple[str, ...]:
-    """Names of what blocks the centre line, nearest the viewer first."""
+    """Names of what blocks the centre line (the tests of :func:`visible`), nearest the viewer
+    first."""
     a, b = viewer.position, target.position
-    hits = [ob for ob in sight_blockers(state, viewer, target) if ob.blocks_segment(a, b)]
-    return tuple(
-        dict.fromkeys(ob.name for ob in sorted(hits, key=lambda o: o.entry_along_in(a, b)))
-    )
+    hits: list[tuple[float, str]] = []
+    for u in state.units:
+        if (
+            u.on_table
+            and u.side == viewer.side
+            and u.id not in (viewer.id, target.id)
+            and segment_point_distance_in(a, b, u.position) < u.radius_in - EPS_IN
+        ):
+            hits.append((centre_distance_in(a, u.position) - u.radius_in, u.name))
+    pieces = _pieces(state)
+    for poly, name in zip(pieces.sight, pieces.sight_names, strict=True):
+        if segment_crosses(poly, a, b):
+            hits.append((point_polygon_in(poly, a), name))
+    return tuple(dict.fromkeys(name for _, name in sorted(hits)))
 
 
 # ------------------------------------------------------------------------------- movement

@@ -220,3 +220,24 @@ def test_the_player_may_charge_with_a_hook_or_a_blow_away() -> None:
     assert isinstance(hook, Action) and hook.kind == "charge"
     assert (hook.get("weapon"), hook.get("style")) == ("axe", "hook")
     assert not ruleset.validate(state, hook)
+
+
+def test_sight_lines_on_the_page_name_what_blocks_them() -> None:
+    units = [
+        fighter("a", A, 5, 5, weapons=["bow"]),
+        fighter("friend", A, 5, 10),
+        fighter("b", B, 5, 15),
+        fighter("c", B, 12, 15),
+        fighter("d", B, 20, 5),
+    ]
+    wall = {
+        "id": "w",
+        "name": "the wall",
+        "polygon": [[8, 8], [9, 8], [9, 12], [8, 12]],
+        "blocks_los": True,
+    }
+    _, state = game(units, terrain=[wall])
+    lines = {v.to_id: v for v in ADAPTER.sight_lines(state, state.unit("a"))}
+    assert (lines["b"].clear, lines["b"].note) == (False, "blocked by Friend")
+    assert (lines["c"].clear, lines["c"].note) == (False, "blocked by the wall")
+    assert (lines["d"].clear, lines["d"].range_in) == (True, 14.0)
