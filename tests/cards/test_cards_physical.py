@@ -16,7 +16,7 @@ from assistant.session.game import LiveGame, Stage
 from assistant.session.start import deck_explainer, make_dice
 from assistant.session.view import build_view
 from assistant.web import serve
-from engine.protocols import find_controller
+from engine.protocols import PendingKind, find_controller
 from tests.browser import CHROMIUM, CHROMIUM_ARGS, MISSING
 from tests.session.virtual_table import VirtualTable
 
@@ -47,7 +47,8 @@ def _until_card(game: LiveGame, table: VirtualTable) -> None:
         ):
             return
         if game.stage is Stage.HUMAN:
-            game.command(Command("pass"))
+            choosing = game.ruleset.pending(game.state).kind is PendingKind.CHOICE
+            game.command(Command("declare", action="first") if choosing else Command("pass"))
             continue
         table.step()
     raise AssertionError(f"no card asked for; stuck in {game.stage}")
@@ -167,3 +168,29 @@ def test_the_page_takes_a_card_in_two_taps_and_refuses_an_impossible_one(
     finally:
         handle.stop()
         hub.close()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_whole_game_is_played_with_the_physical_deck(seed: int) -> None:
+    """Every card the game asks for is entered (the draw pile's first card, Jokers included)
+    until the battle is over; the deck always holds its 54 cards."""
+    game, table = _game(seed)
+    game.human_plan = ()
+    asked = 0
+    for _ in range(6000):
+        if game.stage is Stage.OVER:
+            break
+        dice = game.dice
+        assert isinstance(dice, PhysicalDeck)
+        if game.stage is Stage.DICE and dice.wants_card:
+            asked += 1
+            pile = game.state.deck("cards").draw_pile
+            game.command(Command("dice", value=card_code(pile[asked % len(pile)])))
+        elif game.stage is Stage.HUMAN:
+            choosing = game.ruleset.pending(game.state).kind is PendingKind.CHOICE
+            game.command(Command("declare", action="first") if choosing else Command("pass"))
+        else:
+            table.step()
+        deck = game.state.deck("cards")
+        assert len(deck.draw_pile) + len(deck.discard) + len(deck.removed) == 54
+    assert game.stage is Stage.OVER and asked > 10
