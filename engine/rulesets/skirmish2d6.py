@@ -73,6 +73,8 @@ BREAK = "break"
 MAX_CHARGE_IN = 12.0
 """No 2d6 roll reaches further: a charge at an enemy further away cannot be declared."""
 STYLES = ("", "hook", "blow_away")
+CHARGE_SLACK_IN = 0.5
+"""A charge that falls short may end this much short of the full run (measuring at a table)."""
 _STYLE_WEAPON = {"hook": "axe", "blow_away": "maul"}
 
 
@@ -351,6 +353,16 @@ class SkirmishRuleset(RulesetBase):
         before = centre_distance_in(unit.position, target.position)
         if centre_distance_in(path[-1], target.position) > before + 1e-6:
             return [f"a charge runs toward {target.name}, not away"]
+        if in_contact(state, unit, target, path[-1]):
+            return []
+        # Short of contact: the charge runs the whole roll (D001B-06), as far as the rules'
+        # own run gets (an obstacle may stop it), within the table's measuring slack.
+        full = path_length_in(self.charge_run(state))
+        if path_length_in(path) < full - CHARGE_SLACK_IN:
+            return [
+                f"{unit.name} did not reach {target.name}: a charge runs its whole "
+                f"{rules.charge_reach_in:g} in toward it ({full:.1f} in here)"
+            ]
         return []
 
     def _check_drive(self, state: GameState, unit: Unit, action: Action) -> list[str]:

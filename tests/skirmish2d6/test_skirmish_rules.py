@@ -148,6 +148,8 @@ def test_a_short_charge_runs_the_full_roll_and_does_not_fight() -> None:
     state, _, _ = act(ruleset, state, fight("a", "b"), [1, 2])
     run = ruleset.charge_run(state)
     assert run[-1] == pytest.approx((10, 13))
+    stop = Action("charge_move", "a", path=((10, 10), (10, 12)))
+    assert "runs its whole 3 in" in ruleset.validate(state, stop)[0]  # D001B-06
     state, events, _ = act(ruleset, state, Action("charge_move", "a", path=run))
     assert "check" not in types(events) and "charge_short" in types(events)
     far = game([fighter("a", A, 10, 10), fighter("b", B, 10, 24)])
