@@ -197,3 +197,15 @@ class AutoDice(SeededDice):
 
     def commit(self) -> None:
         """Nothing to do: every roll is already logged."""
+
+
+def make_dice(physical_dice: bool, physical_cards: bool, seed: int) -> AutoDice | QueuedDice:
+    """The game's random source: dice rolled by soloscope or by the player, cards drawn by
+    soloscope or from the player's real deck (``--cards physical``)."""
+    if physical_cards:
+        return PhysicalDeck(None if physical_dice else AutoDice(seed))
+    if physical_dice:
+        queued = QueuedDice()
+        queued.auto_cards = AutoDice(seed)
+        return queued
+    return AutoDice(seed)

@@ -24,7 +24,7 @@ from assistant.live_hub import LiveHub
 from assistant.recorder import SessionRecorder
 from assistant.scenarios import load_game
 from assistant.session.camera_dice import camera_dice_reader
-from assistant.session.dice import AutoDice, PhysicalDeck, QueuedDice, deck_refusal
+from assistant.session.dice import QueuedDice, deck_refusal, make_dice
 from assistant.session.finish import SessionResult, outcome_words, part_number
 from assistant.session.game import LiveGame, Stage, Tolerances
 from assistant.session.live import run_loop
@@ -68,18 +68,6 @@ class SessionOptions:
     (None: when the page is served and standard input is a terminal)."""
     page_config: dict[str, Any] = field(default_factory=dict)
     """More settings for the page's app (``CAMPAIGN_DB``: a campaign's page beside the table's)."""
-
-
-def make_dice(physical_dice: bool, physical_cards: bool, seed: int) -> AutoDice | QueuedDice:
-    """The game's random source: dice rolled by soloscope or by the player, cards drawn by
-    soloscope or from the player's real deck (``--cards physical``)."""
-    if physical_cards:
-        return PhysicalDeck(None if physical_dice else AutoDice(seed))
-    if physical_dice:
-        queued = QueuedDice()
-        queued.auto_cards = AutoDice(seed)
-        return queued
-    return AutoDice(seed)
 
 
 def deck_explainer(game: LiveGame) -> Callable[[str, str], str]:

@@ -18,7 +18,7 @@ from typing import Any
 
 from assistant.errors import UserError
 from assistant.scenarios import load_game
-from assistant.session.dice import AutoDice, QueuedDice
+from assistant.session.dice import AutoDice, PhysicalDeck, make_dice
 from assistant.session.game import AppliedStep, LiveGame, Said, Stage
 from engine.actions import Action, ActionKind
 from engine.cards import Deck
@@ -47,7 +47,8 @@ def game_to_json(game: LiveGame, scenario_ref: str, seed: int | None) -> dict[st
     return {
         "version": SAVE_VERSION,
         "scenario": scenario_ref,
-        "dice": "auto" if isinstance(game.dice, AutoDice) else "physical",
+        "dice": "auto" if isinstance(game.dice, AutoDice) or seeded_deck(game) else "physical",
+        "cards": "physical" if isinstance(game.dice, PhysicalDeck) else "auto",
         "seed": seed,
         "dice_state": game.dice.get_state(),
         "started": game.stage is not Stage.SETUP,
@@ -69,6 +70,11 @@ def game_to_json(game: LiveGame, scenario_ref: str, seed: int | None) -> dict[st
         "announcements": [[round(a.t, 3), a.text] for a in game.announcements],
         **({"decks": [decks_json(d) for d in game.state.decks]} if game.state.decks else {}),
     }
+
+
+def seeded_deck(game: LiveGame) -> bool:
+    """A physical deck with dice rolled by soloscope."""
+    return isinstance(game.dice, PhysicalDeck) and game.dice.seeded is not None
 
 
 def decks_json(deck: Deck) -> dict[str, Any]:
@@ -185,7 +191,7 @@ def _load_v1(
             )
         state = replace(state, units=tuple(units))
         physical = data.get("dice") == "physical"
-        dice: AutoDice | QueuedDice = QueuedDice() if physical else AutoDice(int(seed or 0))
+        dice = make_dice(physical, data.get("cards") == "physical", int(seed or 0))
         game = LiveGame(
             scenario=scenario,
             ruleset=ruleset,
