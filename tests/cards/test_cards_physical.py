@@ -6,6 +6,7 @@ on the page in headless Chromium (two taps for one card, the keyboard for the ne
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -194,3 +195,18 @@ def test_a_whole_game_is_played_with_the_physical_deck(seed: int) -> None:
         deck = game.state.deck("cards")
         assert len(deck.draw_pile) + len(deck.discard) + len(deck.removed) == 54
     assert game.stage is Stage.OVER and asked > 10
+
+
+def test_a_physical_deck_game_resumes_as_one(tmp_path: Path) -> None:
+    from assistant.session.store import load_saved, saver
+
+    game, table = _game(6)
+    save_file = tmp_path / "game.json"
+    game.on_saved = saver(save_file, "bosworth-street", 6)
+    for _ in range(3):
+        _until_card(game, table)
+        pile = game.state.deck("cards").draw_pile
+        game.command(Command("dice", value=card_code(pile[-1])))
+    resumed, _, _ = load_saved(save_file, lambda text: None)
+    assert isinstance(resumed.dice, PhysicalDeck) and resumed.dice.seeded is not None
+    assert resumed.state == game.state
