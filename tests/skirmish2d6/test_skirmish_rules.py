@@ -293,3 +293,31 @@ def test_each_round_opens_with_a_roll_off_and_a_tie_is_settled_by_one_more_die()
     assert (pending.kind, pending.purpose) == (PendingKind.CHANCE, "roll-off")
     state, _, _ = act(ruleset, state, Action("chance"), [1, 4])
     assert state.round == 2 and not any(u.activated for u in state.units)
+
+
+def test_an_objective_marker_outside_terrain_is_held_by_the_marker_alone() -> None:
+    marker = {"id": "m", "name": "the standard", "x": 18.0, "y": 18.0}
+    units = [fighter("a", A, 18, 19.4), fighter("b", B, 18, 21)]  # 0.9 and 2.5 in away
+    _, state = game(units, objectives=[marker])
+    assert victory_points(state) == {A: 3, B: 0}
+
+
+def test_a_neutral_side_is_refused_in_one_line() -> None:
+    from engine.scenario import Scenario
+
+    scenario = Scenario.model_validate(
+        {
+            "scenario": {"name": "n", "ruleset": "skirmish2d6", "ai_controller": "skirmish-ai"},
+            "sides": [
+                {"name": A, "role": "human", "edge": "front"},
+                {"name": B, "role": "ai", "edge": "back"},
+                {"name": "Crows", "role": "neutral", "edge": "left"},
+            ],
+            "units": [fighter("a", A, 5, 5), fighter("b", B, 9, 9), fighter("c", "Crows", 2, 9)],
+            "source": "n.toml",
+        }
+    )
+    from engine.protocols import find_ruleset
+
+    with pytest.raises(ScenarioError, match=r"n.toml: sides\[2\]: the 2D6 skirmish has no neutral"):
+        find_ruleset("skirmish2d6").new_game(scenario)
