@@ -345,6 +345,13 @@ class SkirmishAdapter(BaseAdapter):
     def replay_move(
         self, state: GameState, ruleset: Ruleset, unit: Unit, seen: PieceSeen, slack_in: float
     ) -> ReplayMove:
+        drive = _drive(state)
+        if drive is not None and drive[0] == unit.id:
+            off = math.dist((seen.x_in, seen.y_in), drive[2])
+            if off <= DRIVE_TOL_IN + slack_in:
+                act = Action(DRIVE, unit.id, path=(drive[1], drive[2]))
+                return ReplayMove((act,), True, nudged=off > DRIVE_TOL_IN)
+            return ReplayMove((), False, f"{unit.name} was to be driven back {off:.1f} in away")
         action = self._move_action(state, unit, (seen.x_in, seen.y_in))
         problems = ruleset.validate(state, action)
         if not problems:
@@ -364,6 +371,9 @@ class SkirmishAdapter(BaseAdapter):
         return ReplayMove((), False, problems[0])
 
     def stand_in_actions(self, state: GameState, unit: Unit) -> tuple[Action, ...]:
+        drive = _drive(state)
+        if drive is not None and drive[0] == unit.id:
+            return (Action(DRIVE, unit.id, path=(drive[1], drive[2])),)
         return (Action(ActionKind.PASS, unit.id, side=unit.side),)
 
 
