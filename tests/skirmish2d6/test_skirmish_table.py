@@ -241,3 +241,14 @@ def test_sight_lines_on_the_page_name_what_blocks_them() -> None:
     assert (lines["b"].clear, lines["b"].note) == (False, "blocked by Friend")
     assert (lines["c"].clear, lines["c"].note) == (False, "blocked by the wall")
     assert (lines["d"].clear, lines["d"].range_in) == (True, 14.0)
+
+
+def test_footage_of_a_drive_back_is_read_as_the_drive_back() -> None:
+    ruleset, state = game([fighter("a", A, 10, 10), fighter("b", B, 11, 10)])
+    state, _, _ = act(ruleset, state, fight("a", "b"), [1, 1, 6, 6], drive=False)
+    unit = state.unit("a")
+    read = ADAPTER.replay_move(state, ruleset, unit, PieceSeen(8.8, 10.1, 0), 0.5)
+    assert read.legal and [a.kind for a in read.actions] == ["drive_back"]
+    assert not ruleset.validate(state, read.actions[0])
+    far = ADAPTER.replay_move(state, ruleset, unit, PieceSeen(6, 10, 0), 0.5)
+    assert not far.legal and "driven back" in far.reason
