@@ -196,7 +196,12 @@
         svg("line", { x1: a.x_in, y1: Y(a.y_in), x2: b.x_in, y2: Y(b.y_in), class: cls,
           "data-sight": `${line.from_id}>${line.to_id}` }, sightLayer);
         const words = [];
-        if (line.range_in !== null && line.range_in !== undefined) words.push(`${line.range_in.toFixed(1)}"`);
+        if (line.range_in !== null && line.range_in !== undefined) {
+          // On a grid, ranges are counted in squares.
+          const squares = view.grid ? Math.round(line.range_in / view.grid.cell_in) : null;
+          words.push(squares === null ? `${line.range_in.toFixed(1)}"`
+            : `${squares} square${squares === 1 ? "" : "s"}`);
+        }
         words.push(line.clear ? (line.cover === "none" ? "in the open" : `${line.cover} cover`) : "no line of sight");
         const mx = (a.x_in + b.x_in) / 2;
         const my = Y((a.y_in + b.y_in) / 2);
