@@ -4,6 +4,8 @@ the Priest's heals left, all from the live game's view model."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from assistant.live_hub import BoardView, LiveHub
@@ -11,7 +13,9 @@ from assistant.scenarios import load_game
 from assistant.session.dice import AutoDice
 from assistant.session.game import LiveGame, Stage
 from assistant.session.view import build_view
+from assistant.tables import find_adapter
 from assistant.web import ServerHandle
+from engine.model import GameState
 from engine.protocols import find_controller
 from tests.browser import CHROMIUM, MISSING
 from tests.session.virtual_table import VirtualTable
@@ -19,6 +23,9 @@ from tests.web.conftest import browser, hub, page, server  # noqa: F401  (fixtur
 from tests.web.page_helpers import open_page
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+
+_STATE: list[GameState] = []
 
 
 def _view() -> BoardView:
@@ -33,6 +40,7 @@ def _view() -> BoardView:
         initial=state,
     )
     VirtualTable(game).run_until(Stage.HUMAN)
+    _STATE[:] = [game.state]
     return build_view(game)
 
 
@@ -51,8 +59,12 @@ def test_the_page_shows_the_grid_statuses_facing_wounds_and_heals(
     server: ServerHandle,  # noqa: F811
 ) -> None:
     view = _view()
+    lines = find_adapter("dungeon").sight_lines(_STATE[0], _STATE[0].unit("magic-user"))
+    view = replace(view, sight_lines=lines)
     hub.publish(view)
     open_page(page, server.url)
+    labels = page.locator("#overlay .sight-label").all_text_contents()
+    assert labels and all(" square" in t for t in labels), labels  # ranges in squares
     assert page.locator("#overlay .grid-line").count() == 9 + 9
     assert page.locator("#overlay .grid-blocked").count() == 13
     assert page.locator('#overlay .grid-blocked[data-cell="2,0"]').count() == 1
