@@ -182,7 +182,14 @@ def demo_clip(
     from assistant.progress import progress_bar
 
     scenario, ruleset, state = load_game(scenario_ref)
-    seed = replayable_seed(scenario, ruleset, state) if seed is None else seed
+    if seed is None:
+        seed = replayable_seed(scenario, ruleset, state)
+    elif stand_in_rolls(scenario, ruleset, state, seed):
+        print(
+            f"Note: in seed {seed} the heroes' stand-in settles a tie with a die the table never "
+            "rolls, so the battle at the table may go another way; leave out --seed to play "
+            "one that replays exactly."
+        )
     folder = cache_dir() if folder is None else folder
     name = f"{scenario.scenario.name}-seed{seed}-{battle_digest(scenario, ruleset, state, seed)}"
     meta = folder / f"{name}.json"
