@@ -140,17 +140,20 @@ def unit_entries(gen: GeneratedScenario) -> list[UnitEntry]:
 
 def terrain_tags(gen: GeneratedScenario) -> dict[str, int]:
     """Terrain piece id -> kit terrain tag: the scenario's own pieces first, then the random
-    ones in layout order, while the kit's eight last; a piece whose tag a taller neighbour
-    would hide from the overhead camera gets none (the camera could not check it)."""
+    solid ones in layout order (large, then small), then rivers and roads, while the kit's
+    eight last; a piece whose tag a taller neighbour would hide from the overhead camera gets
+    none (the camera could not check it)."""
     pieces: list[tuple[str, float, float, TerrainType, tuple[tuple[float, float], ...]]] = [
         (t.id, t.x, t.y, t.type, t.polygon) for t in gen.scenario_terrain
     ]
-    pieces += [(p.id, p.x, p.y, p.type, p.polygon) for p in gen.terrain.pieces]
+    # Solid pieces before rivers and roads: a strip's tag says little about where it runs.
+    layout = sorted(gen.terrain.pieces, key=lambda p: p.type.shape == "strip")
+    pieces += [(p.id, p.x, p.y, p.type, p.polygon) for p in layout]
     eye = (gen.width_in / 2, gen.depth_in / 2, eye_height_in(gen.width_in, gen.depth_in))
     tags = iter(TERRAIN_IDS)
     out: dict[str, int] = {}
     for ident, x, y, kind, _ in pieces:
-        z_in = _tag_mm(1.0, kind)[1] / MM_PER_IN
+        z_in = tag_mm(1.0, kind)[1] / MM_PER_IN
         others = [(Polygon(poly), k.height_in) for i, _, _, k, poly in pieces if i != ident]
         if hidden_from_above(x, y, z_in, others, eye):
             continue
@@ -175,7 +178,7 @@ def _toml(value: object) -> str:
     return json.dumps(str(value), ensure_ascii=False)
 
 
-def _tag_mm(short_in: float, kind: TerrainType) -> tuple[float, float]:
+def tag_mm(short_in: float, kind: TerrainType) -> tuple[float, float]:
     """(size, height) of a terrain tag: 4/5 of the narrow side in 5 mm steps, 20 to 30 mm;
     on top of a solid piece, on the base of a wood or a flat piece."""
     size = min(TAG_MAX_MM, max(SCENARIO_TAG_MIN_MM, (0.8 * short_in * MM_PER_IN) // 5 * 5))
@@ -200,7 +203,7 @@ def _terrain_lines(
     ):
         lines.append(f"{key} = {_toml(value)}")
     if tag is not None:
-        size, height = _tag_mm(short_in, kind)
+        size, height = tag_mm(short_in, kind)
         lines.append(
             f"tags = [{{ id = {tag}, forward_mm = 0, size_mm = {_toml(size)}, "
             f"height_mm = {_toml(height)} }}]"

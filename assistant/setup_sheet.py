@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 from fpdf import FPDF
 
-from assistant.scenario_files import terrain_tags, unit_entries
+from assistant.scenario_files import tag_mm, terrain_tags, unit_entries
 from assistant.terrain_files import MM_PER_IN, piece_tags, tag_size_mm
-from engine.generators.scenario import GeneratedScenario
+from engine.generators.scenario import GeneratedScenario, ScenarioTerrain
 from engine.generators.terrain import TerrainLayout, TerrainPiece
 
 PAGE_MM = (210.0, 297.0)
@@ -101,13 +101,16 @@ def terrain_sheet(layout: TerrainLayout, title: str, with_tags: bool = True) -> 
 def scenario_sheet(gen: GeneratedScenario, seed: int) -> Sheet:
     """The sheet of a generated scenario: terrain, zones, figures, objectives."""
     tags = terrain_tags(gen)
+    short = {t.id: t.type.footprint_in(gen.battlefield)[1] for t in gen.scenario_terrain}
+    short |= {p.id: p.short_in for p in gen.terrain.pieces}
+    every: list[ScenarioTerrain | TerrainPiece] = [*gen.scenario_terrain, *gen.terrain.pieces]
     pieces = [
         SheetPiece(
-            t.id, t.name, t.type.name, t.type.kind, t.polygon, t.x, t.y, tags.get(t.id), 30.0
+            t.id, t.name, t.type.name, t.type.kind, t.polygon, t.x, t.y, tags.get(t.id),
+            tag_mm(short[t.id], t.type)[0],
         )
-        for t in gen.scenario_terrain
-    ]
-    pieces += [_piece(p, tags.get(p.id)) for p in gen.terrain.pieces]
+        for t in every
+    ]  # fmt: skip
     figures = tuple(
         SheetMark(f"{u.tag}", u.placement.x, u.placement.y, u.placement.role)
         for u in unit_entries(gen)
