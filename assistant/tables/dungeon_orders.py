@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from assistant.session.observation import PieceSeen
 from assistant.tables.base import Expectation
-from assistant.tables.dungeon_cells import LINE_FRACTION, read_cell
+from assistant.tables.dungeon_cells import read_cell
 from engine.actions import Action, ActionKind, Event, IllegalActionError, Order
 from engine.dice import SeededDice
 from engine.geometry import Point
@@ -126,7 +126,9 @@ def expectation(state: GameState, ruleset: Ruleset, order: Order) -> Expectation
     unit = state.unit(action.unit_id or "")
     grid = state.table.grid
     assert grid is not None
-    tol = (0.5 - LINE_FRACTION) * grid.cell_in
+    # Half a square: with a model on a line asked to be centred first (placement_problem),
+    # this accepts exactly the clear part of the ordered square and nothing of its neighbours.
+    tol = 0.5 * grid.cell_in
     here = Expectation(
         unit.id,
         unit.x,

@@ -338,3 +338,32 @@ def test_a_model_on_a_wall_square_or_on_another_figures_square_is_named() -> Non
     game.observe(table.observation())
     where = "H7" if other.cell == (7, 6) else str(other.cell)
     assert said[-1] == f"The Fighting Man and the Thief are both on {where}: one figure per square."
+
+
+def test_an_ordered_model_anywhere_clear_in_its_square_is_accepted_never_in_the_next() -> None:
+    game, said = _live(1)
+    table = VirtualTable(game)
+    _until(table, Stage.AI_ORDER, lambda g: g.expected is not None and g.expected.moves)
+    exp = game.expected
+    assert exp is not None
+    step = game.state.step
+    grid = game.state.table.grid
+    assert grid is not None
+    walls = rules_of(game.state).walls
+    taken = {u.cell for u in game.state.units if u.on_table}
+    dx, dy = next(
+        (dx, dy)
+        for dx in (0.7, -0.7, 0.0)
+        for dy in (0.0, 0.7, -0.7)
+        if (dx, dy) != (0.0, 0.0)
+        if (c := grid.cell_at((exp.x_in + dx, exp.y_in + dy))) not in walls
+        and c not in taken
+        and grid.contains(c)
+    )
+    table.poses[exp.unit_id] = (exp.x_in + dx, exp.y_in + dy, exp.heading_deg)  # next square
+    game.observe(table.observation())
+    assert game.state.step == step and game.stage is Stage.AI_ORDER
+    assert said[-1].startswith("Move ")  # told how far to move it back
+    table.poses[exp.unit_id] = (exp.x_in - 0.3, exp.y_in + 0.3, exp.heading_deg)  # off-centre
+    game.observe(table.observation())
+    assert game.state.step > step  # in its square, clear of the lines: carried out

@@ -63,7 +63,7 @@ def test_a_patrol_order_is_said_in_squares_and_its_square_expected() -> None:
     assert "facing north" in said
     exp = adapter.expectation(state, turn)
     assert exp.cell == (2, 3) and not exp.moves and exp.heading_deg == 0.0
-    assert exp.position_tol_in == pytest.approx(0.35)  # clear of the lines of its square
+    assert exp.position_tol_in == pytest.approx(0.5)  # its square (a line is asked about first)
 
     walk = Order((patrol_action(state, troll.id, 1, None),), "patrol", "patrol roll 1")
     said = adapter.order_instruction(state, walk)
