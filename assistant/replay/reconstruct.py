@@ -303,7 +303,8 @@ def events_from_log(records: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]
         t_raw = record.get("t", record.get("time_s"))
         t = float(t_raw) if isinstance(t_raw, int | float) else t_prev
         t_prev = t
-        kind = str(record.get("kind") or record.get("type") or "event")
+        # The record's type names it; an event's own "kind" field (a check's "opposed") is data.
+        kind = str(record.get("type") or record.get("kind") or "event")
         item: dict[str, Any] = {"t": round(t, 3), "kind": kind, "text": _event_text(record)}
         item["source"] = "log"
         item["seq"] = seq

@@ -55,4 +55,7 @@ def test_a_rendered_battle_plays_live_to_the_simulated_outcome_and_replays(
     activations = [e["text"] for e in logged if e["kind"] == "activation"]
     assert activations == [e.text for e in simulated.events if e.type == "activation"]
     assert [e["text"] for e in logged if e["kind"] == "end"] == [simulated.events[-1].text]
+    # A check line's own "kind" (opposed, basic) does not rename it in the timeline.
+    assert any(e["kind"] == "check" for e in logged)
+    assert not any(e["kind"] in ("opposed", "basic") for e in logged)
     assert len(doc["moves"]) >= 8  # the moves, charges and drive-backs the camera saw
