@@ -15,7 +15,7 @@ from typing import Any
 
 from shapely.geometry import Polygon
 
-from assistant.terrain_files import MM_PER_IN, TAG_MAX_MM, piece_json
+from assistant.terrain_files import MM_PER_IN, TAG_MAX_MM, TAG_MIN_MM, piece_json
 from calibration.kit_ids import PIECE_IDS, TERRAIN_IDS
 from engine.generators.scenario import GeneratedScenario, Role, ScenarioTerrain, UnitPlacement
 from engine.generators.scenario_deploy import eye_height_in, hidden_from_above
@@ -64,10 +64,6 @@ VICTORY: dict[ScenarioKind, str] = {
     ),
 }
 """Each scenario's own end, in words (RULES §5.m), for the file's description."""
-
-SCENARIO_TAG_MIN_MM = 20.0
-"""Smallest terrain tag of a generated scenario: 34 px on a 1080p camera over a 2 ft table (a
-10 mm tag, 17 px, is often missed); on a narrow piece (a low wall) it overhangs onto a card."""
 
 RULES_NOTE: dict[ScenarioKind, str] = {
     k: (
@@ -181,7 +177,7 @@ def _toml(value: object) -> str:
 def tag_mm(short_in: float, kind: TerrainType) -> tuple[float, float]:
     """(size, height) of a terrain tag: 4/5 of the narrow side in 5 mm steps, 20 to 30 mm;
     on top of a solid piece, on the base of a wood or a flat piece."""
-    size = min(TAG_MAX_MM, max(SCENARIO_TAG_MIN_MM, (0.8 * short_in * MM_PER_IN) // 5 * 5))
+    size = min(TAG_MAX_MM, max(TAG_MIN_MM, (0.8 * short_in * MM_PER_IN) // 5 * 5))
     flat = kind.kind == "woods" or kind.height_in <= 0
     return size, 3.0 if flat else round(kind.height_in * MM_PER_IN, 1)
 

@@ -16,9 +16,12 @@ from engine.generators.terrain import TerrainLayout, TerrainPiece
 
 MM_PER_IN = 25.4
 
-TAG_MIN_MM = 10.0
+TAG_MIN_MM = 20.0
 TAG_MAX_MM = 30.0
-"""Generated terrain tags are 10 to 30 mm (the kit prints terrain tags of 10 to 40 mm)."""
+"""Generated terrain tags are 20 to 30 mm (the kit prints terrain tags of 10 to 40 mm): a 10 mm
+tag is 17 px on a 1080p camera over a 2 ft table and often missed, which would keep the set-up
+check waiting for it; 20 mm (34 px) is read. On a narrow piece (a low wall) it overhangs onto
+a card."""
 
 FLAT_TAG_HEIGHT_MM = 3.0
 """A tag on a flat piece (pool, river, road, pit) or on the base of a wood stands this high."""
