@@ -27,8 +27,10 @@ from assistant.session.game import LiveGame, Stage
 from assistant.session.observation import Observation, PieceSeen
 from assistant.session.reader import TableReader
 from assistant.session.setup_check import (
+    TerrainPlace,
     move_words,
     setup_problems,
+    tag_point,
     terrain_places,
     terrain_problem,
 )
@@ -37,6 +39,7 @@ from engine.dice import SeededDice
 from engine.generators.scenario import generate_scenario
 from engine.generators.scenario_table import ScenarioKind
 from engine.protocols import find_controller
+from engine.scenario import TagSpec
 from vision.detector import Detector
 from vision.render.frame import render_frame
 from vision.types import Frame
@@ -197,3 +200,23 @@ def test_play_checks_a_generated_scenario_before_the_battle(tmp_path: Path) -> N
     assert f"Move {label[second.spec.name]} 1.5 inches away from you." in setup[0]
     assert said[1] == "The table matches Basic Battle (generated, seed 10). Let battle begin."
     assert len(result.game.steps) >= 1
+
+
+def test_a_tag_off_the_centre_is_checked_where_it_sits() -> None:
+    """A tag 2 in ahead of the piece's centre: turning the piece 14 degrees about its centre
+    moves the tag 0.49 in (in place), 16 degrees is out of place; the piece moved so that the
+    tag alone is still in place but the turn is not is told to turn."""
+    tag = TagSpec(id=8, forward_mm=2 * 25.4, size_mm=30, height_mm=75)
+    place = TerrainPlace("tower", "the tower", 10.0, 10.0, (tag,))
+    assert tag_point(10.0, 10.0, 0.0, tag) == pytest.approx((10.0, 12.0))
+    assert tag_point(10.0, 10.0, 90.0, tag) == pytest.approx((12.0, 10.0))
+    assert terrain_problem(place, _seen(10.0, 10.0, 14.0)) is None
+    assert (
+        terrain_problem(place, _seen(10.0, 10.0, 344.0))
+        == "Turn the tower (tag 8) about 15 degrees right."
+    )
+    assert terrain_problem(place, _seen(10.0, 9.6)) is None
+    assert (
+        terrain_problem(place, _seen(10.0, 9.4))
+        == "Move the tower (tag 8) 0.5 inches away from you."
+    )
