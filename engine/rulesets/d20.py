@@ -37,6 +37,7 @@ from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, registe
 from engine.query import TableQuery
 from engine.rulesets.d20_board import (
     card_of,
+    dangerous_at,
     in_reach,
     move_allowance,
     move_problem,
@@ -45,6 +46,7 @@ from engine.rulesets.d20_board import (
     visible,
 )
 from engine.rulesets.d20_combat import (
+    dangerous_roll,
     morale_checks,
     non_combat,
     status_change,
@@ -348,6 +350,18 @@ class D20Ruleset(RulesetBase):
     def _end_turn(self, state: GameState, events: list[Event], dice: RandomSource) -> Outcome:
         rules = self._rules(state)
         unit = state.unit(rules.acting or "")
+        if (
+            unit.on_table
+            and unit.id not in rules.dangerous_rolled
+            and dangerous_at(state, unit.position)
+        ):
+            # Ending the turn in dangerous ground without having rolled on entering (§5.f).
+            state, evs = dangerous_roll(state, unit, dice)
+            outcome = self._after(state, events + evs, None, dice)
+            if outcome.state.winner is not None:
+                return outcome
+            state, events = outcome.state, list(outcome.events)
+            unit = state.unit(unit.id)
         if unit.on_table and RETREATING in unit.statuses and rules.moved:
             if state.side(unit.side).role is Role.AI:
                 state, ev = status_change(state, unit, ALERTED)

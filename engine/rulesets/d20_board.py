@@ -25,7 +25,6 @@ from engine.geometry import (
     Cover,
     CoverArea,
     MoveArea,
-    Obstacle,
     Point,
     centre_distance_in,
     chebyshev,
@@ -319,9 +318,3 @@ def enters_dangerous(state: GameState, path: Sequence[Point]) -> bool:
         t.dangerous and line.intersects(Polygon(t.polygon)) and not dangerous_at(state, path[0])
         for t in state.terrain
     )
-
-
-def obstacles_for(state: GameState) -> tuple[Obstacle, ...]:
-    """Terrain that blocks sight (for the adapter's sight lines)."""
-    sight, _, _ = terrain_geometry(state)
-    return sight

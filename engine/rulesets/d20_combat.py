@@ -10,7 +10,6 @@ from dataclasses import replace
 
 from engine.actions import Event, event
 from engine.dice import RandomSource
-from engine.geometry import Point
 from engine.model import GameState, Unit, UnitStatus
 from engine.rulesets.d20_board import adjacent, card_of, in_cover, rules_of, spaces_between
 from engine.rulesets.d20_state import (
@@ -295,8 +294,3 @@ def morning_rest(unit: Unit) -> Unit:
 def new_session(unit: Unit) -> Unit:
     """A new game session: the Recovery action may be taken again (once per session)."""
     return replace(unit, rules=replace(rules_of(unit), recovered=False))
-
-
-def attack_origin(unit: Unit, at: Point | None) -> Point:
-    """Where an attack is made from (the unit's spot, or where a planned move ends)."""
-    return unit.position if at is None else at

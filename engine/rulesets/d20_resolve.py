@@ -73,9 +73,11 @@ def move(
     rules = d20_rules(state)
     if state.side(unit.side).role is Role.HUMAN and len(path) > 1 and not rules.heroes_moved:
         state = replace(state, rules=replace(rules, heroes_moved=True))
-    if len(path) > 1 and enters_dangerous(state, path):
+    if len(path) > 1 and path[0] != path[-1] and enters_dangerous(state, path):
         state, evs = dangerous_roll(state, state.unit(unit.id), dice)
         events += evs
+        r = d20_rules(state)
+        state = replace(state, rules=replace(r, dangerous_rolled=(*r.dangerous_rolled, unit.id)))
     return state, events
 
 

@@ -275,6 +275,21 @@ def test_dangerous_terrain_wounds_on_1_to_3() -> None:
     assert act(state, into, ScriptedDice([4])).unit("h1").wounds == 0
 
 
+def test_dangerous_terrain_rolls_at_the_end_of_a_turn_spent_there() -> None:
+    gas = {"id": "g", "name": "the gas", "polygon": [[1, 0], [2, 0], [2, 1], [1, 1]],
+           "dangerous": True}  # fmt: skip
+    state = start(battle([hero("h1", "B12", wounds=2), enemy("e1", "L1")], terrain=(gas,)))
+    outcome = ruleset().apply(state, Action("pass", "h1"), ScriptedDice([2]))
+    assert outcome.state.unit("h1").wounds == 1
+    into = ruleset().apply(state, move_to(state, "h1", (1, 11)), ScriptedDice([]))  # stays put
+    assert [e.type for e in into.events].count("dangerous") == 0
+    gas2 = {**gas, "polygon": [[1, 1], [2, 1], [2, 2], [1, 2]]}
+    state = start(battle([hero("h1", "B12", wounds=2), enemy("e1", "L1")], terrain=(gas2,)))
+    step = ruleset().apply(state, move_to(state, "h1", (1, 10)), ScriptedDice([5]))
+    done = ruleset().apply(step.state, Action("pass", "h1"), ScriptedDice([]))  # rolled already
+    assert [e.type for e in (*step.events, *done.events)].count("dangerous") == 1
+
+
 def test_difficult_terrain_costs_two_per_space() -> None:
     rubble = {"id": "r", "name": "rubble", "polygon": [[0, 0], [12, 0], [12, 2], [0, 2]],
               "difficult": True}  # fmt: skip
