@@ -218,6 +218,12 @@ class DungeonAdapter(BaseAdapter):
         return tuple(out)
 
     def moved_prompt(self, state: GameState, unit: Unit, distance_in: float) -> str:
+        grid = state.table.grid
+        if grid is not None and distance_in < 0.5 * grid.cell_in and unit.cell is not None:
+            return (
+                f"The {card_of(unit).title} is still on {cell_name(unit.cell)}. Declare its "
+                "attack, or done."
+            )
         return f"The {card_of(unit).title} moved. Say done, then declare its attack."
 
     def placement_problem(self, state: GameState, unit: Unit, seen: PieceSeen) -> str:
@@ -265,7 +271,9 @@ class DungeonAdapter(BaseAdapter):
         unit = state.unit(uid)
         if what == "pass":
             return Action(ActionKind.PASS, uid, side=unit.side)
-        if move is not None and move[1] is not None and what != "done":
+        if move is not None and (move[1] is None or len(move[1]) < 2):
+            move = None  # still on its own square: no move (its facing does not count)
+        if move is not None and what != "done":
             return f"Say done for the {card_of(unit).title}'s move first, then declare its {what}."
         if what == "done":
             if move is None or move[1] is None:

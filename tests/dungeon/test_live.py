@@ -367,3 +367,16 @@ def test_an_ordered_model_anywhere_clear_in_its_square_is_accepted_never_in_the_
     table.poses[exp.unit_id] = (exp.x_in - 0.3, exp.y_in + 0.3, exp.heading_deg)  # off-centre
     game.observe(table.observation())
     assert game.state.step > step  # in its square, clear of the lines: carried out
+
+
+def test_a_hero_nudged_within_its_square_has_not_moved() -> None:
+    game, said = _live(1)
+    table = VirtualTable(game)
+    _until(table, Stage.HUMAN)
+    hero = game.state.unit(game.adapter.turn(game.state, game.ruleset).candidates[0])
+    table.poses[hero.id] = (hero.x - 0.3, hero.y + 0.3, 90.0)  # off-centre, turned: same square
+    game.observe(table.observation())
+    assert said[-1] == "The Fighting Man is still on G7. Declare its attack, or done."
+    step = game.state.step
+    game.declare("done", None)  # done without a move: its turn ends
+    assert game.state.step == step + 1 and game.state.unit(hero.id).cell == hero.cell
