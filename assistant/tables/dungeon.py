@@ -162,6 +162,10 @@ class DungeonAdapter(BaseAdapter):
         if event.text in self._ordered:
             self._ordered.discard(event.text)
             return None
+        if str(event.type) == "place" and event.unit and state.has_unit(event.unit):
+            placed = state.unit(event.unit)  # the Arch Foe's start roll: the player sets it
+            if placed.cell is not None and event.get("from_cell") != event.get("cell"):
+                return f"{event.text} Put the {card_of(placed).title} on {cell_name(placed.cell)}."
         return event.text or None
 
     @staticmethod

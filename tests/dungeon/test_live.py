@@ -270,6 +270,7 @@ def test_physical_dice_the_patrol_d8_is_asked_for_and_used() -> None:
     assert "6-sided die" in said[-1] and "dragon" in said[-1]  # the dragon's start square
     game.command(Command(kind="dice", value=4))
     assert game.state.unit("dragon").cell == (7, 2)  # H3 (T004-05)
+    assert "Dragon start roll 4: it starts on H3. Put the Dragon on H3." in said
     _until(table, Stage.DICE)
     assert "8-sided die" in said[-1] and "patrol" in said[-1]
     game.command(Command(kind="dice", value=7))
