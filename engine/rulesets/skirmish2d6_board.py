@@ -19,7 +19,6 @@ from engine.geometry import (
     Point,
     base_obstacle,
     centre_distance_in,
-    edge_gap_in,
     segment_point_distance_in,
     within_in,
 )
@@ -118,8 +117,11 @@ def _holder(state: GameState, site: ObjectiveSite) -> str | None:
 
 
 def gap(a: Unit, b: Unit, at: Point | None = None) -> float:
-    """Edge-to-edge distance, inches (G-01), with ``a`` optionally standing at ``at``."""
-    return edge_gap_in(a.position if at is None else at, a.radius_in, b.position, b.radius_in)
+    """Edge-to-edge distance, inches (G-01), with ``a`` optionally standing at ``at``
+    (``engine.geometry.edge_gap_in``, inlined: the AI asks it thousands of times a game)."""
+    ax, ay = (a.x, a.y) if at is None else at
+    d = math.hypot(b.x - ax, b.y - ay) - (a.base_diameter_in + b.base_diameter_in) / 2.0
+    return d if d > 0.0 else 0.0
 
 
 def in_contact(state: GameState, a: Unit, b: Unit, at: Point | None = None) -> bool:
