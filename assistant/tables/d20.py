@@ -40,6 +40,7 @@ from engine.model import GameState, Role, Unit
 from engine.protocols import PendingKind, Ruleset
 from engine.rulesets.d20_board import (
     card_of,
+    cover_word,
     in_cover,
     in_reach,
     move_allowance,
@@ -272,16 +273,16 @@ class D20Adapter(BaseAdapter):
         out = []
         for enemy in state.enemies_of(unit):
             clear = visible(state, unit, enemy)
-            cover = in_cover(state, enemy, unit.position)
+            cover = cover_word(state, enemy, unit.position)
             spaces = spaces_between(state, unit, enemy)
             out.append(
                 SightLineView(
                     from_id=unit.id,
                     to_id=enemy.id,
                     clear=clear,
-                    cover="cover" if cover else "none",
+                    cover=cover,
                     range_in=round(spaces * space_in(state), 2),
-                    note=f"{spaces:.1f} spaces" + ("; in cover: 16+ at range" if cover else ""),
+                    note=f"{spaces:.1f} spaces" + ("" if cover == "none" else "; 16+ at range"),
                 )
             )
         return tuple(out)

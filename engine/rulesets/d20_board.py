@@ -176,6 +176,17 @@ def in_cover(state: GameState, target: Unit, shooter: Point, at: Point | None = 
     )
 
 
+def cover_word(state: GameState, target: Unit, shooter: Point) -> str:
+    """The best cover ("none", "soft", "hard") the target has from a shot from ``shooter``
+    (any of it makes a ranged attack need 16+, D003-16)."""
+    areas = _cover_areas(state.terrain)
+    return (
+        cover_between(shooter, target.position, target.radius_in, areas)[0].value
+        if areas
+        else "none"
+    )
+
+
 def move_allowance(state: GameState, unit: Unit) -> float:
     """The Move Unit: in cells on a grid, in inches otherwise."""
     spaces = card_of(unit).move

@@ -181,7 +181,7 @@ def test_sight_lines_and_a_declared_attack_say_what_the_die_needs() -> None:
     state = start(battle(units, terrain=(woods,)))
     adapter = find_adapter("d20")
     lines = {v.to_id: v for v in adapter.sight_lines(state, state.unit("h1"))}
-    assert lines["e1"].clear and lines["e1"].cover == "cover" and lines["e2"].cover == "none"
+    assert lines["e1"].clear and lines["e1"].cover == "soft" and lines["e2"].cover == "none"
     assert lines["e2"].range_in == 8.0
     shot = Action("attack", "h1", target_id="e1", detail=(("weapon", "bow"),))
     assert adapter.declared_notes(state, shot) == ("H1 attacks E1 with the bow (needs 16+).",)
