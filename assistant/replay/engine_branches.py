@@ -1,14 +1,26 @@
-"""The engine's possible outcomes when the dice are unknown (footage shows moves, not rolls).
+"""The engine's possible outcomes when the dice are unknown, or seen in the dice tray.
 
 :class:`BranchingDice` is a random source for one branch of a game read back from footage:
 it gives the results of that branch, and when the rules ask for one more it stops and lists
 every result that die (or draw) could give. :func:`outcomes` applies an action on every branch
 and returns the distinct results, so the replay can keep the ones that fit what the table
 shows next. No rule is decided here: every result comes from ``Ruleset.apply``.
+
+Dice the camera saw (issue 10): given the seen dice still to come (``seen``, one entry per
+die, None for a die whose roll was not read), a die of :data:`SEEN_SIDES` sides takes the next
+seen value instead of branching (a die of another size, or an unread one, branches as
+before); a story that asks for more dice than were seen is no story of this footage
+(:class:`NoSeenRoll`, the branch is dropped). :func:`seen_outcomes` says how many seen dice
+each outcome used and whether all its dice were seen.
+
+The branches are tried breadth first (every result of the first unknown die before any of the
+second), so a short chain of re-rolls (a table that rolls again on one face) has all its
+outcomes found within :data:`MAX_BRANCHES` even when a longer chain does not end there.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -24,6 +36,11 @@ Result = int | str
 #: At most this many branches are tried for one action (a d6 attack, a d6 rout check and a
 #: nearest-edge roll come to 6 x 6 x 4).
 MAX_BRANCHES = 256
+#: The sides of the dice read in the tray (the kit's dice are d6).
+SEEN_SIDES = 6
+
+Seen = Sequence[int | None]
+"""Seen dice still to come, one per die: its face, or None when the roll was not read."""
 
 T = TypeVar("T")
 
@@ -38,18 +55,29 @@ class UnknownResult(Exception):
         self.purpose = purpose
 
 
+class NoSeenRoll(Exception):
+    """The rules asked for a die the footage did not show (more dice than were seen)."""
+
+
 class BranchingDice:
     """The results of one branch, then :class:`UnknownResult` listing the next possible ones.
 
+    With ``seen`` (not None), a d6 takes the next seen face (see the module docstring).
     Shuffles keep the pile's order (a draw lists every card of the pile anyway)."""
 
-    def __init__(self, prefix: Sequence[Result] = ()) -> None:
+    def __init__(self, prefix: Sequence[Result] = (), seen: Seen | None = None) -> None:
         self.prefix = tuple(prefix)
         self._next = 0
+        self.seen = seen
+        self.used = 0
+        """Seen dice taken so far."""
+        self.all_seen = True
+        """No result of this branch was guessed."""
         self.rolls: list[Roll] = []
         self.log: list[RandomEvent] = []
 
     def _take(self, choices: tuple[Result, ...], purpose: str) -> Result:
+        self.all_seen = False
         if self._next >= len(self.prefix):
             raise UnknownResult(choices, purpose)
         result = self.prefix[self._next]
@@ -57,7 +85,13 @@ class BranchingDice:
         return result
 
     def roll(self, sides: int, purpose: str) -> int:
-        result = self._take(tuple(range(1, sides + 1)), purpose)
+        face: int | None = None
+        if self.seen is not None and sides == SEEN_SIDES:
+            if self.used >= len(self.seen):
+                raise NoSeenRoll(purpose)
+            face = self.seen[self.used]
+            self.used += 1
+        result = self._take(tuple(range(1, sides + 1)), purpose) if face is None else face
         assert isinstance(result, int)
         entry = Roll(purpose, sides, result)
         self.rolls.append(entry)
@@ -84,21 +118,32 @@ class BranchingDice:
 def branches(
     attempt: Callable[[BranchingDice], T], limit: int = MAX_BRANCHES
 ) -> list[tuple[T, tuple[RandomEvent, ...]]]:
-    """``attempt`` run on every branch of the unknown results it asks for (depth first, results
-    in order), with each branch's logged results; at most ``limit`` branches."""
-    done: list[tuple[T, tuple[RandomEvent, ...]]] = []
-    todo: list[tuple[Result, ...]] = [()]
+    """``attempt`` run on every branch of the unknown results it asks for (breadth first,
+    results in order), with each branch's logged results; at most ``limit`` branches."""
+    return [(value, tuple(dice.log)) for value, dice in seen_branches(attempt, None, limit)]
+
+
+def seen_branches(
+    attempt: Callable[[BranchingDice], T], seen: Seen | None, limit: int = MAX_BRANCHES
+) -> list[tuple[T, BranchingDice]]:
+    """``attempt`` run on every branch of the unknown results it asks for, the seen dice
+    ``seen`` taken first (breadth first, results in order), with each branch's dice (its log,
+    the seen dice it used); at most ``limit`` branches tried."""
+    done: list[tuple[T, BranchingDice]] = []
+    todo: deque[tuple[Result, ...]] = deque([()])
     tried = 0
     while todo and tried < limit:
-        prefix = todo.pop(0)
+        prefix = todo.popleft()
         tried += 1
-        dice = BranchingDice(prefix)
+        dice = BranchingDice(prefix, seen)
         try:
             value = attempt(dice)
         except UnknownResult as more:
-            todo[:0] = [(*prefix, choice) for choice in more.choices]
+            todo.extend((*prefix, choice) for choice in more.choices)
             continue
-        done.append((value, tuple(dice.log)))
+        except NoSeenRoll:
+            continue
+        done.append((value, dice))
     return done
 
 
@@ -107,14 +152,27 @@ def outcomes(
 ) -> list[Outcome]:
     """Every distinct outcome of ``action`` over the results the dice could give (empty when
     the rules refuse the action)."""
+    return [o for o, _, _ in seen_outcomes(ruleset, state, action, None, limit)]
+
+
+def seen_outcomes(
+    ruleset: Ruleset,
+    state: GameState,
+    action: Action,
+    seen: Seen | None,
+    limit: int = MAX_BRANCHES,
+) -> list[tuple[Outcome, int, bool]]:
+    """Every distinct outcome of ``action`` on the seen dice ``seen`` (None: no dice seen)
+    and the results the other dice could give: (outcome, seen dice used, all its dice seen).
+    Empty when the rules refuse the action."""
     try:
-        found = branches(lambda dice: ruleset.apply(state, action, dice), limit)
+        found = seen_branches(lambda dice: ruleset.apply(state, action, dice), seen, limit)
     except EngineError:
         return []
-    out: list[Outcome] = []
-    seen: set[GameState] = set()
-    for outcome, _ in found:
-        if outcome.state not in seen:
-            seen.add(outcome.state)
-            out.append(outcome)
+    out: list[tuple[Outcome, int, bool]] = []
+    kept: set[tuple[GameState, int]] = set()
+    for outcome, dice in found:
+        if (outcome.state, dice.used) not in kept:
+            kept.add((outcome.state, dice.used))
+            out.append((outcome, dice.used, dice.all_seen))
     return out
