@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Literal
 
 import shapely
 from shapely.geometry import Point, Polygon, box
@@ -37,18 +36,10 @@ from engine.dice import RandomSource
 from engine.generators.scenario_deploy import (
     BASE_GAP_IN,
     Field,
-    Key,
     Ring,
-    around_points,
-    band,
-    chain_key,
     eye_height_in,
-    facing,
-    hidden_key,
-    notch_zone,
     ring_of,
     seen_from_above,
-    spread_points,
     toward,
 )
 from engine.generators.scenario_table import (
@@ -62,10 +53,21 @@ from engine.generators.scenario_table import (
     objective_vp,
     roll_scenario,
 )
+from engine.generators.scenario_zones import Role, preference_keys, start_heading, zones_for
 from engine.generators.terrain import TerrainLayout, TerrainPiece, generate_terrain
 from engine.generators.terrain_types import TERRAIN_TYPES, Battlefield, TerrainType, battlefield_for
 
-Role = Literal["human", "ai"]
+__all__ = [
+    "ArmySetup",
+    "GeneratedScenario",
+    "PlacedObjective",
+    "Role",
+    "ScenarioGenError",
+    "ScenarioKind",
+    "ScenarioTerrain",
+    "UnitPlacement",
+    "generate_scenario",
+]
 
 MOVE_UNIT_IN: dict[Battlefield, float] = {Battlefield.SMALL: 3.0, Battlefield.LARGE: 6.0}
 """The average figure's Move Unit (RULES §5.f), inches (1 in spaces)."""
@@ -165,73 +167,6 @@ class GeneratedScenario:
         return self.armies[0] if role == "human" else self.armies[1]
 
 
-def _zones(
-    kind: ScenarioKind, w: float, d: float, mu: float, r: float, fortress: Polygon | None
-) -> tuple[Polygon, Polygon]:
-    """(human zone, AI zone) for the scenario."""
-    if kind is ScenarioKind.FORTRESS_ASSAULT:
-        assert fortress is not None
-        front = fortress.bounds[1] - 2 * mu - r
-        if front < 2 * r:
-            raise ScenarioGenError(
-                f"a {w:g} x {d:g} in table is too shallow for a Fortress Assault: the assaulters "
-                "need room 2 Move Units from the fortress"
-            )
-        human = band(0, 0, w, min(2 * mu, front))
-        return human, fortress.buffer(mu / 2 + r, join_style="mitre")
-    if kind is ScenarioKind.AMBUSH:
-        targets = band(w / 4, d / 4, 3 * w / 4, d / 2)
-        x0, x1, y1 = w / 4 - mu, 3 * w / 4 + mu, d / 2 + mu
-        if x0 < 2 * r or y1 > d - 2 * r:
-            raise ScenarioGenError(f"a {w:g} x {d:g} in table is too small for an Ambush")
-        return targets, notch_zone(w, d, x0, x1, y1)
-    depth = min(2 * mu, (d - 2 * mu - 2 * r) / 2)
-    if depth < 2 * r:
-        raise ScenarioGenError(
-            f"a {w:g} in deep table leaves no room for two armies 2 Move Units ({2 * mu:g} in) apart"
-        )
-    return band(0, 0, w, depth), band(0, d - depth, w, d)
-
-
-def _keys(
-    kind: ScenarioKind,
-    role: Role,
-    zone: Polygon,
-    n: int,
-    mu: float,
-    r: float,
-    layout: TerrainLayout,
-    fortress: Polygon | None,
-    other_zone: Polygon,
-) -> list[Key]:
-    """One preference key per figure of the army."""
-    if kind is ScenarioKind.FORTRESS_ASSAULT and role == "ai":
-        assert fortress is not None
-        return [toward(p) for p in around_points(fortress, r + mu / 4, n)]
-    if kind is ScenarioKind.AMBUSH:
-        shapes = [(Polygon(p.polygon), p.type) for p in layout.pieces]
-        if role == "human":
-            terrain = shapely.union_all([s for s, _ in shapes]) if shapes else None
-            open_ground = None if terrain is None else box(*zone.bounds).difference(terrain)
-            c = zone.centroid
-            return [chain_key((c.x, c.y), mu, r, open_ground)] * n
-        watcher = other_zone.centroid
-        screens = [s for s, t in shapes if t.blocks_los]
-        cover = [s for s, t in shapes if t.cover != "none" and not t.impassable]
-        return [hidden_key((watcher.x, watcher.y), screens, cover)] * n
-    return [toward(p) for p in spread_points(zone, n)]
-
-
-def _heading(
-    kind: ScenarioKind, role: Role, xy: tuple[float, float], focus: tuple[float, float]
-) -> float:
-    if kind is ScenarioKind.AMBUSH and role == "ai":
-        return facing(xy, focus)
-    if kind is ScenarioKind.FORTRESS_ASSAULT and role == "ai":
-        return facing(focus, xy)  # defenders face out from the fortress
-    return 0.0 if role == "human" else 180.0
-
-
 def _blocking_piece(layout: TerrainLayout, zone: Polygon) -> TerrainPiece | None:
     """The impassable random piece covering most of the zone."""
     best, area = None, 0.0
@@ -321,7 +256,7 @@ def generate_scenario(
         }
         removed += sorted(gone)
         layout = _without(layout, gone)
-    human_zone, ai_zone = _zones(kind, w, d, mu, r, fort_shape)
+    human_zone, ai_zone = zones_for(kind, w, d, mu, r, fort_shape)
     zones: dict[Role, Polygon] = {"human": human_zone, "ai": ai_zone}
     counts: dict[Role, int] = {"human": heroes, "ai": enemies}
     placements: list[UnitPlacement] = []
@@ -345,7 +280,9 @@ def generate_scenario(
             focus = (float(focus_shape.centroid.x), float(focus_shape.centroid.y))
             keys = [
                 seen_from_above(k, tall, eye)
-                for k in _keys(kind, role, zone, counts[role], mu, r, layout, fort_shape, other)
+                for k in preference_keys(
+                    kind, role, zone, counts[role], mu, r, layout, fort_shape, other
+                )
             ]
             for i, key in enumerate(keys):
                 spot = field.place(zone, key)
@@ -354,7 +291,7 @@ def generate_scenario(
                     break
                 placements.append(
                     UnitPlacement(
-                        role, i, spot[0], spot[1], _heading(kind, role, spot, focus),
+                        role, i, spot[0], spot[1], start_heading(kind, role, spot, focus),
                         placed=not (kind is ScenarioKind.SPAWNING and role == "ai" and i > 0),
                     )
                 )  # fmt: skip
