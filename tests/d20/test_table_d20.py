@@ -12,7 +12,7 @@ from assistant.cli import main
 from assistant.replay.engine_replay import GameReplayer
 from assistant.replay.reconstruct import PieceMove
 from assistant.session.dice import AutoDice
-from assistant.session.game import LiveGame
+from assistant.session.game import LiveGame, Stage
 from assistant.session.observation import PieceSeen
 from assistant.tables import find_adapter
 from engine.actions import Action, ActionKind, Order
@@ -21,7 +21,15 @@ from engine.model import GameState, Role
 from engine.protocols import ControllerBase, Pending, Ruleset, find_controller
 from engine.runner import controllers_for, play_battle, start_game
 from engine.scenario import parse_scenario
-from tests.d20.test_rules_builders import ENEMIES, alerted, battle, enemy, hero, ruleset, start
+from tests.d20.test_rules_builders import (
+    ENEMIES,
+    alerted,
+    battle,
+    enemy,
+    hero,
+    ruleset,
+    start,
+)
 from tests.session.virtual_table import VirtualTable
 
 
@@ -198,3 +206,38 @@ def test_a_follower_of_the_chain_is_told_where_to_go() -> None:
     outcome = ruleset().apply(state, move, SeededDice(1))
     said = [find_adapter("d20").event_words(outcome.state, e) for e in outcome.events]
     assert any(s and "follows in the chain: put it at" in s for s in said)
+
+
+def test_the_player_moves_declares_done_then_attacks_on_the_live_table() -> None:
+    """Move a figure (the camera sees it), declare done (the move), then attack with the other
+    action; the spoken prompts and the dice follow the rules."""
+    units = [hero("h1", "F9"), enemy("e1", "F5", wounds=3)]
+    scenario = battle(units)
+    rs = ruleset()
+    said: list[str] = []
+    game = LiveGame(
+        scenario=scenario,
+        ruleset=rs,
+        ai=find_controller("status-d20"),
+        dice=AutoDice(2),  # the heroes win the first initiative with this seed
+        say=said.append,
+        initial=rs.new_game(scenario),
+    )
+    table = VirtualTable(game)
+    for _ in range(5):
+        table.step()
+        if game.stage is Stage.HUMAN:
+            break
+    assert game.stage is Stage.HUMAN and said[-1].startswith("Your turn")
+    grid = game.state.table.grid
+    assert grid is not None
+    x, y = grid.centre((5, 5))  # F6: three squares forward, next to the enemy
+    table.poses["h1"] = (x, y, 0.0)
+    table.step()
+    assert "moved 3.0 inches" in said[-1]
+    game.declare("done", None)
+    assert game.state.unit("h1").cell == (5, 5)
+    assert rs.pending(game.state).unit == "h1"  # its other action is left
+    game.declare("attack", "e1")
+    assert "H1 attacks E1 with the hand weapon (needs 6+)." in said  # the declared note
+    assert any(s.startswith("H1 attacks E1 with the hand weapon: ") for s in said)  # resolved
