@@ -135,6 +135,10 @@ def run(args: argparse.Namespace) -> int:
         )
         _write(args.out, scenario_toml(gen, seed, header))
         written.append(f"wrote the scenario to {args.out}")
+        written.append(
+            f"print its tags with: soloscope markers --out kit.pdf --scenario {args.out}; "
+            f"play it with: soloscope play --source 0 --scenario {args.out}"
+        )
     if args.sheet is not None:
         from assistant.setup_sheet import scenario_sheet_pdf  # fpdf loads only when asked
 
