@@ -1,11 +1,11 @@
 """The d20 solitaire rules (seed 003, RULES §5): simple basic d20 combat for any army or
 skirmish game, with the enemy statuses of §5.k kept by the rules.
 
-Sequence (§5.d): each round starts with one chance step — the initiative d20 of every side
-(ties re-rolled), then (option ``enemy_action``) the random enemy action d20 (purpose
-"enemy action": one random figure, half the units rounded up, all, or all plus a defeated
-figure returning Alerted at its start, D003-07). In round 1 that step also settles rolled
-tactics (§5.l) and marks every enemy Prepared (a ``status`` event each). Then the sides take
+Sequence (§5.d): each round starts with chance steps of one die each (``d20_round``): in
+round 1 the rolled tactics (§5.l), every enemy marked Prepared (a ``status`` event each);
+the initiative d20 of every side (ties re-rolled); then (option ``enemy_action``) the random
+enemy action d20 (purpose "enemy action": one random figure, half the units rounded up, all,
+or all plus a defeated figure returning Alerted at its start, D003-07). Then the sides take
 turns in initiative order with one d20 unit at a time (D003-01: a side out of units is
 skipped). A unit has a move action and one other action, in either order (§5.e): ``move``
 (a path; a second move uses the other action), ``attack`` (``detail.weapon``),
@@ -23,6 +23,12 @@ farther into the battlefield than it), and each of them that reaches the target 
 
 The scenario schema (card fields and options) is in :mod:`engine.rulesets.d20_state`; the
 board (spaces on a grid or on an open table) in :mod:`engine.rulesets.d20_board`.
+
+Recovery (§5.b, D003-22) is never legal in a battle (combat lasts from the first initiative
+to the last enemy defeated): the campaign calls :func:`engine.rulesets.d20_combat.recovery`
+between battles (half the wounds back, conditions cleared, once per session),
+:func:`~engine.rulesets.d20_combat.new_session` at a new session and
+:func:`~engine.rulesets.d20_combat.morning_rest` each morning of a multi-day adventure.
 """
 
 from __future__ import annotations
