@@ -385,8 +385,7 @@ class SkirmishRuleset(RulesetBase):
             uid, _, end = rules.drives[0]
             driven = state.unit(uid)
             state = state.with_unit(replace(driven, x=end[0], y=end[1]))
-            state = replace(state, rules=replace(rules, drives=rules.drives[1:]))
-            return self._settle(state, [])
+            return self._settle(state, [], replace(rules, drives=rules.drives[1:]))
         unit = state.unit(action.unit_id or "")
         events: list[Event] = []
         if pending.kind is PendingKind.CHOOSE_UNIT:
@@ -405,15 +404,13 @@ class SkirmishRuleset(RulesetBase):
             )
         if kind == ActionKind.PASS:
             events.append(event("pass", state.round, f"{unit.name} ends its activation.", unit.id))
-            state = replace(state, rules=replace(rules, actions_left=0))
-            return self._settle(state, events)
+            return self._settle(state, events, replace(rules, actions_left=0))
         if kind == RUN:
-            return self._run(replace(state, rules=rules), unit, action, dice, events)
+            return self._run(state, rules, unit, action, dice, events)
         cost = 2 if kind == RECOVER else (_moves(action) if kind == MOVE else 1)
         aimed = {AIM: True, SHOOT: False}.get(kind, rules.aimed)
         bonus = 1 if rules.aimed else 0
         rules = replace(rules, actions_left=rules.actions_left - cost, aimed=aimed)
-        state = replace(state, rules=rules)
         fight = Fight(state, dice, events, wounded_again_kills=self._stacking(state))
         if kind == MOVE:
             self._move(fight, unit, action.path, MOVE, cost)
@@ -426,8 +423,8 @@ class SkirmishRuleset(RulesetBase):
         elif kind == RECOVER:
             self._recover(fight, unit, action.get("status"))
         else:
-            return self._charge(fight, unit, action, dice)
-        return self._finish(fight)
+            return self._charge(fight, unit, action, dice, rules)
+        return self._finish(fight, rules)
 
     def _stacking(self, state: GameState) -> bool:
         value = state.option_value("wounded_again_kills", True)
@@ -479,12 +476,13 @@ class SkirmishRuleset(RulesetBase):
             status = named or next(s for s in RECOVER_ORDER if s in unit.statuses)
             fight.set_status(unit, status, False)
 
-    def _charge(self, fight: Fight, unit: Unit, action: Action, dice: RandomSource) -> Outcome:
+    def _charge(
+        self, fight: Fight, unit: Unit, action: Action, dice: RandomSource, rules: SkirmishState
+    ) -> Outcome:
         target = fight.state.unit(action.target_id or "")
         weapon = melee_weapon(unit, action.get("weapon"))
         assert weapon is not None
         style = str(action.get("style", ""))
-        rules = rules_of(fight.state)
         if in_contact(fight.state, unit, target):
             fight.events.append(
                 event(
@@ -499,7 +497,7 @@ class SkirmishRuleset(RulesetBase):
                 )
             )
             attack(fight, unit.id, target.id, weapon, style=style)
-            return self._finish(fight)
+            return self._finish(fight, rules)
         rolls = roll_2d6(dice, f"charge: {unit.name}")
         reach = float(sum(rolls))
         fight.events.append(
@@ -515,28 +513,27 @@ class SkirmishRuleset(RulesetBase):
                 style=style,
             )
         )
-        fight.state = replace(
-            fight.state,
-            rules=replace(
-                rules,
-                charge_target=target.id,
-                charge_reach_in=reach,
-                charge_weapon=weapon.name,
-                charge_style=style,
-            ),
+        rules = replace(
+            rules,
+            charge_target=target.id,
+            charge_reach_in=reach,
+            charge_weapon=weapon.name,
+            charge_style=style,
         )
-        return self._finish(fight)
+        return self._finish(fight, rules)
 
     def _run(
-        self, state: GameState, unit: Unit, action: Action, dice: RandomSource, events: list[Event]
+        self,
+        state: GameState,
+        rules: SkirmishState,
+        unit: Unit,
+        action: Action,
+        dice: RandomSource,
+        events: list[Event],
     ) -> Outcome:
-        rules = rules_of(state)
         target = state.unit(rules.charge_target or "")
-        state = replace(
-            state,
-            rules=replace(
-                rules, charge_target=None, charge_reach_in=0.0, charge_weapon=None, charge_style=""
-            ),
+        ran = replace(
+            rules, charge_target=None, charge_reach_in=0.0, charge_weapon=None, charge_style=""
         )
         fight = Fight(state, dice, events, wounded_again_kills=self._stacking(state))
         path = action.path or (unit.position,)
@@ -557,7 +554,7 @@ class SkirmishRuleset(RulesetBase):
                     target=target.id,
                 )
             )
-        return self._finish(fight)
+        return self._finish(fight, ran)
 
     def charge_run(self, state: GameState) -> tuple[tuple[float, float], ...]:
         """The run the rules propose for the rolled charge: straight at the target up to the
@@ -567,7 +564,7 @@ class SkirmishRuleset(RulesetBase):
         target = state.unit(rules.charge_target or "")
         return charge_path(state, unit, target, rules.charge_reach_in)
 
-    def _finish(self, fight: Fight) -> Outcome:
+    def _finish(self, fight: Fight, rules: SkirmishState) -> Outcome:
         """Queue the drive-backs for the table: each driven model stands where it stood
         until its ``drive_back`` step moves it (a model killed meanwhile is not driven)."""
         state = fight.state
@@ -578,17 +575,17 @@ class SkirmishRuleset(RulesetBase):
                 state = state.with_unit(replace(unit, x=start[0], y=start[1]))
                 drives.append((uid, start, end))
         if drives:
-            rules = rules_of(state)
-            state = replace(state, rules=replace(rules, drives=(*rules.drives, *drives)))
-        return self._settle(state, fight.events)
+            rules = replace(rules, drives=(*rules.drives, *drives))
+        return self._settle(state, fight.events, rules)
 
-    def _settle(self, state: GameState, events: list[Event]) -> Outcome:
-        """Count the step; end the activation, the round or the game when they are over."""
-        rules = rules_of(state)
+    def _settle(self, state: GameState, events: list[Event], rules: SkirmishState) -> Outcome:
+        """Count the step and put the rules' part in (``rules``: as the action left it); end
+        the activation, the round or the game when they are over."""
         step = state.step + 1
         standing = {u.side for u in state.units if u.on_table}
         if len(standing) < len(state.sides):
-            return self._end(replace(state, step=step), events, "a side has no fighter left")
+            over = replace(state, step=step, rules=rules)
+            return self._end(over, events, "a side has no fighter left")
         acting = state.unit(rules.acting) if rules.acting else None
         if acting is not None and not acting.on_table:
             rules = replace(rules, actions_left=0, charge_target=None)
