@@ -101,7 +101,13 @@ def main() -> int:
         f"games per second: {args.seeds / cpu:.1f} on CPU time ({cpu:.2f} s), "
         f"{args.seeds / wall:.1f} on the wall clock"
     )
-    print(f"AI decision: median {statistics.median(ms):.2f} ms, p95 {p95:.2f} ms ({len(ms)} calls)")
+    median = statistics.median(ms)
+    print(f"AI decision: median {median:.2f} ms, p95 {p95:.2f} ms ({len(ms)} calls)")
+    rate = args.seeds / cpu
+    print(
+        f"aims: decision median <= 2 ms {'met' if median <= 2.0 else 'MISSED'}; "
+        f">= 50 games per second {'met' if rate >= 50 else 'MISSED'} (reported, not a failure)"
+    )
     return 0
 
 
