@@ -8,6 +8,7 @@ ground costs 2 in of allowance per inch travelled inside it.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -84,6 +85,16 @@ def base_overlaps(c: Point, r: float, obstacles: Sequence[Obstacle]) -> tuple[st
     return tuple(names)
 
 
+@functools.lru_cache(maxsize=128)
+def _merged(areas: tuple[BaseGeometry, ...]) -> BaseGeometry:
+    """The union of ``areas``, prepared; remembered, since a game asks for the same terrain's
+    union at every move it weighs (shapely geometries hash and compare by value)."""
+    union = areas[0] if len(areas) == 1 else shapely.union_all(list(areas))
+    if not union.is_empty:
+        shapely.prepare(union)
+    return union
+
+
 class DifficultGround:
     """The union of the difficult-terrain areas, prepared for cost queries (inches)."""
 
@@ -92,9 +103,8 @@ class DifficultGround:
         self.union: BaseGeometry | None = None
         self.bounds = (math.inf, math.inf, -math.inf, -math.inf)
         if areas:
-            union = areas[0] if len(areas) == 1 else shapely.union_all(list(areas))
+            union = _merged(tuple(areas))
             if not union.is_empty:
-                shapely.prepare(union)
                 self.union = union
                 minx, miny, maxx, maxy = union.bounds
                 self.bounds = (float(minx), float(miny), float(maxx), float(maxy))
