@@ -19,63 +19,59 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from engine.actions import Action, ActionKind, Event, IllegalActionError, event
 from engine.dice import RandomSource
-from engine.geometry import Edge, Table, bearing_deg, centre_distance_in
+from engine.geometry import Edge, Table
 from engine.model import GameState, Objective, Role, Side, TerrainPiece, Unit
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
 from engine.query import TableQuery
-from engine.rulesets.skirmish2d6_board import (
-    charge_path,
-    gap,
-    in_contact,
-    move_toward,
-    path_length_in,
-    path_problem,
-    visible,
-)
-from engine.rulesets.skirmish2d6_checks import RECOVER_DIFFICULTY, basic_check, roll_2d6
+from engine.rulesets import skirmish2d6_legal as legal
+from engine.rulesets import skirmish2d6_resolve as resolve
+from engine.rulesets.skirmish2d6_board import move_toward
 from engine.rulesets.skirmish2d6_combat import Fight, attack
 from engine.rulesets.skirmish2d6_fighters import (
-    RECOVER_ORDER,
-    STAGGERED,
     STATUSES,
     WEAPONS,
     build_problems,
     card_from,
     card_of,
-    melee_weapon,
     move_allowance_in,
-    skill_of,
+)
+from engine.rulesets.skirmish2d6_legal import (
+    AIM,
+    BREAK,
+    CHARGE,
+    DRIVE,
+    MOVE,
+    RECOVER,
+    RUN,
+    SHOOT,
+    STYLES,
+    move_actions,
 )
 from engine.rulesets.skirmish2d6_query import SkirmishQuery
 from engine.rulesets.skirmish2d6_state import (
     ACTIONS_PER_ACTIVATION,
     BOW_RANGE_IN,
-    LAST_ROUND,
     SkirmishState,
-    held_objectives,
-    kills,
     rules_of,
-    victory_points,
 )
 from engine.scenario import Scenario, ScenarioError
 
+__all__ = [
+    "AIM",
+    "BREAK",
+    "CHARGE",
+    "DRIVE",
+    "MOVE",
+    "NAME",
+    "RECOVER",
+    "RUN",
+    "SHOOT",
+    "STYLES",
+    "SkirmishRuleset",
+    "move_actions",
+]
+
 NAME = "skirmish2d6"
-MOVE, SHOOT, AIM, CHARGE, RUN, RECOVER, DRIVE = (
-    "move",
-    "shoot",
-    "aim",
-    "charge",
-    "charge_move",
-    "recover",
-    "drive_back",
-)
-BREAK = "break"
-MAX_CHARGE_IN = 12.0
-"""No 2d6 roll reaches further: a charge at an enemy further away cannot be declared."""
-STYLES = ("", "hook", "blow_away")
-CHARGE_SLACK_IN = 0.5
-"""A charge that falls short may end this much short of the full run (measuring at a table)."""
-_STYLE_WEAPON = {"hook": "axe", "blow_away": "maul"}
 
 
 class _Card(BaseModel):
@@ -202,19 +198,15 @@ class SkirmishRuleset(RulesetBase):
                 may_pass=not running,
                 purpose="charge" if running else "action",
             )
-        side = self._next_side(state)
+        side = resolve.next_side(state)
         if state.round == 0 or side is None:
             return Pending(PendingKind.CHANCE, purpose="roll-off")
         return Pending(
-            PendingKind.CHOOSE_UNIT, side=side, candidates=self._ready(state, side), may_pass=False
+            PendingKind.CHOOSE_UNIT,
+            side=side,
+            candidates=resolve.ready(state, side),
+            may_pass=False,
         )
-
-    def _ready(self, state: GameState, side: str) -> tuple[str, ...]:
-        return tuple(u.id for u in state.units_of(side) if not u.activated)
-
-    def _next_side(self, state: GameState) -> str | None:
-        order = [state.active_side] + [s.name for s in state.sides if s.name != state.active_side]
-        return next((s for s in order if s is not None and self._ready(state, s)), None)
 
     # ------------------------------------------------------------------------- legality
     def validate(self, state: GameState, action: Action) -> list[str]:
@@ -247,10 +239,10 @@ class SkirmishRuleset(RulesetBase):
             who = state.unit(pending.unit or "").name
             return [f"{who} must act first"]
         if pending.purpose == "drive back":
-            return self._check_drive(state, unit, action)
+            return legal.check_drive(state, unit, action)
         if pending.purpose == "charge":
             return (
-                self._check_run(state, unit, action)
+                legal.check_run(state, unit, action)
                 if kind == RUN
                 else [f"{unit.name} must now run at its charge target"]
             )
@@ -259,116 +251,9 @@ class SkirmishRuleset(RulesetBase):
         left = (
             rules.actions_left if pending.kind is PendingKind.CONTINUE else ACTIONS_PER_ACTIVATION
         )
-        return self._check_action(
+        return legal.check_action(
             state, unit, action, left, rules.aimed and pending.kind is PendingKind.CONTINUE
         )
-
-    def _check_action(
-        self, state: GameState, unit: Unit, action: Action, left: int, aimed: bool
-    ) -> list[str]:
-        kind, card = str(action.kind), card_of(unit)
-        if kind == MOVE:
-            if STAGGERED in unit.statuses:
-                return [f"{unit.name} is Staggered and cannot move"]
-            moves = move_actions(action)
-            if isinstance(moves, str):
-                return [moves]
-            if moves > left:
-                return [f"{moves} Moves need {moves} actions; {unit.name} has {left} left"]
-            problem = path_problem(state, unit, action.path, moves * move_allowance_in(unit))
-            return [problem] if problem else []
-        if kind == AIM:
-            if not card.has("bow"):
-                return [f"{unit.name} has no bow to aim"]
-            return [f"{unit.name} has already aimed"] if aimed else []
-        if kind in (SHOOT, CHARGE):
-            target = self._enemy(state, unit, action.target_id)
-            if isinstance(target, str):
-                return [target]
-            if kind == SHOOT:
-                return self._check_shot(state, unit, target)
-            return self._check_charge(state, unit, target, action)
-        if kind == RECOVER:
-            if left < 2:
-                return [f"Recover takes two actions; {unit.name} has {left} left"]
-            if not unit.statuses:
-                return [f"{unit.name} has no status effect to recover from"]
-            named = action.get("status")
-            if named is not None and named not in unit.statuses:
-                return [f"{unit.name} is not {named}"]
-            return []
-        if kind == BREAK:
-            return ["Break has no defined effect in the rules yet (D001B-09)"]
-        return [f"{kind} is not an action of the 2D6 skirmish"]
-
-    def _enemy(self, state: GameState, unit: Unit, target_id: str | None) -> Unit | str:
-        if not target_id or not state.has_unit(target_id):
-            return "name an enemy fighter as the target"
-        target = state.unit(target_id)
-        if target.side == unit.side or not target.on_table:
-            return f"{target.name} is not an enemy on the table"
-        return target
-
-    def _check_shot(self, state: GameState, unit: Unit, target: Unit) -> list[str]:
-        if not card_of(unit).has("bow"):
-            return [f"{unit.name} has no bow"]
-        reach = state.option("bow_range_in", BOW_RANGE_IN)
-        if gap(unit, target) > reach + 1e-9:
-            return [f"{target.name} is {gap(unit, target):.1f} in away, beyond {reach:g} in"]
-        if not visible(state, unit, target):
-            return [f"{unit.name} cannot see {target.name}"]
-        return []
-
-    def _check_charge(
-        self, state: GameState, unit: Unit, target: Unit, action: Action
-    ) -> list[str]:
-        if STAGGERED in unit.statuses:
-            return [f"{unit.name} is Staggered and cannot charge"]
-        problems = self._check_weapon(unit, action)
-        if problems:
-            return problems
-        if gap(unit, target) > MAX_CHARGE_IN:
-            return [f"{target.name} is beyond any charge ({gap(unit, target):.1f} in)"]
-        return []
-
-    def _check_weapon(self, unit: Unit, action: Action) -> list[str]:
-        style = action.get("style", "")
-        if style not in STYLES:
-            return [f"{style!r} is not an attack style (hook, blow_away)"]
-        name = action.get("weapon")
-        weapon = melee_weapon(unit, name)
-        if weapon is None:
-            return [f"{unit.name} has no {name} to fight with"]
-        if style and weapon.name != _STYLE_WEAPON[style]:
-            return [f"{style.replace('_', ' ')} needs the {_STYLE_WEAPON[style]}"]
-        return []
-
-    def _check_run(self, state: GameState, unit: Unit, action: Action) -> list[str]:
-        rules = rules_of(state)
-        target = state.unit(rules.charge_target or "")
-        path = action.path or (unit.position,)
-        problem = path_problem(state, unit, path, rules.charge_reach_in)
-        if problem:
-            return [problem]
-        before = centre_distance_in(unit.position, target.position)
-        if centre_distance_in(path[-1], target.position) > before + 1e-6:
-            return [f"a charge runs toward {target.name}, not away"]
-        if in_contact(state, unit, target, path[-1]):
-            return []
-        # Short of contact: the charge runs the whole roll (D001B-06), as far as the rules'
-        # own run gets (an obstacle may stop it), within the table's measuring slack.
-        full = path_length_in(self.charge_run(state))
-        if path_length_in(path) < full - CHARGE_SLACK_IN:
-            return [
-                f"{unit.name} did not reach {target.name}: a charge runs its whole "
-                f"{rules.charge_reach_in:g} in toward it ({full:.1f} in here)"
-            ]
-        return []
-
-    def _check_drive(self, state: GameState, unit: Unit, action: Action) -> list[str]:
-        if str(action.kind) != DRIVE:
-            return [f"{unit.name} must first be driven back"]
-        return []
 
     # ---------------------------------------------------------------------------- apply
     def apply(self, state: GameState, action: Action, dice: RandomSource) -> Outcome:
@@ -379,13 +264,13 @@ class SkirmishRuleset(RulesetBase):
         pending = self.pending(state)
         kind = str(action.kind)  # the step is counted where the outcome is settled
         if kind == "chance":
-            return self._new_round(state, dice)
+            return resolve.new_round(state, dice)
         rules = rules_of(state)
         if pending.purpose == "drive back":
             uid, _, end = rules.drives[0]
             driven = state.unit(uid)
             state = state.with_unit(replace(driven, x=end[0], y=end[1]))
-            return self._settle(state, [], replace(rules, drives=rules.drives[1:]))
+            return resolve.settle(state, [], replace(rules, drives=rules.drives[1:]))
         unit = state.unit(action.unit_id or "")
         events: list[Event] = []
         if pending.kind is PendingKind.CHOOSE_UNIT:
@@ -404,16 +289,16 @@ class SkirmishRuleset(RulesetBase):
             )
         if kind == ActionKind.PASS:
             events.append(event("pass", state.round, f"{unit.name} ends its activation.", unit.id))
-            return self._settle(state, events, replace(rules, actions_left=0))
+            return resolve.settle(state, events, replace(rules, actions_left=0))
         if kind == RUN:
-            return self._run(state, rules, unit, action, dice, events)
-        cost = 2 if kind == RECOVER else (_moves(action) if kind == MOVE else 1)
+            return resolve.run(state, rules, unit, action, dice, events)
+        cost = 2 if kind == RECOVER else (legal.moves_spent(action) if kind == MOVE else 1)
         aimed = {AIM: True, SHOOT: False}.get(kind, rules.aimed)
         bonus = 1 if rules.aimed else 0
         rules = replace(rules, actions_left=rules.actions_left - cost, aimed=aimed)
-        fight = Fight(state, dice, events, wounded_again_kills=self._stacking(state))
+        fight = Fight(state, dice, events, wounded_again_kills=resolve.stacking(state))
         if kind == MOVE:
-            self._move(fight, unit, action.path, MOVE, cost)
+            resolve.move(fight, unit, action.path, MOVE, cost)
         elif kind == AIM:
             fight.events.append(
                 event("aim", state.round, f"{unit.name} aims (+1 to its next shot).", unit.id)
@@ -421,253 +306,15 @@ class SkirmishRuleset(RulesetBase):
         elif kind == SHOOT:
             attack(fight, unit.id, action.target_id or "", WEAPONS["bow"], ranged=True, bonus=bonus)
         elif kind == RECOVER:
-            self._recover(fight, unit, action.get("status"))
+            resolve.recover(fight, unit, action.get("status"))
         else:
-            return self._charge(fight, unit, action, dice, rules)
-        return self._finish(fight, rules)
-
-    def _stacking(self, state: GameState) -> bool:
-        value = state.option_value("wounded_again_kills", True)
-        return bool(value)
-
-    def _move(
-        self,
-        fight: Fight,
-        unit: Unit,
-        path: tuple[tuple[float, float], ...],
-        word: str,
-        moves: int = 1,
-    ) -> None:
-        end = path[-1] if path else unit.position
-        heading = unit.heading_deg
-        if len(path) > 1 and path[-2] != path[-1]:
-            heading = bearing_deg(path[-2], path[-1])
-        moved = replace(unit, x=end[0], y=end[1], heading_deg=heading)
-        fight.state = fight.state.with_unit(moved)
-        length = path_length_in(path)
-        fight.events.append(
-            event(
-                "move",
-                fight.state.round,
-                f"{unit.name} {'charges' if word == RUN else 'moves'} {length:.1f} in"
-                + (f" ({moves} Moves)." if moves > 1 else "."),
-                unit.id,
-                path=[list(p) for p in path],
-                distance_in=round(length, 3),
-                action=word,
-                actions=moves,
-            )
-        )
-
-    def _recover(self, fight: Fight, unit: Unit, named: str | None) -> None:
-        check = basic_check(
-            fight.dice,
-            unit.id,
-            "skill",
-            skill_of(unit),
-            RECOVER_DIFFICULTY,
-            f"recover: {unit.name}",
-        )
-        fight.check_event(
-            check,
-            f"{unit.name} tries to recover: {check.total} vs {RECOVER_DIFFICULTY}, {check.result}.",
-        )
-        if check.result == "success":
-            status = named or next(s for s in RECOVER_ORDER if s in unit.statuses)
-            fight.set_status(unit, status, False)
-
-    def _charge(
-        self, fight: Fight, unit: Unit, action: Action, dice: RandomSource, rules: SkirmishState
-    ) -> Outcome:
-        target = fight.state.unit(action.target_id or "")
-        weapon = melee_weapon(unit, action.get("weapon"))
-        assert weapon is not None
-        style = str(action.get("style", ""))
-        if in_contact(fight.state, unit, target):
-            fight.events.append(
-                event(
-                    "charge",
-                    fight.state.round,
-                    f"{unit.name} fights {target.name}.",
-                    unit.id,
-                    target=target.id,
-                    reach_in=0,
-                    weapon=weapon.name,
-                    style=style,
-                )
-            )
-            attack(fight, unit.id, target.id, weapon, style=style)
-            return self._finish(fight, rules)
-        rolls = roll_2d6(dice, f"charge: {unit.name}")
-        reach = float(sum(rolls))
-        fight.events.append(
-            event(
-                "charge",
-                fight.state.round,
-                f"{unit.name} charges {target.name}: {reach:g} in ({rolls[0]}+{rolls[1]}).",
-                unit.id,
-                target=target.id,
-                rolls=list(rolls),
-                reach_in=reach,
-                weapon=weapon.name,
-                style=style,
-            )
-        )
-        rules = replace(
-            rules,
-            charge_target=target.id,
-            charge_reach_in=reach,
-            charge_weapon=weapon.name,
-            charge_style=style,
-        )
-        return self._finish(fight, rules)
-
-    def _run(
-        self,
-        state: GameState,
-        rules: SkirmishState,
-        unit: Unit,
-        action: Action,
-        dice: RandomSource,
-        events: list[Event],
-    ) -> Outcome:
-        target = state.unit(rules.charge_target or "")
-        ran = replace(
-            rules, charge_target=None, charge_reach_in=0.0, charge_weapon=None, charge_style=""
-        )
-        fight = Fight(state, dice, events, wounded_again_kills=self._stacking(state))
-        path = action.path or (unit.position,)
-        if len(path) > 1:
-            self._move(fight, unit, path, RUN)
-        unit = fight.state.unit(unit.id)
-        if in_contact(fight.state, unit, target):
-            weapon = melee_weapon(unit, rules.charge_weapon)
-            assert weapon is not None
-            attack(fight, unit.id, target.id, weapon, style=rules.charge_style)
-        else:
-            fight.events.append(
-                event(
-                    "charge_short",
-                    state.round,
-                    f"{unit.name} falls short of {target.name}.",
-                    unit.id,
-                    target=target.id,
-                )
-            )
-        return self._finish(fight, ran)
+            return resolve.charge(fight, unit, action, dice, rules)
+        return resolve.finish(fight, rules)
 
     def charge_run(self, state: GameState) -> tuple[tuple[float, float], ...]:
         """The run the rules propose for the rolled charge: straight at the target up to the
         reach, stopping in base contact (what the AI orders and the player is told)."""
-        rules = rules_of(state)
-        unit = state.unit(rules.acting or "")
-        target = state.unit(rules.charge_target or "")
-        return charge_path(state, unit, target, rules.charge_reach_in)
-
-    def _finish(self, fight: Fight, rules: SkirmishState) -> Outcome:
-        """Queue the drive-backs for the table: each driven model stands where it stood
-        until its ``drive_back`` step moves it (a model killed meanwhile is not driven)."""
-        state = fight.state
-        drives = []
-        for uid, start, end in fight.drives:
-            unit = state.unit(uid)
-            if unit.on_table:
-                state = state.with_unit(replace(unit, x=start[0], y=start[1]))
-                drives.append((uid, start, end))
-        if drives:
-            rules = replace(rules, drives=(*rules.drives, *drives))
-        return self._settle(state, fight.events, rules)
-
-    def _settle(self, state: GameState, events: list[Event], rules: SkirmishState) -> Outcome:
-        """Count the step and put the rules' part in (``rules``: as the action left it); end
-        the activation, the round or the game when they are over."""
-        step = state.step + 1
-        standing = {u.side for u in state.units if u.on_table}
-        if len(standing) < len(state.sides):
-            over = replace(state, step=step, rules=rules)
-            return self._end(over, events, "a side has no fighter left")
-        acting = state.unit(rules.acting) if rules.acting else None
-        if acting is not None and not acting.on_table:
-            rules = replace(rules, actions_left=0, charge_target=None)
-        if rules.drives or rules.charge_target is not None:
-            return Outcome(replace(state, rules=rules, step=step), tuple(events))
-        active = state.active_side
-        if rules.acting is not None and rules.actions_left <= 0:
-            side = state.unit(rules.acting).side
-            rules = replace(rules, acting=None, actions_left=0, aimed=False)
-            active = state.other_side(side)
-        state = replace(state, rules=rules, active_side=active, step=step)
-        last = state.round >= self._last_round(state)
-        if rules.acting is None and last and self._next_side(state) is None:
-            return self._end(state, events, f"round {state.round} is over")
-        return Outcome(state, tuple(events))
-
-    def _last_round(self, state: GameState) -> int:
-        return int(state.option("max_rounds", LAST_ROUND))
-
-    def _new_round(self, state: GameState, dice: RandomSource) -> Outcome:
-        round_ = state.round + 1
-        units = tuple(replace(u, activated=False) for u in state.units)
-        a, b = (s.name for s in state.sides[:2])
-        ra, rb = dice.roll(6, f"roll-off: {a}"), dice.roll(6, f"roll-off: {b}")
-        if ra != rb:
-            first = a if ra > rb else b
-        else:  # a tie: one more die between the two (a bounded re-roll, D001B-13)
-            first = (a, b)[dice.roll(2, f"roll-off tie: {a} or {b}") - 1]
-        state = replace(
-            state,
-            step=state.step + 1,
-            round=round_,
-            units=units,
-            active_side=first,
-            rules=replace(rules_of(state), first_side=first),
-        )
-        events = (
-            event("round_start", round_, f"Round {round_} begins.", first=first),
-            event(
-                "initiative",
-                round_,
-                f"Roll-off: {a} {ra}, {b} {rb}; {first} activate first.",
-                side=first,
-                rolls={a: ra, b: rb},
-            ),
-        )
-        return Outcome(state, events)
-
-    def _end(self, state: GameState, events: list[Event], reason: str) -> Outcome:
-        vp = victory_points(state)
-        ranked = sorted(vp.items(), key=lambda kv: -kv[1])
-        winner = "draw" if len(ranked) > 1 and ranked[0][1] == ranked[1][1] else ranked[0][0]
-        held = held_objectives(state)
-        state = replace(
-            state,
-            winner=winner,
-            end_reason=reason,
-            rules=replace(
-                rules_of(state),
-                drives=(),
-                acting=None,
-                actions_left=0,
-                aimed=False,
-                charge_target=None,
-                charge_reach_in=0.0,
-                charge_weapon=None,
-                charge_style="",
-            ),
-        )
-        scores = ", ".join(f"{side} {points} VP" for side, points in vp.items())
-        text = f"{'Draw' if winner == 'draw' else winner + ' win'}: {scores} ({reason})."
-        end = event(
-            "end",
-            state.round,
-            text,
-            winner=winner,
-            reason=reason,
-            vp=vp,
-            kills={s.name: kills(state, s.name) for s in state.sides},
-            objectives=held,
-        )
-        return Outcome(state, (*events, end))
+        return legal.charge_run(state)
 
     # --------------------------------------------------------------------------- checks
     def check_state(self, state: GameState) -> list[str]:
@@ -681,7 +328,8 @@ class SkirmishRuleset(RulesetBase):
                 problems.append(f"{u.id} is off the table at {u.position}")
         for i, a in enumerate(state.units):
             for b in state.units[i + 1 :]:
-                if a.on_table and b.on_table and gap(a, b) < -1e-3:
+                reach = (a.base_diameter_in + b.base_diameter_in) / 2.0
+                if a.on_table and b.on_table and math.dist(a.position, b.position) < reach - 1e-3:
                     problems.append(f"{a.id} and {b.id} overlap")
         if not 0 <= rules.actions_left <= ACTIONS_PER_ACTIVATION:
             problems.append(f"actions left {rules.actions_left}")
@@ -695,7 +343,7 @@ class SkirmishRuleset(RulesetBase):
             driven = state.unit(uid)
             if not driven.on_table or not state.table.contains_base(end, driven.radius_in - 1e-6):
                 problems.append(f"a drive-back of {uid} off the table or of a fallen model")
-        if state.winner is None and state.round > self._last_round(state):
+        if state.winner is None and state.round > resolve.last_round(state):
             problems.append(f"round {state.round} is past the last")
         return problems
 
@@ -723,7 +371,7 @@ class SkirmishRuleset(RulesetBase):
             out.append(Action(SHOOT, unit_id, target_id=enemy.id))
             for weapon in card_of(unit).melee_weapons:
                 for style in STYLES:
-                    if style and _STYLE_WEAPON[style] != weapon.name:
+                    if style and legal.STYLE_WEAPON[style] != weapon.name:
                         continue
                     detail = (("weapon", weapon.name),) + ((("style", style),) if style else ())
                     out.append(Action(CHARGE, unit_id, target_id=enemy.id, detail=detail))
@@ -735,21 +383,6 @@ class SkirmishRuleset(RulesetBase):
         """The drive-back the player must carry out next (its path: from, to)."""
         uid, start, end = rules_of(state).drives[0]
         return Action(DRIVE, uid, path=(start, end))
-
-
-def move_actions(action: Action) -> int | str:
-    """How many Move actions one ``move`` spends (detail ``actions``, default 1): Moves in a
-    row make one path of up to that many times 4 + Speed inches (D001B-13: repeats allowed);
-    a sentence when the number is not one of 1, 2, 3."""
-    n = action.get("actions", 1)
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= ACTIONS_PER_ACTIVATION:
-        return f"a move spends 1 to {ACTIONS_PER_ACTIVATION} actions, not {n!r}"
-    return n
-
-
-def _moves(action: Action) -> int:
-    n = move_actions(action)
-    return n if isinstance(n, int) else 1
 
 
 def _terrain(scenario: Scenario) -> tuple[TerrainPiece, ...]:
