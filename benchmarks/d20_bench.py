@@ -10,7 +10,7 @@ seeds, and reports:
 
 The fastest of ``--repeat`` runs is reported (noise only ever adds time).
 
-Run: ``.venv/bin/python benchmarks/d20_bench.py [--seeds 40] [--grid]``.
+Run: ``.venv/bin/python benchmarks/d20_bench.py [--seeds 40] [--bundled d20-grid-skirmish]``.
 Aims (issue 13): AI decision median at most 2 ms; at least 50 games per second.
 """
 
@@ -55,14 +55,10 @@ class _Timed(ControllerBase):
         return order
 
 
-def scenario_text(seed: int, grid: bool) -> str:
-    """The generated 5-against-6 Basic Battle (optionally on a grid of 1-in cells)."""
-    kind = next(k for k in ScenarioKind if "basic" in str(k.value))
-    gen = generate_scenario(SeededDice(seed), 5, 6, kind=kind)
-    text = scenario_toml(gen, seed)
-    if grid:
-        text = text.replace("[table]\n", "[table]\ngrid = { cell_in = 1.0 }\n", 1)
-    return text
+def scenario_text(seed: int) -> str:
+    """The generated 5-against-6 Basic Battle."""
+    gen = generate_scenario(SeededDice(seed), 5, 6, kind=ScenarioKind.BASIC_BATTLE)
+    return scenario_toml(gen, seed)
 
 
 def run(text: str, seeds: range) -> tuple[float, float, list[float]]:
@@ -86,17 +82,25 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=40, help="games to play (dice seeds 0..N-1)")
     parser.add_argument("--scenario-seed", type=int, default=1, help="seed of the generated battle")
-    parser.add_argument("--grid", action="store_true", help="play it on a grid of 1-in cells")
+    parser.add_argument(
+        "--bundled", metavar="NAME", help="play a bundled d20 scenario instead (d20-grid-skirmish)"
+    )
     parser.add_argument("--repeat", type=int, default=3, help="runs; the fastest is reported")
     args = parser.parse_args()
-    text = scenario_text(args.scenario_seed, args.grid)
+    if args.bundled:
+        root = Path(__file__).resolve().parents[1] / "assistant" / "data" / "scenarios"
+        text = (root / f"{args.bundled}.toml").read_text(encoding="utf-8")
+    else:
+        text = scenario_text(args.scenario_seed)
     run(text, range(1000, 1002))  # warm imports
     runs = [run(text, range(args.seeds)) for _ in range(max(1, args.repeat))]
     cpu, wall, times = min(runs, key=lambda r: r[0])
     ms = sorted(t * 1000 for t in times)
     p95 = ms[int(0.95 * (len(ms) - 1))]
-    where = "a grid" if args.grid else "an open table"
-    print(f"generated Basic Battle (seed {args.scenario_seed}), 5 against 6 on {where}")
+    if args.bundled:
+        print(f"bundled scenario {args.bundled}")
+    else:
+        print(f"generated Basic Battle (seed {args.scenario_seed}), 5 against 6 on an open table")
     print(
         f"games per second: {args.seeds / cpu:.1f} on CPU time ({cpu:.2f} s), "
         f"{args.seeds / wall:.1f} on the wall clock"
