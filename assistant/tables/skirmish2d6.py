@@ -339,7 +339,8 @@ class SkirmishAdapter(BaseAdapter):
         reach = args.charge
         if not 0 <= reach <= 36:
             raise UserError(f"--charge takes a distance from 0 to 36 inches, not {reach:g}")
-        return f"A charge reaching {reach:g} inches (2D6 >= {reach:g}): {_fraction(charge_reach(reach))}"
+        chance = _fraction(charge_reach(reach))
+        return f"A charge reaching {reach:g} inches (2D6 >= {reach:g}): {chance}"
 
     # ------------------------------------------------------ reading footage
     def replay_move(

@@ -61,7 +61,8 @@ def action_phrase(state: GameState, action: Action, toward: str = "") -> str:
         return f"move {inches(length)} straight at {name}"
     if kind == RECOVER:
         status = action.get("status")
-        return f"recover{' from being ' + status if status else ''} (two actions; roll 2D6 + Skill over 7)"
+        what = f" from being {status}" if status else ""
+        return f"recover{what} (two actions; roll 2D6 + Skill over 7)"
     if kind == DRIVE:
         length = math.dist(path[0], path[-1]) if len(path) > 1 else 0.0
         return f"is driven back: move it {inches(length)} straight back"

@@ -67,6 +67,8 @@ def charge_run(state: GameState) -> tuple[Point, ...]:
 
 
 def check_action(state: GameState, unit: Unit, action: Action, left: int, aimed: bool) -> list[str]:
+    """Why a Move, Aim, Shoot, Charge, Recover or Break of ``unit`` is refused (``left``: its
+    actions left; ``aimed``: it has Aimed this activation)."""
     kind, card = str(action.kind), card_of(unit)
     if kind == MOVE:
         if STAGGERED in unit.statuses:
@@ -104,6 +106,7 @@ def check_action(state: GameState, unit: Unit, action: Action, left: int, aimed:
 
 
 def enemy(state: GameState, unit: Unit, target_id: str | None) -> Unit | str:
+    """The enemy named as a target, or why there is none."""
     if not target_id or not state.has_unit(target_id):
         return "name an enemy fighter as the target"
     target = state.unit(target_id)
@@ -113,6 +116,7 @@ def enemy(state: GameState, unit: Unit, target_id: str | None) -> Unit | str:
 
 
 def check_shot(state: GameState, unit: Unit, target: Unit) -> list[str]:
+    """Why the Bow shot is refused: no Bow, out of range (D001B-10), out of sight (D001B-12)."""
     if not card_of(unit).has("bow"):
         return [f"{unit.name} has no bow"]
     reach = state.option("bow_range_in", BOW_RANGE_IN)
@@ -124,6 +128,7 @@ def check_shot(state: GameState, unit: Unit, target: Unit) -> list[str]:
 
 
 def check_charge(state: GameState, unit: Unit, target: Unit, action: Action) -> list[str]:
+    """Why the charge is refused: Staggered (D001B-06), the weapon or style, beyond 12 in."""
     if STAGGERED in unit.statuses:
         return [f"{unit.name} is Staggered and cannot charge"]
     problems = check_weapon(unit, action)
@@ -135,6 +140,8 @@ def check_charge(state: GameState, unit: Unit, target: Unit, action: Action) -> 
 
 
 def check_weapon(unit: Unit, action: Action) -> list[str]:
+    """Why the weapon or special attack named is refused (Hook needs the Axe, Blow Away the
+    Maul)."""
     style = action.get("style", "")
     if style not in STYLES:
         return [f"{style!r} is not an attack style (hook, blow_away)"]
@@ -148,6 +155,8 @@ def check_weapon(unit: Unit, action: Action) -> list[str]:
 
 
 def check_run(state: GameState, unit: Unit, action: Action) -> list[str]:
+    """Why a rolled charge's run is refused: too long, blocked, away from the target, or short
+    of both contact and the whole roll (D001B-06)."""
     rules = rules_of(state)
     target = state.unit(rules.charge_target or "")
     path = action.path or (unit.position,)
@@ -171,6 +180,7 @@ def check_run(state: GameState, unit: Unit, action: Action) -> list[str]:
 
 
 def check_drive(state: GameState, unit: Unit, action: Action) -> list[str]:
+    """Only the drive-back itself is legal while a model is to be driven back."""
     if str(action.kind) != DRIVE:
         return [f"{unit.name} must first be driven back"]
     return []

@@ -29,6 +29,7 @@ from engine.rulesets.skirmish2d6_state import (
 
 
 def stacking(state: GameState) -> bool:
+    """D001B-05: a Wounded fighter Wounded again dies (option ``wounded_again_kills``)."""
     value = state.option_value("wounded_again_kills", True)
     return bool(value)
 
@@ -40,6 +41,7 @@ def move(
     word: str,
     moves: int = 1,
 ) -> None:
+    """The model moves along ``path`` (a Move of ``moves`` actions, or a charge's run)."""
     end = path[-1] if path else unit.position
     heading = unit.heading_deg
     if len(path) > 1 and path[-2] != path[-1]:
@@ -63,6 +65,7 @@ def move(
 
 
 def recover(fight: Fight, unit: Unit, named: str | None) -> None:
+    """Recover: Skill vs 7; on a success the named status (or the worst) goes."""
     check = basic_check(
         fight.dice,
         unit.id,
@@ -83,6 +86,8 @@ def recover(fight: Fight, unit: Unit, named: str | None) -> None:
 def charge(
     fight: Fight, unit: Unit, action: Action, dice: RandomSource, rules: SkirmishState
 ) -> Outcome:
+    """A charge: a fight at once when already in contact, else the 2D6 reach is rolled and the
+    run is awaited."""
     target = fight.state.unit(action.target_id or "")
     weapon = melee_weapon(unit, action.get("weapon"))
     assert weapon is not None
@@ -135,6 +140,7 @@ def run(
     dice: RandomSource,
     events: list[Event],
 ) -> Outcome:
+    """The rolled charge's run, then the fight on contact (or nothing, short)."""
     target = state.unit(rules.charge_target or "")
     ran = replace(
         rules, charge_target=None, charge_reach_in=0.0, charge_weapon=None, charge_style=""
@@ -202,10 +208,12 @@ def settle(state: GameState, events: list[Event], rules: SkirmishState) -> Outco
 
 
 def last_round(state: GameState) -> int:
+    """The last round (option ``max_rounds``; 4)."""
     return int(state.option("max_rounds", LAST_ROUND))
 
 
 def new_round(state: GameState, dice: RandomSource) -> Outcome:
+    """A new round: every fighter ready again, the roll-off (a tie: one more die)."""
     round_ = state.round + 1
     units = tuple(replace(u, activated=False) for u in state.units)
     a, b = (s.name for s in state.sides[:2])
@@ -236,6 +244,7 @@ def new_round(state: GameState, dice: RandomSource) -> Outcome:
 
 
 def end(state: GameState, events: list[Event], reason: str) -> Outcome:
+    """The end: VP per side (kills + 3 per objective held, D001B-12), the winner or a draw."""
     vp = victory_points(state)
     ranked = sorted(vp.items(), key=lambda kv: -kv[1])
     winner = "draw" if len(ranked) > 1 and ranked[0][1] == ranked[1][1] else ranked[0][0]
@@ -272,9 +281,11 @@ def end(state: GameState, events: list[Event], reason: str) -> Outcome:
 
 
 def ready(state: GameState, side: str) -> tuple[str, ...]:
+    """The side's fighters on the table that have not activated this round."""
     return tuple(u.id for u in state.units_of(side) if not u.activated)
 
 
 def next_side(state: GameState) -> str | None:
+    """The side to activate next: the active side, else the other while it has fighters ready."""
     order = [state.active_side] + [s.name for s in state.sides if s.name != state.active_side]
     return next((s for s in order if s is not None and ready(state, s)), None)

@@ -16,7 +16,9 @@ from engine.rulesets.skirmish2d6_fighters import armor_of
 from tests.skirmish2d6.fights import A, B, act, checks, fight, fighter, game, types
 
 
-def _duel(att: dict[str, object], dfd: dict[str, object], **kw: object):  # type: ignore[no-untyped-def]
+def _duel(  # type: ignore[no-untyped-def]
+    att: dict[str, object], dfd: dict[str, object], **kw: object
+):
     a = fighter("att", A, 10.0, 10.0, **att)  # type: ignore[arg-type]
     d = fighter("dfd", B, 11.0, 10.0, **dfd)  # type: ignore[arg-type]
     return game([a, d], **kw)  # type: ignore[arg-type]
