@@ -24,6 +24,8 @@ from engine.scenario import cell_name
 COMBAT_KINDS = ("move", "aimed_fire", "move_and_fire", "assault", "stay_frosty", "hold")
 REACTIONS = ("return_fire", "run_for_cover", "overwatch_fire", "move_with")
 NEUTRAL_KINDS = ("move", "assault", "serve", "leave", "hold")
+NEUTRAL_OWN = {"assault": "mob", "serve": "bot", "leave": "monk"}
+"""Neutral actions only one kind of figure takes: the mob fights, the bot serves, monks leave."""
 
 
 def half_move(unit: Unit) -> int:
@@ -79,7 +81,9 @@ def check_reaction(state: GameState, unit: Unit, action: Action, why: str) -> li
     problems = check_card(state, unit, action)
     if kind == "return_fire" and why == "defence":
         attacker = state.unit(trigger.get("attacker") if trigger else "")
-        if not flow.sight_ok(state, unit, cell(unit), attacker) or card(unit).range == 0:
+        if not attacker.on_table:
+            problems.append(f"{attacker.name} is no longer on the table")
+        elif not flow.sight_ok(state, unit, cell(unit), attacker) or card(unit).range == 0:
             problems.append(f"{unit.name} cannot see {attacker.name} in range to return fire")
         return problems
     if kind == "run_for_cover" and why in ("defence", "event"):
@@ -112,7 +116,8 @@ def check_action(state: GameState, unit: Unit, action: Action) -> list[str]:
     kind = str(action.kind)
     neutral = card(unit).neutral
     allowed = NEUTRAL_KINDS if neutral else COMBAT_KINDS
-    if kind not in allowed:
+    own = NEUTRAL_OWN.get(kind)
+    if kind not in allowed or (neutral and own is not None and neutral != own):
         return [f"{kind.replace('_', ' ')} is not an action of {unit.name}"]
     problems = check_card(state, unit, action)
     if problems:

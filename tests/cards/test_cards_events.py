@@ -198,3 +198,20 @@ def test_road_rupture_leaves_an_impassable_hole() -> None:
     spared, _ = ev.road_rupture(state, ScriptedDice([2], NON_JOKERS))
     assert spared.unit("p1").on_table and spared.unit("p1").cell != (2, 8)
     assert spared.unit("p1").activated
+
+
+def test_only_the_mob_fights_only_the_bot_serves_only_monks_leave() -> None:
+    """Found by random play: an air mine 'assaulting' a figure exploded while the figure's
+    defence waited, and the defence then looked for an attacker no longer on the table."""
+    state = street()
+    after, _ = ev.air_mine(state, ScriptedDice([1]))
+    after = replace(after, rules=replace(after.rules, phase="neutral"))
+    mine = after.unit("mine")
+    v1 = after.unit("v1")
+    assert v1.cell is not None and mine.cell is not None
+    x, y = after.table.grid.centre((v1.cell[0] + 1, v1.cell[1]))  # type: ignore[union-attr]
+    after = after.with_unit(replace(mine, x=x, y=y))
+    here = [v1.cell[0] + 1, v1.cell[1]]
+    assault = Action("assault", "mine", target_id="v1", detail=(("cell", here),))
+    assert ruleset().validate(after, assault) == ["assault is not an action of mine"]
+    assert ruleset().validate(after, Action("leave", "mine"))
