@@ -169,7 +169,9 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--out must name a .pdf file, got {out}")
     if not out.parent.exists():
         raise UserError(f"folder {out.parent} does not exist (for --out {out})")
-    if args.grid_cell_mm is not None and args.scenario is None:
+    if args.grid_cell_mm is not None and (
+        args.scenario is None or load_scenario(args.scenario).table.grid_shape() is None
+    ):
         raise UserError("--grid-cell-mm needs --scenario (a scenario played on a grid)")
     roster = None
     if args.scenario is not None:

@@ -99,6 +99,10 @@ def test_a_real_chessboard_gets_its_calibration_instead_of_printed_pages(
     assert replace(on_57, cell_mm=on_25.cell_mm) == on_25  # the same walls and marked squares
     assert main(["markers", "--out", str(out), "--grid-cell-mm", "57"]) != 0
     assert "--grid-cell-mm needs --scenario" in capsys.readouterr().err
+    off_grid = tmp_path / "off.pdf"
+    args = ["markers", "--scenario", "crossroads-ambush", "--out", str(off_grid)]
+    assert main([*args, "--grid-cell-mm", "57"]) != 0  # not a grid game: nothing written
+    assert "played on a grid" in capsys.readouterr().err and not off_grid.exists()
     bad = ["markers", "--scenario", "dungeon-crawl", "--out", str(out), "--grid-cell-mm", "2"]
     assert main(bad) != 0
     assert "5 to 120 mm" in capsys.readouterr().err
