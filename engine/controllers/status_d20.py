@@ -303,6 +303,9 @@ class Plan:
             if now is not None:
                 return now
             if self.moved and self.tactic != "cautious":
+                goal = self._goal(weapon, target)  # still on its way to an objective
+                if goal is not None:
+                    return goal
                 path = self._position(weapon, target)
                 if len(path) > 1:
                     return self._order(
@@ -423,7 +426,7 @@ class Plan:
             if self._can_attack(w, h):
                 self.memory[f"target:{self.unit.id}"] = h.id
                 reason = (
-                    getattr(self, "reason", "the closest hero")
+                    getattr(self, "reason", "the closest foe")
                     if h.id == target.id
                     else "a hero in reach"
                 )

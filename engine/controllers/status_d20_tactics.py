@@ -90,7 +90,7 @@ def pick_target(
     if tactic in ("commanding", "") and isinstance(focus, str) and focus in by_id:
         return Picked(by_id[focus], "commanding: the commander's focus this round")
     ranked: list[Unit] = list(options)
-    reason = "the closest hero"
+    reason = "the closest foe"
     if tactic == "ambitious":
         top = max(threat(o) for o in options)
         ranked = [o for o in options if threat(o) == top]
