@@ -89,14 +89,19 @@ def draw_reading(deck: Deck, dice: RandomSource, purpose: str) -> tuple[str, Dec
     """A card drawn for ``purpose``, Jokers reshuffled and redrawn (§4.e, §4.g): the card, the
     deck with it discarded, and how many Jokers came first."""
     jokers = 0
+    asked = purpose
     while True:
         deck = ready(deck, dice)
-        card, deck = deck.draw(dice, purpose)
+        card, deck = deck.draw(dice, asked)
         deck = deck.discarded(card)
         if card != JOKER:
             return card, deck, jokers
         jokers += 1
         deck = joker_reshuffle(deck, dice)
+        asked = (
+            f"{purpose}, again after the Joker (shuffle the discard pile and both Jokers back "
+            "into the deck first)"
+        )
 
 
 def deal_selection(

@@ -210,3 +210,25 @@ def test_a_physical_deck_game_resumes_as_one(tmp_path: Path) -> None:
     resumed, _, _ = load_saved(save_file, lambda text: None)
     assert isinstance(resumed.dice, PhysicalDeck) and resumed.dice.seeded is not None
     assert resumed.state == game.state
+
+
+def test_the_card_ai_on_the_narrative_rules_takes_cards_from_a_real_deck() -> None:
+    """crossroads-cards with --cards physical: the goblins' deck is in their memory; a Joker
+    entered asks for the card again, after a shuffle."""
+    scenario, ruleset, state = load_game("crossroads-cards")
+    dice = make_dice(False, True, 2)
+    game = LiveGame(
+        scenario=scenario,
+        ruleset=ruleset,
+        ai=find_controller("cards"),
+        dice=dice,
+        say=lambda text: None,
+        initial=state,
+    )
+    table = VirtualTable(game)
+    _until_card(game, table)
+    assert "action card for Goblin" in game.dice.wants_card  # type: ignore[union-attr]
+    game.command(Command("dice", value=card_code("joker")))
+    assert "again after the Joker (shuffle" in game.dice.wants_card  # type: ignore[union-attr]
+    game.command(Command("dice", value=card_code("9S")))
+    assert game.order is not None and game.order.rule.startswith("9 of spades")
