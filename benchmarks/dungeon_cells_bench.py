@@ -81,11 +81,11 @@ def main() -> int:
                         dx, dy = dy, dx
                 x, y = cx + dx * grid.cell_in, cy + dy * grid.cell_in
                 placed = [t[2] for t in truth.values()]
-                if all(
-                    math.dist((x, y), p) >= 1.02 * piece.spec.base_diameter_mm / 25.4
-                    for p in placed
-                ):
+                apart = 1.02 * piece.spec.base_diameter_mm / 25.4
+                if all(math.dist((x, y), p) >= apart for p in placed):
                     break
+            else:
+                continue  # no room beside its neighbours: this board goes without it
             truth[piece.name] = (kind, cell, (x, y))
             pieces.append(replace(piece, x_in=x, y_in=y, heading_deg=rng.choice(range(0, 360, 45))))
         image, _ = render_frame(replace(scene, pieces=tuple(pieces)), camera)
