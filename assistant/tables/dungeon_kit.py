@@ -140,6 +140,7 @@ def print_grid_board(
         f"{len(spec.walls)} wall squares) as the first {len(sheet.tiles)} pages: trim and "
         "tape them crosshair on crosshair"
     )
+    print(chessboard_words(spec.cols, spec.rows, spec.cell_mm)[-1])
 
 
 # ------------------------------------------------------------------ a scenario on other squares
