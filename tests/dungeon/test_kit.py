@@ -33,6 +33,7 @@ def test_the_board_is_printed_at_true_scale_over_tiled_pages(
     assert (
         "added the board (8 x 8 squares of 25.4 mm, 13 wall squares) as the first 4 pages" in said
     )
+    assert "soloscope calibrate --source CAMERA --width 8.0 --depth 8.0" in said
     spec = grid_board_spec(load_scenario("dungeon-crawl"))
     assert spec is not None
     sheet = board_sheet(spec, PAPERS["a4"])
