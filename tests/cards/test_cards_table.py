@@ -219,3 +219,18 @@ def test_the_card_ai_plays_a_narrative_scenario_live_to_the_simulated_outcome() 
     # ordered by the AI at the table, so only the goblins' memory is compared).
     assert game.state.memory_of("Goblins") == record.final.memory_of("Goblins")
     assert any(" of " in s for s in said)  # its orders name their card
+
+
+def test_a_move_made_by_the_rules_is_announced_with_where_to_put_the_model() -> None:
+    from engine.actions import event
+
+    scenario = parse_scenario(SCENARIO.read_text(encoding="utf-8"), SCENARIO.name)
+    _, state = start_game(scenario)
+    adapter = find_adapter("firefight-lite")
+    ran = event("move", 1, "Trooper Vance runs for cover to E5.", "trooper-1", cell=[4, 4])
+    assert (
+        adapter.event_words(state, ran)
+        == "Trooper Vance runs for cover to E5: move the model there."
+    )
+    ordered = event("move", 1, "the Varlet moves to E5.", "varlet-1", cell=[4, 4])
+    assert adapter.event_words(state, ordered) is None
