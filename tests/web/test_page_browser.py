@@ -44,6 +44,8 @@ def test_page_shows_the_live_board_and_the_order(
     assert abs((box["height"] - centre_y) / px_per_in - 16.0) < 0.1
     assert page.locator('#overlay [data-ghost-of="orc-captain"]').count() == 1
     assert page.locator('#overlay [data-sight="orc-captain>ranger"]').count() == 1
+    sight = page.locator("#overlay .sight-label").first.text_content() or ""
+    assert "11.3" in sight and "light cover" in sight and "across the tower's corner" in sight
 
     page.wait_for_function("document.body.dataset.frameVersion === '1'", timeout=60_000)
     size = page.evaluate(

@@ -203,6 +203,7 @@
             : `${squares} square${squares === 1 ? "" : "s"}`);
         }
         words.push(line.clear ? (line.cover === "none" ? "in the open" : `${line.cover} cover`) : "no line of sight");
+        if (line.note) words.push(line.note);  // the ruleset's word on it ("counts 3")
         const mx = (a.x_in + b.x_in) / 2;
         const my = Y((a.y_in + b.y_in) / 2);
         const text = svg("text", { x: mx, y: my - 0.2, "font-size": font * 0.75,
