@@ -130,10 +130,10 @@ def event_words(state: GameState, event: Event) -> str | None:
         return "The draw pile is empty: shuffle the discard pile to make a new draw pile."
     if kind == "turn" and state.round == 1 and "shuffled" in event.text:
         return "Shuffle the deck of 52 cards and both Jokers. Turn 1."
-    if kind == "move" and " moves to " in event.text:
-        return None  # an ordered move: the order said it
-    if kind == "move":  # the rules moved it (ran for cover, moved with a passer-by)
+    if kind == "move" and event.get("by") == "event":  # no order or declaration moved it
         return f"{event.text[:-1]}: move the model there."
+    if kind == "move":
+        return None  # an order or the player's own declaration said it
     return event_text(event)
 
 

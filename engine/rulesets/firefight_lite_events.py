@@ -285,7 +285,7 @@ def _run_or_fall(
     to = run_for_cover_square(state, unit, avoid)
     state = state.with_unit(replace(unit, activated=True))
     if to != cell(unit):
-        state, ev = move_unit(state, uid, to, "runs for cover")
+        state, ev = move_unit(state, uid, to, "runs for cover", by_event=True)
         evs.append(ev)
     return state, evs
 
@@ -326,7 +326,7 @@ def road_rupture(state: GameState, dice: RandomSource) -> Result:
         state = state.with_unit(replace(unit, activated=True))
         more = []
         if to != start:
-            state, ev = move_unit(state, target, to, "runs for cover")
+            state, ev = move_unit(state, target, to, "runs for cover", by_event=True)
             more.append(ev)
     return _rubble(state, start, "hole"), [*evs, *more]
 

@@ -78,9 +78,10 @@ def heading_of(a: Cell, b: Cell) -> float | None:
 
 
 def move_unit(
-    state: GameState, unit_id: str, to: Cell, word: str = "moves"
+    state: GameState, unit_id: str, to: Cell, word: str = "moves", *, by_event: bool = False
 ) -> tuple[GameState, Event]:
-    """The unit moved to square ``to`` (the path was validated), with its move event."""
+    """The unit moved to square ``to`` (the path was validated), with its move event;
+    ``by_event``: a random event moved it (no order or declaration did: the player is told)."""
     from engine.scenario import cell_name
 
     unit = state.unit(unit_id)
@@ -94,6 +95,7 @@ def move_unit(
         unit_id,
         path=[list(start), list(end)],
         cell=list(to),
+        **({"by": "event"} if by_event else {}),
     )
     return state, ev
 

@@ -149,10 +149,12 @@ def test_dead_fall_buries_or_sends_to_cover_and_leaves_rubble() -> None:
     buried, _ = ev.dead_fall(state, ScriptedDice([1], NON_JOKERS))
     assert buried.unit("p1").status is UnitStatus.FALLEN
     assert any(t.kind == "rubble" for t in buried.terrain)
-    ran, _ = ev.dead_fall(state, ScriptedDice([6], NON_JOKERS))
+    ran, events = ev.dead_fall(state, ScriptedDice([6], NON_JOKERS))
     runner = ran.unit("p1")
     assert runner.on_table and runner.activated and runner.cell != (2, 8)
     assert any(t.kind == "rubble" and t.id == "rubble-2-8" for t in ran.terrain)
+    moved = [e for e in events if e.type == "move"]
+    assert moved and moved[0].get("by") == "event"  # the player is told to move the model
 
 
 def test_reinforcement_brings_on_the_majority_troop_at_a_deployment_square() -> None:

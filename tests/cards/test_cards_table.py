@@ -227,10 +227,12 @@ def test_a_move_made_by_the_rules_is_announced_with_where_to_put_the_model() -> 
     scenario = parse_scenario(SCENARIO.read_text(encoding="utf-8"), SCENARIO.name)
     _, state = start_game(scenario)
     adapter = find_adapter("firefight-lite")
-    ran = event("move", 1, "Trooper Vance runs for cover to E5.", "trooper-1", cell=[4, 4])
+    ran = event(
+        "move", 1, "Trooper Vance runs for cover to E5.", "trooper-1", cell=[4, 4], by="event"
+    )
     assert (
         adapter.event_words(state, ran)
         == "Trooper Vance runs for cover to E5: move the model there."
     )
-    ordered = event("move", 1, "the Varlet moves to E5.", "varlet-1", cell=[4, 4])
+    ordered = event("move", 1, "the Varlet runs for cover to E5.", "varlet-1", cell=[4, 4])
     assert adapter.event_words(state, ordered) is None
