@@ -125,6 +125,17 @@ def render_dice(
     effects = Effects() if effects is None else effects
     rng = np.random.default_rng(0) if rng is None else rng
     base, _ = render_clean(table if table is not None else Scene(table=TableSpec()), camera)
+    layer, poses = tray_layer(scene, camera)
+    image = layer.composite(base)
+    if scene.lighting.uneven > 0:
+        image = _uneven(image, scene.lighting)
+    truth = _truth(scene, camera, poses, layer)
+    return apply_effects(image, effects, rng), truth
+
+
+def tray_layer(scene: DiceScene, camera: Camera) -> tuple[_Layer, list[DiePose]]:
+    """The tray, its tags and its dice drawn into a layer for ``camera`` (``layer.composite``
+    lays it over a rendered table), with each die's pose."""
     layer = _Layer(camera)
     _draw_sheet(layer, scene.tray)
     _draw_floor(layer, scene.tray)
@@ -149,11 +160,7 @@ def render_dice(
             _draw_die(layer, scene.dice[k], poses[k], scene.lighting, k, others)
         else:
             _draw_box(layer, walls[k], scene.tray.wall_bgr, scene.lighting, 10000 + k)
-    image = layer.composite(base)
-    if scene.lighting.uneven > 0:
-        image = _uneven(image, scene.lighting)
-    truth = _truth(scene, camera, poses, layer)
-    return apply_effects(image, effects, rng), truth
+    return layer, poses
 
 
 class _Layer:

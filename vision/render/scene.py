@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.render.camera import MM_PER_INCH
+from vision.render.dice import TrayLook
 from vision.render.grid_board import PrintedGrid
 from vision.types import PieceSpec, TagId, TagMount
 
@@ -116,6 +117,8 @@ class Scene:
     table: TableSpec = field(default_factory=TableSpec)
     pieces: tuple[PlacedPiece, ...] = ()
     terrain: tuple[Terrain, ...] = ()
+    tray: TrayLook | None = None
+    """A dice tray beside the table (drawn by ``render_sequence`` with its dice), or none."""
 
     def piece(self, name: str) -> PlacedPiece:
         """The piece called ``name``; ``KeyError`` naming it when absent."""

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from vision.render.camera import MM_PER_INCH, Camera
+from vision.render.dice import PlacedDie
+from vision.render.dice_footage import ClearDice, ShowDice, TrayPainter
 from vision.render.effects import Effects, apply_effects
 from vision.render.frame import FrameTruth, Image, render_clean
 from vision.render.hand import HandPose
@@ -109,7 +111,19 @@ class NudgeCamera:
     seconds: float = 0.2
 
 
-Action = Wait | HandTo | Hover | Lift | Carry | Place | HandLeave | Remove | NudgeCamera
+Action = (
+    Wait
+    | HandTo
+    | Hover
+    | Lift
+    | Carry
+    | Place
+    | HandLeave
+    | Remove
+    | NudgeCamera
+    | ShowDice
+    | ClearDice
+)
 
 
 @dataclass(frozen=True)
@@ -161,6 +175,8 @@ class SequenceState:
     off_table: tuple[PlacedPiece, ...]
     moving: bool
     """The camera is being bumped."""
+    dice: tuple[PlacedDie, ...] = ()
+    """The dice lying in the scene's tray."""
 
 
 @dataclass(frozen=True)
@@ -173,6 +189,7 @@ class _Segment:
     hand_to: HandPose | None
     camera_from: Camera
     camera_to: Camera
+    dice: tuple[PlacedDie, ...] = ()
 
 
 @dataclass
@@ -183,6 +200,7 @@ class _World:
     held: str | None = None
     off_table: dict[str, PlacedPiece] = field(default_factory=dict)
     t: float = 0.0
+    dice: tuple[PlacedDie, ...] = ()
 
 
 class Sequence:
@@ -217,7 +235,9 @@ class Sequence:
         hand = _lerp_hand(seg.hand_from, seg.hand_to, u)
         moving = seg.camera_from != seg.camera_to
         camera = _lerp_camera(seg.camera_from, seg.camera_to, u) if moving else seg.camera_from
-        return SequenceState(seg.scene, camera, hand, seg.off_table, moving and 0.0 < u < 1.0)
+        return SequenceState(
+            seg.scene, camera, hand, seg.off_table, moving and 0.0 < u < 1.0, seg.dice
+        )
 
     def n_frames(self, fps: float) -> int:
         """Frames in the clip at ``fps`` frames per second."""
@@ -245,6 +265,7 @@ class Sequence:
                 hand_to,
                 w.camera,
                 camera_to,
+                w.dice,
             )
         )
         w.t += seconds
@@ -290,6 +311,14 @@ class Sequence:
             piece = w.scene.piece(action.piece)
             w.scene = w.scene.without_piece(action.piece)
             w.off_table[piece.name] = piece
+        elif isinstance(action, ShowDice):
+            if w.scene.tray is None:
+                raise ValueError("dice shown but the scene has no tray")
+            w.dice = tuple(action.dice)
+            self._push(w, action.seconds, w.hand, w.camera)
+        elif isinstance(action, ClearDice):
+            w.dice = ()
+            self._push(w, action.seconds, w.hand, w.camera)
         elif isinstance(action, NudgeCamera):
             self._push(
                 w,
@@ -365,19 +394,25 @@ def render_sequence(
     """Render a script frame by frame: yields (Frame, FrameTruth) at ``fps``, in memory.
 
     Frames whose scene, camera and hand are unchanged reuse the previous drawing (only the
-    sensor noise is new), so long still stretches are cheap.
+    sensor noise is new), so long still stretches are cheap. A scene with a ``tray`` has it
+    drawn beside the table in every frame, with the dice the script shows in it
+    (:class:`ShowDice`); the tray's layer is drawn once per dice state and camera.
     """
     seq = script if isinstance(script, Sequence) else Sequence(scene, camera, script)
     effects = Effects() if effects is None else effects
     rng = np.random.default_rng(seed)
     last_key: tuple[object, ...] | None = None
     last: tuple[Image, FrameTruth] | None = None
+    table: tuple[Image, FrameTruth] | None = None
+    last_dice: tuple[PlacedDie, ...] = ()
+    tray = seq.initial_scene.tray
+    painter = TrayPainter(tray) if tray is not None else None
     for i in range(seq.n_frames(fps)):
         t = i / fps
         st = seq.state_at(t)
         key = (id(st.scene), st.camera, st.hand, st.off_table, st.moving)
-        if last is None or key != last_key:
-            last = render_clean(
+        if table is None or last is None or key != last_key:
+            table = render_clean(
                 st.scene,
                 st.camera,
                 st.hand,
@@ -387,7 +422,13 @@ def render_sequence(
                 t=t,
                 moving=st.moving,
             )
+            last = None
             last_key = key
+        if painter is not None and (last is None or last_dice != st.dice):
+            last = (painter.over(table[0], st.dice, st.camera), table[1])
+        elif last is None:
+            last = table
+        last_dice = st.dice
         clean, truth = last
         truth = replace(truth, frame=i, t=t)
         yield Frame(index=i, t=t, image=apply_effects(clean, effects, rng)), truth
