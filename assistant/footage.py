@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +19,15 @@ from assistant.pieces import terrain_kits, unit_specs
 from assistant.progress import ProgressFn, counted
 from assistant.session.store import exact_action_json
 from engine.actions import Action, Event, EventType
-from engine.dice import SeededDice
+from engine.dice import Roll, SeededDice
 from engine.model import GameState, Role
 from engine.protocols import Ruleset
 from engine.runner import controllers_for, next_action
 from engine.scenario import Scenario
 from vision.render.camera import Camera
 from vision.render.clip import write_clip
+from vision.render.dice import TrayLook, tray_beside_table
+from vision.render.dice_footage import ClearDice, ShowDice, roll_for
 from vision.render.effects import Effects
 from vision.render.scene import Figure, PlacedPiece, Scene, TableSpec, Terrain
 from vision.render.sequence import (
@@ -44,6 +46,16 @@ from vision.render.sequence import (
 )
 
 FOOTAGE_VERSION = 1
+DICE_MODES = ("none", "tray")
+"""``--dice``: no dice shown (the footage shows only the table), or every roll in the tray."""
+
+
+@dataclass(frozen=True)
+class TrayRoll:
+    """A roll of the battle as the player makes it: the dice (d6 values) and what it was for."""
+
+    values: tuple[int, ...]
+    purpose: str
 
 
 @dataclass
@@ -55,6 +67,11 @@ class BattleMoves:
     human_actions: list[Action] = field(default_factory=list)
     actions: list[Action] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
+    shown: list[PieceMove | PieceRemoval | TrayRoll] = field(default_factory=list)
+    """Every physical change in order with the rolls between them: for each action, the
+    acting piece's move, then the action's d6 rolls, then the other changes (removals)."""
+    unshown: list[Roll] = field(default_factory=list)
+    """Rolls of dice other than d6 (not shown in the tray)."""
 
     @property
     def activations(self) -> int:
@@ -69,6 +86,7 @@ def battle_moves(scenario: Scenario, ruleset: Ruleset, state: GameState, seed: i
     human = state.side_of_role(Role.HUMAN)
     assert human is not None
     out = BattleMoves(final=state)
+    logged = 0
     for _ in range(5000):
         chosen = next_action(state, ruleset, controllers, dice)
         if chosen is None:
@@ -80,7 +98,15 @@ def battle_moves(scenario: Scenario, ruleset: Ruleset, state: GameState, seed: i
         out.actions.append(action)
         if acting_side(state, action) == human.name:
             out.human_actions.append(action)
-        out.moves.extend(_changes(state, after, action))
+        changes = list(_changes(state, after, action))
+        out.moves.extend(changes)
+        rolls = [r for r in dice.log[logged:] if isinstance(r, Roll)]
+        logged = len(dice.log)
+        out.unshown.extend(r for r in rolls if r.sides != 6)
+        first = [c for c in changes[:1] if isinstance(c, PieceMove) and c.piece == action.unit_id]
+        out.shown.extend(first)
+        out.shown.extend(TrayRoll((r.result,), r.purpose) for r in rolls if r.sides == 6)
+        out.shown.extend(changes[len(first) :])
         state = after
     out.final = state
     return out
@@ -145,6 +171,53 @@ def overhead_camera(scenario: Scenario, resolution: str = "1080p") -> Camera:
     )
 
 
+def footage_tray(scenario: Scenario) -> TrayLook:
+    """The dice tray beside the table's right edge, level with its middle, in view of
+    :func:`overhead_camera` (24 x 24 in to 36 x 36 in tables); 28 mm tags so the tray is found
+    at 1080p over a 3 ft table too."""
+    depth_mm = scenario.table.depth_in * 25.4
+    return tray_beside_table(
+        scenario.table.width_in * 25.4,
+        width_mm=160.0,
+        depth_mm=150.0,
+        gap_mm=30.0,
+        y_mm=depth_mm / 2.0 - 75.0,
+        tag_mm=28.0,
+    )
+
+
+def tray_script(
+    shown: list[PieceMove | PieceRemoval | TrayRoll],
+    tray: TrayLook,
+    seed: int,
+    settle_s: float = 1.0,
+    start_s: float = 1.0,
+) -> tuple[ScriptStep, ...]:
+    """:func:`moves_script` with each roll shown in the tray between the changes (the dice
+    lie in it ~1 s, then it lies empty a moment); dice placed with seeds from ``seed``."""
+    script: list[ScriptStep] = [Wait(start_s)]
+    for n, item in enumerate(shown):
+        if isinstance(item, TrayRoll):
+            dice = roll_for(seed * 10007 + n, tray, item.values)
+            script += [ShowDice(dice, label=item.purpose), ClearDice()]
+        else:
+            script.extend(moves_script([item], settle_s=settle_s, start_s=0.0)[1:])
+    return tuple(script)
+
+
+def rolls_truth(
+    script: Sequence, shown: list[PieceMove | PieceRemoval | TrayRoll]
+) -> list[dict[str, Any]]:
+    """The rolls as the footage shows them: {"t" (dice at rest, s), "t_out" (taken out, s),
+    "values", "purpose"} in order."""
+    rolls = [item for item in shown if isinstance(item, TrayRoll)]
+    spans = [(seg.t0, seg.t1) for seg in script.segments if seg.dice]
+    return [
+        {"t": round(t0, 3), "t_out": round(t1, 3), "values": list(r.values), "purpose": r.purpose}
+        for (t0, t1), r in zip(spans, rolls, strict=True)
+    ]
+
+
 @dataclass(frozen=True)
 class Interruptions:
     """What happens at the table besides the game: a hand hovering over the board for a while
@@ -203,19 +276,28 @@ def write_battle_footage(
     settle_s: float = 1.2,
     progress: ProgressFn | None = None,
     extra: Interruptions | None = None,
+    dice: str = "none",
 ) -> dict[str, Any]:
     """Render the seeded battle to ``out_dir/NAME.mp4`` with ``NAME.truth.json``,
     ``NAME.declarations.jsonl`` and ``NAME.json``; returns the metadata written.
 
     ``progress`` hears (0, None) while the battle is played, then (frames written, frames in
-    all) after every frame."""
+    all) after every frame. ``dice`` "tray": every d6 roll is shown in a dice tray beside the
+    table, and ``NAME.json`` lists them ("rolls")."""
+    if dice not in DICE_MODES:
+        raise ValueError(f"dice must be one of {', '.join(DICE_MODES)}, not {dice!r}")
     out_dir.mkdir(parents=True, exist_ok=True)
     if progress is not None:
         progress(0, None)
     battle = battle_moves(scenario, ruleset, state, seed)
     scene = battle_scene(scenario, state)
     camera = overhead_camera(scenario, resolution)
-    steps = moves_script(battle.moves, settle_s=settle_s, start_s=2.0)
+    if dice == "tray":
+        tray = footage_tray(scenario)
+        scene = replace(scene, tray=tray)
+        steps = tray_script(battle.shown, tray, seed, settle_s=settle_s, start_s=2.0)
+    else:
+        steps = moves_script(battle.moves, settle_s=settle_s, start_s=2.0)
     if extra is not None:
         table_in = (scenario.table.width_in, scenario.table.depth_in)
         steps = interrupted(steps, extra, table_in, settle_s)
@@ -247,5 +329,12 @@ def write_battle_footage(
     }
     if extra is not None:
         meta["hover_after"], meta["nudge_after"] = extra.hover_after, extra.nudge_after
+    if dice == "tray":
+        meta["dice"] = dice
+        meta["rolls"] = rolls_truth(script, battle.shown)
+        if battle.unshown:
+            meta["rolls_not_shown"] = [
+                {"sides": r.sides, "result": r.result, "purpose": r.purpose} for r in battle.unshown
+            ]
     (out_dir / f"{name}.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return meta

@@ -36,6 +36,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--nudge-after", type=int, metavar="N", help="after the N-th move, the camera is bumped"
     )
+    parser.add_argument(
+        "--dice",
+        choices=["none", "tray"],
+        default="none",
+        help="tray: every roll is shown in a dice tray beside the table (default none)",
+    )
 
 
 def _frames_done(done: float, total: float | None) -> str:
@@ -72,10 +78,12 @@ def run(args: argparse.Namespace) -> int:
             fps=args.fps,
             progress=update,
             extra=extra,
+            dice=args.dice,
         )
     print(
         f"Wrote {meta['frames']} frames ({meta['frames'] / meta['fps']:.0f} s) of {meta['scenario']} "
         f"seed {meta['seed']} to {Path(args.out) / meta['video']}: {meta['moves']} moves, "
-        f"{meta['rounds']} rounds, {meta['activations']} activations, winner {meta['winner']}."
+        f"{meta['rounds']} rounds, {meta['activations']} activations, winner {meta['winner']}"
+        + (f", {len(meta['rolls'])} rolls in the tray." if "rolls" in meta else ".")
     )
     return 0
