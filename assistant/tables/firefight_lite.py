@@ -51,7 +51,7 @@ class FirefightLiteAdapter(BaseAdapter):
     """The firefight-lite table side (squares; no facing)."""
 
     name = NAME
-    replayed_events = frozenset({"turn", "initiative", "initiative_choice"})
+    replayed_events = frozenset({"round_start", "initiative", "initiative_choice"})
     odds_help = (
         "a shot's chance to hit and to wound, and the card AI's chance to fire at a distance: "
         "'odds firefight-lite --ranged 1 --cover soft --armour 1 --distance 4'"

@@ -128,7 +128,7 @@ def event_words(state: GameState, event: Event) -> str | None:
         return f"{event.text} Shuffle every card back into the deck except those set aside."
     if kind == "deck_refilled":
         return "The draw pile is empty: shuffle the discard pile to make a new draw pile."
-    if kind == "turn" and state.round == 1 and "shuffled" in event.text:
+    if kind == "round_start" and state.round == 1 and "shuffled" in event.text:
         return "Shuffle the deck of 52 cards and both Jokers. Turn 1."
     if kind == "move" and event.get("by") == "event":  # no order or declaration moved it
         return f"{event.text[:-1]}: move the model there."

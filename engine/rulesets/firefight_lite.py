@@ -231,7 +231,7 @@ class FirefightLite(RulesetBase):
         if r.phase == "setup":
             deck = state.deck(DECK).shuffled(dice, "set-up: shuffle the deck")
             state = flow.new_turn(state.with_deck(deck), self._events_on(state))
-            return state, [event("turn", state.round, "The deck is shuffled. Turn 1.")]
+            return state, [event("round_start", state.round, "The deck is shuffled. Turn 1.")]
         if r.phase == "event":
             return event_phase(state, dice)
         sides = flow.combatant_sides(state)

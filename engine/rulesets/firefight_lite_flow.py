@@ -361,7 +361,7 @@ def settle(
             state, ended = end_of_rounds(state)
             return state, [*out, *ended]
         state = new_turn(state, events_on)
-        out.append(event("turn", state.round, f"Turn {state.round}."))
+        out.append(event("round_start", state.round, f"Turn {state.round}."))
     return state, out
 
 
