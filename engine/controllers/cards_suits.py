@@ -98,7 +98,19 @@ class SuitPlan:
         )
         self.here = cell(unit)
         self.enemies = hostiles_of(state, unit)
+        self._enemy_cells = [cell(e) for e in self.enemies]
+        self._gaps: dict[Cell, int] = {}
         self.say = card_name(drawn)
+
+    def gap(self, at: Cell) -> int:
+        """Squares from ``at`` to the nearest enemy (D002-06), for the squares it weighs."""
+        found = self._gaps.get(at)
+        if found is None:
+            found = min(
+                (max(abs(at[0] - c[0]), abs(at[1] - c[1])) for c in self._enemy_cells), default=0
+            )
+            self._gaps[at] = found
+        return found
 
     def legal(self, action: Action) -> bool:
         return not self.ruleset.validate(self.state, action)
@@ -204,23 +216,19 @@ class SuitPlan:
         move = card(self.unit).move
         now = nearest_enemy_gap(self.state, self.unit, self.here)
         here_key = (square_cover(self.state, self.unit, self.here), now)
-        options = [
-            c
-            for c in reach(self.state, self.unit, move)
-            if nearest_enemy_gap(self.state, self.unit, c) >= now
-        ]
+        options = [c for c in reach(self.state, self.unit, move) if self.gap(c) >= now]
 
         def key(c: Cell) -> tuple[int, int]:
             return (
                 square_cover(self.state, self.unit, c),
-                nearest_enemy_gap(self.state, self.unit, c),
+                self.gap(c),
             )
 
         # Farthest squares first: once a group holds a hidden square, no nearer square can
         # match it (the key is cover, then distance), so the rest need no sight lines.
         by_gap: dict[int, list[Cell]] = {}
         for c in options:
-            by_gap.setdefault(nearest_enemy_gap(self.state, self.unit, c), []).append(c)
+            by_gap.setdefault(self.gap(c), []).append(c)
         better: list[Cell] = []
         for gap in sorted(by_gap, reverse=True):
             group = [c for c in by_gap[gap] if key(c) > here_key]
@@ -255,7 +263,7 @@ class SuitPlan:
         options = [*list(reach(self.state, self.unit, card(self.unit).move)), self.here]
         by_gap: dict[int, list[Cell]] = {}
         for c in options:
-            by_gap.setdefault(nearest_enemy_gap(self.state, self.unit, c), []).append(c)
+            by_gap.setdefault(self.gap(c), []).append(c)
         for gap in sorted(by_gap):
             covered = [(square_cover(self.state, self.unit, c), c) for c in by_gap[gap]]
             good = [(k, c) for k, c in covered if k >= need]
@@ -287,7 +295,7 @@ class SuitPlan:
         now = nearest_enemy_gap(self.state, self.unit, self.here)
         options = []
         for c in reach(self.state, self.unit, half):
-            if away and nearest_enemy_gap(self.state, self.unit, c) <= now:
+            if away and self.gap(c) <= now:
                 continue
             k = square_cover(self.state, self.unit, c)
             if k < need or k == HIDDEN:
@@ -311,9 +319,7 @@ class SuitPlan:
             )
 
         def key(c: Cell) -> tuple[int, int]:
-            second = (
-                nearest_enemy_gap(self.state, self.unit, c) if away else -chebyshev(c, cell(target))
-            )
+            second = self.gap(c) if away else -chebyshev(c, cell(target))
             return (square_cover(self.state, self.unit, c), second)
 
         spot = _best(options, key, self.dice, f"{self.unit.name} moves and fires")
