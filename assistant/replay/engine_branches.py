@@ -16,6 +16,16 @@ each outcome used and whether all its dice were seen.
 The branches are tried breadth first (every result of the first unknown die before any of the
 second), so a short chain of re-rolls (a table that rolls again on one face) has all its
 outcomes found within :data:`MAX_BRANCHES` even when a longer chain does not end there.
+
+When one step has more outcomes than :data:`MAX_BRANCHES` (a pool of many dice rolled at once:
+6^n results), they are not enumerated: the search also tries :data:`SAMPLES` *spread* results,
+in which the unknown dice show every face in turn (the k-th sample gives its j-th unknown die
+the face k + j, cycling), so that a pool of six dice or more holds every face and a shorter
+one a run of consecutive faces. Each is a result the rules can give (every state reached is
+the engine's own), not the one rolled: the replay keeps the one that fits the moves the
+footage shows next, and its dice events stay "unknown". This is sound (no state the rules
+could not reach) but not complete (a pool the footage needs may be none of the samples); with
+the dice seen in the tray there is nothing to guess.
 """
 
 from __future__ import annotations
@@ -36,6 +46,8 @@ Result = int | str
 #: At most this many branches are tried for one action (a d6 attack, a d6 rout check and a
 #: nearest-edge roll come to 6 x 6 x 4).
 MAX_BRANCHES = 256
+#: Spread results tried when a step has more outcomes than :data:`MAX_BRANCHES`.
+SAMPLES = 6
 #: The sides of the dice read in the tray (the kit's dice are d6).
 SEEN_SIDES = 6
 
@@ -65,9 +77,14 @@ class BranchingDice:
     With ``seen`` (not None), a d6 takes the next seen face (see the module docstring).
     Shuffles keep the pile's order (a draw lists every card of the pile anyway)."""
 
-    def __init__(self, prefix: Sequence[Result] = (), seen: Seen | None = None) -> None:
+    def __init__(
+        self, prefix: Sequence[Result] = (), seen: Seen | None = None, spread: int | None = None
+    ) -> None:
         self.prefix = tuple(prefix)
         self._next = 0
+        self.spread = spread
+        """Past the prefix, the j-th unknown result is choice (spread + j) cycling (None:
+        :class:`UnknownResult` instead)."""
         self.seen = seen
         self.used = 0
         """Seen dice taken so far."""
@@ -79,6 +96,9 @@ class BranchingDice:
     def _take(self, choices: tuple[Result, ...], purpose: str) -> Result:
         self.all_seen = False
         if self._next >= len(self.prefix):
+            if self.spread is not None:
+                self.spread += 1
+                return choices[(self.spread - 1) % len(choices)]
             raise UnknownResult(choices, purpose)
         result = self.prefix[self._next]
         self._next += 1
@@ -124,11 +144,15 @@ def branches(
 
 
 def seen_branches(
-    attempt: Callable[[BranchingDice], T], seen: Seen | None, limit: int = MAX_BRANCHES
+    attempt: Callable[[BranchingDice], T],
+    seen: Seen | None,
+    limit: int = MAX_BRANCHES,
+    spread: bool = False,
 ) -> list[tuple[T, BranchingDice]]:
     """``attempt`` run on every branch of the unknown results it asks for, the seen dice
     ``seen`` taken first (breadth first, results in order), with each branch's dice (its log,
-    the seen dice it used); at most ``limit`` branches tried."""
+    the seen dice it used); at most ``limit`` branches tried, then (``spread``) the spread
+    results when not every branch was tried."""
     done: list[tuple[T, BranchingDice]] = []
     todo: deque[tuple[Result, ...]] = deque([()])
     tried = 0
@@ -144,6 +168,13 @@ def seen_branches(
         except NoSeenRoll:
             continue
         done.append((value, dice))
+    if todo and spread:  # too many outcomes to enumerate: a few spread ones (module docstring)
+        for k in range(SAMPLES):
+            dice = BranchingDice((), seen, spread=k)
+            try:
+                done.append((attempt(dice), dice))
+            except NoSeenRoll:
+                continue
     return done
 
 
@@ -166,7 +197,9 @@ def seen_outcomes(
     and the results the other dice could give: (outcome, seen dice used, all its dice seen).
     Empty when the rules refuse the action."""
     try:
-        found = seen_branches(lambda dice: ruleset.apply(state, action, dice), seen, limit)
+        found = seen_branches(
+            lambda dice: ruleset.apply(state, action, dice), seen, limit, spread=True
+        )
     except EngineError:
         return []
     out: list[tuple[Outcome, int, bool]] = []

@@ -14,6 +14,18 @@ For a unit of the AI side the AI's order at that moment is worked out and the re
 compared with it; for a unit of the human side the move is checked against the rules. A move
 no legal action explains still counts: the unit stands where the footage shows it. Inches,
 degrees and seconds throughout.
+
+Dice seen in the tray (``rolls``, issue 10): each story keeps a cursor into the seen dice (one
+per die, in time order; an unread roll counts as one unread die). A die the rules ask for
+takes the next seen face instead of branching (engine_branches). Before the action of a move
+that starts at ``t_start`` is applied, the story has used exactly the dice seen before
+``t_start``: the unseen steps that lead to it (passes, chance steps, activations that move no
+model: engine_unseen) are searched on those dice, all of them used; the move's action takes
+its dice from those seen before the next move starts; a removal's unseen steps from those seen
+before it; the end of the battle uses every die left. A story the seen dice cannot fit falls
+back to the unseen dice (at a cost, :data:`DICE_MISS_COST`). The AI's order is worked out on
+unseen dice (its choice is compared with the move, not with a roll). With no rolls, nothing
+changes.
 """
 
 from __future__ import annotations
@@ -23,9 +35,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from assistant.replay.engine_branches import outcomes
+from assistant.replay.dice_seen import SeenRoll
+from assistant.replay.engine_branches import Seen, seen_outcomes
 from assistant.replay.engine_checks import check_ai, check_human, event, facing_off
-from assistant.replay.engine_unseen import Unseen, play_unseen, unseen_cost, unseen_events
+from assistant.replay.engine_unseen import (
+    DICE_EVENTS,
+    Unseen,
+    play_unseen,
+    unseen_cost,
+    unseen_events,
+)
 from assistant.replay.reconstruct import PieceMove, Roster, piece_moves, piece_positions
 from assistant.replay.review import Corrections
 from assistant.replay.timeline import Timeline
@@ -63,6 +82,9 @@ UNSEEN_FALL_COST = 30.0
 REMOVAL_COST = 10.0
 """The footage takes a unit off that the rules do not (per unit)."""
 RETURN_COST = 3.0
+DICE_MISS_COST = 20.0
+"""No story on the seen dice reaches the unit's turn: the seen dice up to the move are
+skipped and the steps taken on unseen dice."""
 NO_TURN_COST = 10.0
 _RESERVED = frozenset({"t", "kind", "text", "unit", "source"})
 
@@ -94,14 +116,17 @@ class _Story:
     events: list[dict[str, Any]] = field(default_factory=list)
     steps: list[dict[str, Any]] = field(default_factory=list)
     per_side: dict[str, int] = field(default_factory=dict)
+    cursor: int = 0
+    """Seen dice used so far."""
 
-    def fork(self, state: GameState | None = None, cost: float = 0.0) -> _Story:
+    def fork(self, state: GameState | None = None, cost: float = 0.0, used: int = 0) -> _Story:
         return _Story(
             self.state if state is None else state,
             self.cost + cost,
             list(self.events),
             list(self.steps),
             dict(self.per_side),
+            self.cursor + used,
         )
 
 
@@ -119,15 +144,38 @@ class GameReplayer:
         self.unit_of_piece: dict[str, str] = {u.name: u.id for u in scenario.units}
         for u in scenario.units:
             self.unit_of_piece.setdefault(u.id, u.id)
+        self._dice: list[tuple[float, int | None]] | None = None
+
+    def _count(self, t: float) -> int:
+        """How many seen dice came to rest before ``t`` (seconds)."""
+        assert self._dice is not None
+        return sum(1 for when, _ in self._dice if when < t)
+
+    def _window(self, cursor: int, until_t: float) -> Seen | None:
+        """The seen dice from ``cursor`` to those seen before ``until_t`` (None: no dice
+        seen in this footage)."""
+        if self._dice is None:
+            return None
+        return tuple(face for _, face in self._dice[cursor : max(cursor, self._count(until_t))])
 
     def replay(
         self,
         moves: Sequence[PieceMove],
         removals: Sequence[Removal] = (),
         start: Mapping[str, tuple[float, float, float]] | None = None,
+        rolls: Sequence[SeenRoll] = (),
     ) -> EngineReplay:
         """Walk ``moves`` and ``removals`` in time order; ``start`` gives the pieces' poses
-        (x in, y in, heading degrees) by piece name as the footage first shows them."""
+        (x in, y in, heading degrees) by piece name as the footage first shows them; ``rolls``
+        the dice seen in the tray (see the module docstring)."""
+        self._dice = None
+        if rolls:
+            self._dice = []
+            for roll in sorted(rolls, key=lambda r: r.t_s):
+                faces: tuple[int | None, ...] = tuple(roll.values)
+                if roll.known != "seen" or not faces:
+                    faces = (None,)
+                self._dice += [(roll.t_s, face) for face in faces]
         state = self.initial
         for name, (x, y, heading) in (start or {}).items():
             uid = self.unit_of_piece.get(name)
@@ -144,7 +192,11 @@ class GameReplayer:
                 children = [c for s in stories for c in self._removed(s, item)]
             else:
                 window = self._removed_before_next_move(items, i)
-                children = [c for s in stories for c in self._moved(s, item, window)]
+                next_t = next(
+                    (m.t_start for _, _, m in items[i + 1 :] if isinstance(m, PieceMove)),
+                    math.inf,
+                )
+                children = [c for s in stories for c in self._moved(s, item, window, next_t)]
             stories = _prune(children)
         best = stories[0]
         if items:
@@ -185,13 +237,17 @@ class GameReplayer:
             )
             return [child]
         out: list[_Story] = []
-        found = play_unseen(
-            self, story.state, lambda st: not st.unit(uid).on_table, frozenset({uid})
-        )
+        gone = lambda st: not st.unit(uid).on_table  # noqa: E731
+        seen = self._window(story.cursor, removal.t)
+        # the dice seen before the model was taken off are the steps' that took it off (all
+        # of them, or if no story uses them all, the fewest steps on some of them)
+        found = play_unseen(self, story.state, gone, frozenset({uid}), seen, exact=True)
+        if not found and seen:
+            found = play_unseen(self, story.state, gone, frozenset({uid}), seen)
         for unseen in found:
             # steps the footage does not show (a melee on the spot, a shot from where a unit
             # stands) on dice it cannot show took the unit off
-            child = story.fork(unseen.state, unseen_cost(unseen))
+            child = story.fork(unseen.state, unseen_cost(unseen), unseen.used)
             self._add_unseen(child, unseen, story.state, removal.t)
             said = text + " By the rules it fell (or left) in steps the footage does not show."
             child.events.append(
@@ -213,17 +269,24 @@ class GameReplayer:
         round, moving no model and taking none off (its end and winner, by the rules)."""
         if self.adapter.turn(story.state, self.ruleset).kind == "over":
             return
-        found = play_unseen(
-            self, story.state, lambda st: self.adapter.turn(st, self.ruleset).kind == "over"
-        )
-        # a footage that stops mid-battle is not played on: only an end within this round
-        found = [u for u in found if not any(e.type == EventType.ROUND_START for e in u.events)]
+        over = lambda st: self.adapter.turn(st, self.ruleset).kind == "over"  # noqa: E731
+        found: list[Unseen] = []
+        rest = self._window(story.cursor, math.inf)
+        if rest:
+            # every die seen after the last move is a step of the battle's end
+            found = play_unseen(self, story.state, over, seen=rest, exact=True)
+        if not found:
+            found = play_unseen(self, story.state, over)
+            # a footage that stops mid-battle is not played on: only an end within this round
+            found = [u for u in found if not any(e.type == EventType.ROUND_START for e in u.events)]
         if found:
             self._add_unseen(story, found[0], story.state, t)
             story.state = found[0].state
 
     # ---------------------------------------------------------------- moves
-    def _moved(self, story: _Story, move: PieceMove, window: frozenset[str]) -> list[_Story]:
+    def _moved(
+        self, story: _Story, move: PieceMove, window: frozenset[str], next_t: float = math.inf
+    ) -> list[_Story]:
         uid = self.unit_of_piece[move.piece]
         state = story.state
         story = story.fork()
@@ -242,33 +305,67 @@ class GameReplayer:
                 )
             )
         before = self.adapter.place(state, uid, *move.from_in, move.heading_from_deg)
-        reached = self._reach(before, uid)
-        if not reached:
-            story.cost += NO_TURN_COST
-            reached = [(before, 0.0, ())]
         out: list[_Story] = []
-        for acting, cost, hidden in reached:
-            base = story.fork(acting, cost)
+        for base, acting in self._turns(story, before, uid, move):
+            rest = self._window(base.cursor, next_t)
+            out.extend(self._act(base, acting, uid, move, window, rest))
+        return out
+
+    def _turns(
+        self, story: _Story, before: GameState, uid: str, move: PieceMove
+    ) -> list[tuple[_Story, GameState]]:
+        """The stories that reach ``uid``'s turn from ``before`` by steps the footage does not
+        show, on the dice seen before the move starts (all of them), with the state where it
+        acts."""
+        out: list[tuple[_Story, GameState]] = []
+        seen = self._window(story.cursor, move.t_start)
+        for acting, cost, hidden, used in self._reach(before, uid, seen):
+            base = story.fork(acting, cost, used)
             self._round_starts(base, before, acting, hidden, uid, move)
-            out.extend(self._act(base, acting, uid, move, window))
+            out.append((base, acting))
+        if out or seen is None:
+            if not out:
+                story.cost += NO_TURN_COST
+                out = [(story.fork(before), before)]
+            return out
+        # the seen dice were rolled in activations that moved no model
+        goal = lambda st: uid in self.adapter.turn(st, self.ruleset).movers  # noqa: E731
+        for unseen in play_unseen(self, before, goal, seen=seen, exact=True):
+            base = story.fork(unseen.state, unseen_cost(unseen), unseen.used)
+            self._add_unseen(base, unseen, before, move.t_start)
+            out.append((base, unseen.state))
+        if out:
+            return out
+        # nothing on the seen dice reaches its turn: they are skipped
+        skipped = story.fork(cost=DICE_MISS_COST, used=len(seen))
+        for acting, cost, hidden, _ in self._reach(before, uid, None):
+            base = skipped.fork(acting, cost)
+            self._round_starts(base, before, acting, hidden, uid, move)
+            out.append((base, acting))
+        if not out:
+            skipped.cost += NO_TURN_COST
+            out = [(skipped.fork(before), before)]
         return out
 
     def _reach(
-        self, state: GameState, uid: str
-    ) -> list[tuple[GameState, float, tuple[Event, ...]]]:
+        self, state: GameState, uid: str, dice: Seen | None = None
+    ) -> list[tuple[GameState, float, tuple[Event, ...], int]]:
         """States where ``uid`` may act, reached by steps the footage does not show (chance
-        steps, passes), with their cost and the engine's events on the way."""
-        frontier: list[tuple[GameState, float, tuple[Event, ...]]] = [(state, 0.0, ())]
-        found: list[tuple[GameState, float, tuple[Event, ...]]] = []
+        steps, passes), with their cost, the engine's events on the way and the seen dice
+        used (with ``dice``: all of them)."""
+        Step = tuple[GameState, float, tuple[Event, ...], int]
+        frontier: list[Step] = [(state, 0.0, (), 0)]
+        found: list[Step] = []
         for _ in range(MAX_HIDDEN_STEPS + 1):
-            nxt: list[tuple[GameState, float, tuple[Event, ...]]] = []
-            seen: set[GameState] = set()
-            for st, cost, events in frontier:
+            nxt: list[Step] = []
+            seen: set[tuple[GameState, int]] = set()
+            for st, cost, events, used in frontier:
                 turn = self.adapter.turn(st, self.ruleset)
                 if turn.kind == "over":
                     continue
                 if uid in turn.movers:
-                    found.append((st, cost, events))
+                    if dice is None or used == len(dice):
+                        found.append((st, cost, events, used))
                     continue
                 pending = self.ruleset.pending(st)
                 if pending.kind is PendingKind.CHOICE:  # unseen: every option is a branch
@@ -281,11 +378,14 @@ class GameReplayer:
                     steps, extra = [self.adapter.pass_action(st, turn.side)], PASS_COST
                 else:
                     continue
+                rest = None if dice is None else dice[used:]
                 for action in steps:
-                    for outcome in outcomes(self.ruleset, st, action):
-                        if outcome.state not in seen:
-                            seen.add(outcome.state)
-                            nxt.append((outcome.state, cost + extra, events + outcome.events))
+                    for outcome, n, _ in seen_outcomes(self.ruleset, st, action, rest):
+                        if (outcome.state, used + n) not in seen:
+                            seen.add((outcome.state, used + n))
+                            nxt.append(
+                                (outcome.state, cost + extra, events + outcome.events, used + n)
+                            )
             if found:
                 break
             frontier = nxt
@@ -323,7 +423,13 @@ class GameReplayer:
             )
 
     def _act(
-        self, story: _Story, state: GameState, uid: str, move: PieceMove, window: frozenset[str]
+        self,
+        story: _Story,
+        state: GameState,
+        uid: str,
+        move: PieceMove,
+        window: frozenset[str],
+        dice: Seen | None = None,
     ) -> list[_Story]:
         """The unit's turn: the order or legality check, then every outcome of every action
         that fits the move."""
@@ -343,13 +449,14 @@ class GameReplayer:
             "tags": [int(t) for t in move.tags],
             "unit": uid,
         }
-        out = self._resolve(story, state, uid, move, window, check.actions, 0.0)
-        if not out:
-            # No legal action explains the move: stand the unit where the footage shows it
-            # and let it act in place.
+        out = self._resolve(story, state, uid, move, window, check.actions, 0.0, dice)
+        if not out or (dice and all(c.cursor == story.cursor for c in out)):
+            # No legal action explains the move (or none rolls the dice seen after it, as a
+            # shot after a turn on the spot): stand the unit where the footage shows it and
+            # let it act in place.
             placed = self.adapter.place(state, uid, *move.to_in, move.heading_to_deg)
             stand_ins = self.adapter.stand_in_actions(placed, placed.unit(uid))
-            out = self._resolve(story, placed, uid, move, window, stand_ins, STAND_IN_COST)
+            out += self._resolve(story, placed, uid, move, window, stand_ins, STAND_IN_COST, dice)
         if not out:
             placed = self.adapter.place(state, uid, *move.to_in, move.heading_to_deg)
             out = [story.fork(placed, STAND_IN_COST)]
@@ -367,13 +474,14 @@ class GameReplayer:
         window: frozenset[str],
         actions: Sequence[Action],
         extra: float,
+        dice: Seen | None = None,
     ) -> list[_Story]:
         out: list[_Story] = []
         tol = self.tolerances
         for action in actions:
             if self.ruleset.validate(state, action):
                 continue
-            for outcome in outcomes(self.ruleset, state, action):
+            for outcome, used, all_seen in seen_outcomes(self.ruleset, state, action, dice):
                 after = outcome.state
                 cost = extra
                 gone = {
@@ -394,8 +502,8 @@ class GameReplayer:
                     # an unseen facing stays the rules' own
                     heading = move.heading_to_deg if move.facing_known else mover.heading_deg
                     after = self.adapter.place(after, uid, *move.to_in, heading)
-                child = story.fork(after, cost)
-                self._engine_events(child, outcome.events, state, uid, move)
+                child = story.fork(after, cost, used)
+                self._engine_events(child, outcome.events, state, uid, move, used > 0 and all_seen)
                 out.append(child)
         return out
 
@@ -406,11 +514,14 @@ class GameReplayer:
         state: GameState,
         uid: str,
         move: PieceMove,
+        dice_seen: bool = False,
     ) -> None:
         """The engine's events the footage vouches for (an activation, a bonus activation, a
-        pick-up)."""
+        pick-up); ``dice_seen``: the action's dice were all seen."""
         for ev in events:
-            if ev.type not in self.adapter.replayed_events or ev.type == EventType.ROUND_START:
+            # the battle's end, when the action seen ends it, is the rules' (its winner)
+            replayed = ev.type in self.adapter.replayed_events or ev.type == EventType.END
+            if not replayed or ev.type == EventType.ROUND_START:
                 continue
             if ev.type == EventType.ACTIVATION and ev.unit == uid:
                 unit = state.unit(uid)
@@ -431,6 +542,8 @@ class GameReplayer:
                 continue
             t = move.t_start if ev.type == EventType.PICK_UP else move.t_end
             details = {k: v for k, v in ev.data if k not in _RESERVED}
+            if dice_seen and str(ev.type) in DICE_EVENTS:
+                details["known"] = "seen"
             story.events.append(event(t, str(ev.type), ev.text, ev.unit, **details))
 
 
@@ -454,6 +567,7 @@ def engine_replay(
     replayer: GameReplayer,
     moves: Sequence[PieceMove] | None = None,
     corrections: Corrections | None = None,
+    rolls: Sequence[SeenRoll] = (),
 ) -> EngineReplay:
     """The engine's reading of a whole timeline: its piece moves (``moves``, or grouped from
     the tag moves), the pieces taken off (a piece with several tags once all of them are
@@ -479,4 +593,4 @@ def engine_replay(
     if timeline.states:
         for p in piece_positions(timeline.states[0], roster):
             start[p["name"]] = (p["x"], p["y"], p["heading"])
-    return replayer.replay(moves, removals, start)
+    return replayer.replay(moves, removals, start, rolls)

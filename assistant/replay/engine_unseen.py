@@ -9,6 +9,13 @@ the actions that leave a player's unit where it stands, passes. A step may move 
 footage leaves in place (beyond the camera's position tolerance), and may take off no model the footage leaves on the table. The
 shortest such story is kept (the footage cannot tell how many misses came before the hit).
 Every rule is the engine's (``pending``/``validate``/``apply`` through the table adapter).
+
+With the dice the camera saw in the tray (``seen``), the steps take the seen faces in order
+instead of branching; ``exact`` asks the steps to use every one of them (the rolls seen
+between two moves are the rolls of the steps between them), so a melee fought for rounds
+without a fall is played out roll by roll. The search then goes up to
+:data:`MAX_SEEN_STEPS` steps (the seen dice pin the story down: it hardly branches) and keeps
+first the stories that used most of the seen dice. Their dice events are known "seen".
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from assistant.replay.engine_branches import branches, outcomes
+from assistant.replay.engine_branches import Seen, seen_branches, seen_outcomes
 from assistant.replay.engine_checks import event
 from engine.actions import Action, Event, EventType
 from engine.errors import EngineError
@@ -29,6 +36,8 @@ if TYPE_CHECKING:
 
 #: Unseen steps tried at most to reach what the footage shows next.
 MAX_UNSEEN_STEPS = 12
+#: The same with the dice seen (every roll known: the search hardly branches).
+MAX_SEEN_STEPS = 48
 #: Game states followed at once in that search.
 WIDTH = 30
 #: Stories kept of those that reach what the footage shows next in the fewest steps.
@@ -46,6 +55,10 @@ class Unseen:
     state: GameState
     events: tuple[Event, ...]
     acted: tuple[str, ...]
+    used: int = 0
+    """Seen dice the steps used."""
+    dice_seen: tuple[bool, ...] = ()
+    """Per event: every die of its step was seen (empty: none seen)."""
 
 
 def play_unseen(
@@ -53,30 +66,44 @@ def play_unseen(
     state: GameState,
     goal: Callable[[GameState], bool],
     may_leave: frozenset[str] = frozenset(),
+    seen: Seen | None = None,
+    exact: bool = False,
 ) -> list[Unseen]:
     """The stories of fewest unseen steps from ``state`` to a state where ``goal`` holds (at
     most :data:`MAX_RESULTS`, one per state; empty when none within
     :data:`MAX_UNSEEN_STEPS`). Only units in ``may_leave`` may leave the table; no unit
-    moves."""
+    moves. ``seen``: the seen dice the steps take in order (``exact``: all of them)."""
     frontier: list[Unseen] = [Unseen(state, (), ())]
-    seen: set[GameState] = {state}
+    visited: set[tuple[GameState, int]] = {(state, 0)}
     # a step closing a gap the camera cannot see (a charge into contact) moves no model
     still_in = game.tolerances.position_in
-    for _ in range(MAX_UNSEEN_STEPS):
+    for _ in range(MAX_UNSEEN_STEPS if seen is None else MAX_SEEN_STEPS):
         if not frontier:
             return []
         nxt: list[Unseen] = []
         reached: list[Unseen] = []
         for story in frontier:
-            for after, events, actor in _steps(game, story.state):
-                if after in seen or not _still(story.state, after, may_leave, still_in):
+            rest = None if seen is None else seen[story.used :]
+            for after, events, actor, used, all_seen in _steps(game, story.state, rest):
+                key = (after, story.used + used)
+                if key in visited or not _still(story.state, after, may_leave, still_in):
                     continue
-                seen.add(after)
+                visited.add(key)
                 acted = story.acted + ((actor,) if actor else ())
-                child = Unseen(after, story.events + tuple(events), acted)
-                (reached if goal(after) else nxt).append(child)
+                known = (used > 0 and all_seen,) * len(events)
+                child = Unseen(
+                    after,
+                    story.events + tuple(events),
+                    acted,
+                    story.used + used,
+                    story.dice_seen + known,
+                )
+                done = goal(after) and not (exact and seen is not None and key[1] < len(seen))
+                (reached if done else nxt).append(child)
         if reached:
             return reached[:MAX_RESULTS]
+        if seen is not None:
+            nxt.sort(key=lambda u: -u.used)  # stable: the rules' own order among equals
         frontier = nxt[:WIDTH]
     return []
 
@@ -88,43 +115,50 @@ def unseen_cost(unseen: Unseen) -> float:
     return float(sum(1 for ev in unseen.events if ev.type in counted))
 
 
-def _steps(game: GameReplayer, state: GameState) -> list[tuple[GameState, Sequence[Event], str]]:
-    """Every unseen step the rules allow now, on every result of its dice."""
+def _steps(
+    game: GameReplayer, state: GameState, seen: Seen | None = None
+) -> list[tuple[GameState, Sequence[Event], str, int, bool]]:
+    """Every unseen step the rules allow now, on every result of its dice (the seen dice
+    ``seen`` first): (state after, events, acting unit, seen dice used, all dice seen)."""
     turn = game.adapter.turn(state, game.ruleset)
     if turn.kind == "over":
         return []
-    actions: list[tuple[Action, str]] = []
+    # (action, unit, seen dice its choice used, all of them seen)
+    actions: list[tuple[Action, str, int, bool]] = []
     if turn.action is not None:
-        actions.append((turn.action, turn.action.unit_id or ""))
+        actions.append((turn.action, turn.action.unit_id or "", 0, True))
     elif turn.kind == "ai":
         for uid in turn.candidates:
             try:
-                found = branches(
-                    lambda dice, uid=uid: game.ai.decide(state, game.ruleset, uid, dice), 64
+                found = seen_branches(
+                    lambda dice, uid=uid: game.ai.decide(state, game.ruleset, uid, dice),
+                    seen,
+                    64,
                 )
             except EngineError:
                 continue
-            for order, _ in found:
-                actions.append((order.action, uid))
+            for order, dice in found:
+                actions.append((order.action, uid, dice.used, dice.all_seen))
     else:
         for uid in turn.candidates:
             unit = state.unit(uid)
-            actions += [(a, uid) for a in game.adapter.stand_in_actions(state, unit)]
+            actions += [(a, uid, 0, True) for a in game.adapter.stand_in_actions(state, unit)]
     if turn.may_pass and turn.side is not None and turn.action is None:
-        actions.append((game.adapter.pass_action(state, turn.side), ""))
-    out: list[tuple[GameState, Sequence[Event], str]] = []
-    done: list[Action] = []  # compared, not hashed: an action's detail may hold lists
-    for action, uid in actions:
-        if action in done:
+        actions.append((game.adapter.pass_action(state, turn.side), "", 0, True))
+    out: list[tuple[GameState, Sequence[Event], str, int, bool]] = []
+    done: list[tuple[Action, int]] = []  # compared, not hashed: a detail may hold lists
+    for action, uid, chose, chose_seen in actions:
+        if (action, chose) in done:
             continue
-        done.append(action)
+        done.append((action, chose))
+        rest = None if seen is None else seen[chose:]
         try:
             if game.ruleset.validate(state, action):
                 continue
-            results = outcomes(game.ruleset, state, action)
+            results = seen_outcomes(game.ruleset, state, action, rest)
         except EngineError:
             continue
-        out += [(o.state, o.events, uid) for o in results]
+        out += [(o.state, o.events, uid, chose + n, chose_seen and k) for o, n, k in results]
     return out
 
 
@@ -153,7 +187,7 @@ def unseen_events(
     steps: list[dict[str, Any]] = []
     current = state
     rnd = state.round
-    for ev in unseen.events:
+    for i, ev in enumerate(unseen.events):
         kind = str(ev.type)
         if ev.type == EventType.ROUND_START:
             rnd = ev.round
@@ -197,7 +231,9 @@ def unseen_events(
             )
             continue
         details = {k: v for k, v in ev.data if k not in _RESERVED}
-        known = "unknown" if kind in DICE_EVENTS else "rules"
+        known = "rules"
+        if kind in DICE_EVENTS:
+            known = "seen" if i < len(unseen.dice_seen) and unseen.dice_seen[i] else "unknown"
         text = ev.text + (" (the dice were not seen)" if known == "unknown" else "")
         events.append(event(t, kind, text, ev.unit, known=known, **details))
     return events, steps
