@@ -51,7 +51,8 @@ def roll_in_tray(
     seed: int, tray: TrayLook, values: tuple[int, ...], size_mm: float = FOOTAGE_DIE_MM
 ) -> tuple[PlacedDie, ...]:
     """Dice showing ``values`` at seeded places and turns in ``tray``: flat (tilt under 2
-    degrees), apart from each other and the tray's edges, white with black pips."""
+    degrees), apart from each other and the tray's edges, white with black pips, turned
+    37-53 degrees from the tray's sides."""
     placed = random_roll(
         seed,
         tray,
@@ -62,7 +63,18 @@ def roll_in_tray(
         edge_clearance_mm=0.6 * size_mm,
     )
     spaced = _apart(placed, size_mm)
-    return tuple(replace(d, value=int(v)) for d, v in zip(spaced, values, strict=True))
+    # turned 37-53 degrees from the tray's sides (any quarter turn): beside the table the lens
+    # squeezes the picture along the line to the image centre, and a die square to it would
+    # show its pip lattice squashed like a tipped face; turned, both sides shrink alike
+    rng = np.random.default_rng(seed + 1)
+    turns = [
+        tray.yaw_deg + 45.0 + float(rng.uniform(-8.0, 8.0)) + 90.0 * int(rng.integers(0, 4))
+        for _ in spaced
+    ]
+    return tuple(
+        replace(d, value=int(v), yaw_deg=yaw % 360.0)
+        for d, v, yaw in zip(spaced, values, turns, strict=True)
+    )
 
 
 def _apart(dice: tuple[PlacedDie, ...], size_mm: float) -> tuple[PlacedDie, ...]:
