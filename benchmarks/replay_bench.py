@@ -40,6 +40,7 @@ from assistant.replay.timeline import angle_diff_deg  # noqa: E402
 
 SAMPLE = ROOT / "sample_footage" / "crossroads-seed3.mp4"
 SAMPLE_TRUTH = ROOT / "sample_footage" / "crossroads-seed3.truth.json"
+SAMPLE_META = ROOT / "sample_footage" / "crossroads-seed3.json"
 CLIP_TOL_IN = 0.5
 CLIP_TOL_S = 0.5
 """The bench clip's hand never stops (it lifts as it arrives): its moves are held to the
@@ -110,11 +111,30 @@ def bench_clip_row(result: ReplayResult, truth: list[dict[str, Any]]) -> list[st
         f"{pos:.2f} in, {dt:.2f} s, {dh:.1f} deg",
         "-",
         f"{_doc(result)['summary']['hidden']}",
+        "no tray",
     ]
 
 
-def truth_row(name: str, result: ReplayResult, truth: dict[str, Any]) -> list[str]:
-    """A battle with a truth.json (moves and removals) as one table row."""
+def rolls_cell(doc: dict[str, Any], meta: dict[str, Any] | None) -> str:
+    """The rolls seen in the tray against the footage's own list (NAME.json "rolls"):
+    'found F of T, V right values, M missed, P precision / R recall'."""
+    from tests.replay.dice_seen_truth import roll_scores
+
+    if meta is None or "rolls" not in meta:
+        return "no tray"
+    r = roll_scores(meta["rolls"], doc["events"])
+    missed = r["true"] - r["matched"]
+    return (
+        f"{r['matched']:.0f} of {r['true']:.0f} ({r['found']:.0f} found), {r['right']:.0f} right "
+        f"values, {missed:.0f} missed; {r['precision']:.2f} / {r['recall']:.2f}"
+    )
+
+
+def truth_row(
+    name: str, result: ReplayResult, truth: dict[str, Any], meta: dict[str, Any] | None = None
+) -> list[str]:
+    """A battle with a truth.json (moves and removals) as one table row; ``meta``: the
+    footage's NAME.json (its rolls in the tray)."""
     from tests.replay.truth_check import pieces_on_table_at_end, score
 
     doc = _doc(result)
@@ -137,6 +157,7 @@ def truth_row(name: str, result: ReplayResult, truth: dict[str, Any]) -> list[st
         f"seen {seen_pos:.2f} in, {seen_t:.2f} s; inferred {inf_pos:.2f} in, {inf_t:.2f} s",
         f"{len(wrong_off)}",
         f"{doc['summary']['hidden']}",
+        rolls_cell(doc, meta),
     ]
 
 
@@ -226,7 +247,10 @@ def main() -> int:
         sample = run_replay(ReplayOptions(SAMPLE, work / "sample", scenario="crossroads-ambush"))
         rows.append(
             truth_row(
-                "sample battle (crossroads-seed3)", sample, json.loads(SAMPLE_TRUTH.read_text())
+                "sample battle (crossroads-seed3)",
+                sample,
+                json.loads(SAMPLE_TRUTH.read_text()),
+                json.loads(SAMPLE_META.read_text()) if SAMPLE_META.exists() else None,
             )
         )
     video, hover_truth = hidden_battle(cache)
@@ -244,6 +268,7 @@ def main() -> int:
         "worst error",
         "staying models reported removed",
         "hidden events",
+        "rolls in the tray: matched (found), right values, missed; precision / recall",
     ]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))

@@ -28,11 +28,13 @@ Version 1 (table inches, degrees, seconds)::
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from assistant.errors import UserError
+from assistant.replay.dice_seen import SEEN as SEEN_ROLL
+from assistant.replay.dice_seen import SeenRoll
 from assistant.replay.engine_replay import EngineReplay, GameReplayer, engine_replay
 from assistant.replay.reconstruct import Roster, activations, piece_moves, piece_positions
 from assistant.replay.records import KNOWN, RULES
@@ -54,16 +56,19 @@ def timeline_document(
     source: dict[str, Any],
     engine: GameReplayer | None = None,
     corrections: Corrections | None = None,
+    seen_rolls: Sequence[SeenRoll] = (),
 ) -> dict[str, Any]:
     """The version-1 timeline.json object (inches, degrees, seconds).
 
     With ``engine`` (the scenario's game) and no logged events, the game is reconstructed
-    from the moves: events with "source": "engine" and the activation steps."""
+    from the moves (and ``seen_rolls``, the rolls seen in the dice tray, in time order):
+    events with "source": "engine" and the activation steps. Each seen roll is an event
+    {"kind": "roll", "source": "tray", "values", "known": "seen" or "unknown"}."""
     pmoves = piece_moves(timeline.moves, roster) if roster else []
     if corrections is not None and roster is not None:
         pmoves = corrections.apply_moves(pmoves, dict(roster.sides))
     game = (
-        engine_replay(timeline, roster, engine, pmoves, corrections)
+        engine_replay(timeline, roster, engine, pmoves, corrections, rolls=seen_rolls)
         if engine is not None and roster is not None and not logged
         else None
     )
@@ -108,6 +113,7 @@ def timeline_document(
         if pm.how:
             item["how"] = pm.how
         events.append(item)
+    events.extend(roll_event(r) for r in seen_rolls)
     events.extend(logged)
     if game is not None:
         events.extend(game.events)
@@ -137,8 +143,34 @@ def timeline_document(
         "roster": roster.to_json() if roster else None,
         "keyframes": keyframes,
         "warnings": list(warnings) + (never_seen(timeline, roster) if roster else []),
-        "summary": {**known_summary(events), **game_summary(events, game)},
+        "summary": {
+            **known_summary(events),
+            **game_summary(events, game),
+            **({"rolls": rolls_summary(seen_rolls)} if seen_rolls else {}),
+        },
     }
+
+
+def roll_event(roll: SeenRoll) -> dict[str, Any]:
+    """A roll seen in the tray as a timeline event (kind "roll", source "tray")."""
+    if roll.known == SEEN_ROLL and roll.values:
+        text = "Dice in the tray: " + ", ".join(str(v) for v in roll.values)
+    else:
+        text = "Dice in the tray that could not be read"
+    return {
+        "t": round(roll.t_s, 3),
+        "kind": "roll",
+        "source": "tray",
+        "text": text,
+        "values": list(roll.values),
+        "known": roll.known,
+    }
+
+
+def rolls_summary(rolls: Sequence[SeenRoll]) -> dict[str, int]:
+    """How many rolls the tray showed: {"seen": read, "unknown": not read}."""
+    seen = sum(1 for r in rolls if r.known == SEEN_ROLL)
+    return {"seen": seen, "unknown": len(rolls) - seen}
 
 
 def game_summary(events: list[dict[str, Any]], game: EngineReplay | None) -> dict[str, Any]:
@@ -200,7 +232,7 @@ def known_summary(events: list[dict[str, Any]]) -> dict[str, Any]:
     counts = dict.fromkeys(KNOWN, 0)
     kinds = {"moves": 0, "removed": 0, "hidden": 0}
     for e in events:
-        if "known" not in e or e.get("source") in ("engine", "log"):
+        if "known" not in e or e.get("source") in ("engine", "log", "tray"):
             continue
         kind = "moves" if e["kind"] in ("move", "piece_move") else e["kind"]
         if kind in kinds:

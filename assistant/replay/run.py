@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from assistant.errors import UserError
+from assistant.replay.dice_seen import TrayWatch
 from assistant.replay.document import timeline_document
 from assistant.replay.engine_replay import GameReplayer
 from assistant.replay.footage import FootageReader, open_footage
@@ -229,6 +230,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
     ids = roster.tag_ids() if roster else None
     pieces = roster.pieces if roster else ()
     observer = FrameObserver(profile, make_detector(), ids, pieces)
+    tray = TrayWatch(profile)
     stride = options.stride or (1 if reader.kind == "images" else max(1, round(reader.fps / 10)))
     lag_s = (observer.confirm_frames - 1) * stride / reader.fps
     builder = TimelineBuilder(
@@ -269,6 +271,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
             source=source,
             engine=engine if final else None,
             corrections=corrections,
+            seen_rolls=tray.rolls,
         )
 
     try:
@@ -284,6 +287,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
                 continue
             snap = observer.observe(frame.t, frame.index, frame.image, grey)
             builder.add(snap)
+            tray.look(frame.t, frame.image, observer.last_sightings, observer.tracker.mapping)
             while reported < len(reader.warnings):
                 builder.warn(frame.t, reader.warnings[reported])
                 reported += 1
