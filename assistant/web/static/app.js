@@ -381,6 +381,8 @@
   function sendCard(code) {
     state.cardRank = null;
     cardKeys = "";
+    const suit = CARD_SUITS[Math.floor((code - 1) / 13)];
+    state.cardLabel = code === JOKER_CODE ? "Joker" : `${CARD_RANKS[(code - 1) % 13]}${suit ? suit[1] : ""}`;
     send({ kind: "dice", value: code });
   }
 
@@ -582,8 +584,8 @@
       });
       const reply = await response.json().catch(() => ({}));
       if (response.ok) {
-        const what = command.kind === "dice" ? `${state.view && state.view.prompt
-            && state.view.prompt.kind === "card" ? "card" : "dice"} ${command.value}`
+        const what = command.kind === "dice" ? (state.view && state.view.prompt
+            && state.view.prompt.kind === "card" ? `card ${state.cardLabel}` : `dice ${command.value}`)
           : command.kind === "declare" ? [command.action, command.target].filter(Boolean).join(" ")
           : command.kind;
         feedback(`Sent: ${what}`, true);
