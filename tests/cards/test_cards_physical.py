@@ -147,6 +147,10 @@ def test_the_page_takes_a_card_in_two_taps_and_refuses_an_impossible_one(
         page.locator('#prompt-buttons [data-rank="7"]').click()
         page.locator('#prompt-buttons [data-suit="H"]').click()
         _pump(hub, game)
+        page.wait_for_function(
+            "document.querySelector('#feedback').textContent === 'Sent: card 7\u2665'",
+            timeout=60_000,
+        )
         assert game.state.deck("cards").discard == ("7H",)
         _until_card(game, table)
         hub.publish(build_view(game))
