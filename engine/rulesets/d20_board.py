@@ -21,6 +21,7 @@ from shapely.geometry import Polygon
 
 from engine.board import base_obstacle, board_memo, remember, terrain_geometry
 from engine.geometry import (
+    EPS_IN,
     Cell,
     Cover,
     CoverArea,
@@ -32,7 +33,7 @@ from engine.geometry import (
     edge_gap_in,
     grid_costs,
     grid_line_clear,
-    line_of_sight,
+    segment_point_distance_in,
     within_in,
 )
 from engine.model import GameState, Unit
@@ -147,11 +148,18 @@ def visible(state: GameState, viewer: Unit, target: Unit, at: Point | None = Non
         blocking = set(_blocking_cells(state))
         blocking.update(grid.cell_at(u.position) for u in enemies)
         return grid_line_clear(grid.cell_at(origin), grid.cell_at(target.position), blocking)
-    sight, _, _ = terrain_geometry(state)
-    blockers = sight + tuple(base_obstacle(u) for u in enemies)
-    return line_of_sight(
-        origin, viewer.radius_in, target.position, target.radius_in, blockers
-    ).centre_clear
+    # The centre line of ``line_of_sight`` (its tangent lines are not read here): each
+    # enemy's base as its circle, the terrain's part remembered for the board.
+    end = target.position
+    for u in enemies:
+        circle = base_obstacle(u).circle
+        assert circle is not None
+        if segment_point_distance_in(origin, end, circle[0]) < circle[1] - EPS_IN:
+            return False
+    return board_memo(state).remember(
+        ("d20-sight-terrain", origin, end),
+        lambda: not any(ob.blocks_segment(origin, end) for ob in terrain_geometry(state)[0]),
+    )
 
 
 @lru_cache(maxsize=64)

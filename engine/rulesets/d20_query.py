@@ -133,7 +133,14 @@ def _runs(
     area = move_area(state, unit)
     k = len(ux)
     px, py = np.full(k, unit.x), np.full(k, unit.y)
-    free = area.blockers.free_lengths(px, py, ux, uy, unit.radius_in) - 1e-6
+    # Every ray starts at the unit: one origin (what ``free_lengths`` finds with np.unique).
+    origin = np.zeros(k, dtype=np.intp)
+    free = (
+        area.blockers.free_lengths_from(
+            np.array([unit.x]), np.array([unit.y]), origin, ux, uy, unit.radius_in
+        )
+        - 1e-6
+    )
     r, w, d = unit.radius_in, state.table.width_in, state.table.depth_in
     with np.errstate(divide="ignore", invalid="ignore"):
         room_x = np.where(
