@@ -32,30 +32,30 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import replace
 
 from assistant.replay.dice_seen import SeenRoll
 from assistant.replay.engine_branches import Seen, seen_outcomes
 from assistant.replay.engine_checks import check_ai, check_human, event, facing_off
+from assistant.replay.engine_story import EngineReplay, Removal, Story, engine_replay, prune
 from assistant.replay.engine_unseen import (
     DICE_EVENTS,
     Unseen,
     play_unseen,
+    reach_turn,
     unseen_cost,
     unseen_events,
 )
-from assistant.replay.reconstruct import PieceMove, Roster, piece_moves, piece_positions
-from assistant.replay.review import Corrections
-from assistant.replay.timeline import Timeline
+from assistant.replay.reconstruct import PieceMove
 from assistant.scenarios import load_game
 from assistant.tables import adapter_for
 from assistant.tables.base import Tolerances
 from engine.actions import Action, Event, EventType
 from engine.model import GameState, Role, UnitStatus
-from engine.protocols import Controller, PendingKind, Ruleset, find_controller
-from engine.runner import choice_actions, decline_action
+from engine.protocols import Controller, Ruleset, find_controller
 from engine.scenario import Scenario
+
+__all__ = ["DICE_NOTE", "EngineReplay", "GameReplayer", "Removal", "engine_replay"]
 
 DICE_NOTE = (
     "Dice results need the session log or the dice: the footage shows who moved where, "
@@ -69,10 +69,7 @@ UNSEEN_NOTE = (
 )
 #: How many stories of the game are followed at once.
 BEAM = 6
-#: Unseen steps tried to reach a turn of the unit the footage shows moving.
-MAX_HIDDEN_STEPS = 6
 # What a story pays for what the footage does not show (the cheapest story is reported).
-PASS_COST = 1.0
 POSE_COST = 4.0
 """The rules leave the unit elsewhere than the footage shows it (it is stood there)."""
 STAND_IN_COST = 4.0
@@ -87,47 +84,6 @@ DICE_MISS_COST = 20.0
 skipped and the steps taken on unseen dice."""
 NO_TURN_COST = 10.0
 _RESERVED = frozenset({"t", "kind", "text", "unit", "source"})
-
-
-@dataclass(frozen=True)
-class Removal:
-    """A piece taken off the table: its name and when it was last seen (seconds)."""
-
-    piece: str
-    t: float
-
-
-@dataclass(frozen=True)
-class EngineReplay:
-    """What the engine made of the footage: timeline events and the activation steps."""
-
-    events: tuple[dict[str, Any], ...]
-    """{"t", "kind", "text", "unit", "source": "engine", ...} in time order."""
-    activations: tuple[dict[str, Any], ...]
-    """Steps for the viewer: {"index", "t", "t_start", "label", "tags"}."""
-
-
-@dataclass
-class _Story:
-    """One reading of the footage so far: the engine's state and what it reported."""
-
-    state: GameState
-    cost: float = 0.0
-    events: list[dict[str, Any]] = field(default_factory=list)
-    steps: list[dict[str, Any]] = field(default_factory=list)
-    per_side: dict[str, int] = field(default_factory=dict)
-    cursor: int = 0
-    """Seen dice used so far."""
-
-    def fork(self, state: GameState | None = None, cost: float = 0.0, used: int = 0) -> _Story:
-        return _Story(
-            self.state if state is None else state,
-            self.cost + cost,
-            list(self.events),
-            list(self.steps),
-            dict(self.per_side),
-            self.cursor + used,
-        )
 
 
 class GameReplayer:
@@ -186,7 +142,7 @@ class GameReplayer:
         ]
         items += [(r.t, 0, r) for r in removals if r.piece in self.unit_of_piece]
         items.sort(key=lambda item: (item[0], item[1]))
-        stories = [_Story(state, per_side={s.name: 0 for s in state.sides})]
+        stories = [Story(state, per_side={s.name: 0 for s in state.sides})]
         for i, (_, _, item) in enumerate(items):
             if isinstance(item, Removal):
                 children = [c for s in stories for c in self._removed(s, item)]
@@ -197,7 +153,7 @@ class GameReplayer:
                     math.inf,
                 )
                 children = [c for s in stories for c in self._moved(s, item, window, next_t)]
-            stories = _prune(children)
+            stories = prune(children, BEAM)
         best = stories[0]
         if items:
             self._finish(best, items[-1][0])
@@ -222,7 +178,7 @@ class GameReplayer:
         return frozenset(out)
 
     # ------------------------------------------------------------- removals
-    def _removed(self, story: _Story, removal: Removal) -> list[_Story]:
+    def _removed(self, story: Story, removal: Removal) -> list[Story]:
         uid = self.unit_of_piece[removal.piece]
         unit = story.state.unit(uid)
         text = (
@@ -236,7 +192,7 @@ class GameReplayer:
                 event(removal.t, "removed", text, uid, explained=True, known="rules")
             )
             return [child]
-        out: list[_Story] = []
+        out: list[Story] = []
         gone = lambda st: not st.unit(uid).on_table  # noqa: E731
         seen = self._window(story.cursor, removal.t)
         # the dice seen before the model was taken off are the steps' that took it off (all
@@ -259,12 +215,12 @@ class GameReplayer:
         out.append(child)
         return out
 
-    def _add_unseen(self, story: _Story, unseen: Unseen, state: GameState, t: float) -> None:
+    def _add_unseen(self, story: Story, unseen: Unseen, state: GameState, t: float) -> None:
         events, steps = unseen_events(unseen, state, t, story.per_side)
         story.events.extend(events)
         story.steps.extend(steps)
 
-    def _finish(self, story: _Story, t: float) -> None:
+    def _finish(self, story: Story, t: float) -> None:
         """Past the footage's last move or removal: the steps that end the battle within the
         round, moving no model and taking none off (its end and winner, by the rules)."""
         if self.adapter.turn(story.state, self.ruleset).kind == "over":
@@ -285,8 +241,8 @@ class GameReplayer:
 
     # ---------------------------------------------------------------- moves
     def _moved(
-        self, story: _Story, move: PieceMove, window: frozenset[str], next_t: float = math.inf
-    ) -> list[_Story]:
+        self, story: Story, move: PieceMove, window: frozenset[str], next_t: float = math.inf
+    ) -> list[Story]:
         uid = self.unit_of_piece[move.piece]
         state = story.state
         story = story.fork()
@@ -305,21 +261,21 @@ class GameReplayer:
                 )
             )
         before = self.adapter.place(state, uid, *move.from_in, move.heading_from_deg)
-        out: list[_Story] = []
+        out: list[Story] = []
         for base, acting in self._turns(story, before, uid, move):
             rest = self._window(base.cursor, next_t)
             out.extend(self._act(base, acting, uid, move, window, rest))
         return out
 
     def _turns(
-        self, story: _Story, before: GameState, uid: str, move: PieceMove
-    ) -> list[tuple[_Story, GameState]]:
+        self, story: Story, before: GameState, uid: str, move: PieceMove
+    ) -> list[tuple[Story, GameState]]:
         """The stories that reach ``uid``'s turn from ``before`` by steps the footage does not
         show, on the dice seen before the move starts (all of them), with the state where it
         acts."""
-        out: list[tuple[_Story, GameState]] = []
+        out: list[tuple[Story, GameState]] = []
         seen = self._window(story.cursor, move.t_start)
-        for acting, cost, hidden, used in self._reach(before, uid, seen):
+        for acting, cost, hidden, used in reach_turn(self, before, uid, seen):
             base = story.fork(acting, cost, used)
             self._round_starts(base, before, acting, hidden, uid, move)
             out.append((base, acting))
@@ -338,7 +294,7 @@ class GameReplayer:
             return out
         # nothing on the seen dice reaches its turn: they are skipped
         skipped = story.fork(cost=DICE_MISS_COST, used=len(seen))
-        for acting, cost, hidden, _ in self._reach(before, uid, None):
+        for acting, cost, hidden, _ in reach_turn(self, before, uid, None):
             base = skipped.fork(acting, cost)
             self._round_starts(base, before, acting, hidden, uid, move)
             out.append((base, acting))
@@ -347,53 +303,9 @@ class GameReplayer:
             out = [(skipped.fork(before), before)]
         return out
 
-    def _reach(
-        self, state: GameState, uid: str, dice: Seen | None = None
-    ) -> list[tuple[GameState, float, tuple[Event, ...], int]]:
-        """States where ``uid`` may act, reached by steps the footage does not show (chance
-        steps, passes), with their cost, the engine's events on the way and the seen dice
-        used (with ``dice``: all of them)."""
-        Step = tuple[GameState, float, tuple[Event, ...], int]
-        frontier: list[Step] = [(state, 0.0, (), 0)]
-        found: list[Step] = []
-        for _ in range(MAX_HIDDEN_STEPS + 1):
-            nxt: list[Step] = []
-            seen: set[tuple[GameState, int]] = set()
-            for st, cost, events, used in frontier:
-                turn = self.adapter.turn(st, self.ruleset)
-                if turn.kind == "over":
-                    continue
-                if uid in turn.movers:
-                    if dice is None or used == len(dice):
-                        found.append((st, cost, events, used))
-                    continue
-                pending = self.ruleset.pending(st)
-                if pending.kind is PendingKind.CHOICE:  # unseen: every option is a branch
-                    steps, extra = list(choice_actions(pending)), 0.0
-                elif pending.kind is PendingKind.REACTION:  # unseen: declined
-                    steps, extra = [decline_action(pending)], 0.0
-                elif turn.kind == "auto" and turn.action is not None:
-                    steps, extra = [turn.action], 0.0
-                elif turn.may_pass and turn.side is not None:
-                    steps, extra = [self.adapter.pass_action(st, turn.side)], PASS_COST
-                else:
-                    continue
-                rest = None if dice is None else dice[used:]
-                for action in steps:
-                    for outcome, n, _ in seen_outcomes(self.ruleset, st, action, rest):
-                        if (outcome.state, used + n) not in seen:
-                            seen.add((outcome.state, used + n))
-                            nxt.append(
-                                (outcome.state, cost + extra, events + outcome.events, used + n)
-                            )
-            if found:
-                break
-            frontier = nxt
-        return found
-
     def _round_starts(
         self,
-        story: _Story,
+        story: Story,
         before: GameState,
         acting: GameState,
         hidden: Sequence[Event],
@@ -424,13 +336,13 @@ class GameReplayer:
 
     def _act(
         self,
-        story: _Story,
+        story: Story,
         state: GameState,
         uid: str,
         move: PieceMove,
         window: frozenset[str],
         dice: Seen | None = None,
-    ) -> list[_Story]:
+    ) -> list[Story]:
         """The unit's turn: the order or legality check, then every outcome of every action
         that fits the move."""
         unit = state.unit(uid)
@@ -467,7 +379,7 @@ class GameReplayer:
 
     def _resolve(
         self,
-        story: _Story,
+        story: Story,
         state: GameState,
         uid: str,
         move: PieceMove,
@@ -475,8 +387,8 @@ class GameReplayer:
         actions: Sequence[Action],
         extra: float,
         dice: Seen | None = None,
-    ) -> list[_Story]:
-        out: list[_Story] = []
+    ) -> list[Story]:
+        out: list[Story] = []
         tol = self.tolerances
         for action in actions:
             if self.ruleset.validate(state, action):
@@ -509,7 +421,7 @@ class GameReplayer:
 
     def _engine_events(
         self,
-        story: _Story,
+        story: Story,
         events: Sequence[Event],
         state: GameState,
         uid: str,
@@ -545,52 +457,3 @@ class GameReplayer:
             if dice_seen and str(ev.type) in DICE_EVENTS:
                 details["known"] = "seen"
             story.events.append(event(t, str(ev.type), ev.text, ev.unit, **details))
-
-
-def _prune(stories: list[_Story]) -> list[_Story]:
-    """The cheapest stories (one per engine state), at most ``BEAM``."""
-    kept: list[_Story] = []
-    seen: set[GameState] = set()
-    for story in sorted(stories, key=lambda s: s.cost):
-        if story.state in seen:
-            continue
-        seen.add(story.state)
-        kept.append(story)
-        if len(kept) >= BEAM:
-            break
-    return kept
-
-
-def engine_replay(
-    timeline: Timeline,
-    roster: Roster,
-    replayer: GameReplayer,
-    moves: Sequence[PieceMove] | None = None,
-    corrections: Corrections | None = None,
-    rolls: Sequence[SeenRoll] = (),
-) -> EngineReplay:
-    """The engine's reading of a whole timeline: its piece moves (``moves``, or grouped from
-    the tag moves), the pieces taken off (a piece with several tags once all of them are
-    gone) and the poses of the first settled state."""
-    if moves is None:
-        moves = piece_moves(timeline.moves, roster)
-    removals: list[Removal] = []
-    gone: dict[str, set[int]] = {}
-    for e in sorted(timeline.events, key=lambda e: e.t):
-        if e.kind != "removed" or e.tag_id is None:
-            continue
-        found = roster.piece_of_tag(e.tag_id)
-        if found is None:
-            continue
-        piece = found[0]
-        tags = gone.setdefault(piece.name, set())
-        tags.add(e.tag_id)
-        if tags >= {int(m.tag_id) for m in piece.tags}:
-            name = corrections.fall_piece(e.t, piece.name) if corrections else piece.name
-            removals.append(Removal(name, e.t))
-            tags.clear()
-    start: dict[str, tuple[float, float, float]] = {}
-    if timeline.states:
-        for p in piece_positions(timeline.states[0], roster):
-            start[p["name"]] = (p["x"], p["y"], p["heading"])
-    return replayer.replay(moves, removals, start, rolls)

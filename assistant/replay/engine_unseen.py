@@ -9,6 +9,8 @@ the actions that leave a player's unit where it stands, passes. A step may move 
 footage leaves in place (beyond the camera's position tolerance), and may take off no model the footage leaves on the table. The
 shortest such story is kept (the footage cannot tell how many misses came before the hit).
 Every rule is the engine's (``pending``/``validate``/``apply`` through the table adapter).
+:func:`reach_turn` is the short search before a move: the chance steps, choices and passes
+that lead to the turn of the unit the footage shows moving.
 
 With the dice the camera saw in the tray (``seen``), the steps take the seen faces in order
 instead of branching; ``exact`` asks the steps to use every one of them (the rolls seen
@@ -30,10 +32,19 @@ from assistant.replay.engine_checks import event
 from engine.actions import Action, Event, EventType
 from engine.errors import EngineError
 from engine.model import GameState
+from engine.protocols import PendingKind
+from engine.runner import choice_actions, decline_action
 
 if TYPE_CHECKING:
     from assistant.replay.engine_replay import GameReplayer
 
+#: Unseen steps tried to reach a turn of the unit the footage shows moving (chance steps,
+#: passes, choices: no activation).
+MAX_HIDDEN_STEPS = 6
+#: Game states followed at once in that search (a re-roll of several dice has hundreds).
+REACH_WIDTH = 30
+PASS_COST = 1.0
+"""What a story pays for each unseen pass on the way to a unit's turn."""
 #: Unseen steps tried at most to reach what the footage shows next.
 MAX_UNSEEN_STEPS = 12
 #: The same with the dice seen (every roll known: the search hardly branches).
@@ -106,6 +117,49 @@ def play_unseen(
             nxt.sort(key=lambda u: -u.used)  # stable: the rules' own order among equals
         frontier = nxt[:WIDTH]
     return []
+
+
+def reach_turn(
+    game: GameReplayer, state: GameState, uid: str, dice: Seen | None = None
+) -> list[tuple[GameState, float, tuple[Event, ...], int]]:
+    """States where ``uid`` may act, reached by steps the footage does not show (chance
+    steps, passes), with their cost, the engine's events on the way and the seen dice
+    used (with ``dice``: all of them)."""
+    Step = tuple[GameState, float, tuple[Event, ...], int]
+    frontier: list[Step] = [(state, 0.0, (), 0)]
+    found: list[Step] = []
+    for _ in range(MAX_HIDDEN_STEPS + 1):
+        nxt: list[Step] = []
+        seen: set[tuple[GameState, int]] = set()
+        for st, cost, events, used in frontier:
+            turn = game.adapter.turn(st, game.ruleset)
+            if turn.kind == "over":
+                continue
+            if uid in turn.movers:
+                if dice is None or used == len(dice):
+                    found.append((st, cost, events, used))
+                continue
+            pending = game.ruleset.pending(st)
+            if pending.kind is PendingKind.CHOICE:  # unseen: every option is a branch
+                steps, extra = list(choice_actions(pending)), 0.0
+            elif pending.kind is PendingKind.REACTION:  # unseen: declined
+                steps, extra = [decline_action(pending)], 0.0
+            elif turn.kind == "auto" and turn.action is not None:
+                steps, extra = [turn.action], 0.0
+            elif turn.may_pass and turn.side is not None:
+                steps, extra = [game.adapter.pass_action(st, turn.side)], PASS_COST
+            else:
+                continue
+            rest = None if dice is None else dice[used:]
+            for action in steps:
+                for outcome, n, _ in seen_outcomes(game.ruleset, st, action, rest):
+                    if (outcome.state, used + n) not in seen:
+                        seen.add((outcome.state, used + n))
+                        nxt.append((outcome.state, cost + extra, events + outcome.events, used + n))
+        if found:
+            break
+        frontier = nxt[:REACH_WIDTH]
+    return found
 
 
 def unseen_cost(unseen: Unseen) -> float:
