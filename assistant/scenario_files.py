@@ -19,7 +19,7 @@ from assistant.terrain_files import MM_PER_IN, TAG_MAX_MM, TAG_MIN_MM, piece_jso
 from calibration.kit_ids import PIECE_IDS, TERRAIN_IDS
 from engine.generators.scenario import GeneratedScenario, Role, ScenarioTerrain, UnitPlacement
 from engine.generators.scenario_deploy import eye_height_in, hidden_from_above
-from engine.generators.scenario_table import OBJECTIVE_ROUNDS, ScenarioKind
+from engine.generators.scenario_table import ScenarioKind
 from engine.generators.terrain import TerrainPiece
 from engine.generators.terrain_types import TerrainType
 from engine.protocols import UnknownNameError, find_ruleset
@@ -65,19 +65,21 @@ VICTORY: dict[ScenarioKind, str] = {
 }
 """Each scenario's own end, in words (RULES §5.m), for the file's description."""
 
-RULES_NOTE: dict[ScenarioKind, str] = {
-    k: (
-        " The d20 rules play this scenario as an objective game (VP after "
-        f"{OBJECTIVE_ROUNDS} rounds); its own end above is for the players to call."
-    )
-    for k in ScenarioKind
-    if k is not ScenarioKind.BASIC_BATTLE
+END_NOTE: dict[ScenarioKind, str] = {
+    ScenarioKind.BASIC_BATTLE: "",
+    ScenarioKind.AMBUSH: (" Not over after {rounds} rounds: objective VP (RULES 5.m) decide."),
+    ScenarioKind.ESCAPE: " After {rounds} rounds the army with more figures off wins.",
+    ScenarioKind.FORTRESS_ASSAULT: (
+        " The fortress still standing after {rounds} rounds: the Defenders win."
+    ),
+    ScenarioKind.INFILTRATE: " Not over after {rounds} rounds: objective VP (RULES 5.m) decide.",
+    ScenarioKind.SPAWNING: " Not over after {rounds} rounds: objective VP (RULES 5.m) decide.",
+    ScenarioKind.TRANSPORT: " Not over after {rounds} rounds: objective VP (RULES 5.m) decide.",
 }
-"""What the registered d20 rules do not play of each scenario yet (said in the file)."""
-RULES_NOTE[ScenarioKind.SPAWNING] += (
-    " They have no figures waiting off the table: every Spawner starts on it, where the sheet "
-    "shows it."
-)
+"""What decides a scenario still undecided after its last round (D003-10)."""
+
+CARGO_ID = "cargo"
+"""Transport's object marker, an [[objectives]] entry the d20 rules score no VP for."""
 
 _HEROES = ("Captain", "Archer", "Warrior", "Scout", "Guard", "Ranger", "Squire", "Knight")
 _ENEMIES = ("Warlord", "Raider", "Slinger", "Brute", "Cutthroat", "Bowman", "Thug", "Lurker")
@@ -95,9 +97,10 @@ class UnitEntry:
     card: dict[str, Any]
 
 
-def _card(role: Role, index: int) -> dict[str, Any]:
+def _card(role: Role, index: int, placed: bool = True) -> dict[str, Any]:
     """A figure's d20 card: the army's leader (the AI's Arch Foe) takes 3 wounds; every
-    third figure shoots (a short-range bow) as well as fighting in melee."""
+    third figure shoots (a short-range bow) as well as fighting in melee; a Spawner's figure
+    not yet placed waits off the table (``reserve``)."""
     weapons: list[dict[str, Any]] = [{"name": "hand weapon", "kind": "melee"}]
     if index % 3 == 1:
         weapons.insert(0, {"name": "bow", "kind": "short"})
@@ -108,6 +111,8 @@ def _card(role: Role, index: int) -> dict[str, Any]:
         if role == "ai":
             card["arch_foe"] = True
             card["tactic"] = "roll"
+    if not placed:
+        card["reserve"] = True
     return card
 
 
@@ -128,7 +133,7 @@ def unit_entries(gen: GeneratedScenario) -> list[UnitEntry]:
                     army.label,
                     p,
                     next(tags),
-                    _card(army.role, p.index),
+                    _card(army.role, p.index, p.placed),
                 )
             )
     return out
@@ -209,11 +214,21 @@ def _terrain_lines(
 
 def _options(gen: GeneratedScenario) -> dict[str, object]:
     """The scenario's rule options, those the registered d20 ruleset declares."""
+    human, ai = gen.armies
     wanted: dict[str, object] = {
         "battlefield": gen.battlefield.value,
         "victory": "basic" if gen.kind is ScenarioKind.BASIC_BATTLE else "objectives",
         "scenario": gen.kind.value,
     }
+    if gen.kind is ScenarioKind.AMBUSH:
+        wanted["ambushers"] = ai.label
+    if gen.kind is ScenarioKind.FORTRESS_ASSAULT and gen.scenario_terrain:
+        wanted["assaulters"] = human.label
+        wanted["fortress"] = gen.scenario_terrain[0].id
+    if gen.kind is ScenarioKind.SPAWNING:
+        wanted["spawners"] = ai.label
+    if gen.cargo is not None:
+        wanted["cargo"] = CARGO_ID
     try:
         declared = set(find_ruleset(RULESET).options)
     except UnknownNameError:
@@ -234,14 +249,13 @@ def scenario_toml(gen: GeneratedScenario, seed: int, header: str = "") -> str:
         f"A generated {gen.kind.display_name} on a {gen.width_in:g} x {gen.depth_in:g} in table "
         f"({human.figures} {human.label} against {ai.figures} {ai.label}). "
         + VICTORY[gen.kind]
-        + f" Objective VP (RULES 5.m) are scored after {gen.objective_rounds} rounds."
+        + END_NOTE[gen.kind].format(rounds=gen.max_rounds)
     )
     if gen.cargo is not None:
         description += (
             f" Put the cargo marker at ({gen.cargo[0]:g}, {gen.cargo[1]:g}) in (it is not an "
             "objective marker: holding it scores no VP)."
         )
-    description += RULES_NOTE.get(gen.kind, "")
     lines = [f"# {line}" if line else "#" for line in header.splitlines()]
     lines += ["version = 1", "", "[scenario]", f"name = {_toml(scenario_name(gen, seed))}"]
     lines += [f"title = {_toml(title)}", f"description = {_toml(description)}"]
@@ -275,6 +289,9 @@ def scenario_toml(gen: GeneratedScenario, seed: int, header: str = "") -> str:
             f"name = {_toml(o.marker.name)}",
         ]
         lines += [f"x = {_toml(o.x)}", f"y = {_toml(o.y)}"]
+    if gen.cargo is not None:
+        lines += ["", "[[objectives]]", f"id = {_toml(CARGO_ID)}", 'name = "cargo"']
+        lines += [f"x = {_toml(gen.cargo[0])}", f"y = {_toml(gen.cargo[1])}"]
     return "\n".join(lines) + "\n"
 
 

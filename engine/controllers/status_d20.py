@@ -29,6 +29,7 @@ from dataclasses import replace
 
 from engine.actions import Action, ActionKind, Order
 from engine.controllers import status_d20_any
+from engine.controllers.status_d20_goals import scenario_goal
 from engine.controllers.status_d20_tactics import (
     destination_key,
     moves_after_attack,
@@ -549,6 +550,9 @@ class Plan:
     def _goal(self, weapon: Weapon, target: Unit) -> Order | None:
         """§5.k step 7 (objective games), curious and opportunistic: toward an objective."""
         state, unit = self.state, self.unit
+        scenario = scenario_goal(self, weapon, target)  # §5.m's own goals
+        if scenario is not None:
+            return scenario
         if not state.objectives:
             return None
         touching = [

@@ -45,6 +45,7 @@ from engine.generators.scenario_deploy import (
 from engine.generators.scenario_table import (
     BATTLE_ROUNDS,
     OBJECTIVE_ROUNDS,
+    OPEN_ROUNDS,
     Edge,
     ObjectiveMarker,
     ScenarioGenError,
@@ -341,7 +342,7 @@ def generate_scenario(
         units=tuple(placements),
         objectives=objectives,
         cargo=(w / 2, d / 2) if kind is ScenarioKind.TRANSPORT else None,
-        max_rounds=BATTLE_ROUNDS if kind in long_games else OBJECTIVE_ROUNDS,
+        max_rounds=BATTLE_ROUNDS if kind in long_games else OPEN_ROUNDS,
         objective_rounds=OBJECTIVE_ROUNDS,
         removed=tuple(removed),
         base_in=base_in,

@@ -28,6 +28,11 @@ OBJECTIVE_ROUNDS = 4
 BATTLE_ROUNDS = 5
 """Basic Battle and Escape end after this many rounds (RULES §5.m, D003-10)."""
 
+OPEN_ROUNDS = 10
+"""Ambush, Fortress Assault, Infiltrate, Spawning and Transport have no round count of their
+own in §5.m (they end on their own condition, D003-10); the file caps them at this many
+rounds, after which objective VP decide (the Fortress still standing: the Defenders win)."""
+
 VP_OWN_SIDE = 1
 VP_OPPOSING_SIDE = 4
 VP_OTHER = 2

@@ -71,7 +71,21 @@ from engine.rulesets.d20_state import (
     Weapon,
 )
 from engine.rulesets.d20_victory import final_result, last_round, standing_sides
-from engine.scenario import Scenario
+from engine.rulesets.d20_victory_kinds import (
+    after_action,
+    attack_structure,
+    elimination_reason,
+    instant_result,
+    option_problems,
+    pick_up,
+    pickup_problem,
+    spawn_due,
+    spawn_step,
+    structure_problem,
+    waiting,
+    with_reserves,
+)
+from engine.scenario import Scenario, ScenarioError
 
 OTHER_KINDS = ("attack", "ability", "heal", "interact")
 
@@ -91,12 +105,22 @@ class D20Ruleset(RulesetBase):
         "victory": '"basic" (Basic Battle, 5 rounds) or "objectives" (VP after 4 rounds)',
         "dangerous_die": "the dangerous-terrain die, 6 or 20 (default 6)",
         "morale_recheck": "check morale again after each loss below half (D003-17, default false)",
+        "scenario": "the generic scenario of §5.m whose own end applies (default basic-battle)",
+        "ambushers": "Ambush: the side that acts first in round 1",
+        "assaulters": "Fortress Assault: the side attacking the fortress",
+        "fortress": "Fortress Assault: the fortress's terrain id",
+        "fortress_wounds": "Fortress Assault: wounds the fortress takes (D003-20, default 5)",
+        "spawners": "Spawning: the side whose reserve figures come on by the spawn die",
+        "cargo": "Transport: the cargo's objective id",
     }
 
     # ------------------------------------------------------------------ setup
     def new_game(self, scenario: Scenario) -> GameState:
         """Cards, sides, the table (grid or not), enemies facing the heroes (``d20_setup``)."""
-        return new_game(scenario)
+        problems = option_problems(dict(scenario.options), {s.name for s in scenario.sides})
+        if problems:
+            raise ScenarioError(f"{scenario.source}: {problems[0]}")
+        return with_reserves(new_game(scenario), scenario)
 
     # ------------------------------------------------------------------ sequence
     def _rules(self, state: GameState) -> D20State:
@@ -121,6 +145,8 @@ class D20Ruleset(RulesetBase):
             return Pending(PendingKind.CHANCE, purpose="initiative")
         if rules.stage:
             return Pending(PendingKind.CHANCE, purpose=rules.stage)
+        if spawn_due(state) is not None:
+            return Pending(PendingKind.CHANCE, purpose="spawn")
         n = len(rules.order)
         for k in range(n):
             side = rules.order[(rules.turn + k) % n]
@@ -197,11 +223,17 @@ class D20Ruleset(RulesetBase):
                 return [f"{target.name} is not next to {unit.name}"]
             return []
         if kind == "interact":
+            if action.get("task") == "pick up":
+                problem = pickup_problem(state, unit)
+                return [problem] if problem else []
             return [] if action.get("task") else ["say what the figure tries (detail.task)"]
         return [f"{kind} is not an action of the d20 rules"]
 
     def _attack_problems(self, state: GameState, unit: Unit, action: Action) -> list[str]:
         target_id = action.target_id or ""
+        if action.get("structure"):
+            problem = structure_problem(state, unit, str(action.get("structure")))
+            return [problem] if problem else []
         if not state.has_unit(target_id):
             return ["name the figure attacked"]
         target = state.unit(target_id)
@@ -265,7 +297,10 @@ class D20Ruleset(RulesetBase):
             rules = replace(rules, moved=True, other=rules.other or second)
         else:
             rules = replace(rules, other=True)
-            if kind == "attack":
+            if kind == "attack" and action.get("structure"):
+                state, evs = attack_structure(state, unit, dice)
+                events += evs
+            elif kind == "attack":
                 state, evs = attack(state, unit, action, dice)
                 events += evs
                 cause = unit
@@ -301,6 +336,9 @@ class D20Ruleset(RulesetBase):
                         target=target.id,
                     )
                 )
+            elif action.get("task") == "pick up":
+                state, ev = pick_up(state, unit)
+                events.append(ev)
             else:
                 _, _, ev = non_combat(state, unit, str(action.get("task")), dice)
                 events.append(ev)
@@ -333,7 +371,7 @@ class D20Ruleset(RulesetBase):
         for s in state.sides:
             if s.name in rules.morale_checked and not (again and s.name in fallen):
                 continue
-            left = len(state.units_of(s.name))
+            left = len(state.units_of(s.name)) + len(waiting(state, s.name))
             if 2 * left < starting[s.name] and left > 0:
                 checked = tuple(dict.fromkeys((*rules.morale_checked, s.name)))
                 rules = replace(rules, morale_checked=checked)
@@ -341,10 +379,15 @@ class D20Ruleset(RulesetBase):
                 state, evs = morale_checks(state, s.name, cause, dice)
                 events += evs
                 rules = self._rules(state)
+        state, evs = after_action(state)
+        events += evs
+        own = instant_result(state)
+        if own is not None:
+            return self._end(state, events, own[0], own[1])
         standing = standing_sides(state)
         if len(standing) <= 1:
             winner = standing[0] if standing else "draw"
-            return self._end(state, events, winner, "every opposing figure is defeated")
+            return self._end(state, events, winner, elimination_reason(state, winner))
         state, evs = alert_checks(state)
         events += evs
         return Outcome(state, tuple(events))
@@ -387,6 +430,9 @@ class D20Ruleset(RulesetBase):
         """One die of the round's start (``d20_round``); a new round, or the end after the
         last one."""
         events: list[Event] = []
+        if spawn_due(state) is not None and not self._rules(state).stage:
+            state, more = spawn_step(state, dice)
+            return self._after(state, more, None, dice)
         if not self._rules(state).stage:
             if state.round >= last_round(state):
                 winner, reason = final_result(state, _contact(state))

@@ -23,6 +23,7 @@ from engine.rulesets.d20_state import (
     enemy_action_result,
     tactic_for,
 )
+from engine.rulesets.d20_victory_kinds import ambush_first
 
 TACTICS_STAGE, INITIATIVE_STAGE, ENEMY_STAGE = "tactics", "initiative", "enemy action"
 
@@ -135,7 +136,7 @@ def _initiative(state: GameState, dice: RandomSource) -> tuple[GameState, list[E
         events.append(event("tie", state.round, "Initiative tied: the tied sides roll again."))
         kept = tuple((n, v) for n, v in rolled.items() if n not in tied)
         return replace(state, rules=replace(r, rolls=kept)), events
-    order = tuple(sorted(rolled, key=lambda n: -rolled[n]))
+    order = ambush_first(state, tuple(sorted(rolled, key=lambda n: -rolled[n])))
     shown = ", ".join(f"{n} {rolled[n]}" for n in order)
     events.append(
         event(

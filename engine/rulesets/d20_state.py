@@ -28,13 +28,17 @@ optional:
   with a d20 at the first initiative, 19-20 re-rolled) or "" (none); ``previous_tactic`` is
   what "unexpected" keeps when it comes up again (T003-05).
 * ``partner``: the id of a Partnership tactic's partner.
+* ``reserve`` (bool): the figure waits off the table for the spawn die (Spawning, §5.m).
 
 Scenario options (``[options]``): ``battlefield`` ("small"/"large"; default small when the
 table is at most 24 in each way), ``space_in`` (the size of a space on a table without a
 grid, inches, default 1), ``patrol`` (bool, D003-04, default true), ``enemy_action`` (bool,
 the random enemy action table, default true), ``victory`` ("basic": the Basic Battle, 5
 rounds; "objectives": VP of §5.m after 4 rounds), ``dangerous_die`` (6 or 20, D003-08),
-``morale_recheck`` (bool, D003-17: check again after each further loss below half).
+``morale_recheck`` (bool, D003-17: check again after each further loss below half);
+``scenario`` (the generic scenario of §5.m whose own end and special rules apply, with
+``ambushers``, ``assaulters``, ``fortress``, ``fortress_wounds``, ``spawners``, ``cargo``: see
+:mod:`engine.rulesets.d20_victory_kinds`).
 """
 
 from __future__ import annotations
@@ -196,6 +200,7 @@ class CardSpec(BaseModel):
     tactic: str = ""
     previous_tactic: str = ""
     partner: str = ""
+    reserve: bool = False
 
 
 @dataclass(frozen=True)
@@ -287,3 +292,7 @@ class D20State(RulesState):
     step each die); empty once the units act."""
     rolls: tuple[tuple[str, int], ...] = ()
     """Initiative rolled so far this round (side, d20)."""
+    fortress_wounds: int = 0
+    """Wounds the fortress has taken (Fortress Assault, D003-20)."""
+    spawn_round: int = 0
+    """The last round the spawn die was rolled (Spawning, D003-18)."""

@@ -9,6 +9,7 @@ from engine.geometry import Edge, Point, centre_distance_in, point_gap_in, withi
 from engine.model import GameState, UnitStatus
 from engine.rulesets.d20_board import card_of
 from engine.rulesets.d20_state import D20State
+from engine.rulesets.d20_victory_kinds import kind, last_round_result
 
 HOLD_CLEAR_IN = 2.0
 """No opposing figure within this many inches of a held objective (§5.m)."""
@@ -21,8 +22,14 @@ def last_round(state: GameState) -> int:
 
 
 def standing_sides(state: GameState) -> list[str]:
-    """Sides with a figure on the table."""
-    return [s.name for s in state.sides if state.units_of(s.name)]
+    """Sides with a figure on the table or still waiting to come on (Spawning)."""
+    return [
+        s.name
+        for s in state.sides
+        if any(
+            u.side == s.name and (u.on_table or u.status is UnitStatus.RESERVE) for u in state.units
+        )
+    ]
 
 
 def edge_centre(state: GameState, edge: Edge) -> Point:
@@ -72,7 +79,10 @@ def victory_points(state: GameState, contact_in: float) -> dict[str, int]:
     nearest an opposing one, 2 for any other, 2 per opposing leader defeated."""
     vp = {s.name: 0 for s in state.sides}
     nearest = {s.name: nearest_objectives(state, edge_centre(state, s.edge)) for s in state.sides}
+    cargo = state.option_value("cargo", "") if kind(state) == "transport" else ""
     for obj in state.objectives:
+        if obj.id == cargo:
+            continue  # Transport's object marker scores no VP
         side = holder(state, obj.id, contact_in)
         if side is None:
             continue
@@ -91,7 +101,11 @@ def victory_points(state: GameState, contact_in: float) -> dict[str, int]:
 
 
 def final_result(state: GameState, contact_in: float) -> tuple[str, str]:
-    """(winner or "draw", reason) when the last round is over."""
+    """(winner or "draw", reason) when the last round is over: the scenario's own
+    (``d20_victory_kinds``), else objective VP or the Basic Battle's."""
+    own = last_round_result(state)
+    if own is not None:
+        return own
     standing = standing_sides(state)
     if state.option_value("victory", "basic") == "objectives":
         vp = victory_points(state, contact_in)

@@ -124,7 +124,7 @@ def test_basic_set_up_keeps_armies_two_move_units_apart(kind: ScenarioKind, seed
     humans = [(u.x, u.y) for u in gen.units if u.role == "human"]
     enemies = [(u.x, u.y) for u in gen.units if u.role == "ai"]
     assert min(_edge_gap(a, b) for a in humans for b in enemies) >= 2 * gen.move_unit_in
-    assert gen.max_rounds == (5 if kind in (ScenarioKind.BASIC_BATTLE, ScenarioKind.ESCAPE) else 4)
+    assert gen.max_rounds == (5 if kind in (ScenarioKind.BASIC_BATTLE, ScenarioKind.ESCAPE) else 10)
     assert (gen.cargo == (12.0, 12.0)) == (kind is ScenarioKind.TRANSPORT)
     assert all(u.placed for u in gen.units)
 
