@@ -34,6 +34,29 @@ def _line(a: Cell, b: Cell) -> GridLine:
     return grid_line(a, b)
 
 
+_Corner = tuple[Cell, bool, Cell, bool]
+
+
+@lru_cache(maxsize=65536)
+def _wall_view(
+    a: Cell, b: Cell, walls: frozenset[Cell]
+) -> bool | tuple[tuple[Cell, ...], tuple[_Corner, ...]]:
+    """What the walls alone say of the line of squares from ``a`` to ``b`` (G-03): True or
+    False when they decide it (an adjacent square: only two walls at the corner block; a wall
+    on the line blocks; two walls at a corner block); else the open squares the line crosses
+    and its corners as (cell, is a wall, cell, is a wall), for the figures to decide."""
+    line = _line(a, b)
+    if chebyshev(a, b) <= 1:
+        return not any(p in walls and q in walls for p, q in line.corners)
+    inner = line.crossed[1:-1]
+    if any(c in walls for c in inner):
+        return False
+    corners = tuple((p, p in walls, q, q in walls) for p, q in line.corners)
+    if any(pw and qw for _, pw, _, qw in corners):
+        return False
+    return inner, corners
+
+
 def facing_step(heading_deg: float) -> Cell:
     """The one-square step straight ahead of a grid facing."""
     return STEPS[round(heading_deg / 45.0) % 8]
@@ -136,21 +159,20 @@ class Board:
     def line_clear(self, viewer: Unit, frm: Cell, target: Unit) -> bool:
         """A straight unblocked line of squares from ``frm`` to the target (G-03): walls and the
         viewer's enemies other than the target block; the viewer's allies do not."""
-        to = cell_of(target)
-        line = _line(frm, to)
-        walls, at = self.walls, self.at
+        view = _wall_view(frm, cell_of(target), self.walls)
+        if isinstance(view, bool):
+            return view  # the walls alone decide
+        inner, corners = view
+        at = self.at
+        side, target_id = viewer.side, target.id
 
         def blocks(cell: Cell) -> bool:
-            if cell in walls:
-                return True
             who = at.get(cell)
-            return who is not None and who.side != viewer.side and who.id != target.id
+            return who is not None and who.side != side and who.id != target_id
 
-        if chebyshev(frm, to) <= 1:
-            return not any(p in walls and q in walls for p, q in line.corners)
-        if any(blocks(c) for c in line.crossed[1:-1]):
+        if any(blocks(c) for c in inner):
             return False
-        return not any(blocks(p) and blocks(q) for p, q in line.corners)
+        return not any((pw or blocks(p)) and (qw or blocks(q)) for p, pw, q, qw in corners)
 
     def sees(self, viewer: Unit, target: Unit, arc_deg: float = 360.0) -> bool:
         """Whether the viewer sees the target: in its forward arc (D004-02) with a clear line."""
@@ -234,17 +256,28 @@ class Board:
         limit = card_of(unit).move_sq if squares is None else squares
         routes: dict[Cell, tuple[Cell, ...]] = {start: ()}
         frontier = [start]
+        walls, at, side = self.walls, self.at, unit.side
+        cols, rows = self.grid.cols, self.grid.rows
         for _ in range(limit):
             nxt_frontier = []
             for cell in frontier:
+                c, r = cell
+                route = routes[cell]
                 for dc, dr in STEPS:
-                    nxt = (cell[0] + dc, cell[1] + dr)
-                    if nxt in routes or not self.step_ok(cell, nxt):
+                    nc, nr = c + dc, r + dr
+                    nxt = (nc, nr)
+                    # ``step_ok`` inlined: on the board, no wall, no cut between two walls.
+                    if (
+                        nxt in routes
+                        or not (0 <= nc < cols and 0 <= nr < rows)
+                        or nxt in walls
+                        or (dc and dr and (nc, r) in walls and (c, nr) in walls)
+                    ):
                         continue
-                    who = self.at.get(nxt)
-                    if who is not None and who.side != unit.side:
+                    who = at.get(nxt)
+                    if who is not None and who.side != side:
                         continue
-                    routes[nxt] = (*routes[cell], nxt)
+                    routes[nxt] = (*route, nxt)
                     nxt_frontier.append(nxt)
             frontier = nxt_frontier
         return {c: r for c, r in routes.items() if self.free(c, unit.id)}
