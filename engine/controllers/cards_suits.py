@@ -9,6 +9,10 @@ it returns names the card it read (``detail.card``) so the ruleset discards it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
 
 from engine.actions import Action, Order
 from engine.dice import RandomSource, choice
@@ -52,6 +56,24 @@ def nearest_enemy_gap(state: GameState, unit: Unit, at: Cell) -> int:
         found = min((max(abs(at[0] - c[0]), abs(at[1] - c[1])) for c in cells), default=0)
         cache[key] = found
     return found
+
+
+@lru_cache(maxsize=256)
+def gap_field(cols: int, rows: int, enemies: frozenset[Cell]) -> list[list[int]]:
+    """Squares from every square of a ``cols`` x ``rows`` grid to the nearest of ``enemies``
+    (Chebyshev, D002-06; 0 when there are none), by row then column: computed once per set of
+    enemy squares with numpy, read as plain lists. Callers must not change it."""
+    if not enemies:
+        return [[0] * cols for _ in range(rows)]
+    xs = np.arange(cols)[None, :]
+    ys = np.arange(rows)[:, None]
+    field: np.ndarray[Any, Any] | None = None
+    for ec, er in enemies:
+        dist = np.maximum(np.abs(xs - ec), np.abs(ys - er))
+        field = dist if field is None else np.minimum(field, dist)
+    assert field is not None
+    out: list[list[int]] = field.tolist()
+    return out
 
 
 def activation_order(state: GameState, ids: Sequence[str], dice: RandomSource) -> list[str]:
@@ -99,11 +121,18 @@ class SuitPlan:
         self.here = cell(unit)
         self.enemies = hostiles_of(state, unit)
         self._enemy_cells = [cell(e) for e in self.enemies]
+        grid = state.table.grid
+        assert grid is not None, "firefight-lite needs a gridded table"
+        self._cols, self._rows = grid.cols, grid.rows
+        self._field = gap_field(self._cols, self._rows, frozenset(self._enemy_cells))
         self._gaps: dict[Cell, int] = {}
         self.say = card_name(drawn)
 
     def gap(self, at: Cell) -> int:
         """Squares from ``at`` to the nearest enemy (D002-06), for the squares it weighs."""
+        col, row = at
+        if 0 <= col < self._cols and 0 <= row < self._rows:
+            return self._field[row][col]
         found = self._gaps.get(at)
         if found is None:
             found = min(

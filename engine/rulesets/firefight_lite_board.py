@@ -94,9 +94,23 @@ def squares(state: GameState) -> Squares:
     cache = per_state(state)
     found: Squares | None = cache.get(("squares",))
     if found is None:
-        found = _squares_of(grid_of(state), state.terrain)
+        terrain = state.terrain
+        known = _BY_TERRAIN.get(id(terrain))
+        if known is not None and known[0] is terrain and known[1] is state.table.grid:
+            found = known[2]
+        else:
+            found = _squares_of(grid_of(state), terrain)
+            if len(_BY_TERRAIN) >= 32:
+                _BY_TERRAIN.clear()
+            _BY_TERRAIN[id(terrain)] = (terrain, state.table.grid, found)
         cache[("squares",)] = found
     return found
+
+
+_BY_TERRAIN: dict[int, tuple[object, object, Squares]] = {}
+"""The squares of the terrain tuples seen lately, by identity (the states of one game share
+their terrain tuple: no hashing of its polygons for each new state). Each entry keeps its
+terrain and grid alive, so an identity match is the same terrain."""
 
 
 @lru_cache(maxsize=32)
@@ -351,11 +365,32 @@ def square_cover(state: GameState, unit: Unit, at: Cell) -> int:
 
 
 def _square_cover(state: GameState, unit: Unit, at: Cell) -> int:
+    """``sees_from`` then ``cover_between`` for each hostile figure, with their remembered
+    terrain lines and covers read directly (the same answers, fewer calls)."""
     worst = HIDDEN
+    sq = squares(state)
+    lines, covers = sq.lines, sq.covers
+    moved_from = unit.cell
     for enemy in hostiles_of(state, unit):
-        ec = cell(enemy)
-        if sees_from(state, enemy, ec, at, unit.cell):
-            worst = min(worst, cover_between(state, ec, at))
+        ec = enemy.cell
+        assert ec is not None
+        if ec != at:
+            line = lines.get((ec, at))
+            if line is None:
+                line = terrain_clear(state, ec, at)
+            clear, crossed = line
+            if not clear:
+                continue
+            if crossed:
+                blockers = _hostile_cells(state, enemy)
+                if not blockers.isdisjoint(crossed) and any(
+                    c in blockers and c != moved_from for c in crossed
+                ):
+                    continue
+        found = covers.get((ec, at))
+        cover = found if found is not None and found >= 1 else cover_between(state, ec, at)
+        if cover < worst:
+            worst = cover
             if worst == 0:
                 break
     return worst
