@@ -226,9 +226,9 @@ def structure_problem(state: GameState, unit: Unit, structure: str) -> str:
     if piece is None or piece.id != structure:
         return f"{structure!r} cannot be attacked in this scenario"
     if unit.side != state.option_value("assaulters", ""):
-        return f"only the assaulters attack the {piece.name}"
+        return f"only the assaulters attack {piece.name}"
     if not at_fortress(state, unit):
-        return f"{unit.name} is not next to the {piece.name}"
+        return f"{unit.name} is not next to {piece.name}"
     return ""
 
 
@@ -238,19 +238,19 @@ def attack_structure(
     """A melee attack on the fortress: 6+ hits, its 11+ defence saves (D003-20)."""
     piece = fortress(state)
     assert piece is not None
-    hit = dice.roll(20, f"attack: {unit.name} on the {piece.name}")
+    hit = dice.roll(20, f"attack: {unit.name} on {piece.name}")
     if hit < MELEE_NEED:
-        text = f"{unit.name} attacks the {piece.name}: {hit}, a miss."
+        text = f"{unit.name} attacks {piece.name}: {hit}, a miss."
         return state, [event("attack", state.round, text, unit.id, structure=piece.id, hit=False)]
-    save = dice.roll(20, f"defence: the {piece.name}")
+    save = dice.roll(20, f"defence: {piece.name}")
     if save >= FORTRESS_DEFENCE:
-        text = f"{unit.name} hits the {piece.name} ({hit}); it holds ({save})."
+        text = f"{unit.name} hits {piece.name} ({hit}); it holds ({save})."
         ev = event("attack", state.round, text, unit.id, structure=piece.id, hit=True, saved=True)
         return state, [ev]
     rules = _rules(state)
     state = replace(state, rules=replace(rules, fortress_wounds=rules.fortress_wounds + 1))
     left = fortress_left(state)
-    text = f"{unit.name} damages the {piece.name} ({hit}, {save}): {max(0, left)} wounds left."
+    text = f"{unit.name} damages {piece.name} ({hit}, {save}): {max(0, left)} wounds left."
     return state, [
         event("attack", state.round, text, unit.id, structure=piece.id, hit=True, saved=False)
     ]
@@ -451,7 +451,7 @@ def goal_point(state: GameState, unit: Unit) -> tuple[Point, str] | None:
             return None
         xs = [p[0] for p in piece.polygon]
         ys = [p[1] for p in piece.polygon]
-        return (sum(xs) / len(xs), sum(ys) / len(ys)), f"the {piece.name}"
+        return (sum(xs) / len(xs), sum(ys) / len(ys)), piece.name
     return None
 
 
