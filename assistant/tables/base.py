@@ -22,8 +22,8 @@ from assistant.session.announce import event_text
 from assistant.session.observation import PieceSeen
 from engine.actions import Action, ActionKind, Event, Order
 from engine.geometry import Point, bearing_deg
-from engine.model import GameState, Unit, UnitStatus
-from engine.protocols import Ruleset
+from engine.model import GameState, Role, Unit, UnitStatus
+from engine.protocols import PendingKind, Ruleset
 
 ObservedMove = tuple[str, tuple[Point, ...] | None, str, float]
 """(unit id, legal path or None, reason it is illegal or "", observed heading in degrees)"""
@@ -292,6 +292,26 @@ class BaseAdapter:
     name = ""
     replayed_events: frozenset[str] = frozenset({"round_start", "activation", "pick_up"})
     odds_help = ""
+
+    def turn(self, state: GameState, ruleset: Ruleset) -> Turn:
+        """The decision point as the assistant acts on it: the end, a chance step it takes
+        itself, the player's side (``human``), or a side it plays (the AI's or a neutral
+        side's: ``ai``)."""
+        pending = ruleset.pending(state)
+        if pending.kind is PendingKind.OVER:
+            return Turn("over")
+        if pending.kind is PendingKind.CHANCE:
+            return Turn("auto", action=Action(ActionKind.CHANCE))
+        side = pending.side or ""
+        kind: TurnKind = "human" if state.side(side).role is Role.HUMAN else "ai"
+        return Turn(
+            kind,
+            side,
+            pending.candidates,
+            unit_id=pending.unit,
+            general=pending.general,
+            may_pass=pending.may_pass,
+        )
 
     def pass_action(self, state: GameState, side: str) -> Action:
         return Action(ActionKind.PASS, side=side)

@@ -36,8 +36,8 @@ from assistant.tables.base import (
 )
 from engine.actions import Action, ActionKind, Order
 from engine.geometry import Point, find_path
-from engine.model import GameState, Role, Unit
-from engine.protocols import PendingKind, Ruleset
+from engine.model import GameState, Unit
+from engine.protocols import Ruleset
 from engine.rulesets.d20_board import (
     card_of,
     cover_word,
@@ -90,21 +90,6 @@ class D20Adapter(BaseAdapter):
     )
 
     # ---------------------------------------------------------------- turns
-    def turn(self, state: GameState, ruleset: Ruleset) -> Turn:
-        pending = ruleset.pending(state)
-        if pending.kind is PendingKind.OVER:
-            return Turn("over")
-        if pending.kind is PendingKind.CHANCE:
-            return Turn("auto", action=Action(ActionKind.CHANCE))
-        side = pending.side or ""
-        if state.side(side).role is Role.AI:
-            return Turn(
-                "ai", side, pending.candidates, unit_id=pending.unit, may_pass=pending.may_pass
-            )
-        return Turn(
-            "human", side, pending.candidates, unit_id=pending.unit, may_pass=pending.may_pass
-        )
-
     def pass_action(self, state: GameState, side: str) -> Action:
         rules = state.rules
         acting = getattr(rules, "acting", None)

@@ -29,7 +29,6 @@ from assistant.tables.base import (
     ObservedMove,
     ReplayMove,
     Turn,
-    TurnKind,
     UnitCard,
     unit_status,
 )
@@ -39,7 +38,7 @@ from engine.dice import SeededDice
 from engine.geometry import Point
 from engine.geometry.grid import chebyshev, grid_line
 from engine.model import GameState, Role, Unit
-from engine.protocols import PendingKind, Ruleset
+from engine.protocols import Ruleset
 from engine.rulesets.dungeon_board import Board, facing_word, label
 from engine.rulesets.dungeon_resolve import PATROL_RESULTS, patrol_turn
 from engine.rulesets.dungeon_state import STATUSES, card_of, heals_left, rules_of, status_of
@@ -100,16 +99,6 @@ class DungeonAdapter(BaseAdapter):
         """Event texts the current order already said (not said again once applied)."""
 
     # ---------------------------------------------------------------- turns
-    def turn(self, state: GameState, ruleset: Ruleset) -> Turn:
-        pending = ruleset.pending(state)
-        if pending.kind is PendingKind.OVER:
-            return Turn("over")
-        if pending.kind is PendingKind.CHANCE:
-            return Turn("auto", action=Action(ActionKind.CHANCE))
-        side = pending.side or ""
-        kind: TurnKind = "ai" if state.side(side).role is Role.AI else "human"
-        return Turn(kind, side, pending.candidates, unit_id=pending.unit, may_pass=pending.may_pass)
-
     def pass_action(self, state: GameState, side: str) -> Action:
         rules = rules_of(state)
         uid = rules.acting or (rules.queue[0] if rules.queue else None)

@@ -33,7 +33,7 @@ from assistant.tables.base import (
 from engine.actions import Action, ActionKind, Event, Order
 from engine.geometry import Point
 from engine.model import GameState, Role, Unit
-from engine.protocols import PendingKind, Ruleset
+from engine.protocols import Ruleset
 from engine.rulesets.firefight_lite import attackable, half_move
 from engine.rulesets.firefight_lite_board import card, move_path, reach
 from engine.rulesets.firefight_lite_deck import card_name
@@ -58,19 +58,6 @@ class FirefightLiteAdapter(BaseAdapter):
     )
 
     # ---------------------------------------------------------------- turns
-    def turn(self, state: GameState, ruleset: Ruleset) -> Turn:
-        pending = ruleset.pending(state)
-        if pending.kind is PendingKind.OVER:
-            return Turn("over")
-        if pending.kind is PendingKind.CHANCE:
-            return Turn("auto", action=Action(ActionKind.CHANCE))
-        side = pending.side or ""
-        if state.side(side).role is Role.HUMAN:
-            return Turn(
-                "human", side, pending.candidates, unit_id=pending.unit, may_pass=pending.may_pass
-            )
-        return Turn("ai", side, pending.candidates, unit_id=pending.unit, may_pass=pending.may_pass)
-
     def pass_action(self, state: GameState, side: str) -> Action:
         r = rules(state)
         if r.reacting is not None:

@@ -24,8 +24,8 @@ from assistant.tables.base import (
 )
 from engine.actions import Action, ActionKind, Event, Order
 from engine.geometry import Point
-from engine.model import GameState, Role, Unit
-from engine.protocols import PendingKind, Ruleset
+from engine.model import GameState, Unit
+from engine.protocols import Ruleset
 from engine.scenario import cell_name
 from tests.plugin.ruleset import NAME, PINNED, PluginState
 
@@ -45,17 +45,6 @@ class PluginAdapter(BaseAdapter):
             if PINNED in unit.statuses and unit.on_table:
                 return f"{text} {unit.name} is pinned."
         return text
-
-    def turn(self, state: GameState, ruleset: Ruleset) -> Turn:
-        pending = ruleset.pending(state)
-        if pending.kind is PendingKind.OVER:
-            return Turn("over")
-        if pending.kind is PendingKind.CHANCE:
-            return Turn("auto", action=Action(ActionKind.CHANCE))
-        side = pending.side or ""
-        if state.side(side).role is Role.AI:
-            return Turn("ai", side, pending.candidates, unit_id=pending.unit)
-        return Turn("human", side, pending.candidates, unit_id=pending.unit)
 
     def order_instruction(self, state: GameState, order: Order) -> str:
         return self.describe_action(state, order.action) + "."
