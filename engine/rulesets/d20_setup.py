@@ -8,8 +8,8 @@ from dataclasses import replace
 
 from pydantic import ValidationError
 
-from engine.geometry import Edge, Table, bearing_deg
-from engine.model import GameState, Objective, Role, Side, TerrainPiece, Unit
+from engine.geometry import bearing_deg
+from engine.model import GameState, Objective, Role, Unit
 from engine.rulesets.d20_state import (
     MOVE_UNIT,
     NAME,
@@ -20,7 +20,8 @@ from engine.rulesets.d20_state import (
     D20Unit,
     Weapon,
 )
-from engine.scenario import ObjectiveSpec, Scenario, ScenarioError, TerrainSpec, card_error
+from engine.scenario import ObjectiveSpec, Scenario, ScenarioError, card_error
+from engine.scenario_setup import sides_of, table_of, terrain_of
 
 
 def new_game(scenario: Scenario) -> GameState:
@@ -40,11 +41,11 @@ def new_game(scenario: Scenario) -> GameState:
         raise ScenarioError(f"{scenario.source}: options.space_in: inches, above 0 up to 6")
     if any(s.role == "neutral" for s in scenario.sides):
         raise ScenarioError(f"{scenario.source}: sides: the d20 rules have no neutral side")
-    table = Table(scenario.table.width_in, scenario.table.depth_in, scenario.table.grid_shape())
+    table = table_of(scenario)
     large = opts.get("battlefield") == "large" or (
         "battlefield" not in opts and max(table.width_in, table.depth_in) > 24.0 + 1e-6
     )
-    sides = tuple(Side(s.name, Role(s.role), Edge(s.edge)) for s in scenario.sides)
+    sides = sides_of(scenario)
     ai = next(s.name for s in sides if s.role is Role.AI)
     units: list[Unit] = []
     arch = [u.id for u in scenario.units if u.card.get("arch_foe") and u.side == ai]
@@ -123,7 +124,7 @@ def new_game(scenario: Scenario) -> GameState:
         sides=sides,
         units=tuple(units),
         objectives=tuple(_objective(o) for o in scenario.objectives),
-        terrain=tuple(_terrain(t) for t in scenario.terrain),
+        terrain=terrain_of(scenario),
         options=tuple(sorted(scenario.options.items())),
         rules=D20State(),
     )
@@ -131,18 +132,3 @@ def new_game(scenario: Scenario) -> GameState:
 
 def _objective(spec: ObjectiveSpec) -> Objective:
     return Objective(spec.id, spec.name, spec.x, spec.y)
-
-
-def _terrain(spec: TerrainSpec) -> TerrainPiece:
-    return TerrainPiece(
-        id=spec.id,
-        name=spec.name,
-        kind=spec.kind,
-        polygon=tuple(spec.polygon),
-        blocks_los=spec.blocks_los,
-        impassable=spec.impassable,
-        difficult=spec.difficult,
-        cover=spec.cover,
-        dangerous=spec.dangerous,
-        height_in=spec.height_in,
-    )

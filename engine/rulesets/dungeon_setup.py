@@ -8,7 +8,7 @@ import re
 from pydantic import ValidationError
 from shapely.geometry import Polygon
 
-from engine.geometry import Edge, Table
+from engine.geometry import Table
 from engine.geometry.grid import Cell
 from engine.model import GameState, Role, Side, Unit
 from engine.rulesets.dungeon_board import Board
@@ -25,6 +25,7 @@ from engine.rulesets.dungeon_state import (
     cell_of,
 )
 from engine.scenario import Scenario, ScenarioError, card_error, cell_name, parse_cell
+from engine.scenario_setup import sides_of
 
 NAME = "dungeon"
 DEFAULT_MAX_ROUNDS = 30
@@ -66,7 +67,7 @@ def new_game(scenario: Scenario) -> GameState:
     if "neutral" in roles:
         raise ScenarioError(f"{where}: sides: the dungeon rules have no neutral side")
     table = Table(scenario.table.width_in, scenario.table.depth_in, grid)
-    sides = tuple(Side(s.name, Role(s.role), Edge(s.edge)) for s in scenario.sides)
+    sides = sides_of(scenario)
     walls: set[Cell] = set()
     for piece in scenario.terrain:
         if piece.impassable or piece.blocks_los:

@@ -8,12 +8,13 @@ from __future__ import annotations
 from pydantic import ValidationError
 
 from engine.cards import Deck
-from engine.geometry import Edge, Table
-from engine.model import GameState, Role, Side, TerrainPiece, Unit, UnitStatus
+from engine.geometry import Table
+from engine.model import GameState, Role, Unit, UnitStatus
 from engine.rulesets.firefight_lite_board import card
 from engine.rulesets.firefight_lite_deck import FULL_DECK
 from engine.rulesets.firefight_lite_state import DECK, NAME, FFCard, FFCardModel, FFState, FFUnit
 from engine.scenario import Scenario, ScenarioError, card_error
+from engine.scenario_setup import sides_of, terrain_of
 
 
 def new_game(scenario: Scenario, title: str) -> GameState:
@@ -27,7 +28,7 @@ def new_game(scenario: Scenario, title: str) -> GameState:
             f"{scenario.source}: options.random_events: true or false, got {events!r}"
         )
     table = Table(scenario.table.width_in, scenario.table.depth_in, grid)
-    sides = tuple(Side(s.name, Role(s.role), Edge(s.edge)) for s in scenario.sides)
+    sides = sides_of(scenario)
     units = []
     for i, spec in enumerate(scenario.units):
         try:
@@ -74,21 +75,7 @@ def new_game(scenario: Scenario, title: str) -> GameState:
         deploy_cells=deploy,
     )
     options = tuple(sorted(scenario.options.items()))
-    terrain = tuple(
-        TerrainPiece(
-            id=t.id,
-            name=t.name,
-            kind=t.kind,
-            polygon=tuple(t.polygon),
-            blocks_los=t.blocks_los,
-            impassable=t.impassable,
-            difficult=t.difficult,
-            cover=t.cover,
-            dangerous=t.dangerous,
-            height_in=t.height_in,
-        )
-        for t in scenario.terrain
-    )
+    terrain = terrain_of(scenario)
     state = GameState(
         ruleset=NAME,
         scenario=scenario.scenario.name,

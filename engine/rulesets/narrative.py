@@ -19,8 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.actions import Action, ActionKind, IllegalActionError
 from engine.dice import RandomSource
-from engine.geometry import Edge, Table, normalize_deg
-from engine.model import GameState, Objective, Role, Side, TerrainPiece, Unit
+from engine.geometry import Edge, normalize_deg
+from engine.model import GameState, Role, Side, Unit
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
 from engine.rulesets.narrative_board import NarrativeCard, card_of
 from engine.rulesets.narrative_checks import HEADING_TOL_DEG, action_problems, flight_edges
@@ -36,6 +36,7 @@ from engine.rulesets.narrative_state import (
     rules_of,
 )
 from engine.scenario import Scenario, ScenarioError, card_error
+from engine.scenario_setup import objectives_of, table_of, terrain_of
 
 __all__ = [
     "HEADING_TOL_DEG",
@@ -111,7 +112,7 @@ class NarrativeRuleset(RulesetBase):
         sides = tuple(
             Side(s.name, Role(s.role), Edge(s.edge), tuple(s.generals)) for s in scenario.sides
         )
-        table = Table(scenario.table.width_in, scenario.table.depth_in, scenario.table.grid_shape())
+        table = table_of(scenario)
         units = []
         for i, spec in enumerate(scenario.units):
             try:
@@ -146,22 +147,8 @@ class NarrativeRuleset(RulesetBase):
                     rules=NarrativeUnit(company=spec.company or spec.side),
                 )
             )
-        terrain = tuple(
-            TerrainPiece(
-                id=t.id,
-                name=t.name,
-                kind=t.kind,
-                polygon=tuple(t.polygon),
-                blocks_los=t.blocks_los,
-                impassable=t.impassable,
-                difficult=t.difficult,
-                cover=t.cover,
-                dangerous=t.dangerous,
-                height_in=t.height_in,
-            )
-            for t in scenario.terrain
-        )
-        objectives = tuple(Objective(o.id, o.name, o.x, o.y) for o in scenario.objectives)
+        terrain = terrain_of(scenario)
+        objectives = objectives_of(scenario)
         sizes: dict[str, int] = {}
         for u in units:
             sizes[company_of(u)] = sizes.get(company_of(u), 0) + 1

@@ -19,8 +19,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from engine.actions import Action, ActionKind, Event, IllegalActionError, event
 from engine.dice import RandomSource
-from engine.geometry import Edge, Table
-from engine.model import GameState, Objective, Role, Side, TerrainPiece, Unit
+from engine.geometry import Table
+from engine.model import GameState, Objective, TerrainPiece, Unit
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
 from engine.query import TableQuery
 from engine.rulesets import skirmish2d6_legal as legal
@@ -55,6 +55,7 @@ from engine.rulesets.skirmish2d6_state import (
     rules_of,
 )
 from engine.scenario import Scenario, ScenarioError
+from engine.scenario_setup import objectives_of, sides_of, terrain_of
 
 __all__ = [
     "AIM",
@@ -150,7 +151,7 @@ class SkirmishRuleset(RulesetBase):
             ruleset=NAME,
             scenario=scenario.scenario.name,
             table=Table(scenario.table.width_in, scenario.table.depth_in),
-            sides=tuple(Side(s.name, Role(s.role), Edge(s.edge)) for s in scenario.sides),
+            sides=sides_of(scenario),
             units=tuple(units),
             terrain=_terrain(scenario),
             objectives=_objectives(scenario),
@@ -386,25 +387,11 @@ class SkirmishRuleset(RulesetBase):
 
 
 def _terrain(scenario: Scenario) -> tuple[TerrainPiece, ...]:
-    return tuple(
-        TerrainPiece(
-            id=t.id,
-            name=t.name,
-            kind=t.kind,
-            polygon=tuple(t.polygon),
-            blocks_los=t.blocks_los,
-            impassable=t.impassable,
-            difficult=t.difficult,
-            cover=t.cover,
-            dangerous=t.dangerous,
-            height_in=t.height_in,
-        )
-        for t in scenario.terrain
-    )
+    return terrain_of(scenario)
 
 
 def _objectives(scenario: Scenario) -> tuple[Objective, ...]:
-    return tuple(Objective(o.id, o.name, o.x, o.y) for o in scenario.objectives)
+    return objectives_of(scenario)
 
 
 register_ruleset(NAME, SkirmishRuleset)

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from engine.geometry import Edge, Table, normalize_deg
-from engine.model import GameState, Objective, Role, Side, TerrainPiece, Unit
+from engine.geometry import normalize_deg
+from engine.model import GameState, Unit
 from engine.rulesets.strike_state import NAME, CardSpec, StrikeCard, StrikeState, StrikeUnit
 from engine.rulesets.strike_victory import default_objectives
 from engine.scenario import Scenario, ScenarioError, card_error
+from engine.scenario_setup import objectives_of, sides_of, table_of, terrain_of
 
 FIRST_PLAYER = ("roll-off", "fewer-dice")
 VICTORY = ("objectives", "kills")
@@ -28,7 +29,7 @@ def new_game(scenario: Scenario, title: str) -> GameState:
         value = scenario.options.get(key)
         if value is not None and value not in allowed:
             raise ScenarioError(f"{src}: options.{key}: {value!r} (allowed: {', '.join(allowed)})")
-    table = Table(scenario.table.width_in, scenario.table.depth_in, scenario.table.grid_shape())
+    table = table_of(scenario)
     units = []
     for i, spec in enumerate(scenario.units):
         try:
@@ -50,26 +51,13 @@ def new_game(scenario: Scenario, title: str) -> GameState:
                 rules=StrikeUnit(),
             )
         )
-    terrain = tuple(
-        TerrainPiece(
-            id=t.id,
-            name=t.name,
-            kind=t.kind,
-            polygon=tuple(t.polygon),
-            blocks_los=t.blocks_los,
-            impassable=t.impassable,
-            difficult=t.difficult,
-            cover=t.cover,
-            height_in=t.height_in,
-        )
-        for t in scenario.terrain
-    )
-    objectives = tuple(Objective(o.id, o.name, o.x, o.y) for o in scenario.objectives)
+    terrain = terrain_of(scenario)
+    objectives = objectives_of(scenario)
     return GameState(
         ruleset=NAME,
         scenario=scenario.scenario.name,
         table=table,
-        sides=tuple(Side(s.name, Role(s.role), Edge(s.edge)) for s in scenario.sides),
+        sides=sides_of(scenario),
         units=tuple(units),
         terrain=terrain,
         objectives=objectives or default_objectives(table.width_in, table.depth_in),

@@ -9,8 +9,7 @@ from dataclasses import dataclass, replace
 from engine.actions import Action, ActionKind, Event, IllegalActionError, Order, event
 from engine.cards import Deck
 from engine.dice import RandomSource, choice
-from engine.geometry import Edge, Table
-from engine.model import GameState, Role, RulesState, Side, Unit, UnitCard, UnitStatus
+from engine.model import GameState, RulesState, Side, Unit, UnitCard, UnitStatus
 from engine.protocols import (
     ControllerBase,
     Outcome,
@@ -22,6 +21,7 @@ from engine.protocols import (
     register_ruleset,
 )
 from engine.scenario import Scenario, cell_name
+from engine.scenario_setup import sides_of, table_of
 
 NAME = "plugin-test"
 DECK = "initiative"
@@ -61,8 +61,8 @@ class PluginRuleset(RulesetBase):
     action_kinds = frozenset({"chance", "pass", "choose", "move", "shoot", "react_evade"})
 
     def new_game(self, scenario: Scenario) -> GameState:
-        sides = tuple(Side(s.name, Role(s.role), Edge(s.edge)) for s in scenario.sides)
-        table = Table(scenario.table.width_in, scenario.table.depth_in, scenario.table.grid_shape())
+        sides = sides_of(scenario)
+        table = table_of(scenario)
         units = tuple(
             Unit(
                 id=u.id,
