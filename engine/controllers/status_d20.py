@@ -54,7 +54,7 @@ from engine.rulesets.d20_board import (
     visible,
 )
 from engine.rulesets.d20_combat import attack_need
-from engine.rulesets.d20_query import D20Query, straight_toward
+from engine.rulesets.d20_query import D20Query, ring_and_straight
 from engine.rulesets.d20_state import (
     ALERTED,
     DEFEND_NEED,
@@ -443,14 +443,16 @@ class Plan:
         return len(path) < 2
 
     def _candidates(self, target: Unit) -> list[tuple[Point, ...]]:
-        paths = list(self.query.destinations(self.unit))
         if self.state.table.grid is None:
-            # Straight at it, stopping a quarter space into reach (adjacent is half a space).
+            # Straight at it, stopping a quarter space into reach (adjacent is half a space);
+            # cast with the ring of destinations.
             stop = self.unit.radius_in + target.radius_in + space_in(self.state) / 4
-            run = straight_toward(self.state, self.unit, target.position, stop)
+            ring, run = ring_and_straight(self.state, self.unit, target.position, stop)
+            paths = list(ring)
             if run is not None:
                 paths.append(run)
-        return paths
+            return paths
+        return list(self.query.destinations(self.unit))
 
     def _position(self, weapon: Weapon, target: Unit) -> tuple[Point, ...]:
         """§5.k step 5 with the tactic's wishes (see ``destination_key``)."""

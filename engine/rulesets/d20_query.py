@@ -106,13 +106,54 @@ def straight_toward(
 ) -> tuple[Point, ...] | None:
     """The straight run toward ``point`` that stops ``stop_in`` short of it (or where the
     Move Unit, an obstacle or the table edge stops it); None when it cannot move that way."""
+    toward = _toward(unit, point, stop_in)
+    if toward is None:
+        return None
+    ux, uy, want = toward
+    runs = _runs(state, unit, np.array([ux]), np.array([uy]), (want,))
+    return runs[0] if runs else None
+
+
+def ring_and_straight(
+    state: GameState, unit: Unit, point: Point, stop_in: float
+) -> tuple[tuple[tuple[Point, ...], ...], tuple[Point, ...] | None]:
+    """``D20Query(state).destinations(unit)`` and ``straight_toward(state, unit, point,
+    stop_in)`` on an open table, the same answers cast in one go when the ring is not
+    remembered yet (each ray's length is its own: casting them together changes nothing)."""
+    toward = _toward(unit, point, stop_in)
+    cast: list[tuple[Point, ...] | None] = []
+
+    def ring_with_straight() -> tuple[tuple[Point, ...], ...]:
+        k = RING_DIRECTIONS
+        angles = np.arange(k) * (2 * math.pi / k)
+        ux, uy = np.sin(angles), np.cos(angles)
+        if toward is not None:
+            ux, uy = np.append(ux, toward[0]), np.append(uy, toward[1])
+        free, room, full = _cast(state, unit, ux, uy)
+        m = move_allowance(state, unit)
+        ring = _emit(unit, ux, uy, free, room, full, (m, m / 2), range(k))
+        if toward is not None:
+            runs = _emit(unit, ux, uy, free, room, full, (toward[2],), range(k, k + 1))
+            cast.append(runs[0] if runs else None)
+        return ((unit.position,), *ring)
+
+    key = ("d20-ring", *board_key(state, unit), card_of(unit).move)
+    ring = remember(state, key, ring_with_straight)
+    if toward is None:
+        return ring, None
+    if cast:
+        return ring, cast[0]
+    return ring, straight_toward(state, unit, point, stop_in)  # the ring was remembered
+
+
+def _toward(unit: Unit, point: Point, stop_in: float) -> tuple[float, float, float] | None:
+    """The unit vector toward ``point`` and the run's wanted length (None: too short)."""
     dx, dy = point[0] - unit.x, point[1] - unit.y
     dist = math.hypot(dx, dy)
     want = dist - stop_in
     if want < MIN_STEP_IN:
         return None
-    runs = _runs(state, unit, np.array([dx / dist]), np.array([dy / dist]), (want,))
-    return runs[0] if runs else None
+    return dx / dist, dy / dist, want
 
 
 def _ring(state: GameState, unit: Unit) -> tuple[tuple[Point, ...], ...]:
@@ -129,6 +170,15 @@ def _runs(
     """Straight runs along the unit vectors (ux, uy), each up to every limit (inches of
     allowance, at most the Move Unit): one vectorised ray cast against impassable terrain and
     every other base (exact up to rounding: whoever orders one checks it with ``move_problem``)."""
+    free, room, full = _cast(state, unit, ux, uy)
+    return _emit(unit, ux, uy, free, room, full, limits, range(len(ux)))
+
+
+def _cast(
+    state: GameState, unit: Unit, ux: np.ndarray, uy: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per ray (inches): the free length before an obstacle, the room before the table's edge
+    and the reach of a full Move Unit (difficult ground counting double)."""
     m = move_allowance(state, unit)
     area = move_area(state, unit)
     k = len(ux)
@@ -150,12 +200,26 @@ def _runs(
             uy > 0, (d - r - unit.y) / uy, np.where(uy < 0, (r - unit.y) / uy, np.inf)
         )
     room = np.maximum(0.0, np.minimum(room_x, room_y) - 1e-6)
-    out: list[tuple[Point, ...]] = []
     full = area.ground.reach_in(px, py, ux, uy, m)
+    return free, room, full
+
+
+def _emit(
+    unit: Unit,
+    ux: np.ndarray,
+    uy: np.ndarray,
+    free: np.ndarray,
+    room: np.ndarray,
+    full: np.ndarray,
+    limits: tuple[float, ...],
+    rows: range,
+) -> list[tuple[Point, ...]]:
+    """The runs of the rays ``rows`` for every limit (limit by limit, ray by ray)."""
+    out: list[tuple[Point, ...]] = []
     for limit in limits:
         reach = np.minimum(full, limit)  # difficult ground only shortens a run
         length = np.minimum(np.minimum(free, reach), room)
-        for i in range(k):
+        for i in rows:
             t = float(length[i])
             if t < MIN_STEP_IN:
                 continue
