@@ -48,6 +48,7 @@ from assistant.replay.engine_unseen import (
 )
 from assistant.replay.reconstruct import PieceMove
 from assistant.scenarios import load_game
+from assistant.session.observation import PieceSeen
 from assistant.tables import adapter_for
 from assistant.tables.base import Tolerances
 from engine.actions import Action, Event, EventType
@@ -83,7 +84,20 @@ DICE_MISS_COST = 20.0
 """No story on the seen dice reaches the unit's turn: the seen dice up to the move are
 skipped and the steps taken on unseen dice."""
 NO_TURN_COST = 10.0
+SEEN_STEP_SHARE = 0.1
+"""The share of an unseen step's cost paid when the seen dice force it."""
+#: Points on the circle of the camera's position tolerance tried for a move whose seen dice
+#: no action at the seen place rolls.
+NEARBY_POINTS = 8
 _RESERVED = frozenset({"t", "kind", "text", "unit", "source"})
+
+
+def _price(unseen: Unseen, seen: Seen | None) -> float:
+    """What a story pays for unseen steps: each activation, pass and round begun, or a tenth
+    of that when they used every die seen meanwhile (the dice, not a guess, say they
+    happened: a long melee on seen dice is no dearer than a removal left unexplained)."""
+    cost = unseen_cost(unseen)
+    return cost * SEEN_STEP_SHARE if seen and unseen.used == len(seen) else cost
 
 
 class GameReplayer:
@@ -203,7 +217,7 @@ class GameReplayer:
         for unseen in found:
             # steps the footage does not show (a melee on the spot, a shot from where a unit
             # stands) on dice it cannot show took the unit off
-            child = story.fork(unseen.state, unseen_cost(unseen), unseen.used)
+            child = story.fork(unseen.state, _price(unseen, seen), unseen.used)
             self._add_unseen(child, unseen, story.state, removal.t)
             said = text + " By the rules it fell (or left) in steps the footage does not show."
             child.events.append(
@@ -287,7 +301,7 @@ class GameReplayer:
         # the seen dice were rolled in activations that moved no model
         goal = lambda st: uid in self.adapter.turn(st, self.ruleset).movers  # noqa: E731
         for unseen in play_unseen(self, before, goal, seen=seen, exact=True):
-            base = story.fork(unseen.state, unseen_cost(unseen), unseen.used)
+            base = story.fork(unseen.state, _price(unseen, seen), unseen.used)
             self._add_unseen(base, unseen, before, move.t_start)
             out.append((base, unseen.state))
         if out:
@@ -369,12 +383,41 @@ class GameReplayer:
             placed = self.adapter.place(state, uid, *move.to_in, move.heading_to_deg)
             stand_ins = self.adapter.stand_in_actions(placed, placed.unit(uid))
             out += self._resolve(story, placed, uid, move, window, stand_ins, STAND_IN_COST, dice)
+        if dice and all(c.cursor == story.cursor for c in out):
+            out += self._rolled_nearby(story, state, uid, move, window, dice)
         if not out:
             placed = self.adapter.place(state, uid, *move.to_in, move.heading_to_deg)
             out = [story.fork(placed, STAND_IN_COST)]
         for child in out:
             child.events.extend(check.events)
             child.steps.append(step)
+        return out
+
+    def _rolled_nearby(
+        self,
+        story: Story,
+        state: GameState,
+        uid: str,
+        move: PieceMove,
+        window: frozenset[str],
+        dice: Seen,
+    ) -> list[Story]:
+        """Dice were seen after the move but no action read at the seen place rolls them (a
+        shot just beyond range by the camera's error): the actions the move could have been
+        with its end anywhere within the camera's position tolerance, those that roll."""
+        unit = state.unit(uid)
+        reach = 0.8 * self.tolerances.position_in
+        out: list[Story] = []
+        for k in range(NEARBY_POINTS):
+            angle = 2.0 * math.pi * k / NEARBY_POINTS
+            x = move.to_in[0] + reach * math.cos(angle)
+            y = move.to_in[1] + reach * math.sin(angle)
+            seen = PieceSeen(x, y, move.heading_to_deg)
+            moved = self.adapter.replay_move(
+                state, self.ruleset, unit, seen, self.tolerances.position_in
+            )
+            found = self._resolve(story, state, uid, move, window, moved.actions, 0.0, dice)
+            out += [c for c in found if c.cursor > story.cursor]
         return out
 
     def _resolve(
