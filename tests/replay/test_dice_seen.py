@@ -61,10 +61,12 @@ def test_the_tray_is_in_view_of_the_footage_camera(width_in: float) -> None:
     assert tray.x_mm > width_in * 25.4  # off the play area
 
 
-def _watch_clip(values: list[tuple[int, ...]], fps: float = 4.0) -> tuple[TrayWatch, Sequence]:
-    scenario = _table_scenario(24.0)
+def _watch_clip(
+    values: list[tuple[int, ...]], fps: float = 4.0, width_in: float = 24.0
+) -> tuple[TrayWatch, Sequence]:
+    scenario = _table_scenario(width_in)
     tray = footage_tray(scenario)
-    scene = Scene(table=TableSpec(24.0, 24.0), tray=tray)
+    scene = Scene(table=TableSpec(width_in, width_in), tray=tray)
     camera = overhead_camera(scenario)
     script: list[Any] = [Wait(0.5)]
     for k, v in enumerate(values):
@@ -73,20 +75,21 @@ def _watch_clip(values: list[tuple[int, ...]], fps: float = 4.0) -> tuple[TrayWa
     frames = list(render_sequence(scene, camera, seq, fps, effects=Effects(noise_sigma=1.5)))
     sightings = Detector().detect(frames[0][0].image)
     corners = {int(s.tag_id): np.asarray(s.corners_px) for s in sightings if s.tag_id in CORNER_IDS}
-    profile = build_profile(corners, (camera.width_px, camera.height_px), 24.0, 24.0)
+    profile = build_profile(corners, (camera.width_px, camera.height_px), width_in, width_in)
     watch = TrayWatch(profile)
     for frame, _ in frames:
         watch.look(frame.t, frame.image, sightings)
     return watch, seq
 
 
-def test_rendered_dice_are_read_back_roll_by_roll() -> None:
+@pytest.mark.parametrize("width_in", [24.0, 36.0])
+def test_rendered_dice_are_read_back_roll_by_roll(width_in: float) -> None:
     """Each ShowDice of the script is one roll found in the rendered frames, at the time the
     dice came to rest, with the values shown (the reader may call one of them unreadable: then
     it is "unknown" with no values, never a wrong value); the empty tray between rolls is no
-    roll."""
+    roll. On the 2 ft and the 3 ft table (the camera higher, the dice smaller in the picture)."""
     shown = [(2,), (5,), (6,), (4, 3)]
-    watch, seq = _watch_clip(shown)
+    watch, seq = _watch_clip(shown, width_in=width_in)
     starts = [seg.t0 for seg in seq.segments if seg.dice]
     assert len(watch.rolls) == len(shown)
     for roll, t0, values in zip(watch.rolls, starts, shown, strict=True):
