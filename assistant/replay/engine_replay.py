@@ -56,13 +56,25 @@ from engine.model import GameState, Role, UnitStatus
 from engine.protocols import Controller, Ruleset, find_controller
 from engine.scenario import Scenario
 
-__all__ = ["DICE_NOTE", "EngineReplay", "GameReplayer", "Removal", "engine_replay"]
+__all__ = [
+    "DICE_NOTE",
+    "SEEN_DICE_NOTE",
+    "EngineReplay",
+    "GameReplayer",
+    "Removal",
+    "engine_replay",
+]
 
 DICE_NOTE = (
     "Dice results need the session log or the dice: the footage shows who moved where, "
     "not the rolls or the cards, so hits, wounds and who fell to what are not derived here "
     "(the engine keeps a result that fits what the table shows next; a piece taken off the "
     "table leaves the game)."
+)
+SEEN_DICE_NOTE = (
+    "Dice results are the rolls the camera saw in the dice tray, taken in order as the rules "
+    "ask for them (a roll it could not read, or a die of another size, is not derived here: "
+    "the engine keeps a result that fits what the table shows next)."
 )
 UNSEEN_NOTE = (
     "Activations without a move (a shot from where it stands, a fight on the spot, "
@@ -175,7 +187,8 @@ class GameReplayer:
         if events:
             first_t = min(e["t"] for e in events)
             events.append(event(first_t, "note", UNSEEN_NOTE))
-            events.append(event(first_t, "note", DICE_NOTE))
+            note = DICE_NOTE if self._dice is None else SEEN_DICE_NOTE
+            events.append(event(first_t, "note", note))
         events.sort(key=lambda e: e["t"])
         steps = [{**s, "index": i} for i, s in enumerate(best.steps)]
         return EngineReplay(tuple(events), tuple(steps))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.replay.engine_replay import GameReplayer
+from assistant.replay.engine_replay import DICE_NOTE, SEEN_DICE_NOTE, GameReplayer
 from tests.replay.engine_rolls_battle import battle_footage, figures
 
 
@@ -35,4 +35,5 @@ def test_the_seen_dice_give_the_log_s_rounds_activations_fallen_and_winner(
     dice = [e for e in result.events if e["kind"] in ("attack", "rout_check", "initiative")]
     assert dice and all(e.get("known") == "seen" for e in dice if "known" in e)
     assert sum(1 for e in dice if e.get("known") == "seen") >= len(footage.rolls) // 3
-
+    notes = [e["text"] for e in result.events if e["kind"] == "note"]
+    assert SEEN_DICE_NOTE in notes and DICE_NOTE not in notes
