@@ -116,6 +116,9 @@ class D20Adapter(BaseAdapter):
             if dist < 0.05:
                 return f"{unit.name} turns to face {facing}"
             return f"{unit.name} moves {dist:.1f} inches to {_where(state, end)}, facing {facing}"
+        if kind == "attack" and action.get("structure"):
+            piece = next((t for t in state.terrain if t.id == action.get("structure")), None)
+            return f"{unit.name} attacks {piece.name if piece else 'the fortress'} (needs 6+)"
         if kind == "attack":
             target = state.unit(action.target_id or "")
             weapon = weapon_of(unit, action.get("weapon")) or card_of(unit).weapons[0]
@@ -126,6 +129,8 @@ class D20Adapter(BaseAdapter):
             return f"{unit.name} heals {state.unit(action.target_id or '').name}"
         if kind == "ability":
             return f"{unit.name} uses its {action.get('ability')} ability"
+        if kind == "interact" and action.get("task") == "pick up":
+            return f"{unit.name} picks up the cargo"
         if kind == "interact":
             return f"{unit.name} tries to {action.get('task')} (needs 11+)"
         if kind == "pass":
@@ -151,6 +156,11 @@ class D20Adapter(BaseAdapter):
         options = [Declaration("done"), Declaration("attack", enemies)]
         if wounded and any(card_of(state.unit(c)).heals for c in turn.candidates):
             options.append(Declaration("heal", wounded))
+        scenario = state.option_value("scenario", "")
+        if scenario == "transport":
+            options.append(Declaration("pick_up"))
+        if scenario == "fortress-assault" and turn.side == state.option_value("assaulters", ""):
+            options.append(Declaration("attack_fortress"))
         options.append(Declaration("pass"))
         return tuple(options)
 
@@ -212,6 +222,11 @@ class D20Adapter(BaseAdapter):
         unit = state.unit(uid)
         if what == "done":
             return Action(ActionKind.PASS, uid)
+        if what == "pick_up":
+            return Action("interact", uid, detail=(("task", "pick up"),))
+        if what == "attack_fortress":
+            structure = str(state.option_value("fortress", ""))
+            return Action("attack", uid, detail=(("structure", structure),))
         if target is None:
             return f"Say whom {unit.name} should {'heal' if what == 'heal' else 'attack'}."
         if not state.has_unit(target):

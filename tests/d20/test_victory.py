@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from assistant.cli import main
+from assistant.tables import find_adapter
+from assistant.tables.base import Turn
 from engine.actions import Action
 from engine.dice import ScriptedDice
 from engine.model import GameState, UnitStatus
@@ -235,3 +237,22 @@ def test_each_generated_scenario_plays_to_its_own_end(
     if kind == "spawning":
         spawned = {line.get("unit") for line in lines if line["type"] == "spawn"} - {None}
         assert spawned == {f"enemy-{i}" for i in range(2, 7)}
+
+
+def test_the_table_offers_and_reads_pick_up_and_the_fortress_attack() -> None:
+    """At the table the player may declare the scenario's own actions; orders say them."""
+    adapter = find_adapter("d20")
+    units = [hero("h1", (12.0, 4.0)), enemy("e1", (12.0, 20.0))]
+    state = game(units, scenario="transport", cargo="cargo", objectives=(CARGO,))
+    turn = Turn("human", HEROES, ("h1",))
+    assert "pick_up" in [d.action for d in adapter.declarations(state, turn, None)]
+    pick = adapter.observed_action(state, ruleset(), "pick_up", None, None, "h1")
+    assert isinstance(pick, Action) and not ruleset().validate(state, pick)
+    assert adapter.describe_action(state, pick) == "H1 picks up the cargo"
+    units = [hero("h1", (12.0, 9.0)), enemy("e1", (12.0, 15.0))]
+    opts = {"scenario": "fortress-assault", "assaulters": HEROES, "fortress": "fortress"}
+    state = game(units, terrain=(FORTRESS,), **opts)
+    assert "attack_fortress" in [d.action for d in adapter.declarations(state, turn, None)]
+    hit = adapter.observed_action(state, ruleset(), "attack_fortress", None, None, "h1")
+    assert isinstance(hit, Action) and not ruleset().validate(state, hit)
+    assert adapter.describe_action(state, hit) == "H1 attacks the fortress (needs 6+)"
