@@ -23,6 +23,9 @@ farther into the battlefield than it), and each of them that reaches the target 
 
 The scenario schema (card fields and options) is in :mod:`engine.rulesets.d20_state`; the
 board (spaces on a grid or on an open table) in :mod:`engine.rulesets.d20_board`.
+Each generic scenario's own end and special rules (option ``scenario``: Ambush, Escape,
+Fortress Assault, Infiltrate, Spawning with its "spawn" chance step, Transport's pick-up) are
+in :mod:`engine.rulesets.d20_victory_kinds`.
 
 Recovery (§5.b, D003-22) is never legal in a battle (combat lasts from the first initiative
 to the last enemy defeated): the campaign calls :func:`engine.rulesets.d20_combat.recovery`

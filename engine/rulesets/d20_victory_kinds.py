@@ -131,7 +131,7 @@ def after_action(state: GameState) -> tuple[GameState, list[Event]]:
         for u in state.units:
             if u.on_table and _near_edge(state, u, OPPOSITE[_edge_of(state, u.side)]):
                 state = state.with_unit(replace(u, status=UnitStatus.ESCAPED))
-                text = f"{u.name} escapes off the far edge."
+                text = f"{u.name} escapes off the far edge: take the model off the table."
                 events.append(event("escape", state.round, text, u.id))
     elif k == "transport":
         state, events = _sync_cargo(state)
@@ -333,7 +333,10 @@ def spawn_step(state: GameState, dice: RandomSource) -> tuple[GameState, list[Ev
         cell=state.table.cell_of(spot),
     )  # fmt: skip
     state = state.with_unit(placed)
-    text = f"Spawn {roll}: {unit.name} comes on at the {edge.value} edge."
+    text = (
+        f"Spawn {roll}: {unit.name} comes on at the {edge.value} edge; put it at "
+        f"({spot[0]:.1f}, {spot[1]:.1f}) in."
+    )
     return state, [
         event(
             "spawn", state.round, text, unit.id, roll=roll, edge=edge.value, x=spot[0], y=spot[1]
