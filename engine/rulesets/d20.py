@@ -76,6 +76,7 @@ from engine.rulesets.d20_state import (
 from engine.rulesets.d20_victory import final_result, last_round, standing_sides
 from engine.rulesets.d20_victory_kinds import (
     after_action,
+    ambush_waits,
     attack_structure,
     elimination_reason,
     instant_result,
@@ -154,7 +155,8 @@ class D20Ruleset(RulesetBase):
         for k in range(n):
             side = rules.order[(rules.turn + k) % n]
             ready = self.candidates(state, side)
-            if ready:
+            first = ambush_waits(state, side)
+            if ready and not (first and self.candidates(state, first)):
                 return Pending(PendingKind.CHOOSE_UNIT, side=side, candidates=ready)
         return Pending(PendingKind.CHANCE, purpose="initiative")
 

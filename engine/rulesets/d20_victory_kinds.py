@@ -354,6 +354,15 @@ def ambush_first(state: GameState, order: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(order, key=lambda s: s != first))
 
 
+def ambush_waits(state: GameState, side: str) -> str | None:
+    """The Ambushers' side while ``side`` (a Target side) must wait for them in round 1
+    (every Ambusher takes a turn before any Target acts, §5.m); else None."""
+    first = str(state.option_value("ambushers", ""))
+    if kind(state) != "ambush" or state.round != 1 or side == first:
+        return None
+    return first
+
+
 def instant_result(state: GameState) -> tuple[str, str] | None:
     """A scenario's own end reached now: (winner, reason), else None."""
     k = kind(state)

@@ -69,6 +69,13 @@ def test_ambushers_act_first_in_round_one_whatever_the_initiative() -> None:
     assert d20(state).order == (ENEMIES, HEROES)
     plain = game(units, HEROES)
     assert d20(plain).order == (HEROES, ENEMIES)
+    # One unit at a time per side, but no Target acts before every Ambusher has had a turn.
+    units = [hero("h1", (12.0, 4.0)), enemy("e1", (6.0, 20.0)), enemy("e2", (18.0, 20.0))]
+    state = game(units, HEROES, scenario="ambush", ambushers=ENEMIES)
+    state = act(state, Action("pass", "e1"))
+    assert ruleset().pending(state).side == ENEMIES
+    state = act(state, Action("pass", "e2"))
+    assert ruleset().pending(state).side == HEROES
 
 
 def _heroes_again(state: GameState) -> GameState:
@@ -202,7 +209,7 @@ def test_status_ai_goes_for_the_scenario_goal_when_it_cannot_attack() -> None:
 
 
 SIMULATED = [
-    ("ambush", 6, "Targets", "the other army is gone"),
+    ("ambush", 14, "Targets", "the other army is gone"),
     ("escape", 3, "Heroes", "most figures escaped after the last round"),
     ("fortress-assault", 7, "Assaulters", "the fortress is destroyed"),
     ("infiltrate", 6, "Enemies", "two figures reached the opposite edge"),
