@@ -41,6 +41,7 @@ from engine.rulesets.firefight_lite_board import (
     card,
     cell,
     is_combatant,
+    per_state,
     squares,
 )
 from engine.rulesets.firefight_lite_checks import (
@@ -93,6 +94,15 @@ class FirefightLite(RulesetBase):
     # -- decision points --------------------------------------------------------------------
 
     def pending(self, state: GameState) -> Pending:
+        cache = per_state(state)
+        found: Pending | None = cache.get(("pending",))
+        if found is None:
+            found = self._pending(state)
+            cache[("pending",)] = found
+        return found
+
+    def _pending(self, state: GameState) -> Pending:
+        """What the state waits for (``pending``'s answer, computed once per state)."""
         r = flow.rules(state)
         if state.winner is not None:
             return Pending(PendingKind.OVER)

@@ -44,6 +44,10 @@ class Squares:
     """Remembered terrain sight lines on this terrain (see ``terrain_clear``)."""
     covers: dict[tuple[Cell, Cell], int] = field(default_factory=dict, compare=False, hash=False)
     """Remembered terrain cover of a square against a shooter's square (``cover_between``)."""
+    steps: dict[tuple[Cell, int, frozenset[Cell]], dict[Cell, int]] = field(
+        default_factory=dict, compare=False, hash=False
+    )
+    """Remembered step counts (``_steps``) by start square, limit and hostile squares."""
 
 
 def grid_of(state: GameState) -> Grid:
@@ -85,7 +89,7 @@ def _squares(grid: Grid, terrain: tuple[TerrainPiece, ...]) -> Squares:
         for cell in filled:
             names.setdefault(cell, piece.name)
     return Squares(
-        frozenset(blocking), frozenset(impassable), cover, frozenset(roads), names, {}, {}
+        frozenset(blocking), frozenset(impassable), cover, frozenset(roads), names, {}, {}, {}
     )
 
 
@@ -258,12 +262,22 @@ def monk_shielded(state: GameState, shooter_cell: Cell, target_cell: Cell) -> bo
     return any(c in monks and chebyshev(c, target_cell) <= 1 for c in crossed)
 
 
+def on_board(state: GameState) -> tuple[Unit, ...]:
+    """The figures on the table standing in a square, in the state's order (once per state)."""
+    cache = per_state(state)
+    found: tuple[Unit, ...] | None = cache.get(("on-board",))
+    if found is None:
+        found = tuple(u for u in state.units if u.on_table and u.cell)
+        cache[("on-board",)] = found
+    return found
+
+
 def occupied(state: GameState, but: str | None = None) -> frozenset[Cell]:
     """Squares holding a figure on the table (``but`` excepted)."""
     cache = per_state(state)
     key = ("occupied", but)
     if key not in cache:
-        cache[key] = frozenset(u.cell for u in state.units if u.on_table and u.cell and u.id != but)
+        cache[key] = frozenset(u.cell for u in on_board(state) if u.id != but)
     out: frozenset[Cell] = cache[key]
     return out
 
@@ -278,14 +292,24 @@ def reach(state: GameState, unit: Unit, squares_allowed: int) -> dict[Cell, int]
         found: dict[Cell, int] = cache[mine]
         return dict(found)
     start = cell(unit)
-    blocked = squares(state).impassable | _hostile_cells(state, unit)
-    costs = _steps(start, grid_of(state), squares_allowed, blocked)
+    sq = squares(state)
+    hostile_cells = _hostile_cells(state, unit)
+    # The steps read only the terrain (fixed for ``sq``) and the hostile squares.
+    key = (start, squares_allowed, hostile_cells)
+    costs = sq.steps.get(key)
+    if costs is None:
+        costs = _steps(start, grid_of(state), squares_allowed, sq.impassable | hostile_cells)
+        if len(sq.steps) >= _STEPS_KEPT:
+            sq.steps.clear()
+        sq.steps[key] = costs
     taken = occupied(state, unit.id)
     out = {c: k for c, k in costs.items() if c not in taken and c != start}
     cache[mine] = out
     return dict(out)
 
 
+_STEPS_KEPT = 4096
+"""Step searches remembered per terrain before they are forgotten."""
 _STEPS: tuple[Cell, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 
 
@@ -347,7 +371,7 @@ def hostiles_of(state: GameState, unit: Unit) -> tuple[Unit, ...]:
     cache = per_state(state)
     key = ("hostiles", unit.id, unit.side)
     if key not in cache:
-        cache[key] = tuple(u for u in state.units if u.on_table and u.cell and hostile(unit, u))
+        cache[key] = tuple(u for u in on_board(state) if hostile(unit, u))
     out: tuple[Unit, ...] = cache[key]
     return out
 
