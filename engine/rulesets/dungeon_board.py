@@ -99,6 +99,11 @@ def label(unit: Unit) -> str:
     return f"{card_of(unit).title}{where}"
 
 
+_LAST_BOARD: list[tuple[object, object, object, Board] | None] = [None]
+"""The board built last with the objects it was built from (one slot for the whole process:
+the same state is asked for its board many times in a row)."""
+
+
 @dataclass(frozen=True)
 class Board:
     """One moment of the board: the grid, the walls and who stands where."""
@@ -112,12 +117,19 @@ class Board:
     def of(cls, state: GameState) -> Board:
         """The board of a state (remembered in the game's memo for the same tuple of units and
         walls: a controller, validate and apply ask for it many times per step)."""
-        units, walls = state.units, rules_of(state).walls
+        units, walls, grid = state.units, rules_of(state).walls, state.table.grid
+        last = _LAST_BOARD[0]
+        if last is not None and last[0] is units and last[1] is walls and last[2] is grid:
+            return last[3]  # the board asked for last (held here, so the objects are alive)
         key = ("dungeon-board", id(units), id(walls))
         kept = state.memo.remember(key, lambda: (units, walls, cls._build(state)))
-        if kept[0] is units and kept[1] is walls:
-            return kept[2]
-        return cls._build(state)  # other objects once had those ids: not the same board
+        board = (
+            kept[2]
+            if kept[0] is units and kept[1] is walls and kept[2].grid is grid
+            else cls._build(state)  # other objects once had those ids: not the same board
+        )
+        _LAST_BOARD[0] = (units, walls, grid, board)
+        return board
 
     @classmethod
     def _build(cls, state: GameState) -> Board:
