@@ -255,7 +255,13 @@ def cover_between(state: GameState, shooter_cell: Cell, target_cell: Cell) -> in
 def monk_shielded(state: GameState, shooter_cell: Cell, target_cell: Cell) -> bool:
     """Whether a monk could serve the target as cover against this shot (K♥: no attack may
     target such a figure)."""
-    monks = {u.cell for u in state.units if u.on_table and card(u).neutral == "monk"}
+    cache = per_state(state)
+    monks: frozenset[Cell] | None = cache.get(("monks",))
+    if monks is None:
+        monks = frozenset(
+            u.cell for u in on_board(state) if u.cell is not None and card(u).neutral == "monk"
+        )
+        cache[("monks",)] = monks
     if not monks:
         return False
     _, crossed = terrain_clear(state, shooter_cell, target_cell)
