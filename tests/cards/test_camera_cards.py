@@ -40,36 +40,39 @@ PLAYER = "random-own-dice"
 """The stand-in player of this test (registered for it, then forgotten)."""
 
 
+def _own(state: GameState) -> SeededDice:
+    """The stand-in player's dice for one decision: seeded by the game's step, so the same
+    position gets the same choice however often a caller asks (the simulation, the footage)."""
+    return SeededDice(1000 + state.step)
+
+
 class OwnDicePlayer(RandomPlayer):
-    """The random player with dice of its own (seed 1): the game's dice stay the rules' and the
+    """The random player with dice of its own: the game's dice stay the rules' and the
     AI's, as at the table, where the player's choices roll none of them."""
 
     name = PLAYER
-
-    def __init__(self) -> None:
-        self._own = SeededDice(1)
 
     def choose_unit(
         self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
     ) -> str | None:
         """The random player's pick, drawn with its own dice."""
-        return super().choose_unit(state, ruleset, pending, self._own)
+        return super().choose_unit(state, ruleset, pending, _own(state))
 
     def decide(self, state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource) -> Order:
         """The random player's action, drawn with its own dice."""
-        return super().decide(state, ruleset, unit_id, self._own)
+        return super().decide(state, ruleset, unit_id, _own(state))
 
     def react(
         self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
     ) -> Order | None:
         """The random player's reaction, drawn with its own dice."""
-        return super().react(state, ruleset, pending, self._own)
+        return super().react(state, ruleset, pending, _own(state))
 
     def choose(
         self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
     ) -> str:
         """The random player's option, drawn with its own dice."""
-        return super().choose(state, ruleset, pending, self._own)
+        return super().choose(state, ruleset, pending, _own(state))
 
 
 @pytest.fixture
