@@ -2,7 +2,7 @@
 killed with SIGKILL at seeded random moments, 60 trials by default; after each kill the
 campaign must be consistent (a battle recorded with its wounds or not at all) and carry on.
 
-Run by ``make bench`` (not by the tests, which run 8 trials):
+Run by ``make bench`` (the tests run 50):
 ``.venv/bin/python benchmarks/campaign_crash.py [--trials N] [--seed S]``. Exits non-zero
 when any trial left the campaign inconsistent.
 """

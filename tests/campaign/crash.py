@@ -3,7 +3,7 @@ resolve`` run as real processes and are killed (SIGKILL) after a delay drawn fro
 RNG; after each kill the campaign must be consistent (a battle recorded with its wounds, or
 not at all; a resolution written whole, or not at all) and the campaign must carry on.
 
-Used by ``tests/campaign/test_crash.py`` (8 trials) and ``benchmarks/campaign_crash.py``
+Used by ``tests/campaign/test_crash.py`` (50 trials) and ``benchmarks/campaign_crash.py``
 (50 and more). The kill delays are fractions of how long an uncut run of the same step takes
 on this machine, or (half the battles) a few milliseconds after the battle's log is written,
 just before its transaction; so they fall before, during and after the step's write. Nothing
