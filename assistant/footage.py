@@ -262,6 +262,49 @@ def interrupted(
     return tuple(out)
 
 
+def render_battle(
+    battle: BattleMoves,
+    scene: Scene,
+    camera: Camera,
+    script: Sequence,
+    out_dir: Path,
+    name: str,
+    scenario_ref: str,
+    seed: int,
+    fps: float,
+    resolution: str,
+    progress: ProgressFn | None = None,
+) -> dict[str, Any]:
+    """Render ``script`` to ``out_dir/NAME.mp4`` with ``NAME.truth.json`` and write the human
+    side's ``NAME.declarations.jsonl``; returns the metadata every battle footage has (the
+    caller adds its own and writes ``NAME.json``)."""
+    effects = Effects(noise_sigma=1.5, jpeg_quality=None)
+    frames = render_sequence(scene, camera, script, fps, effects=effects, seed=seed)
+    if progress is not None:
+        frames = counted(frames, script.n_frames(fps), progress)
+    video = out_dir / f"{name}.mp4"
+    truth = out_dir / f"{name}.truth.json"
+    count = write_clip(video, truth, frames, fps=fps, scene=scene, camera=camera)
+    with (out_dir / f"{name}.declarations.jsonl").open("w", encoding="utf-8") as f:
+        for action in battle.human_actions:
+            f.write(json.dumps(exact_action_json(action)) + "\n")
+    return {
+        "version": FOOTAGE_VERSION,
+        "scenario": scenario_ref,
+        "seed": seed,
+        "video": video.name,
+        "truth": truth.name,
+        "declarations": f"{name}.declarations.jsonl",
+        "fps": fps,
+        "frames": count,
+        "resolution": resolution,
+        "winner": battle.final.winner,
+        "rounds": battle.final.round,
+        "moves": len(battle.moves),
+        "activations": battle.activations,
+    }
+
+
 def write_battle_footage(
     scenario: Scenario,
     scenario_ref: str,
@@ -302,31 +345,9 @@ def write_battle_footage(
         table_in = (scenario.table.width_in, scenario.table.depth_in)
         steps = interrupted(steps, extra, table_in, settle_s)
     script = Sequence(scene, camera, steps)
-    effects = Effects(noise_sigma=1.5, jpeg_quality=None)
-    frames = render_sequence(scene, camera, script, fps, effects=effects, seed=seed)
-    if progress is not None:
-        frames = counted(frames, script.n_frames(fps), progress)
-    video = out_dir / f"{name}.mp4"
-    truth = out_dir / f"{name}.truth.json"
-    count = write_clip(video, truth, frames, fps=fps, scene=scene, camera=camera)
-    with (out_dir / f"{name}.declarations.jsonl").open("w", encoding="utf-8") as f:
-        for action in battle.human_actions:
-            f.write(json.dumps(exact_action_json(action)) + "\n")
-    meta = {
-        "version": FOOTAGE_VERSION,
-        "scenario": scenario_ref,
-        "seed": seed,
-        "video": video.name,
-        "truth": truth.name,
-        "declarations": f"{name}.declarations.jsonl",
-        "fps": fps,
-        "frames": count,
-        "resolution": resolution,
-        "winner": battle.final.winner,
-        "rounds": battle.final.round,
-        "moves": len(battle.moves),
-        "activations": battle.activations,
-    }
+    meta = render_battle(
+        battle, scene, camera, script, out_dir, name, scenario_ref, seed, fps, resolution, progress
+    )
     if extra is not None:
         meta["hover_after"], meta["nudge_after"] = extra.hover_after, extra.nudge_after
     if dice == "tray":

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from assistant.errors import UserError
-from assistant.footage import battle_moves, battle_scene
-from assistant.progress import ProgressFn, counted
+from assistant.footage import FOOTAGE_VERSION, battle_moves, battle_scene, render_battle
+from assistant.progress import ProgressFn
 from assistant.scenarios import load_game
 from assistant.session.store import exact_action_json
 from assistant.tables.dungeon_kit import printed_grid
@@ -31,12 +31,9 @@ from engine.protocols import Controller, Ruleset
 from engine.runner import controllers_for, play_battle
 from engine.scenario import Scenario
 from vision.render.camera import MM_PER_INCH, Camera
-from vision.render.clip import write_clip
-from vision.render.effects import Effects
 from vision.render.scene import Scene
-from vision.render.sequence import Sequence, moves_script, render_sequence
+from vision.render.sequence import Sequence, moves_script
 
-FOOTAGE_VERSION = 1
 SEARCH_SEEDS = range(1, 60)
 """Where the demo looks for its seed when none is given (see :func:`replayable_seed`)."""
 BORDER_MM = 50.0
@@ -147,29 +144,9 @@ def write_grid_footage(
     scene = grid_scene(scenario, state)
     camera = grid_camera(scenario, resolution)
     script = Sequence(scene, camera, moves_script(battle.moves, settle_s=settle_s, start_s=2.0))
-    effects = Effects(noise_sigma=1.5, jpeg_quality=None)
-    frames = render_sequence(scene, camera, script, fps, effects=effects, seed=seed)
-    if progress is not None:
-        frames = counted(frames, script.n_frames(fps), progress)
-    video, truth = out_dir / f"{name}.mp4", out_dir / f"{name}.truth.json"
-    count = write_clip(video, truth, frames, fps=fps, scene=scene, camera=camera)
-    with (out_dir / f"{name}.declarations.jsonl").open("w", encoding="utf-8") as f:
-        for action in battle.human_actions:
-            f.write(json.dumps(exact_action_json(action)) + "\n")
-    meta = {
-        "version": FOOTAGE_VERSION,
-        "scenario": scenario_ref,
-        "seed": seed,
-        "video": video.name,
-        "truth": truth.name,
-        "declarations": f"{name}.declarations.jsonl",
-        "fps": fps,
-        "frames": count,
-        "resolution": resolution,
-        "winner": battle.final.winner,
-        "rounds": battle.final.round,
-        "moves": len(battle.moves),
-    }
+    meta = render_battle(
+        battle, scene, camera, script, out_dir, name, scenario_ref, seed, fps, resolution, progress
+    )
     (out_dir / f"{name}.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     return meta
 
