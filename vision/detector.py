@@ -156,6 +156,8 @@ class Detector:
             cy = sum(y for _, y in s.corners_px) / 4.0
             for r, (mx, my) in placed:
                 if mx <= cx < mx + r.x1 - r.x0 and my <= cy < my + r.y1 - r.y0:
+                    if _cut_by_window(s, r, (mx, my), (w, h)):
+                        break
                     dx, dy = r.x0 - mx, r.y0 - my
                     found.append(
                         TagSighting(s.tag_id, tuple((x + dx, y + dy) for x, y in s.corners_px))
@@ -240,6 +242,27 @@ def _pack(
     for r, (mx, my) in placed:
         mosaic[my : my + r.y1 - r.y0, mx : mx + r.x1 - r.x0] = grey[r.y0 : r.y1, r.x0 : r.x1]
     return mosaic, placed
+
+
+CUT_MARGIN_PX = 2.0
+"""A marker found this close to a window's inner edge (one that is not the frame's edge) was
+cut by the window: part of a bigger tag, whose inner cells can read as another id (a 25 mm
+terrain tag cut by a window's edge read as a figure's id in rendered footage)."""
+
+
+def _cut_by_window(s: TagSighting, r: Region, at: tuple[int, int], frame: tuple[int, int]) -> bool:
+    """Whether sighting ``s`` (mosaic pixels) touches an edge of window ``r`` (placed at
+    ``at`` in the mosaic) that lies inside the ``frame`` (width, height in pixels)."""
+    mx, my = at
+    xs = [x for x, _ in s.corners_px]
+    ys = [y for _, y in s.corners_px]
+    m = CUT_MARGIN_PX + EDGE_BIAS_PX
+    return (
+        (r.x0 > 0 and min(xs) < mx + m)
+        or (r.y0 > 0 and min(ys) < my + m)
+        or (r.x1 < frame[0] and max(xs) > mx + (r.x1 - r.x0) - m)
+        or (r.y1 < frame[1] and max(ys) > my + (r.y1 - r.y0) - m)
+    )
 
 
 def _dedupe(sightings: list[TagSighting]) -> list[TagSighting]:
