@@ -12,12 +12,12 @@ from assistant.session.observation import PieceSeen
 from assistant.tables.base import ObservedMove, ReplayMove, Tolerances
 from engine.actions import Action, ActionKind
 from engine.errors import EngineError
-from engine.geometry import Point, bearing_deg, check_path, find_path, wrap180
+from engine.geometry import Edge, Point, bearing_deg, check_path, find_path, wrap180
 from engine.model import GameState, Unit
 from engine.protocols import Ruleset
 from engine.rulesets.narrative_board import card_of, contacting_enemies, move_area, move_patterns
 from engine.rulesets.narrative_state import bonus_move_for, carrying, is_routing
-from engine.rulesets.narrative_tactics import objective_next_to
+from engine.rulesets.narrative_tactics import carry_route, objective_next_to
 
 
 def move_allowance_in(state: GameState, unit: Unit) -> float:
@@ -139,8 +139,11 @@ def _legal_path(
         if path is not None:
             return path, "", False
         length = math.dist(unit.position, (seen.x_in, seen.y_in))
-        if length > slack_in:
-            k = (length - slack_in) / length
+        # back along the line by just the overshoot of a straight move, then by the whole slack
+        overshoot = length - move_allowance_in(state, unit) + 1e-3
+        backs = [b for b in (overshoot, slack_in) if 0 < b <= slack_in]
+        for back in backs if length > slack_in else ():
+            k = (length - back) / length
             near = PieceSeen(
                 unit.x + (seen.x_in - unit.x) * k,
                 unit.y + (seen.y_in - unit.y) * k,
@@ -205,7 +208,8 @@ def replay_move(
 
 def stand_in_actions(state: GameState, unit: Unit) -> tuple[Action, ...]:
     """Actions that leave the unit where it stands: fight on against an enemy it touches, a
-    shot, or holding its ground."""
+    shot, or holding its ground; and for a carrier within reach of an edge, the run that
+    carries its objective off the table (footage shows it only as the model taken off)."""
     options = [
         Action(ActionKind.CONTINUE_MELEE, unit.id, target_id=enemy.id)
         for enemy in contacting_enemies(state, unit)
@@ -216,6 +220,12 @@ def stand_in_actions(state: GameState, unit: Unit) -> tuple[Action, ...]:
             for enemy in state.enemies_of(unit)
         ]
     options.append(Action(ActionKind.MOVE, unit.id, heading_deg=unit.heading_deg))
+    if carrying(unit) is not None and not is_routing(state, unit):
+        allowance = move_allowance_in(state, unit)
+        for edge in Edge:
+            path, leaves = carry_route(state, unit, edge, allowance)
+            if leaves:
+                options.append(Action(ActionKind.MOVE, unit.id, path=path))
     if is_routing(state, unit):
         options.append(Action(ActionKind.FLEE, unit.id))
     return tuple(options)

@@ -4,6 +4,7 @@ the camera should see, unit cards, whose turn it is, and the exact odds."""
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 
 import pytest
 
@@ -15,6 +16,7 @@ from assistant.tables.base import CardValue, Turn
 from engine.actions import Action, ActionKind, Order
 from engine.dice import ScriptedDice
 from engine.model import GameState
+from engine.protocols import PendingKind
 from engine.rulesets.narrative_state import with_carrying, with_rules
 
 ADAPTER = find_adapter("narrative")
@@ -155,3 +157,44 @@ def test_odds_of_a_wound(game: tuple[object, GameState]) -> None:
     )
     with pytest.raises(UserError, match="--attack must be a whole number from 0 to 10"):
         ADAPTER.odds(argparse.Namespace(attack=11, defence=0, moved=False))
+
+
+def test_a_move_a_little_past_its_allowance_is_pulled_back_only_by_the_overshoot(
+    game: tuple[object, GameState],
+) -> None:
+    """A 2.5 in bonus move seen as 2.6 in (the camera's error): the legal path ends 0.1 in
+    short of the seen place, not the whole 0.25 in allowance short (which then read as the
+    unit standing elsewhere than the footage shows it, in the sample battle's last round)."""
+    ruleset, state = game
+    shield = state.unit("shield")
+    state = with_rules(state, waiting=PendingKind.CONTINUE, bonus_unit="shield", bonus_move_in=2.5)
+    seen = PieceSeen(shield.x, shield.y + 2.6, 0.0)
+    moved = ADAPTER.replay_move(state, ruleset, shield, seen, 0.25)
+    assert moved.legal and moved.nudged
+    end = moved.actions[0].path[-1]
+    assert abs((end[1] - shield.y) - 2.5) < 0.01
+
+
+def test_a_carrier_near_an_edge_can_stand_in_for_running_off_with_its_objective(
+    game: tuple[object, GameState],
+) -> None:
+    """The footage shows a model carrying an objective off the table only as the model taken
+    off: among the actions that leave no move on the table is the run off the edge."""
+    ruleset, state = game
+    roll = ADAPTER.turn(state, ruleset).action
+    assert roll is not None
+    state = ruleset.apply(state, roll, ScriptedDice([6])).state  # the wardens start
+    sergeant = with_carrying(state.unit("sergeant"), "relic")
+    sergeant = replace(sergeant, x=12.0, y=1.5, heading_deg=180.0)
+    state = state.with_unit(sergeant)
+    runs = [
+        a
+        for a in ADAPTER.stand_in_actions(state, sergeant)
+        if a.kind is ActionKind.MOVE
+        and a.path
+        and not state.table.contains_base(a.path[-1], sergeant.radius_in)
+    ]
+    assert runs, "no run off the table offered"
+    assert not ruleset.validate(state, runs[0])
+    far = state.with_unit(replace(sergeant, y=12.0))
+    assert not [a for a in ADAPTER.stand_in_actions(far, far.unit("sergeant")) if a.path]
