@@ -175,13 +175,15 @@ def rolls_summary(rolls: Sequence[SeenRoll]) -> dict[str, int]:
 
 def game_summary(events: list[dict[str, Any]], game: EngineReplay | None) -> dict[str, Any]:
     """The game the engine read from the moves (no session log): {"game": {"rounds",
-    "activations", "fallen", "winner", "known"}} where "known" counts the engine's events by
+    "activations", "fallen", "winner", "known"}} where "activations" counts the units'
+    activations as the game log does (a bonus move after a fall is part of its activation,
+    not a new one) and "known" counts the engine's events by
     how each was known (an event the engine derived from a seen move is "rules"); empty
     without it."""
     if game is None:
         return {}
     counts = dict.fromkeys(KNOWN, 0)
-    rounds = 0
+    rounds = activated = 0
     fallen: list[str] = []
     winner = None
     for e in events:
@@ -189,7 +191,9 @@ def game_summary(events: list[dict[str, Any]], game: EngineReplay | None) -> dic
             continue
         known = e.setdefault("known", RULES)
         counts[known] = counts.get(known, 0) + 1
-        if e["kind"] == "round_start":
+        if e["kind"] == "activation":
+            activated += 1
+        elif e["kind"] == "round_start":
             rounds = max(rounds, int(e.get("round", 0)))
         elif e["kind"] == "removed" and e.get("unit"):
             fallen.append(str(e["unit"]))
@@ -198,7 +202,7 @@ def game_summary(events: list[dict[str, Any]], game: EngineReplay | None) -> dic
     return {
         "game": {
             "rounds": rounds,
-            "activations": len(game.activations),
+            "activations": activated,
             "fallen": fallen,
             "winner": winner,
             "known": counts,

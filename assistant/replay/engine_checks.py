@@ -8,12 +8,14 @@ the engine to resolve. Inches, degrees and seconds.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from assistant.replay.engine_branches import branches
 from assistant.replay.reconstruct import PieceMove
+from assistant.replay.records import SEEN
 from assistant.session.observation import PieceSeen
+from assistant.tables.base import Tolerances
 from engine.actions import Action, Order
 from engine.errors import EngineError
 from engine.geometry import wrap180
@@ -54,12 +56,12 @@ def check_ai(game: GameReplayer, state: GameState, unit: Unit, move: PieceMove) 
         text = f"No AI order for {unit.name}: {exc}"
         said = event(move.t_end, "order", text, unit.id)
         moved = game.adapter.replay_move(
-            state, game.ruleset, unit, seen_at(move), game.tolerances.position_in
+            state, game.ruleset, unit, seen_at(move), tolerances_for(game, move).position_in
         )
         return Check((said,), "", moved.actions)
     if not found:
         return Check((), "", ())
-    tol = game.tolerances
+    tol = tolerances_for(game, move)
 
     def miss(order: Order) -> tuple[bool, float, float]:
         exp = game.adapter.expectation(state, order)
@@ -136,7 +138,7 @@ def check_ai(game: GameReplayer, state: GameState, unit: Unit, move: PieceMove) 
             event(move.t_end, "order_check", text, unit.id, followed=False, **ordered, **figures)
         )
     moved = game.adapter.replay_move(
-        state, game.ruleset, unit, seen_at(move), game.tolerances.position_in
+        state, game.ruleset, unit, seen_at(move), tolerances_for(game, move).position_in
     )
     actions = ((order.action,) if followed else ()) + moved.actions
     verdict = ", followed the order" if followed else ", differs from the order"
@@ -146,12 +148,12 @@ def check_ai(game: GameReplayer, state: GameState, unit: Unit, move: PieceMove) 
 def check_human(game: GameReplayer, state: GameState, unit: Unit, move: PieceMove) -> Check:
     """Whether the player's move is legal, and the actions it could have been."""
     moved = game.adapter.replay_move(
-        state, game.ruleset, unit, seen_at(move), game.tolerances.position_in
+        state, game.ruleset, unit, seen_at(move), tolerances_for(game, move).position_in
     )
     if moved.legal:
         text = f"{unit.name}'s move of {move.distance_in:.1f} in is legal"
         if moved.nudged:
-            text += f" (within the {game.tolerances.position_in:g} in the camera allows)"
+            text += f" (within the {tolerances_for(game, move).position_in:g} in the camera allows)"
         verdict_event = event(move.t_end, "legality", text + ".", unit.id, legal=True)
     else:
         text = f"{unit.name}'s move is not legal: {moved.reason}."
@@ -160,6 +162,21 @@ def check_human(game: GameReplayer, state: GameState, unit: Unit, move: PieceMov
         )
     verdict = ", legal" if moved.legal else ", not legal"
     return Check((verdict_event,), verdict, moved.actions)
+
+
+INFERRED_POSITION_IN = 0.6
+"""How far a move found from the picture (its tag hidden at the new place: the figure's
+outline, not its tag, says where it stands) may be from where the rules put it; a tag's own
+sighting is held to the camera's tolerance."""
+
+
+def tolerances_for(game: GameReplayer, move: PieceMove) -> Tolerances:
+    """The camera's tolerances for judging ``move``: wider in position when its place was
+    found from the picture rather than read from its tag."""
+    tol = game.tolerances
+    if move.known == SEEN or tol.position_in >= INFERRED_POSITION_IN:
+        return tol
+    return replace(tol, position_in=INFERRED_POSITION_IN)
 
 
 def facing_off(move: PieceMove, heading_deg: float) -> float:

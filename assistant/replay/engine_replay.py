@@ -36,7 +36,13 @@ from dataclasses import replace
 
 from assistant.replay.dice_seen import SeenRoll
 from assistant.replay.engine_branches import Seen, seen_outcomes
-from assistant.replay.engine_checks import check_ai, check_human, event, facing_off
+from assistant.replay.engine_checks import (
+    check_ai,
+    check_human,
+    event,
+    facing_off,
+    tolerances_for,
+)
 from assistant.replay.engine_story import EngineReplay, Removal, Story, engine_replay, prune
 from assistant.replay.engine_unseen import (
     DICE_EVENTS,
@@ -98,6 +104,13 @@ skipped and the steps taken on unseen dice."""
 NO_TURN_COST = 10.0
 SEEN_STEP_SHARE = 0.1
 """The share of an unseen step's cost paid when the seen dice force it."""
+FAR_REACH_IN = 0.3
+"""How much further from the seen place a shooter is tried when no point within the camera's
+tolerance rolls the dice seen (a target's own place found from the picture is this unsure)."""
+NEARBY_COST = 0.05
+"""An action read at a point within the camera's error of the seen place, not at it."""
+FAR_NEARBY_COST = 0.3
+"""... or at a point :data:`FAR_REACH_IN` further."""
 #: Points on the circle of the camera's position tolerance tried for a move whose seen dice
 #: no action at the seen place rolls.
 NEARBY_POINTS = 8
@@ -396,7 +409,9 @@ class GameReplayer:
             placed = self.adapter.place(state, uid, *move.to_in, move.heading_to_deg)
             stand_ins = self.adapter.stand_in_actions(placed, placed.unit(uid))
             out += self._resolve(story, placed, uid, move, window, stand_ins, STAND_IN_COST, dice)
-        if dice and all(c.cursor == story.cursor for c in out):
+        if dice:
+            # the dice seen after the move may be another action's, at a point within the
+            # camera's error (a target just out of range from the seen place)
             out += self._rolled_nearby(story, state, uid, move, window, dice)
         if not out:
             placed = self.adapter.place(state, uid, *move.to_in, move.heading_to_deg)
@@ -415,22 +430,35 @@ class GameReplayer:
         window: frozenset[str],
         dice: Seen,
     ) -> list[Story]:
-        """Dice were seen after the move but no action read at the seen place rolls them (a
-        shot just beyond range by the camera's error): the actions the move could have been
-        with its end anywhere within the camera's position tolerance, those that roll."""
+        """Dice were seen after the move, and the action that rolled them may not read at the
+        seen place (a shot just beyond range, or past a base, by the camera's error): the
+        actions the move could have been with its end anywhere within the camera's position
+        tolerance, those that roll (each a little dearer than a reading at the place); failing
+        that, within the error of a target whose own place was found from the picture
+        (:data:`FAR_REACH_IN` further, at :data:`FAR_NEARBY_COST`)."""
         unit = state.unit(uid)
-        reach = 0.8 * self.tolerances.position_in
+        tol = tolerances_for(self, move)
         out: list[Story] = []
-        for k in range(NEARBY_POINTS):
-            angle = 2.0 * math.pi * k / NEARBY_POINTS
-            x = move.to_in[0] + reach * math.cos(angle)
-            y = move.to_in[1] + reach * math.sin(angle)
-            seen = PieceSeen(x, y, move.heading_to_deg)
-            moved = self.adapter.replay_move(
-                state, self.ruleset, unit, seen, self.tolerances.position_in
-            )
-            found = self._resolve(story, state, uid, move, window, moved.actions, 0.0, dice)
-            out += [c for c in found if c.cursor > story.cursor]
+        near = 0.8 * tol.position_in
+        for reach, cost in ((near, NEARBY_COST), (near + FAR_REACH_IN, FAR_NEARBY_COST)):
+            for k in range(NEARBY_POINTS):
+                angle = 2.0 * math.pi * k / NEARBY_POINTS
+                x = move.to_in[0] + reach * math.cos(angle)
+                y = move.to_in[1] + reach * math.sin(angle)
+                seen = PieceSeen(x, y, move.heading_to_deg)
+                moved = self.adapter.replay_move(
+                    state, self.ruleset, unit, seen, tol.position_in + reach
+                )
+                found = self._resolve(story, state, uid, move, window, moved.actions, cost, dice)
+                for child in found:
+                    if child.cursor > story.cursor:
+                        # the unit stands where the footage shows it, facing as the rules
+                        # left it
+                        heading = child.state.unit(uid).heading_deg
+                        child.state = self.adapter.place(child.state, uid, *move.to_in, heading)
+                        out.append(child)
+            if out:
+                break
         return out
 
     def _resolve(
@@ -445,7 +473,7 @@ class GameReplayer:
         dice: Seen | None = None,
     ) -> list[Story]:
         out: list[Story] = []
-        tol = self.tolerances
+        tol = tolerances_for(self, move)
         for action in actions:
             if self.ruleset.validate(state, action):
                 continue

@@ -5,7 +5,7 @@ used), the removals it reads, and the whole-timeline entry point :func:`engine_r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from assistant.replay.dice_seen import SeenRoll
@@ -59,18 +59,51 @@ class Story:
         )
 
 
+POSE_GRAIN_IN = 0.1
+"""Stories whose states differ only in the units' poses by less than this (inches) ..."""
+FACING_GRAIN_DEG = 3.0
+"""... and facings by less than this (degrees) are one story: the footage cannot tell them
+apart, and near-copies (a facing along the last leg or as seen; a shot from points around the
+seen place) would fill the beam and crowd out readings that differ in what happened."""
+
+
+def _gist(state: GameState, poses: bool = True) -> GameState:
+    """``state`` with its units' poses to the grain above (``poses`` False: without them)."""
+    units = tuple(
+        replace(
+            u,
+            x=round(u.x / POSE_GRAIN_IN) if poses else 0,
+            y=round(u.y / POSE_GRAIN_IN) if poses else 0,
+            heading_deg=(round(u.heading_deg / FACING_GRAIN_DEG) % round(360 / FACING_GRAIN_DEG))
+            if poses
+            else 0,
+        )
+        for u in state.units
+    )
+    return replace(state, units=units)
+
+
 def prune(stories: list[Story], beam: int) -> list[Story]:
-    """The cheapest stories (one per engine state and seen dice used), at most ``beam``."""
+    """At most ``beam`` stories, one per engine state (to the grain above) and seen dice
+    used: first the cheapest of each reading of what happened (the same state but for where
+    the units stand), then the cheapest of the rest. Stories that differ only in poses
+    within the camera's error would otherwise fill the beam and crowd out a slightly dearer
+    reading in which a unit fell, which the next removal shows to be the true one."""
+    ranked = sorted(stories, key=lambda s: s.cost)
     kept: list[Story] = []
     seen: set[tuple[GameState, int]] = set()
-    for story in sorted(stories, key=lambda s: s.cost):
-        if (story.state, story.cursor) in seen:
-            continue
-        seen.add((story.state, story.cursor))
-        kept.append(story)
-        if len(kept) >= beam:
-            break
-    return kept
+    for poses in (False, True):
+        for story in ranked:
+            key = (_gist(story.state, poses), story.cursor)
+            exact = key if poses else (_gist(story.state), story.cursor)
+            if key in seen or exact in seen:
+                continue
+            seen.add(key)
+            seen.add(exact)
+            kept.append(story)
+            if len(kept) >= beam:
+                return sorted(kept, key=lambda s: s.cost)
+    return sorted(kept, key=lambda s: s.cost)
 
 
 def engine_replay(
