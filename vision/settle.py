@@ -219,6 +219,12 @@ class SettleJudge:
             self._background = view
         return SettleState(settled, moving, unexplained, boxes)
 
+    @property
+    def still_since_t(self) -> float | None:
+        """Since when (seconds) nothing has moved on the table, settled or not; None while
+        something moves."""
+        return self._still_since
+
     def _boxes(self, mask: npt.NDArray[np.uint8]) -> tuple[tuple[float, float, float, float], ...]:
         grown = cv2.dilate(mask, np.ones((5, 5), np.uint8))
         n, _, stats, _ = cv2.connectedComponentsWithStats(grown)

@@ -356,6 +356,8 @@ class HandWatch:
         self._open: _Span | None = None
         self._board: _Board | None = None
         """The settled board now (or the last one)."""
+        self._latest: tuple[float, F32, ColourView | None] | None = None
+        """The last frame fed: its time, grey view and colour view (for :meth:`close`)."""
 
     def feed(
         self,
@@ -377,6 +379,7 @@ class HandWatch:
             self._open.views = [self._open.views[i] for i in keep]
         if view is None or camera_moved:
             return
+        self._latest = (t, view, colour)
         if settled:
             board = self._board
             if self._open is not None or board is None:
@@ -403,6 +406,20 @@ class HandWatch:
         if len(span.views) > self.settings.max_frames:
             span.times, span.views = span.times[::2], span.views[::2]
             span.keep_every *= 2
+
+    def close(self, t1: float) -> None:
+        """The footage ended on a still board not judged settled: the open span ends at ``t1``
+        (seconds) with the last frame fed as the board after it."""
+        if self._open is None or self._latest is None:
+            return
+        t, view, colour = self._latest
+        board = _Board(t, view)
+        if colour is not None:
+            board.colour, board.colour_t = level_colour(colour()), t
+        self._open.after, self._open.t1 = board, t1
+        self._spans.append(self._open)
+        self._open = None
+        self._board = board
 
     def span(self, t0: float, t1: float) -> SpanView | None:
         """The footage between the settled board that ended at ``t0`` and the one that began

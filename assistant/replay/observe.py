@@ -195,6 +195,9 @@ class FrameObserver:
     _recent: deque[list[Region]] = field(default_factory=lambda: deque(maxlen=5))
     _full_until: float = -1e9
     """Search the whole frame until this time (seconds): set when the camera moved."""
+    camera_moves: list[float] = field(default_factory=list)
+    """When (seconds) the corner tags showed the camera had moved and the table was mapped
+    again."""
 
     def _corner_windows(self, w: int, h: int) -> list[Region]:
         """Windows around the corner tags' last sightings (pixels)."""
@@ -277,6 +280,7 @@ class FrameObserver:
             # The camera moved: every sighting is stale until the whole frame is searched
             # again; do so while it may still be settling.
             self._full_until = t + self.hold_s
+            self.camera_moves.append(t)
         judge = self.tracker.settle_judge
         if self.watch is not None and judge is not None:
             self.watch.feed(

@@ -154,9 +154,15 @@ def find_destinations(
         if not 0.15 * base_mm2 <= blob.area_mm2 <= 3.0 * base_mm2:
             continue
         reach = max(0.5, 0.8 * blob.radius_in)
-        if any(math.dist((blob.x_in, blob.y_in), p) < reach for p in explained):
+        near = [p for p in explained if math.dist((blob.x_in, blob.y_in), p) < reach]
+        if not near:
+            candidates.append(blob)
             continue
-        candidates.append(blob)
+        # a piece set down in base contact with one that stands there: one region of about
+        # two bases, centred between them; the new figure lies beyond the centre
+        twin = _beside(blob, near, explained, base_mm2)
+        if twin is not None:
+            candidates.append(twin)
     for g in gone:  # a short move: its old and new places make one region
         blob = span.blob_at(g.x_in, g.y_in, g.radius_mm)
         if blob is None or blob.area_mm2 < 1.3 * math.pi * g.radius_mm**2:
@@ -188,6 +194,28 @@ def find_destinations(
         out[gone[i].key] = standing[j]
         used.add(j)
     return out
+
+
+def _beside(
+    blob: Blob,
+    near: Sequence[tuple[float, float]],
+    explained: Sequence[tuple[float, float]],
+    base_mm2: float,
+) -> Blob | None:
+    """The unexplained half of a changed region that also holds a known piece (``near``: the
+    known places close to its centre): the mirror of that place through the region's centre,
+    when the region is about two bases and the mirror is no known place either."""
+    if len(near) != 1 or not 1.6 * base_mm2 <= blob.area_mm2 <= 3.0 * base_mm2:
+        return None
+    (px, py) = near[0]
+    dx, dy = blob.x_in - px, blob.y_in - py
+    if math.hypot(dx, dy) < 0.35:
+        return None
+    x, y = px + 2 * dx, py + 2 * dy
+    r_in = math.sqrt(base_mm2 / math.pi) / MM_PER_IN
+    if any(math.dist((x, y), p) < max(0.5, r_in) for p in explained):
+        return None
+    return Blob(x, y, blob.area_mm2 / 2, r_in)
 
 
 def lift_time(

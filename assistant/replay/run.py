@@ -103,6 +103,10 @@ ProgressFn = Callable[[float, float | None], None]
 """Called with (seconds of footage done, total seconds or None)."""
 
 
+CAMERA_MOVE_GAP_S = 2.0
+"""Re-fits of the table this close together (seconds) are one camera move (it settles)."""
+
+
 def _keyframe(image: npt.NDArray[np.uint8], width_px: int) -> bytes:
     h, w = image.shape[:2]
     small = image
@@ -285,7 +289,16 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
                 warnings.append(text)
                 builder.warn(frame.t, text)
                 continue
+            moved = len(observer.camera_moves)
             snap = observer.observe(frame.t, frame.index, frame.image, grey)
+            if len(observer.camera_moves) > moved and (
+                moved == 0 or frame.t - observer.camera_moves[moved - 1] > CAMERA_MOVE_GAP_S
+            ):
+                text = (
+                    f"The camera moved at {frame.t:.1f} s: the table was mapped again from its "
+                    "corner tags."
+                )
+                builder.warn(frame.t, text)
             builder.add(snap)
             tray.look(frame.t, frame.image, observer.last_sightings, observer.tracker.mapping)
             while reported < len(reader.warnings):
@@ -314,6 +327,9 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
             video.close()
     if observer.frames == 0:
         raise UserError(f"no frame of {options.footage} could be read")
+    judge = observer.tracker.settle_judge
+    if judge is not None and not result.interrupted:
+        builder.end_still(judge.still_since_t)
     doc = document(final=True)
     _write_json_atomic(out / "timeline.json", doc)
     write_viewer(out / "index.html", doc)

@@ -101,6 +101,10 @@ def _circular_mean_deg(values: list[float]) -> float:
     return math.degrees(math.atan2(s, c)) % 360.0
 
 
+TAIL_S = 10.0
+"""How much unsettled footage the builder keeps for the end of the footage, seconds."""
+
+
 @dataclass
 class TimelineBuilder:
     """Feed snapshots in time order with ``add``; ``timeline()`` gives the result so far.
@@ -117,6 +121,8 @@ class TimelineBuilder:
     _moves: list[Move] = field(default_factory=list)
     _events: list[TimelineEvent] = field(default_factory=list)
     _run: list[BoardSnapshot] = field(default_factory=list)
+    _tail: list[BoardSnapshot] = field(default_factory=list)
+    """Unsettled snapshots of the last few seconds (for :meth:`end_still`)."""
     _obs: dict[int, list[_Obs]] = field(default_factory=dict)
     _last_known: dict[int, TagRest] = field(default_factory=dict)
     _removed: dict[str, _Removal] = field(default_factory=dict)
@@ -136,8 +142,26 @@ class TimelineBuilder:
             )
         if snapshot.settled:
             self._run.append(snapshot)
+            self._tail.clear()
         else:
             self._close_run()
+            self._tail.append(snapshot)
+            while self._tail and snapshot.t - self._tail[0].t > TAIL_S:
+                self._tail.pop(0)
+
+    def end_still(self, still_since_t: float | None) -> None:
+        """The footage has ended: when nothing moved on the table since ``still_since_t``
+        (seconds) for at least the settling time but the board was not judged settled (a
+        hidden piece taken off leaves a change no tag explains, absorbed only after seconds
+        the footage no longer has), its last frames are the final board."""
+        if self._run or still_since_t is None:
+            return
+        tail = [snap for snap in self._tail if snap.t >= still_since_t]
+        self._tail = []
+        if tail and tail[-1].t - tail[0].t + 1e-9 >= self.settings.settle_min_s:
+            if self.watch is not None:
+                self.watch.close(tail[0].t)
+            self._commit(self._state_from_run(tail))
 
     @property
     def moves(self) -> tuple[Move, ...]:

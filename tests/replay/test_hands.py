@@ -13,11 +13,12 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from assistant.replay.hands import HandWatch
+from assistant.replay.hands import Blob, HandWatch
 from assistant.replay.presence import (
     HIDDEN,
     LEFT,
     Gone,
+    _beside,
     find_destinations,
     judge_missing,
     move_times,
@@ -291,3 +292,18 @@ def test_a_fall_from_the_rules_removes_a_hidden_piece_and_says_so() -> None:
     removed = [e for e in fallen.events if e.kind == "removed"]
     assert {e.tag_id for e in removed} == {16, 17} and all(e.known == "rules" for e in removed)
     assert fallen.known_counts()["rules"] == 2
+
+
+def test_a_piece_set_down_against_another_is_found_beyond_their_shared_region() -> None:
+    """Two bases in contact change the picture as one region of about two bases, centred
+    between them; with one of them known, the other lies at the known one's mirror through
+    the region's centre (once, a Goblin Boss charging into contact was read as taken off)."""
+    base_mm2 = math.pi * 15.875**2
+    known = (7.67, 11.42)
+    region = Blob(7.01, 11.73, 2.0 * base_mm2, 1.18)
+    found = _beside(region, [known], [known, (9.3, 11.8)], base_mm2)
+    assert found is not None
+    assert math.dist((found.x_in, found.y_in), (6.35, 12.04)) < 0.01
+    # one base's worth of change is the known piece alone; a mirror on a known place is none
+    assert _beside(Blob(7.5, 11.5, 1.1 * base_mm2, 0.7), [known], [known], base_mm2) is None
+    assert _beside(region, [known], [known, (6.4, 12.0)], base_mm2) is None

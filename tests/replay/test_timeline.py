@@ -167,3 +167,26 @@ def test_asking_for_the_timeline_midway_changes_nothing() -> None:
     assert again.moves == once.moves
     assert [s.tags for s in again.states] == [s.tags for s in once.states]
     assert again.states[-1].tag(12) is not None  # hidden by its figure, still on the table
+
+
+def test_footage_that_ends_on_a_still_board_not_yet_judged_settled_gives_its_last_board() -> None:
+    """A model whose tag was hidden is taken off at the very end: the change no tag explains
+    keeps the board from being judged settled for seconds the footage no longer has. When
+    nothing has moved since, the footage's last frames are its final board (with a picture,
+    the removal is read from it); while something still moves, or for less than the settling
+    time, they are not."""
+    poses = {10: [(0.0, 5.0, 5.0, 0.0)], 12: [(0.0, 20.0, 3.0, 180.0)]}
+    hidden = {12: [(2.0, 99.0)]}
+    stream = _stream(poses, hidden, [(2.0, 99.0)], 4.0)  # a hand over it, then stillness
+    for still_since, states in ((3.0, 2), (3.8, 1), (None, 1)):
+        builder = TimelineBuilder()
+        for snap in stream:
+            builder.add(snap)
+        builder.end_still(still_since)
+        timeline = builder.timeline()
+        assert len(timeline.states) == states, still_since
+        if states == 2:
+            last = timeline.states[-1]
+            assert last.t >= still_since and last.tag(10) is not None
+            twelve = last.tag(12)
+            assert twelve is None or not twelve.seen
