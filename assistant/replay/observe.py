@@ -184,6 +184,12 @@ class FrameObserver:
     """Search the whole frame when the changed windows cover more than this share of it."""
     confirm_frames: int = 3
     hold_s: float = 1.0
+    absorb_s: float = 3.0
+    """An unexplained change still for this long (seconds) is taken into the background. The
+    live judge waits 8 s (a player's hand may rest on the table); in footage, a piece whose
+    tag is hidden leaves such a change when it is moved or taken off, and the next move comes
+    within seconds: at 8 s, one such move kept a battle's board unsettled for 36 s and its
+    moves unread."""
     gate: ChangeGate = field(default_factory=ChangeGate)
     detections: int = 0
     frames: int = 0
@@ -224,6 +230,8 @@ class FrameObserver:
             hold_s=self.hold_s,
         )
         judge = self._tracker.settle_judge
+        if judge is not None:
+            judge.absorb_s = self.absorb_s
         if judge is not None and self.watch is None:
             self.watch = HandWatch(judge.view_to_table, judge.mm_per_px)
 
