@@ -1,0 +1,155 @@
+"""The game read back from footage alone, against the battle played, for rendered battles.
+
+    .venv/bin/python benchmarks/replay_battles.py [--cache DIR] [--only TEXT]
+
+Each battle is rendered with ``soloscope footage`` (dice in the tray; reused from ``--cache``)
+and replayed with its scenario and no session log. Reported per battle: moves and removals
+found (seen / inferred), missed and phantom (tests/replay/truth_check.py's tolerances); the
+activations read against the battle's own (the renderer's engine run: each (round, unit) in
+order, matched as the longest common subsequence) as precision and recall; rounds, models
+fallen and the winner against the battle's. Part of ``make bench`` (with replay_bench.py, which
+measures the replay's speed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from assistant.cli import main as cli  # noqa: E402
+from assistant.footage import battle_moves  # noqa: E402
+from assistant.scenarios import load_game, scenario_path  # noqa: E402
+from engine.actions import EventType  # noqa: E402
+from tests.replay.truth_check import score  # noqa: E402
+
+# name: (scenario, seed, footage options)
+BATTLES: dict[str, tuple[str, int, list[str]]] = {
+    "crossroads-ambush seed 3 (the sample's battle)": ("crossroads-ambush", 3, []),
+    "crossroads-ambush seed 4, hover": ("crossroads-ambush", 4, ["--hover-after", "5"]),
+    "crossroads-ambush seed 2, camera nudged": ("crossroads-ambush", 2, ["--nudge-after", "6"]),
+    "crossroads-ambush seed 5, camera nudged": ("crossroads-ambush", 5, ["--nudge-after", "6"]),
+    "crossroads-cards seed 5, hover": ("crossroads-cards", 5, ["--hover-after", "4"]),
+    "crossroads-cards seed 4, camera nudged": ("crossroads-cards", 4, ["--nudge-after", "6"]),
+    "ford-at-dawn seed 5, 14 mm tags, camera nudged": ("ford-1080p", 5, ["--nudge-after", "10"]),
+}
+
+
+def _scenario(name: str, folder: Path) -> str:
+    """A bundled scenario, or ford-at-dawn printed with 14 mm tags for a 1080p camera."""
+    if name != "ford-1080p":
+        return name
+    text = Path(scenario_path("ford-at-dawn")).read_text(encoding="utf-8")
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("tags = [{ id = ") and line.endswith(" }]") and "size_mm" not in line:
+            line = line[:-3] + ", size_mm = 14 }]"
+        lines.append(line)
+    path = folder / "ford-at-dawn.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
+def lcs(a: list[Any], b: list[Any]) -> int:
+    """Length of the longest common subsequence of ``a`` and ``b``."""
+    row = [0] * (len(b) + 1)
+    for x in a:
+        prev = 0
+        for j, y in enumerate(b):
+            cur = row[j + 1]
+            row[j + 1] = prev + 1 if x == y else max(row[j + 1], row[j])
+            prev = cur
+    return row[-1]
+
+
+def battle_row(name: str, scenario: str, seed: int, extra: list[str], cache: Path) -> list[str]:
+    """Render (or reuse) and replay one battle; its row of the table."""
+    stem = "".join(c if c.isalnum() else "-" for c in name)[:60]
+    folder = cache / stem
+    folder.mkdir(parents=True, exist_ok=True)
+    ref = _scenario(scenario, folder)
+    video = folder / "battle.mp4"
+    if not video.exists():
+        t0 = time.perf_counter()
+        args = ["footage", ref, "--seed", str(seed), "--out", str(folder), "--name", "battle"]
+        with contextlib.redirect_stdout(sys.stderr):
+            cli([*args, "--fps", "10", "--dice", "tray", "--quiet", *extra])
+        print(f"rendered {name} in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+    out = folder / "replay"
+    t0 = time.perf_counter()
+    with contextlib.redirect_stdout(sys.stderr):
+        cli(["replay", str(video), "--scenario", ref, "--out", str(out), "--quiet"])
+    took = time.perf_counter() - t0
+    doc = json.loads((out / "timeline.json").read_text(encoding="utf-8"))
+    truth = json.loads((folder / "battle.truth.json").read_text(encoding="utf-8"))
+    sc, rs, st = load_game(ref)
+    played = battle_moves(sc, rs, st, seed)
+    true_acts: list[tuple[int, str]] = []
+    rnd = 0
+    for ev in played.events:
+        if ev.type == EventType.ROUND_START:
+            rnd = ev.round
+        elif ev.type == EventType.ACTIVATION and ev.unit:
+            true_acts.append((rnd, ev.unit))
+    read = [(e["round"], e["unit"]) for e in doc["events"] if e["kind"] == "activation"]
+    common = lcs(read, true_acts)
+    game = doc["summary"]["game"]
+    fallen = {u.id for u in played.final.units if not u.on_table}
+    s = score(doc, truth)
+    known = [g.get("known", "seen") for _, g in s.matched]
+    footage_s = truth["frames"][-1]["t"]
+    return [
+        name,
+        f"{len(s.matched)} ({known.count('seen')} seen, {known.count('inferred')} inferred)"
+        f" of {len(s.matched) + len(s.missed)}",
+        f"{len(s.missed)} / {len(s.phantoms)}",
+        f"{s.precision:.2f} / {s.recall:.2f}",
+        f"{game['activations']} / {len(true_acts)}",
+        f"{common / len(read) if read else 1.0:.2f} / {common / len(true_acts):.2f}",
+        f"{game['rounds']} / {played.final.round}",
+        "same"
+        if set(game["fallen"]) == fallen
+        else f"{sorted(game['fallen'])} vs {sorted(fallen)}",
+        f"{game['winner']} / {played.final.winner}",
+        f"{footage_s / took:.1f}x",
+    ]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cache", type=Path, help="keep the rendered battles here (reused)")
+    parser.add_argument("--only", help="only the battles whose name holds this text")
+    args = parser.parse_args()
+    cache = args.cache or Path(tempfile.mkdtemp(prefix="replay_battles_"))
+    head = [
+        "battle",
+        "moves and removals found",
+        "missed / phantom",
+        "precision / recall (moves)",
+        "activations read / played",
+        "precision / recall (activations)",
+        "rounds read / played",
+        "fallen",
+        "winner read / played",
+        "replay speed (loaded machine)",
+    ]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for name, (scenario, seed, extra) in BATTLES.items():
+        if args.only and args.only not in name:
+            continue
+        row = battle_row(name, scenario, seed, extra, cache)
+        print("| " + " | ".join(row) + " |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
