@@ -1,5 +1,7 @@
-"""Two further battles, rendered here with ``soloscope footage`` and replayed from the footage
-alone (issue 10): the game read back must be the battle that was played.
+"""Two further battles, rendered with ``soloscope footage`` and replayed from the footage alone
+(issue 10): the game read back must be the battle that was played. Each is tested in a file of
+its own (test_further_battle_hover.py, test_further_battle_nudge.py) so that ``make test`` runs
+them on both cores at once.
 
 - ``hover``: crossroads-cards (the playing-card AI on the crossroads table), seed 5, a hand
   hovering over the board for 4 s after the fourth move (it touches nothing; nothing may be
@@ -10,7 +12,7 @@ alone (issue 10): the game read back must be the battle that was played.
 
 Both tables carry the kit's 1080p tags (14 mm on 32 mm bases). ford-at-dawn, the other bundled
 narrative table, carries 10 mm tags for a 4K camera (about 14 px at 1080p); its 1080p renders
-are measured by ``benchmarks/replay_bench.py``, not held here.
+are measured by ``benchmarks/replay_battles.py``, not held here.
 
 The bar is the sample battle's: the same rounds, activations within one, the same models
 fallen, the same winner, and no model that ends on the table reported taken off. The footage's
@@ -27,20 +29,14 @@ import pytest
 from assistant.cli import main
 from tests.replay.truth_check import pieces_on_table_at_end, score
 
-pytestmark = pytest.mark.slow
-
 BATTLES: dict[str, tuple[str, int, list[str]]] = {
     "hover": ("crossroads-cards", 5, ["--hover-after", "4", "--hover-s", "4"]),
     "nudge": ("crossroads-ambush", 2, ["--nudge-after", "6"]),
 }
 
 
-@pytest.fixture(scope="module", params=sorted(BATTLES))
-def battle(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> dict[str, Any]:
-    """The battle rendered and replayed: its footage figures, truth and timeline.json."""
-    name: str = request.param
+def render_and_replay(name: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Battle ``name`` rendered and replayed: its footage figures, truth and timeline.json."""
     scenario, seed, extra = BATTLES[name]
     folder = tmp_path_factory.mktemp(name)
     args = ["footage", scenario, "--seed", str(seed), "--out", str(folder), "--name", name]
@@ -63,7 +59,7 @@ def _fallen(truth: dict[str, Any]) -> set[str]:
     return {p["name"] for p in last if p.get("kind", "piece") == "piece" and not p["on_table"]}
 
 
-def test_the_game_read_back_is_the_battle_played(battle: dict[str, Any]) -> None:
+def check_the_game_read_back_is_the_battle_played(battle: dict[str, Any]) -> None:
     meta, doc = battle["meta"], battle["doc"]
     game = doc["summary"]["game"]
     assert game["winner"] == meta["winner"]
@@ -72,7 +68,7 @@ def test_the_game_read_back_is_the_battle_played(battle: dict[str, Any]) -> None
     assert abs(game["activations"] - meta["activations"]) <= 1
 
 
-def test_no_model_that_stays_on_the_table_is_reported_removed(battle: dict[str, Any]) -> None:
+def check_no_model_that_stays_on_the_table_is_reported_removed(battle: dict[str, Any]) -> None:
     staying = {t for tags in pieces_on_table_at_end(battle["truth"]) for t in tags}
     assert staying
     removed = [
@@ -83,7 +79,7 @@ def test_no_model_that_stays_on_the_table_is_reported_removed(battle: dict[str, 
     assert removed == []
 
 
-def test_every_lift_is_found_and_the_disturbance_is_told(battle: dict[str, Any]) -> None:
+def check_every_lift_is_found_and_the_disturbance_is_told(battle: dict[str, Any]) -> None:
     """Moves and removals against the truth (truth_check's tolerances), and what happened to
     the picture: the hover moved nothing, the bump was noticed when it happened."""
     doc, meta = battle["doc"], battle["meta"]
