@@ -21,7 +21,7 @@ from engine.rulesets.d20_state import (
     Weapon,
 )
 from engine.scenario import ObjectiveSpec, Scenario, ScenarioError, card_error
-from engine.scenario_setup import sides_of, table_of, terrain_of
+from engine.scenario_setup import sides_of, table_of, terrain_of, unit_from_spec
 
 
 def new_game(scenario: Scenario) -> GameState:
@@ -92,16 +92,10 @@ def new_game(scenario: Scenario) -> GameState:
         if tactic == "unexpected":
             tactic = "roll"  # rolled again before each encounter (T003-05)
         units.append(
-            Unit(
-                id=spec.id,
-                name=spec.name,
-                side=spec.side,
-                sheet_order=i,
-                x=spec.x,
-                y=spec.y,
-                heading_deg=spec.heading,
+            unit_from_spec(
+                spec,
+                i,
                 card=d20card,
-                base_diameter_in=spec.base_diameter_in,
                 cell=table.cell_of((spec.x, spec.y)),
                 rules=D20Unit(
                     group=spec.company or spec.id,

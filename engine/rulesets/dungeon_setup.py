@@ -4,6 +4,7 @@ the ruleset's own options (checked in one line each) and the Arch Foe's start sq
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from pydantic import ValidationError
 from shapely.geometry import Polygon
@@ -25,7 +26,7 @@ from engine.rulesets.dungeon_state import (
     cell_of,
 )
 from engine.scenario import Scenario, ScenarioError, card_error, cell_name, parse_cell
-from engine.scenario_setup import sides_of
+from engine.scenario_setup import sides_of, unit_from_spec
 
 NAME = "dungeon"
 DEFAULT_MAX_ROUNDS = 30
@@ -91,24 +92,18 @@ def new_game(scenario: Scenario) -> GameState:
             )
         role = next(s.role for s in sides if s.name == u.side)
         x, y = grid.centre(cell)
-        units.append(
-            Unit(
-                id=u.id,
-                name=u.name,
-                side=u.side,
-                sheet_order=i,
-                x=x,
-                y=y,
-                heading_deg=round(u.heading / 45.0) % 8 * 45.0,
-                card=card,
-                base_diameter_in=u.base_diameter_in,
-                statuses=frozenset({ALERTED if card.starts_alerted else PATROLLING})
-                if role is Role.AI
-                else frozenset(),
-                cell=cell,
-                rules=DungeonUnit(heals_left=card.heal.uses if card.heal else 0),
-            )
+        unit = unit_from_spec(
+            u,
+            i,
+            card,
+            statuses=frozenset({ALERTED if card.starts_alerted else PATROLLING})
+            if role is Role.AI
+            else frozenset(),
+            cell=cell,
+            rules=DungeonUnit(heals_left=card.heal.uses if card.heal else 0),
         )
+        # a model stands in the middle of its square, facing one of the eight grid directions
+        units.append(replace(unit, x=x, y=y, heading_deg=round(u.heading / 45.0) % 8 * 45.0))
     options = tuple(sorted(scenario.options.items()))
     state = GameState(
         ruleset=NAME,

@@ -9,12 +9,12 @@ from pydantic import ValidationError
 
 from engine.cards import Deck
 from engine.geometry import Table
-from engine.model import GameState, Role, Unit, UnitStatus
+from engine.model import GameState, Role, UnitStatus
 from engine.rulesets.firefight_lite_board import card
 from engine.rulesets.firefight_lite_deck import FULL_DECK
 from engine.rulesets.firefight_lite_state import DECK, NAME, FFCard, FFCardModel, FFState, FFUnit
 from engine.scenario import Scenario, ScenarioError, card_error
-from engine.scenario_setup import sides_of, terrain_of
+from engine.scenario_setup import sides_of, terrain_of, unit_from_spec
 
 
 def new_game(scenario: Scenario, title: str) -> GameState:
@@ -47,16 +47,10 @@ def new_game(scenario: Scenario, title: str) -> GameState:
         reserve = model.reserve or role == "neutral"
         at = table.cell_of((spec.x, spec.y))
         units.append(
-            Unit(
-                id=spec.id,
-                name=spec.name,
-                side=spec.side,
-                sheet_order=i,
-                x=spec.x,
-                y=spec.y,
-                heading_deg=spec.heading % 360.0,
+            unit_from_spec(
+                spec,
+                i,
                 card=FFCard(**model.model_dump()),
-                base_diameter_in=spec.base_diameter_in,
                 status=UnitStatus.RESERVE if reserve else UnitStatus.ACTIVE,
                 cell=None if reserve else at,
                 rules=FFUnit(turn_start=None if reserve else at),

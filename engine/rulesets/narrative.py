@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.actions import Action, ActionKind, IllegalActionError
 from engine.dice import RandomSource
-from engine.geometry import Edge, normalize_deg
+from engine.geometry import Edge
 from engine.model import GameState, Role, Side, Unit
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
 from engine.rulesets.narrative_board import NarrativeCard, card_of
@@ -36,7 +36,7 @@ from engine.rulesets.narrative_state import (
     rules_of,
 )
 from engine.scenario import Scenario, ScenarioError, card_error
-from engine.scenario_setup import objectives_of, table_of, terrain_of
+from engine.scenario_setup import objectives_of, table_of, terrain_of, unit_from_spec
 
 __all__ = [
     "HEADING_TOL_DEG",
@@ -125,14 +125,9 @@ class NarrativeRuleset(RulesetBase):
                     f"but only {card.wound_slots} wound slots"
                 )
             units.append(
-                Unit(
-                    id=spec.id,
-                    name=spec.name,
-                    side=spec.side,
-                    sheet_order=i,
-                    x=spec.x,
-                    y=spec.y,
-                    heading_deg=normalize_deg(spec.heading),
+                unit_from_spec(
+                    spec,
+                    i,
                     card=NarrativeCard(
                         move_in=card.move_in,
                         attack_mod=card.attack,
@@ -140,7 +135,6 @@ class NarrativeRuleset(RulesetBase):
                         wound_slots=card.wound_slots,
                         shoot_range_in=card.shoot_range_in,
                     ),
-                    base_diameter_in=spec.base_diameter_in,
                     wounds=card.wounds,
                     general=spec.general,
                     cell=table.cell_of((spec.x, spec.y)),

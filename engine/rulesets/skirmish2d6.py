@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 from engine.actions import Action, ActionKind, Event, IllegalActionError, event
 from engine.dice import RandomSource
 from engine.geometry import Table
-from engine.model import GameState, Objective, TerrainPiece, Unit
+from engine.model import GameState, Objective, TerrainPiece
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
 from engine.query import TableQuery
 from engine.rulesets import skirmish2d6_legal as legal
@@ -55,7 +55,7 @@ from engine.rulesets.skirmish2d6_state import (
     rules_of,
 )
 from engine.scenario import Scenario, ScenarioError
-from engine.scenario_setup import objectives_of, sides_of, terrain_of
+from engine.scenario_setup import objectives_of, sides_of, terrain_of, unit_from_spec
 
 __all__ = [
     "AIM",
@@ -135,16 +135,10 @@ class SkirmishRuleset(RulesetBase):
                 msg = str(first.get("ctx", {}).get("error", first["msg"]))
                 raise ScenarioError(f"{scenario.source}: units[{i}].card: {msg}") from None
             units.append(
-                Unit(
-                    id=spec.id,
-                    name=spec.name,
-                    side=spec.side,
-                    sheet_order=i,
-                    x=spec.x,
-                    y=spec.y,
-                    heading_deg=spec.heading % 360.0,
+                unit_from_spec(
+                    spec,
+                    i,
                     card=card_from(spec.card),
-                    base_diameter_in=spec.base_diameter_in,
                 )
             )
         return GameState(

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from engine.geometry import normalize_deg
-from engine.model import GameState, Unit
+from engine.model import GameState
 from engine.rulesets.strike_state import NAME, CardSpec, StrikeCard, StrikeState, StrikeUnit
 from engine.rulesets.strike_victory import default_objectives
 from engine.scenario import Scenario, ScenarioError, card_error
-from engine.scenario_setup import objectives_of, sides_of, table_of, terrain_of
+from engine.scenario_setup import objectives_of, sides_of, table_of, terrain_of, unit_from_spec
 
 FIRST_PLAYER = ("roll-off", "fewer-dice")
 VICTORY = ("objectives", "kills")
@@ -37,16 +36,10 @@ def new_game(scenario: Scenario, title: str) -> GameState:
         except ValidationError as exc:
             raise card_error(scenario, i, exc, CardSpec) from None
         units.append(
-            Unit(
-                id=spec.id,
-                name=spec.name,
-                side=spec.side,
-                sheet_order=i,
-                x=spec.x,
-                y=spec.y,
-                heading_deg=normalize_deg(spec.heading),
+            unit_from_spec(
+                spec,
+                i,
                 card=StrikeCard(**card.model_dump(exclude={"skills"}), skills=card.skills),
-                base_diameter_in=spec.base_diameter_in,
                 cell=table.cell_of((spec.x, spec.y)),
                 rules=StrikeUnit(),
             )
