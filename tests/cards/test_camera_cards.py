@@ -25,62 +25,24 @@ import pytest
 from assistant.cli import main
 from assistant.scenarios import load_game, scenario_path
 from assistant.session.store import load_saved
-from engine.actions import Order
-from engine.controllers.random_player import RandomPlayer
-from engine.dice import RandomSource, SeededDice
-from engine.model import GameState
-from engine.protocols import Pending, Ruleset, register_controller, unregister_controller
+from engine.dice import SeededDice
 from engine.runner import controllers_for, play_battle
+from tests.own_dice import own_dice_player as own_dice
 
 SEED = 3
 """Two turns without a random event; one defensive draw (a reaction); the Retinue win."""
 
 
 PLAYER = "random-own-dice"
-"""The stand-in player of this test (registered for it, then forgotten)."""
-
-
-def _own(state: GameState) -> SeededDice:
-    """The stand-in player's dice for one decision: seeded by the game's step, so the same
-    position gets the same choice however often a caller asks (the simulation, the footage)."""
-    return SeededDice(1000 + state.step)
-
-
-class OwnDicePlayer(RandomPlayer):
-    """The random player with dice of its own: the game's dice stay the rules' and the
-    AI's, as at the table, where the player's choices roll none of them."""
-
-    name = PLAYER
-
-    def choose_unit(
-        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
-    ) -> str | None:
-        """The random player's pick, drawn with its own dice."""
-        return super().choose_unit(state, ruleset, pending, _own(state))
-
-    def decide(self, state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource) -> Order:
-        """The random player's action, drawn with its own dice."""
-        return super().decide(state, ruleset, unit_id, _own(state))
-
-    def react(
-        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
-    ) -> Order | None:
-        """The random player's reaction, drawn with its own dice."""
-        return super().react(state, ruleset, pending, _own(state))
-
-    def choose(
-        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
-    ) -> str:
-        """The random player's option, drawn with its own dice."""
-        return super().choose(state, ruleset, pending, _own(state))
+"""The stand-in player of this test: ``random`` with dice of its own (tests/own_dice.py)."""
 
 
 @pytest.fixture
 def own_dice_player() -> Iterator[None]:
     """``random-own-dice`` findable by name for the footage, the session and the replay."""
-    register_controller(PLAYER, OwnDicePlayer)
-    yield
-    unregister_controller(PLAYER)
+    with own_dice("random") as name:
+        assert name == PLAYER
+        yield
 
 
 def _scenario(tmp_path: Path) -> str:

@@ -23,72 +23,24 @@ import pytest
 from assistant.cli import main
 from assistant.scenarios import load_game, scenario_path
 from assistant.session.store import load_saved
-from engine.actions import Order
-from engine.dice import RandomSource, SeededDice
-from engine.model import GameState
-from engine.protocols import (
-    ControllerBase,
-    Pending,
-    Ruleset,
-    find_controller,
-    register_controller,
-    unregister_controller,
-)
+from engine.dice import SeededDice
 from engine.runner import controllers_for, play_battle
+from tests.own_dice import own_dice_player as own_dice
 
 SEED = 8
 """Four rounds, 13 moves, two figures fall, the Heroes win; the cultists' statuses change."""
 
 
 PLAYER = "status-d20-own-dice"
-"""The heroes' stand-in player in this test (registered for it, then forgotten)."""
-
-
-def _own(state: GameState) -> SeededDice:
-    """The stand-in player's dice for one decision: seeded by the game's step, so the same
-    position gets the same choice however often a caller asks (the simulation, the footage)."""
-    return SeededDice(1000 + state.step)
-
-
-class OwnDicePlayer(ControllerBase):
-    """``status-d20`` with dice of its own for the player's side: the game's dice stay
-    the rules' and the AI's, as at the table, where the player's choices roll none of them."""
-
-    name = PLAYER
-    rulesets = ("d20",)
-
-    def __init__(self) -> None:
-        self._inner = find_controller("status-d20")
-
-    def choose_unit(
-        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
-    ) -> str | None:
-        """``status-d20``'s pick, with its own dice."""
-        return self._inner.choose_unit(state, ruleset, pending, _own(state))
-
-    def decide(self, state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource) -> Order:
-        """``status-d20``'s order, with its own dice."""
-        return self._inner.decide(state, ruleset, unit_id, _own(state))
-
-    def react(
-        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
-    ) -> Order | None:
-        """``status-d20``'s reaction, with its own dice."""
-        return self._inner.react(state, ruleset, pending, _own(state))
-
-    def choose(
-        self, state: GameState, ruleset: Ruleset, pending: Pending, dice: RandomSource
-    ) -> str:
-        """``status-d20``'s option, with its own dice."""
-        return self._inner.choose(state, ruleset, pending, _own(state))
+"""The stand-in player of this test: ``status-d20`` with dice of its own (tests/own_dice.py)."""
 
 
 @pytest.fixture
 def own_dice_player() -> Iterator[None]:
     """``status-d20-own-dice`` findable by name for the footage, the session and the replay."""
-    register_controller(PLAYER, OwnDicePlayer)
-    yield
-    unregister_controller(PLAYER)
+    with own_dice("status-d20") as name:
+        assert name == PLAYER
+        yield
 
 
 def _scenario(tmp_path: Path) -> str:
