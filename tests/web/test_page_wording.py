@@ -162,12 +162,27 @@ def test_after_the_battle_no_game_control_is_offered_and_the_outcome_is_shown(
     page.screenshot(path=str(SCREENSHOT_DIR / "soloscope_page_over.png"))
 
 
-def _boxes(page: Any, selector: str) -> list[dict[str, float]]:
-    boxes = page.locator(selector).evaluate_all(
-        "nodes => nodes.map(n => { const b = n.getBoundingClientRect();"
-        " return {x: b.x, y: b.y, w: b.width, h: b.height, text: n.textContent}; })"
+def _measure_board(page: Any) -> dict[str, Any]:
+    """Every label's, base's and the board's box (pixels) and each piece's label, base and
+    leader count, read in one evaluation."""
+    result: dict[str, Any] = page.evaluate(
+        """() => {
+        const box = (n) => { const b = n.getBoundingClientRect();
+          return {x: b.x, y: b.y, w: b.width, h: b.height, text: n.textContent}; };
+        const sized = (b) => b.w > 0 && b.h > 0;
+        const all = (sel) => [...document.querySelectorAll(sel)].map(box).filter(sized);
+        const units = {};
+        for (const g of document.querySelectorAll("#overlay [data-unit-id]")) {
+          units[g.dataset.unitId] = {label: box(g.querySelector("text.unit-label")),
+            base: box(g.querySelector("circle.base")),
+            leaders: g.querySelectorAll("line.leader").length};
+        }
+        return {labels: all("#overlay text.unit-label, #overlay text.terrain-label"),
+          bases: all("#overlay circle.base"), board: box(document.getElementById("overlay")),
+          units};
+        }"""
     )
-    return [b for b in boxes if b["w"] > 0 and b["h"] > 0]
+    return result
 
 
 def _overlap_px(a: dict[str, float], b: dict[str, float]) -> float:
@@ -203,10 +218,9 @@ def test_name_labels_on_a_crowded_board_do_not_collide(
             arg=len(view.units) + len(view.terrain),
             timeout=60_000,
         )
-        labels = _boxes(page, "#overlay text.unit-label, #overlay text.terrain-label")
+        board_now = _measure_board(page)  # one read: a redraw between reads moves every box
+        labels, bases, board = board_now["labels"], board_now["bases"], board_now["board"]
         assert len(labels) == len(view.units) + len(view.terrain)
-        bases = _boxes(page, "#overlay circle.base")
-        board = _boxes(page, "#overlay")[0]
         tolerance_px = 0.5
         for a, b in combinations(labels, 2):
             assert _overlap_px(a, b) <= tolerance_px, f"{a['text']!r} overlaps {b['text']!r}"
@@ -219,20 +233,18 @@ def test_name_labels_on_a_crowded_board_do_not_collide(
             assert label["y"] + label["h"] <= board["y"] + board["h"] + tolerance_px
         # Each name stays near its piece (within 3 label heights), and reads as that piece's:
         # no other piece is nearer to it, or a leader line joins it to its own.
+        pieces = board_now["units"]
+        assert sorted(pieces) == sorted(unit.id for unit in view.units)
         for unit in view.units:
-            label = _boxes(page, f'#overlay [data-unit-id="{unit.id}"] text.unit-label')[0]
-            own = _gap_px(
-                label, _boxes(page, f'#overlay [data-unit-id="{unit.id}"] circle.base')[0]
-            )
+            label = pieces[unit.id]["label"]
+            own = _gap_px(label, pieces[unit.id]["base"])
             assert own <= 3 * label["h"], unit.name
             nearest_other = min(
-                _gap_px(label, base)
+                _gap_px(label, pieces[other.id]["base"])
                 for other in view.units
                 if other.id != unit.id
-                for base in _boxes(page, f'#overlay [data-unit-id="{other.id}"] circle.base')
             )
-            leaders = page.locator(f'#overlay [data-unit-id="{unit.id}"] line.leader').count()
-            assert own <= nearest_other + 0.5 or leaders == 1, unit.name
+            assert own <= nearest_other + 0.5 or pieces[unit.id]["leaders"] == 1, unit.name
         page.screenshot(path=str(SCREENSHOT_DIR / f"soloscope_page_crowded_{viewport[0]}.png"))
     finally:
         context.close()

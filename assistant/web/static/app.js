@@ -16,6 +16,9 @@
     frameWanted: 0,
     frameBounds: null,
     wantedBounds: null,
+    // Set when the live feed reconnects: soloscope may have restarted and count from 1 again.
+    renumbered: false,
+    frameGeneration: 0,
   };
   window.soloscope = { state };
 
@@ -514,8 +517,10 @@
     document.body.dataset.viewVersion = String(state.version);
   }
 
-  function applyView(version, view) {
-    if (version < state.version) return;
+  // Each view version is drawn once (the first fetch and the live feed both deliver the current
+  // one); after a reconnect the server's current view is taken whatever its number.
+  function applyView(version, view, renumbered = false) {
+    if (!renumbered && version <= state.version) return;
     state.version = version;
     state.view = view;
     render();
@@ -551,9 +556,10 @@
     const next = state.frameWanted;
     const nextBounds = state.wantedBounds;
     state.frameLoading = true;
+    const generation = state.frameGeneration;
     const done = () => {
       state.frameLoading = false;
-      state.frameVersion = next;
+      state.frameVersion = generation === state.frameGeneration ? next : 0;
       state.frameBounds = nextBounds;
       placeFrame();
       document.body.dataset.frameVersion = String(next);
@@ -624,16 +630,27 @@
   function connect() {
     const source = new EventSource("/events");
     const connection = $("connection");
+    let dropped = false;
     source.onopen = () => {
+      if (dropped) {
+        dropped = false;
+        state.renumbered = true;
+        state.frameGeneration += 1;
+        state.frameWanted = 0;
+        state.frameVersion = 0;
+      }
       connection.textContent = "live";
       connection.className = "connection online";
     };
     source.onerror = () => {
+      dropped = true;
       connection.textContent = "reconnecting…";
       connection.className = "connection offline";
     };
     source.addEventListener("view", (event) => {
-      applyView(Number(event.lastEventId) || state.version + 1, JSON.parse(event.data));
+      const renumbered = state.renumbered;
+      state.renumbered = false;
+      applyView(Number(event.lastEventId) || state.version + 1, JSON.parse(event.data), renumbered);
     });
     source.addEventListener("frame", (event) => {
       const frame = JSON.parse(event.data);
