@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from assistant.replay.engine_branches import branches
+from assistant.replay.engine_branches import branches, seen_branches
 from assistant.replay.reconstruct import PieceMove
 from assistant.replay.records import SEEN
 from assistant.session.observation import PieceSeen
@@ -59,26 +59,48 @@ def check_ai(game: GameReplayer, state: GameState, unit: Unit, move: PieceMove) 
             state, game.ruleset, unit, seen_at(move), tolerances_for(game, move).position_in
         )
         return Check((said,), "", moved.actions)
-    if not found:
-        return Check((), "", ())
     tol = tolerances_for(game, move)
+    sampled = not found
+    if sampled:
+        # too many results to try them all (a random move, then a card): a few spread ones,
+        # kept when the move carries one out
+        try:
+            spread = seen_branches(
+                lambda dice: game.ai.decide(state, game.ruleset, unit.id, dice),
+                None,
+                64,
+                spread=True,
+            )
+        except EngineError:
+            spread = []
+        found = [(order, ()) for order, _ in spread if _fits(game, state, order, move, tol)]
+    if not found:
+        # the order turns on cards or dice the footage cannot show: the move is judged by the
+        # rules, as a player's is
+        judged = check_human(game, state, unit, move)
+        text = (
+            f"The AI's order for {unit.name} is not worked out: it turns on cards or dice "
+            "the footage does not show. The move is checked against the rules."
+        )
+        said = event(move.t_start, "order", text, unit.id)
+        return Check((said, *judged.events), judged.verdict, judged.actions)
 
     def miss(order: Order) -> tuple[bool, float, float]:
         exp = game.adapter.expectation(state, order)
         off_in = math.dist((exp.x_in, exp.y_in), move.to_in)
-        off_deg = facing_off(move, exp.heading_deg)
-        fits = (
-            not exp.off_table
-            and off_in <= exp.tolerances(tol).position_in
-            and off_deg <= exp.tolerances(tol).facing_deg
-        )
-        return (not fits, off_in, off_deg)
+        fits = _fits(game, state, order, move, tol)
+        return (not fits, off_in, facing_off(move, exp.heading_deg))
 
     order = min((o for o, _ in found), key=miss)
     exp = game.adapter.expectation(state, order)
     said = game.adapter.order_text(state, order)
     extra = ""
-    if len(found) > 1 or order.rolls:
+    if sampled:
+        extra = (
+            " (its choice turns on cards or dice the footage does not show; this is one they "
+            "could give, and the move carries it out)"
+        )
+    elif len(found) > 1 or order.rolls:
         extra = (
             " (its choice took a die roll; of the results the die could give, the one "
             "that fits the footage best is shown)"
@@ -143,6 +165,19 @@ def check_ai(game: GameReplayer, state: GameState, unit: Unit, move: PieceMove) 
     actions = ((order.action,) if followed else ()) + moved.actions
     verdict = ", followed the order" if followed else ", differs from the order"
     return Check(tuple(events), verdict, actions)
+
+
+def _fits(
+    game: GameReplayer, state: GameState, order: Order, move: PieceMove, tol: Tolerances
+) -> bool:
+    """The move the footage shows carries out ``order`` (within the camera's tolerances)."""
+    exp = game.adapter.expectation(state, order)
+    etol = exp.tolerances(tol)
+    return (
+        not exp.off_table
+        and math.dist((exp.x_in, exp.y_in), move.to_in) <= etol.position_in
+        and facing_off(move, exp.heading_deg) <= etol.facing_deg
+    )
 
 
 def check_human(game: GameReplayer, state: GameState, unit: Unit, move: PieceMove) -> Check:

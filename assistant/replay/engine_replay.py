@@ -49,8 +49,10 @@ from assistant.replay.engine_unseen import (
     Unseen,
     play_unseen,
     reach_turn,
+    stand_back,
     unseen_cost,
     unseen_events,
+    within_error,
 )
 from assistant.replay.reconstruct import PieceMove
 from assistant.scenarios import load_game
@@ -402,13 +404,23 @@ class GameReplayer:
             "unit": uid,
         }
         out = self._resolve(story, state, uid, move, window, check.actions, 0.0, dice)
+        if dice and all(c.cursor == story.cursor for c in out):
+            # an action the rules refuse with its target where the footage shows it (a shot
+            # past a base the line of sight grazes) but allow within the camera's error
+            out += self._within_error(story, state, move, window, check.actions, dice, 0.0)
         if not out or (dice and all(c.cursor == story.cursor for c in out)):
             # No legal action explains the move (or none rolls the dice seen after it, as a
             # shot after a turn on the spot): stand the unit where the footage shows it and
             # let it act in place.
             placed = self.adapter.place(state, uid, *move.to_in, move.heading_to_deg)
             stand_ins = self.adapter.stand_in_actions(placed, placed.unit(uid))
-            out += self._resolve(story, placed, uid, move, window, stand_ins, STAND_IN_COST, dice)
+            # a model turned on the spot did act where it stands (a shot turns the shooter to
+            # its target): that reading pays only if the rules leave it facing elsewhere
+            turned = move.distance_in <= tolerances_for(self, move).position_in
+            cost = 0.0 if turned else STAND_IN_COST
+            out += self._resolve(story, placed, uid, move, window, stand_ins, cost, dice)
+            if dice and all(c.cursor == story.cursor for c in out):
+                out += self._within_error(story, placed, move, window, stand_ins, dice, cost, True)
         if dice:
             # the dice seen after the move may be another action's, at a point within the
             # camera's error (a target just out of range from the seen place)
@@ -419,6 +431,39 @@ class GameReplayer:
         for child in out:
             child.events.extend(check.events)
             child.steps.append(step)
+        return out
+
+    def _within_error(
+        self,
+        story: Story,
+        state: GameState,
+        move: PieceMove,
+        window: frozenset[str],
+        actions: Sequence[Action],
+        dice: Seen,
+        extra: float,
+        in_place: bool = False,
+    ) -> list[Story]:
+        """Dice were seen after the move and no action with the units where the footage
+        shows them rolls them: the ``actions`` the rules refuse there but allow with the
+        target (``in_place``: or the unit, acting where it stands) within the camera's error
+        (engine_unseen.within_error), the units then stood back where the footage shows
+        them."""
+        uid = self.unit_of_piece[move.piece]
+        out: list[Story] = []
+        for action in actions:
+            if not self.ruleset.validate(state, action):
+                continue
+            nearer = within_error(self, state, action, shift_unit=in_place)
+            if nearer is None:
+                continue
+            there, cost = nearer
+            back = (uid, action.target_id) if in_place else (action.target_id,)
+            for child in self._resolve(
+                story, there, uid, move, window, (action,), extra + cost, dice
+            ):
+                child.state = stand_back(self, state, child.state, back)
+                out.append(child)
         return out
 
     def _rolled_nearby(
@@ -449,7 +494,9 @@ class GameReplayer:
                 moved = self.adapter.replay_move(
                     state, self.ruleset, unit, seen, tol.position_in + reach
                 )
-                found = self._resolve(story, state, uid, move, window, moved.actions, cost, dice)
+                # judged where it is tried (the unit is stood back at the seen place below)
+                there = replace(move, to_in=(x, y))
+                found = self._resolve(story, state, uid, there, window, moved.actions, cost, dice)
                 for child in found:
                     if child.cursor > story.cursor:
                         # the unit stands where the footage shows it, facing as the rules

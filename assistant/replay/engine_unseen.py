@@ -53,6 +53,16 @@ MAX_SEEN_STEPS = 48
 WIDTH = 30
 #: Stories kept of those that reach what the footage shows next in the fewest steps.
 MAX_RESULTS = 6
+NEARBY_SHARE = 0.8
+"""A player's unit acting where it stands may stand this share of the camera's position
+tolerance nearer its target than the footage shows it (a shot at the very edge of its range,
+read a little beyond it by the camera's error) ..."""
+NEARBY_STEP_COST = 0.05
+"""... at this cost more than a step read at the seen place; ..."""
+FAR_REACH_IN = 0.3
+"""... or this much nearer still (the target's own place is as unsure) ..."""
+FAR_STEP_COST = 0.3
+"""... at this cost."""
 #: Events whose result came from dice the footage cannot show.
 DICE_EVENTS = frozenset({"attack", "wound", "rout_check", "roll", "initiative", "chance"})
 _RESERVED = frozenset({"t", "kind", "text", "unit", "source"})
@@ -70,6 +80,9 @@ class Unseen:
     """Seen dice the steps used."""
     dice_seen: tuple[bool, ...] = ()
     """Per event: every die of its step was seen (empty: none seen)."""
+    nearby_cost: float = 0.0
+    """What the steps read with the acting unit within the camera's error of its seen place
+    cost more than steps read at it."""
 
 
 def play_unseen(
@@ -95,7 +108,7 @@ def play_unseen(
         reached: list[Unseen] = []
         for story in frontier:
             rest = None if seen is None else seen[story.used :]
-            for after, events, actor, used, all_seen in _steps(game, story.state, rest):
+            for after, events, actor, used, all_seen, extra in _steps(game, story.state, rest):
                 key = (after, story.used + used)
                 if key in visited or not _still(story.state, after, may_leave, still_in):
                     continue
@@ -108,6 +121,7 @@ def play_unseen(
                     acted,
                     story.used + used,
                     story.dice_seen + known,
+                    story.nearby_cost + extra,
                 )
                 done = goal(after) and not (exact and seen is not None and key[1] < len(seen))
                 (reached if done else nxt).append(child)
@@ -164,23 +178,26 @@ def reach_turn(
 
 def unseen_cost(unseen: Unseen) -> float:
     """What a story pays for steps the footage does not show: each activation and pass, and
-    each round begun, costs 1."""
+    each round begun, costs 1; a step read within the camera's error of the seen place a
+    little more (:data:`NEARBY_STEP_COST`)."""
     counted = (EventType.ACTIVATION, EventType.ROUND_START, "pass")
-    return float(sum(1 for ev in unseen.events if ev.type in counted))
+    steps = sum(1 for ev in unseen.events if ev.type in counted)
+    return float(steps) + unseen.nearby_cost
 
 
 def _steps(
     game: GameReplayer, state: GameState, seen: Seen | None = None
-) -> list[tuple[GameState, Sequence[Event], str, int, bool]]:
+) -> list[tuple[GameState, Sequence[Event], str, int, bool, float]]:
     """Every unseen step the rules allow now, on every result of its dice (the seen dice
-    ``seen`` first): (state after, events, acting unit, seen dice used, all dice seen)."""
+    ``seen`` first): (state after, events, acting unit, seen dice used, all dice seen, the
+    extra cost of a step read within the camera's error of the seen place)."""
     turn = game.adapter.turn(state, game.ruleset)
     if turn.kind == "over":
         return []
-    # (action, unit, seen dice its choice used, all of them seen)
-    actions: list[tuple[Action, str, int, bool]] = []
+    # (action, unit, seen dice its choice used, all of them seen, a player's stand-in)
+    actions: list[tuple[Action, str, int, bool, bool]] = []
     if turn.action is not None:
-        actions.append((turn.action, turn.action.unit_id or "", 0, True))
+        actions.append((turn.action, turn.action.unit_id or "", 0, True, False))
     elif turn.kind == "ai":
         for uid in turn.candidates:
             try:
@@ -192,28 +209,91 @@ def _steps(
             except EngineError:
                 continue
             for order, dice in found:
-                actions.append((order.action, uid, dice.used, dice.all_seen))
+                actions.append((order.action, uid, dice.used, dice.all_seen, False))
     else:
         for uid in turn.candidates:
             unit = state.unit(uid)
-            actions += [(a, uid, 0, True) for a in game.adapter.stand_in_actions(state, unit)]
+            stand_ins = game.adapter.stand_in_actions(state, unit)
+            actions += [(a, uid, 0, True, True) for a in stand_ins]
     if turn.may_pass and turn.side is not None and turn.action is None:
-        actions.append((game.adapter.pass_action(state, turn.side), "", 0, True))
-    out: list[tuple[GameState, Sequence[Event], str, int, bool]] = []
+        actions.append((game.adapter.pass_action(state, turn.side), "", 0, True, False))
+    out: list[tuple[GameState, Sequence[Event], str, int, bool, float]] = []
     done: list[tuple[Action, int]] = []  # compared, not hashed: a detail may hold lists
-    for action, uid, chose, chose_seen in actions:
+    for action, uid, chose, chose_seen, stand_in in actions:
         if (action, chose) in done:
             continue
         done.append((action, chose))
         rest = None if seen is None else seen[chose:]
+        acting, extra = state, 0.0
         try:
             if game.ruleset.validate(state, action):
-                continue
-            results = seen_outcomes(game.ruleset, state, action, rest)
+                nearer = within_error(game, state, action) if stand_in else None
+                if nearer is None:
+                    continue
+                acting, extra = nearer
+            results = seen_outcomes(game.ruleset, acting, action, rest)
         except EngineError:
             continue
-        out += [(o.state, o.events, uid, chose + n, chose_seen and k) for o, n, k in results]
+        for o, n, k in results:
+            after = (
+                o.state
+                if acting is state
+                else stand_back(game, state, o.state, (uid, action.target_id))
+            )
+            out.append((after, o.events, uid, chose + n, chose_seen and k, extra))
     return out
+
+
+def within_error(
+    game: GameReplayer, state: GameState, action: Action, shift_unit: bool = True
+) -> tuple[GameState, float] | None:
+    """``state`` with the acting unit or its target moved within the camera's error, where
+    the rules allow ``action`` that they refuse at the places the footage shows (a shot at
+    the very edge of its range, or past a base its line of sight grazes), and the extra cost
+    of that reading; None when there is none. Tried in turn, :data:`NEARBY_SHARE` of the
+    camera's position tolerance away, then :data:`FAR_REACH_IN` further: the unit nearer
+    its target, the target to either side of the line between them, the unit to either
+    side (``shift_unit`` False: the target only, for an action whose path says where the unit
+    acts from). :func:`stand_back` puts them back after the action."""
+    if action.unit_id is None or action.target_id is None:
+        return None
+    if not state.has_unit(action.target_id):
+        return None
+    unit, target = state.unit(action.unit_id), state.unit(action.target_id)
+    gap_in = math.dist(unit.position, target.position)
+    if gap_in <= 0.0 or not target.on_table:
+        return None
+    ux, uy = (target.x - unit.x) / gap_in, (target.y - unit.y) / gap_in
+    near_in = NEARBY_SHARE * game.tolerances.position_in
+    for reach_in, cost in ((near_in, NEARBY_STEP_COST), (near_in + FAR_REACH_IN, FAR_STEP_COST)):
+        tries = (
+            (unit, ux, uy),
+            (target, -uy, ux),
+            (target, uy, -ux),
+            (unit, -uy, ux),
+            (unit, uy, -ux),
+        )
+        for moved, dx, dy in tries:
+            if moved is unit and not shift_unit:
+                continue
+            x, y = moved.x + dx * reach_in, moved.y + dy * reach_in
+            there = game.adapter.place(state, moved.id, x, y, moved.heading_deg)
+            if not game.ruleset.validate(there, action):
+                return there, cost
+    return None
+
+
+def stand_back(
+    game: GameReplayer, seen: GameState, after: GameState, units: Sequence[str | None]
+) -> GameState:
+    """``after`` with ``units`` back where ``seen`` has them (those still on the table,
+    facing as the rules left them)."""
+    for uid in units:
+        if uid is None or not seen.has_unit(uid) or not after.unit(uid).on_table:
+            continue
+        x, y = seen.unit(uid).position
+        after = game.adapter.place(after, uid, x, y, after.unit(uid).heading_deg)
+    return after
 
 
 def _still(before: GameState, after: GameState, may_leave: frozenset[str], still_in: float) -> bool:
