@@ -104,7 +104,7 @@ DICE_MISS_COST = 20.0
 """No story on the seen dice reaches the unit's turn: the seen dice up to the move are
 skipped and the steps taken on unseen dice."""
 NO_TURN_COST = 10.0
-SEEN_STEP_SHARE = 0.1
+SEEN_STEP_SHARE = 0.2
 """The share of an unseen step's cost paid when the seen dice force it."""
 FAR_REACH_IN = 0.3
 """How much further from the seen place a shooter is tried when no point within the camera's

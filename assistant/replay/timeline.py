@@ -20,7 +20,7 @@ import statistics
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from assistant.replay.hands import HandWatch, SpanView
+from assistant.replay.hands import Cover, HandWatch, SpanView
 from assistant.replay.presence import (
     LEFT,
     Gone,
@@ -126,6 +126,10 @@ class TimelineBuilder:
     _obs: dict[int, list[_Obs]] = field(default_factory=dict)
     _last_known: dict[int, TagRest] = field(default_factory=dict)
     _removed: dict[str, _Removal] = field(default_factory=dict)
+    _hidden_under: dict[str, tuple[float, float]] = field(default_factory=dict)
+    """For each hidden piece, the lift and set-down (seconds) of a turn in place under the
+    hand that covered it as its tags went out of sight (a piece seen again turned, or
+    elsewhere, with no hand near it then, was moved under that hand)."""
     _t_last: float = 0.0
     _t_first: float | None = None
     _groups: dict[int, PieceGroup] | None = None
@@ -187,6 +191,7 @@ class TimelineBuilder:
                 _obs={k: list(v) for k, v in self._obs.items()},
                 _last_known=dict(self._last_known),
                 _removed=dict(self._removed),
+                _hidden_under=dict(self._hidden_under),
             )
             fork._close_run()
             return fork._result()
@@ -286,6 +291,10 @@ class TimelineBuilder:
                     x, y, _ = piece_pose(group, before.values())
                     gone.append(Gone(group.name, x, y, group.radius_mm, verdict.cover))
                 else:
+                    if verdict.cover is not None and any(r.seen for r in before.values()):
+                        self._hidden_under[group.name] = self._turn_times(
+                            span, group, before, verdict.cover
+                        )
                     self._hidden(group, before, prev, out, verdict.known, verdict.how)
         if gone and span is not None:
             self._left(gone, groups, was, occupied, prev, state, span, out)
@@ -332,6 +341,7 @@ class TimelineBuilder:
         move_min = s.touched_move_min_in if touched else s.move_min_in
         turn_min = s.touched_turn_min_deg if touched else s.turn_min_deg
         hidden_before = bool(before) and not any(r.seen for r in before.values())
+        under = self._hidden_under.pop(group.name, None)
         for tid, rest in here.items():
             b = old.get(tid)
             if b is None:
@@ -348,6 +358,10 @@ class TimelineBuilder:
                 known = INFERRED
                 how = "its tag was hidden where it stood; it is seen again here"
             t0, t1 = self._dated_move(b, rest, prev, state, span, group, (x0, y0), (x1, y1))
+            if hidden_before and under is not None and not touched:
+                # no hand came near it now: the one over it when it went out of sight moved it
+                t0, t1 = under
+                how = "its tag went out of sight under a hand; it is seen again here"
             if removal is not None:
                 t0 = min(t0, removal.t)
             self._moves.append(
@@ -366,6 +380,17 @@ class TimelineBuilder:
         carried = [t for t in group.tag_ids if t not in here and t in before]
         for rest in tags_at(group, x1, y1, f1, carried):
             out[rest.tag_id] = rest
+
+    def _turn_times(
+        self, span: SpanView, group: PieceGroup, before: dict[int, TagRest], cover: Cover
+    ) -> tuple[float, float]:
+        """Lift and set-down (seconds) of a piece turned or set back in its place under the
+        hand that covered it (``cover``), from where the hand stopped over it."""
+        x, y, _ = piece_pose(group, before.values())
+        seen_at = [o.t for t in before for o in self._obs.get(t, []) if o.seen]
+        after_t = max(seen_at) - 0.25 if seen_at else None
+        fallback = (cover.first_t, cover.last_t)
+        return move_times(span, (x, y), (x, y), group.radius_mm, self.settings, fallback, after_t)
 
     def _hidden(
         self,
