@@ -22,7 +22,7 @@ from engine.geometry import wrap180
 from engine.model import GameState, Unit
 
 if TYPE_CHECKING:
-    from assistant.replay.engine_replay import GameReplayer
+    from assistant.replay.engine_moves import MoveReader
 
 SOURCE = "engine"
 
@@ -47,18 +47,18 @@ class Check:
     actions: tuple[Action, ...]
 
 
-def check_ai(game: GameReplayer, state: GameState, unit: Unit, move: PieceMove) -> Check:
+def check_ai(game: MoveReader, state: GameState, unit: Unit, move: PieceMove) -> Check:
     """The AI's order for the unit (on the die results that fit the footage best, when its
     choice takes a roll) and how the real move compares with it."""
     try:
         found = branches(lambda dice: game.ai.decide(state, game.ruleset, unit.id, dice), 64)
     except EngineError as exc:
         text = f"No AI order for {unit.name}: {exc}"
-        said = event(move.t_end, "order", text, unit.id)
+        note = event(move.t_end, "order", text, unit.id)
         moved = game.adapter.replay_move(
             state, game.ruleset, unit, seen_at(move), tolerances_for(game, move).position_in
         )
-        return Check((said,), "", moved.actions)
+        return Check((note,), "", moved.actions)
     tol = tolerances_for(game, move)
     sampled = not found
     if sampled:
@@ -82,8 +82,8 @@ def check_ai(game: GameReplayer, state: GameState, unit: Unit, move: PieceMove) 
             f"The AI's order for {unit.name} is not worked out: it turns on cards or dice "
             "the footage does not show. The move is checked against the rules."
         )
-        said = event(move.t_start, "order", text, unit.id)
-        return Check((said, *judged.events), judged.verdict, judged.actions)
+        note = event(move.t_start, "order", text, unit.id)
+        return Check((note, *judged.events), judged.verdict, judged.actions)
 
     def miss(order: Order) -> tuple[bool, float, float]:
         exp = game.adapter.expectation(state, order)
@@ -168,7 +168,7 @@ def check_ai(game: GameReplayer, state: GameState, unit: Unit, move: PieceMove) 
 
 
 def _fits(
-    game: GameReplayer, state: GameState, order: Order, move: PieceMove, tol: Tolerances
+    game: MoveReader, state: GameState, order: Order, move: PieceMove, tol: Tolerances
 ) -> bool:
     """The move the footage shows carries out ``order`` (within the camera's tolerances)."""
     exp = game.adapter.expectation(state, order)
@@ -180,7 +180,7 @@ def _fits(
     )
 
 
-def check_human(game: GameReplayer, state: GameState, unit: Unit, move: PieceMove) -> Check:
+def check_human(game: MoveReader, state: GameState, unit: Unit, move: PieceMove) -> Check:
     """Whether the player's move is legal, and the actions it could have been."""
     moved = game.adapter.replay_move(
         state, game.ruleset, unit, seen_at(move), tolerances_for(game, move).position_in
@@ -205,7 +205,7 @@ outline, not its tag, says where it stands) may be from where the rules put it; 
 sighting is held to the camera's tolerance."""
 
 
-def tolerances_for(game: GameReplayer, move: PieceMove) -> Tolerances:
+def tolerances_for(game: MoveReader, move: PieceMove) -> Tolerances:
     """The camera's tolerances for judging ``move``: wider in position when its place was
     found from the picture rather than read from its tag."""
     tol = game.tolerances

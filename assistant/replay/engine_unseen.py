@@ -36,7 +36,7 @@ from engine.protocols import PendingKind
 from engine.runner import choice_actions, decline_action
 
 if TYPE_CHECKING:
-    from assistant.replay.engine_replay import GameReplayer
+    from assistant.replay.engine_moves import MoveReader
 
 #: Unseen steps tried to reach a turn of the unit the footage shows moving (chance steps,
 #: passes, choices: no activation).
@@ -54,14 +54,16 @@ WIDTH = 30
 #: Stories kept of those that reach what the footage shows next in the fewest steps.
 MAX_RESULTS = 6
 NEARBY_SHARE = 0.8
-"""A player's unit acting where it stands may stand this share of the camera's position
-tolerance nearer its target than the footage shows it (a shot at the very edge of its range,
-read a little beyond it by the camera's error) ..."""
-NEARBY_STEP_COST = 0.05
-"""... at this cost more than a step read at the seen place; ..."""
+"""Readings within the camera's error: a unit, or the target of its action, may stand this
+share of the camera's position tolerance off the place the footage shows (a shot at the very
+edge of its range read a little beyond it, a line of sight past a base it grazes) ..."""
+NEARBY_COST = 0.05
+"""... at this cost more than a reading at the seen place (each story pays it once per
+step read so); ..."""
 FAR_REACH_IN = 0.3
-"""... or this much nearer still (the target's own place is as unsure) ..."""
-FAR_STEP_COST = 0.3
+"""... or this much further still (a place found from the picture, not from a tag, is this
+unsure) ..."""
+FAR_NEARBY_COST = 0.3
 """... at this cost."""
 #: Events whose result came from dice the footage cannot show.
 DICE_EVENTS = frozenset({"attack", "wound", "rout_check", "roll", "initiative", "chance"})
@@ -86,7 +88,7 @@ class Unseen:
 
 
 def play_unseen(
-    game: GameReplayer,
+    game: MoveReader,
     state: GameState,
     goal: Callable[[GameState], bool],
     may_leave: frozenset[str] = frozenset(),
@@ -134,7 +136,7 @@ def play_unseen(
 
 
 def reach_turn(
-    game: GameReplayer, state: GameState, uid: str, dice: Seen | None = None
+    game: MoveReader, state: GameState, uid: str, dice: Seen | None = None
 ) -> list[tuple[GameState, float, tuple[Event, ...], int]]:
     """States where ``uid`` may act, reached by steps the footage does not show (chance
     steps, passes), with their cost, the engine's events on the way and the seen dice
@@ -179,14 +181,14 @@ def reach_turn(
 def unseen_cost(unseen: Unseen) -> float:
     """What a story pays for steps the footage does not show: each activation and pass, and
     each round begun, costs 1; a step read within the camera's error of the seen place a
-    little more (:data:`NEARBY_STEP_COST`)."""
+    little more (:data:`NEARBY_COST`)."""
     counted = (EventType.ACTIVATION, EventType.ROUND_START, "pass")
     steps = sum(1 for ev in unseen.events if ev.type in counted)
     return float(steps) + unseen.nearby_cost
 
 
 def _steps(
-    game: GameReplayer, state: GameState, seen: Seen | None = None
+    game: MoveReader, state: GameState, seen: Seen | None = None
 ) -> list[tuple[GameState, Sequence[Event], str, int, bool, float]]:
     """Every unseen step the rules allow now, on every result of its dice (the seen dice
     ``seen`` first): (state after, events, acting unit, seen dice used, all dice seen, the
@@ -245,7 +247,7 @@ def _steps(
 
 
 def within_error(
-    game: GameReplayer, state: GameState, action: Action, shift_unit: bool = True
+    game: MoveReader, state: GameState, action: Action, shift_unit: bool = True
 ) -> tuple[GameState, float] | None:
     """``state`` with the acting unit or its target moved within the camera's error, where
     the rules allow ``action`` that they refuse at the places the footage shows (a shot at
@@ -265,7 +267,7 @@ def within_error(
         return None
     ux, uy = (target.x - unit.x) / gap_in, (target.y - unit.y) / gap_in
     near_in = NEARBY_SHARE * game.tolerances.position_in
-    for reach_in, cost in ((near_in, NEARBY_STEP_COST), (near_in + FAR_REACH_IN, FAR_STEP_COST)):
+    for reach_in, cost in ((near_in, NEARBY_COST), (near_in + FAR_REACH_IN, FAR_NEARBY_COST)):
         tries = (
             (unit, ux, uy),
             (target, -uy, ux),
@@ -284,7 +286,7 @@ def within_error(
 
 
 def stand_back(
-    game: GameReplayer, seen: GameState, after: GameState, units: Sequence[str | None]
+    game: MoveReader, seen: GameState, after: GameState, units: Sequence[str | None]
 ) -> GameState:
     """``after`` with ``units`` back where ``seen`` has them (those still on the table,
     facing as the rules left them)."""

@@ -17,22 +17,17 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from assistant.replay.hands import Cover, HandWatch, SpanView
+from assistant.replay.hands import HandWatch, SpanView
 from assistant.replay.presence import (
     LEFT,
     Gone,
     PieceGroup,
-    cover_times,
-    find_destinations,
     first_known,
     judge_missing,
-    lift_time,
     lone_group,
-    move_times,
-    ordered,
     piece_groups,
     piece_pose,
     tags_at,
@@ -50,6 +45,8 @@ from assistant.replay.records import (
     TimelineEvent,
     TimelineSettings,
 )
+from assistant.replay.timeline_dates import Sighting, angle_diff_deg, dated_move
+from assistant.replay.timeline_missing import MissingPieces, Removal
 from vision.types import BoardSnapshot, PieceSpec, TagState
 
 __all__ = [
@@ -71,30 +68,6 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class _Obs:
-    t: float
-    seen: bool
-    x_in: float
-    y_in: float
-    heading_deg: float
-
-
-@dataclass(frozen=True)
-class _Removal:
-    """A piece taken for removed: its events and last rests, in case it is seen again."""
-
-    events: tuple[TimelineEvent, ...]
-    rests: Mapping[int, TagRest]
-    t: float
-
-
-def angle_diff_deg(a_deg: float, b_deg: float) -> float:
-    """Absolute difference of two headings in degrees, in [0, 180]."""
-    d = (a_deg - b_deg) % 360.0
-    return min(d, 360.0 - d)
-
-
 def _circular_mean_deg(values: list[float]) -> float:
     s = sum(math.sin(math.radians(v)) for v in values)
     c = sum(math.cos(math.radians(v)) for v in values)
@@ -106,7 +79,7 @@ TAIL_S = 10.0
 
 
 @dataclass
-class TimelineBuilder:
+class TimelineBuilder(MissingPieces):
     """Feed snapshots in time order with ``add``; ``timeline()`` gives the result so far.
 
     ``pieces``: the pieces whose tags move together (a tag no piece names is a piece of its
@@ -123,9 +96,9 @@ class TimelineBuilder:
     _run: list[BoardSnapshot] = field(default_factory=list)
     _tail: list[BoardSnapshot] = field(default_factory=list)
     """Unsettled snapshots of the last few seconds (for :meth:`end_still`)."""
-    _obs: dict[int, list[_Obs]] = field(default_factory=dict)
+    _obs: dict[int, list[Sighting]] = field(default_factory=dict)
     _last_known: dict[int, TagRest] = field(default_factory=dict)
-    _removed: dict[str, _Removal] = field(default_factory=dict)
+    _removed: dict[str, Removal] = field(default_factory=dict)
     _hidden_under: dict[str, tuple[float, float]] = field(default_factory=dict)
     """For each hidden piece, the lift and set-down (seconds) of a turn in place under the
     hand that covered it as its tags went out of sight (a piece seen again turned, or
@@ -142,7 +115,7 @@ class TimelineBuilder:
         for pose in snapshot.tags:
             seen = pose.state == TagState.SEEN
             self._obs.setdefault(int(pose.tag_id), []).append(
-                _Obs(snapshot.t, seen, pose.x_in, pose.y_in, pose.heading_deg)
+                Sighting(snapshot.t, seen, pose.x_in, pose.y_in, pose.heading_deg)
             )
         if snapshot.settled:
             self._run.append(snapshot)
@@ -357,7 +330,18 @@ class TimelineBuilder:
             elif hidden_before or b.pose != SEEN:
                 known = INFERRED
                 how = "its tag was hidden where it stood; it is seen again here"
-            t0, t1 = self._dated_move(b, rest, prev, state, span, group, (x0, y0), (x1, y1))
+            t0, t1 = dated_move(
+                self._obs.get(rest.tag_id, []),
+                s,
+                b,
+                rest,
+                prev,
+                state,
+                span,
+                group.radius_mm,
+                (x0, y0),
+                (x1, y1),
+            )
             if hidden_before and under is not None and not touched:
                 # no hand came near it now: the one over it when it went out of sight moved it
                 t0, t1 = under
@@ -380,187 +364,6 @@ class TimelineBuilder:
         carried = [t for t in group.tag_ids if t not in here and t in before]
         for rest in tags_at(group, x1, y1, f1, carried):
             out[rest.tag_id] = rest
-
-    def _turn_times(
-        self, span: SpanView, group: PieceGroup, before: dict[int, TagRest], cover: Cover
-    ) -> tuple[float, float]:
-        """Lift and set-down (seconds) of a piece turned or set back in its place under the
-        hand that covered it (``cover``), from where the hand stopped over it."""
-        x, y, _ = piece_pose(group, before.values())
-        seen_at = [o.t for t in before for o in self._obs.get(t, []) if o.seen]
-        after_t = max(seen_at) - 0.25 if seen_at else None
-        fallback = (cover.first_t, cover.last_t)
-        return move_times(span, (x, y), (x, y), group.radius_mm, self.settings, fallback, after_t)
-
-    def _hidden(
-        self,
-        group: PieceGroup,
-        before: dict[int, TagRest],
-        prev: SettledState,
-        out: dict[int, TagRest],
-        known: str,
-        how: str,
-    ) -> None:
-        """A piece whose tags are not seen but that stands where it stood."""
-        for tid, rest in before.items():
-            out[tid] = replace(rest, seen=False)
-        if any(r.seen for r in before.values()):
-            tid = min(before)
-            seen_at = [o.t for t in before for o in self._obs.get(t, []) if o.seen]
-            t = max(seen_at) if seen_at else prev.t_until
-            text = f"tag {tid} hidden: taken to stand where it was last seen"
-            self._events.append(TimelineEvent(t, "hidden", text, tid, known, how))
-
-    def _missing_unwatched(
-        self,
-        group: PieceGroup,
-        before: dict[int, TagRest],
-        prev: SettledState,
-        out: dict[int, TagRest],
-    ) -> None:
-        """No picture: a piece whose tags vanished while the board moved is taken off."""
-        seen_at = [o.t for t in before for o in self._obs.get(t, []) if o.seen]
-        if not seen_at or max(seen_at) <= prev.t_until + 1e-9:
-            how = "its tags went out of sight while the board was at rest"
-            self._hidden(group, before, prev, out, INFERRED, how)
-            return
-        t = max(seen_at)
-        how = "its tags went out of sight while the board was moving (no picture to tell more)"
-        events = []
-        for tid in before:
-            text = f"tag {tid} not seen since {t:.1f} s: taken off the table, or hidden"
-            events.append(TimelineEvent(t, "removed", text, tid, INFERRED, how))
-        self._events.extend(events)
-        self._removed[group.name] = _Removal(tuple(events), dict(before), t)
-
-    def _left(
-        self,
-        gone: list[Gone],
-        groups: dict[str, PieceGroup],
-        was: dict[int, TagRest],
-        occupied: list[tuple[float, float]],
-        prev: SettledState,
-        state: SettledState,
-        span: SpanView,
-        out: dict[int, TagRest],
-    ) -> None:
-        """Pieces whose place is empty: set down out of sight, or taken off the table."""
-        s = self.settings
-        found = find_destinations(span, gone, occupied, s)
-        for g in gone:
-            group = groups[g.key]
-            before = {t: was[t] for t in group.tag_ids if t in was}
-            seen_at = [o.t for t in before for o in self._obs.get(t, []) if o.seen]
-            last_seen = max(seen_at) if seen_at else prev.t_until
-            t_lift = lift_time(span, g.x_in, g.y_in, g.radius_mm, s, last_seen, last_seen - 0.25)
-            blob = found.get(g.key)
-            if blob is None:
-                how = (
-                    "the hand was over it; its place is empty after and it was not set down "
-                    "anywhere in view"
-                )
-                events = []
-                for tid in before:
-                    text = f"tag {tid} taken off the table"
-                    events.append(TimelineEvent(t_lift, "removed", text, tid, SEEN, how))
-                self._events.extend(events)
-                self._removed[g.key] = _Removal(tuple(events), before, t_lift)
-                continue
-            old_in, new_in = (g.x_in, g.y_in), (blob.x_in, blob.y_in)
-            by_cover = cover_times(
-                span, old_in, new_in, g.radius_mm, s, (t_lift, state.t), last_seen - 0.25
-            )
-            t0, t1 = move_times(span, old_in, new_in, g.radius_mm, s, by_cover, last_seen - 0.25)
-            _, _, facing = piece_pose(group, before.values())
-            how = (
-                f"its tag was not seen after the hand left; a figure now stands at "
-                f"({blob.x_in:.1f}, {blob.y_in:.1f}) in, where the board was empty "
-                "(its facing there is not known)"
-            )
-            for rest in tags_at(group, blob.x_in, blob.y_in, facing, before, INFERRED):
-                b = before[rest.tag_id]
-                self._moves.append(
-                    Move(
-                        rest.tag_id,
-                        (b.x_in, b.y_in),
-                        (rest.x_in, rest.y_in),
-                        b.heading_deg,
-                        rest.heading_deg,
-                        t0,
-                        t1,
-                        INFERRED,
-                        how,
-                        facing_known=False,
-                    )
-                )
-                out[rest.tag_id] = rest
-
-    def _dated_move(
-        self,
-        before: TagRest,
-        after: TagRest,
-        prev: SettledState,
-        state: SettledState,
-        span: SpanView | None,
-        group: PieceGroup,
-        centre_from: tuple[float, float],
-        centre_to: tuple[float, float],
-    ) -> tuple[float, float]:
-        """Lift and set-down times (seconds) of a tag seen at its new place: from the hand's
-        path when there is a picture, else from the tag's sightings."""
-        s = self.settings
-        # 'Near' a rest: when neither the shift nor the turn tells the old and the new pose
-        # apart at the usual tolerances, the one that differs most is narrowed to half of it.
-        moved = math.dist((before.x_in, before.y_in), (after.x_in, after.y_in))
-        turned = angle_diff_deg(before.heading_deg, after.heading_deg)
-        near_in, near_deg = s.near_in, s.near_deg
-        if moved < 2 * near_in and turned < 2 * near_deg:
-            if moved / near_in >= turned / near_deg:
-                near_in = max(moved / 2, 0.02)
-            else:
-                near_deg = max(turned / 2, 0.5)
-
-        def near(o: _Obs, rest: TagRest) -> bool:
-            return (
-                o.seen
-                and math.dist((o.x_in, o.y_in), (rest.x_in, rest.y_in)) <= near_in
-                and angle_diff_deg(o.heading_deg, rest.heading_deg) <= near_deg
-            )
-
-        obs = [o for o in self._obs.get(after.tag_id, []) if o.t <= state.t_until]
-        # Set down: the first sighting at the new place after which it is seen nowhere else.
-        i_end = len(obs) - 1
-        for i in range(len(obs) - 1, -1, -1):
-            if not obs[i].seen:
-                continue
-            if near(obs[i], after):
-                i_end = i
-            else:
-                break
-        t_back = obs[i_end].t if obs else state.t
-        if obs and i_end > 0 and not obs[i_end - 1].seen:
-            t_back -= s.confirm_lag_s
-        # Lifted: the first moment after the last sighting at the old place.
-        t_gone = prev.t_until
-        for i in range(i_end - 1, -1, -1):
-            if near(obs[i], before):
-                t_gone = obs[i + 1].t if i + 1 < len(obs) else obs[i].t
-                break
-        t_gone = min(t_gone, t_back)
-        reach = min(s.reach_cap_s, s.reach_share * (t_back - t_gone))
-        t_start, t_end = t_gone + reach, t_back - reach
-        if span is not None:
-            t_start, t_end = move_times(
-                span,
-                centre_from,
-                centre_to,
-                group.radius_mm,
-                s,
-                (t_start, t_end),
-                t_gone - 0.25,
-            )
-            t_start, t_end = max(t_start, t_gone), min(t_end, t_back)
-        return ordered(t_start, t_end)
 
 
 def with_fall(timeline: Timeline, tag_ids: Iterable[int], t: float, text: str) -> Timeline:
