@@ -1,4 +1,5 @@
-"""A further battle replayed from the footage alone (crossroads-ambush, seed 2, the camera bumped after the sixth move); see further_battle.py."""
+"""A further battle replayed from the footage alone (crossroads-cards, seed 4, the camera
+bumped after the sixth move); see further_battle.py."""
 
 from __future__ import annotations
 
