@@ -220,10 +220,6 @@ class MoveReader:
             "unit": uid,
         }
         out = self._resolve(story, state, uid, move, window, check.actions, 0.0, dice)
-        if dice and all(c.cursor == story.cursor for c in out):
-            # an action the rules refuse with its target where the footage shows it (a shot
-            # past a base the line of sight grazes) but allow within the camera's error
-            out += self._within_error(story, state, move, window, check.actions, dice, 0.0)
         if not out or (dice and all(c.cursor == story.cursor for c in out)):
             # No legal action explains the move (or none rolls the dice seen after it, as a
             # shot after a turn on the spot): stand the unit where the footage shows it and
@@ -236,7 +232,10 @@ class MoveReader:
             cost = 0.0 if turned else STAND_IN_COST
             out += self._resolve(story, placed, uid, move, window, stand_ins, cost, dice)
             if dice and all(c.cursor == story.cursor for c in out):
-                out += self._within_error(story, placed, move, window, stand_ins, dice, cost, True)
+                # an action the rules refuse with the units where the footage shows them (a
+                # shot at the edge of its range, or past a base its line of sight grazes) but
+                # allow within the camera's error
+                out += self._within_error(story, placed, move, window, stand_ins, dice, cost)
         if dice:
             # the dice seen after the move may be another action's, at a point within the
             # camera's error (a target just out of range from the seen place)
@@ -258,23 +257,21 @@ class MoveReader:
         actions: Sequence[Action],
         dice: Seen,
         extra: float,
-        in_place: bool = False,
     ) -> list[Story]:
-        """Dice were seen after the move and no action with the units where the footage
-        shows them rolls them: the ``actions`` the rules refuse there but allow with the
-        target (``in_place``: or the unit, acting where it stands) within the camera's error
-        (engine_unseen.within_error), the units then stood back where the footage shows
-        them."""
+        """Dice were seen after the move and no action of the unit where it was set down
+        rolls them: the ``actions`` the rules refuse there but allow with the unit or its
+        target within the camera's error (engine_unseen.within_error), at ``extra`` and that
+        reading's cost, both then stood back where the footage shows them."""
         uid = self.unit_of_piece[move.piece]
         out: list[Story] = []
         for action in actions:
             if not self.ruleset.validate(state, action):
                 continue
-            nearer = within_error(self, state, action, shift_unit=in_place)
+            nearer = within_error(self, state, action)
             if nearer is None:
                 continue
             there, cost = nearer
-            back = (uid, action.target_id) if in_place else (action.target_id,)
+            back = (uid, action.target_id)
             for child in self._resolve(
                 story, there, uid, move, window, (action,), extra + cost, dice
             ):

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from assistant.replay.engine_branches import Seen, seen_branches, seen_outcomes
@@ -203,11 +204,7 @@ def _steps(
     elif turn.kind == "ai":
         for uid in turn.candidates:
             try:
-                found = seen_branches(
-                    lambda dice, uid=uid: game.ai.decide(state, game.ruleset, uid, dice),
-                    seen,
-                    64,
-                )
+                found = seen_branches(partial(game.ai.decide, state, game.ruleset, uid), seen, 64)
             except EngineError:
                 continue
             for order, dice in found:
@@ -247,7 +244,7 @@ def _steps(
 
 
 def within_error(
-    game: MoveReader, state: GameState, action: Action, shift_unit: bool = True
+    game: MoveReader, state: GameState, action: Action
 ) -> tuple[GameState, float] | None:
     """``state`` with the acting unit or its target moved within the camera's error, where
     the rules allow ``action`` that they refuse at the places the footage shows (a shot at
@@ -255,8 +252,7 @@ def within_error(
     of that reading; None when there is none. Tried in turn, :data:`NEARBY_SHARE` of the
     camera's position tolerance away, then :data:`FAR_REACH_IN` further: the unit nearer
     its target, the target to either side of the line between them, the unit to either
-    side (``shift_unit`` False: the target only, for an action whose path says where the unit
-    acts from). :func:`stand_back` puts them back after the action."""
+    side. :func:`stand_back` puts them back after the action."""
     if action.unit_id is None or action.target_id is None:
         return None
     if not state.has_unit(action.target_id):
@@ -276,8 +272,6 @@ def within_error(
             (unit, uy, -ux),
         )
         for moved, dx, dy in tries:
-            if moved is unit and not shift_unit:
-                continue
             x, y = moved.x + dx * reach_in, moved.y + dy * reach_in
             there = game.adapter.place(state, moved.id, x, y, moved.heading_deg)
             if not game.ruleset.validate(there, action):
