@@ -50,16 +50,14 @@ class Check:
 def check_ai(game: MoveReader, state: GameState, unit: Unit, move: PieceMove) -> Check:
     """The AI's order for the unit (on the die results that fit the footage best, when its
     choice takes a roll) and how the real move compares with it."""
+    tol = tolerances_for(game, move)
     try:
         found = branches(lambda dice: game.ai.decide(state, game.ruleset, unit.id, dice), 64)
     except EngineError as exc:
         text = f"No AI order for {unit.name}: {exc}"
         note = event(move.t_end, "order", text, unit.id)
-        moved = game.adapter.replay_move(
-            state, game.ruleset, unit, seen_at(move), tolerances_for(game, move).position_in
-        )
+        moved = game.adapter.replay_move(state, game.ruleset, unit, seen_at(move), tol.position_in)
         return Check((note,), "", moved.actions)
-    tol = tolerances_for(game, move)
     sampled = not found
     if sampled:
         # too many results to try them all (a random move, then a card): a few spread ones,
@@ -159,9 +157,7 @@ def check_ai(game: MoveReader, state: GameState, unit: Unit, move: PieceMove) ->
         events.append(
             event(move.t_end, "order_check", text, unit.id, followed=False, **ordered, **figures)
         )
-    moved = game.adapter.replay_move(
-        state, game.ruleset, unit, seen_at(move), tolerances_for(game, move).position_in
-    )
+    moved = game.adapter.replay_move(state, game.ruleset, unit, seen_at(move), tol.position_in)
     actions = ((order.action,) if followed else ()) + moved.actions
     verdict = ", followed the order" if followed else ", differs from the order"
     return Check(tuple(events), verdict, actions)
@@ -182,13 +178,12 @@ def _fits(
 
 def check_human(game: MoveReader, state: GameState, unit: Unit, move: PieceMove) -> Check:
     """Whether the player's move is legal, and the actions it could have been."""
-    moved = game.adapter.replay_move(
-        state, game.ruleset, unit, seen_at(move), tolerances_for(game, move).position_in
-    )
+    slack_in = tolerances_for(game, move).position_in
+    moved = game.adapter.replay_move(state, game.ruleset, unit, seen_at(move), slack_in)
     if moved.legal:
         text = f"{unit.name}'s move of {move.distance_in:.1f} in is legal"
         if moved.nudged:
-            text += f" (within the {tolerances_for(game, move).position_in:g} in the camera allows)"
+            text += f" (within the {slack_in:g} in the camera allows)"
         verdict_event = event(move.t_end, "legality", text + ".", unit.id, legal=True)
     else:
         text = f"{unit.name}'s move is not legal: {moved.reason}."

@@ -21,10 +21,8 @@ from assistant.replay.engine_checks import (
 from assistant.replay.engine_story import Story
 from assistant.replay.engine_unseen import (
     DICE_EVENTS,
-    FAR_NEARBY_COST,
-    FAR_REACH_IN,
-    NEARBY_COST,
     Unseen,
+    error_reaches,
     play_unseen,
     reach_turn,
     stand_back,
@@ -293,12 +291,11 @@ class MoveReader:
         actions the move could have been with its end anywhere within the camera's position
         tolerance, those that roll (each a little dearer than a reading at the place); failing
         that, within the error of a target whose own place was found from the picture
-        (:data:`FAR_REACH_IN` further, at :data:`FAR_NEARBY_COST`)."""
+        (further, and dearer: engine_unseen.error_reaches)."""
         unit = state.unit(uid)
         tol = tolerances_for(self, move)
         out: list[Story] = []
-        near = 0.8 * tol.position_in
-        for reach, cost in ((near, NEARBY_COST), (near + FAR_REACH_IN, FAR_NEARBY_COST)):
+        for reach, cost in error_reaches(tol.position_in):
             for k in range(NEARBY_POINTS):
                 angle = 2.0 * math.pi * k / NEARBY_POINTS
                 x = move.to_in[0] + reach * math.cos(angle)

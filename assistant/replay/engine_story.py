@@ -90,12 +90,13 @@ def prune(stories: list[Story], beam: int) -> list[Story]:
     within the camera's error would otherwise fill the beam and crowd out a slightly dearer
     reading in which a unit fell, which the next removal shows to be the true one."""
     ranked = sorted(stories, key=lambda s: s.cost)
+    # (what happened, and where the units stand) of each story, to the grain above
+    keys = [((_gist(s.state, False), s.cursor), (_gist(s.state), s.cursor)) for s in ranked]
     kept: list[Story] = []
     seen: set[tuple[GameState, int]] = set()
     for poses in (False, True):
-        for story in ranked:
-            key = (_gist(story.state, poses), story.cursor)
-            exact = key if poses else (_gist(story.state), story.cursor)
+        for story, (gist, exact) in zip(ranked, keys, strict=True):
+            key = exact if poses else gist
             if key in seen or exact in seen:
                 continue
             seen.add(key)

@@ -262,8 +262,7 @@ def within_error(
     if gap_in <= 0.0 or not target.on_table:
         return None
     ux, uy = (target.x - unit.x) / gap_in, (target.y - unit.y) / gap_in
-    near_in = NEARBY_SHARE * game.tolerances.position_in
-    for reach_in, cost in ((near_in, NEARBY_COST), (near_in + FAR_REACH_IN, FAR_NEARBY_COST)):
+    for reach_in, cost in error_reaches(game.tolerances.position_in):
         tries = (
             (unit, ux, uy),
             (target, -uy, ux),
@@ -277,6 +276,14 @@ def within_error(
             if not game.ruleset.validate(there, action):
                 return there, cost
     return None
+
+
+def error_reaches(position_in: float) -> tuple[tuple[float, float], ...]:
+    """How far off the seen place a reading within the camera's error is tried, in turn, and
+    what it costs: (inches, cost) for :data:`NEARBY_SHARE` of the camera's position tolerance
+    ``position_in``, then :data:`FAR_REACH_IN` further."""
+    near_in = NEARBY_SHARE * position_in
+    return ((near_in, NEARBY_COST), (near_in + FAR_REACH_IN, FAR_NEARBY_COST))
 
 
 def stand_back(

@@ -330,22 +330,23 @@ class TimelineBuilder(MissingPieces):
             elif hidden_before or b.pose != SEEN:
                 known = INFERRED
                 how = "its tag was hidden where it stood; it is seen again here"
-            t0, t1 = dated_move(
-                self._obs.get(rest.tag_id, []),
-                s,
-                b,
-                rest,
-                prev,
-                state,
-                span,
-                group.radius_mm,
-                (x0, y0),
-                (x1, y1),
-            )
             if hidden_before and under is not None and not touched:
                 # no hand came near it now: the one over it when it went out of sight moved it
                 t0, t1 = under
                 how = "its tag went out of sight under a hand; it is seen again here"
+            else:
+                t0, t1 = dated_move(
+                    self._obs.get(rest.tag_id, []),
+                    s,
+                    b,
+                    rest,
+                    prev,
+                    state,
+                    span,
+                    group.radius_mm,
+                    (x0, y0),
+                    (x1, y1),
+                )
             if removal is not None:
                 t0 = min(t0, removal.t)
             self._moves.append(

@@ -52,14 +52,19 @@ class MissingPieces:
     _removed: dict[str, Removal]
     _hidden_under: dict[str, tuple[float, float]]
 
+    def _last_seen_t(self, rests: Mapping[int, TagRest]) -> float | None:
+        """When (seconds) any of these tags was last seen; None if never."""
+        seen_at = [o.t for t in rests for o in self._obs.get(t, []) if o.seen]
+        return max(seen_at) if seen_at else None
+
     def _turn_times(
         self, span: SpanView, group: PieceGroup, before: dict[int, TagRest], cover: Cover
     ) -> tuple[float, float]:
         """Lift and set-down (seconds) of a piece turned or set back in its place under the
         hand that covered it (``cover``), from where the hand stopped over it."""
         x, y, _ = piece_pose(group, before.values())
-        seen_at = [o.t for t in before for o in self._obs.get(t, []) if o.seen]
-        after_t = max(seen_at) - 0.25 if seen_at else None
+        last_seen = self._last_seen_t(before)
+        after_t = None if last_seen is None else last_seen - 0.25
         fallback = (cover.first_t, cover.last_t)
         return move_times(span, (x, y), (x, y), group.radius_mm, self.settings, fallback, after_t)
 
@@ -77,8 +82,8 @@ class MissingPieces:
             out[tid] = replace(rest, seen=False)
         if any(r.seen for r in before.values()):
             tid = min(before)
-            seen_at = [o.t for t in before for o in self._obs.get(t, []) if o.seen]
-            t = max(seen_at) if seen_at else prev.t_until
+            last_seen = self._last_seen_t(before)
+            t = prev.t_until if last_seen is None else last_seen
             text = f"tag {tid} hidden: taken to stand where it was last seen"
             self._events.append(TimelineEvent(t, "hidden", text, tid, known, how))
 
@@ -90,12 +95,12 @@ class MissingPieces:
         out: dict[int, TagRest],
     ) -> None:
         """No picture: a piece whose tags vanished while the board moved is taken off."""
-        seen_at = [o.t for t in before for o in self._obs.get(t, []) if o.seen]
-        if not seen_at or max(seen_at) <= prev.t_until + 1e-9:
+        last_seen = self._last_seen_t(before)
+        if last_seen is None or last_seen <= prev.t_until + 1e-9:
             how = "its tags went out of sight while the board was at rest"
             self._hidden(group, before, prev, out, INFERRED, how)
             return
-        t = max(seen_at)
+        t = last_seen
         how = "its tags went out of sight while the board was moving (no picture to tell more)"
         events = []
         for tid in before:
@@ -121,8 +126,8 @@ class MissingPieces:
         for g in gone:
             group = groups[g.key]
             before = {t: was[t] for t in group.tag_ids if t in was}
-            seen_at = [o.t for t in before for o in self._obs.get(t, []) if o.seen]
-            last_seen = max(seen_at) if seen_at else prev.t_until
+            seen_t = self._last_seen_t(before)
+            last_seen = prev.t_until if seen_t is None else seen_t
             t_lift = lift_time(span, g.x_in, g.y_in, g.radius_mm, s, last_seen, last_seen - 0.25)
             blob = found.get(g.key)
             if blob is None:

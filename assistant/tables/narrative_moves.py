@@ -141,8 +141,8 @@ def _legal_path(
         length = math.dist(unit.position, (seen.x_in, seen.y_in))
         # back along the line by just the overshoot of a straight move, then by the whole slack
         overshoot = length - move_allowance_in(state, unit) + 1e-3
-        backs = [b for b in (overshoot, slack_in) if 0 < b <= slack_in]
-        for back in backs if length > slack_in else ():
+        backs = [b for b in (overshoot, slack_in) if 0 < b <= slack_in] if length > slack_in else []
+        for back in backs:
             k = (length - back) / length
             near = PieceSeen(
                 unit.x + (seen.x_in - unit.x) * k,
