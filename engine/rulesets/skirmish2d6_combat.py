@@ -7,6 +7,13 @@ Away) and, in melee, the drive-back (D001B-07). Free attacks (Sword Follow-up, D
 True time) come straight after the roll that grants them, before its drive-back, and never grant
 another free attack. Drive-backs move the model at once and are queued for the player to carry
 out at the table.
+
+A free attack is a melee blow, so it is made only in base contact (§3.2.f). Decision (RULES is
+silent on the order): each free attack is resolved whole, its own drive-back included, before the
+next; a free attack whose two models are no longer in base contact when its turn comes is lost
+(a ``free_attack_lost`` line says why) and rolls no die. So a draw that grants both the Sword's
+Follow-up and the Duelist's free attack gives the second only if the first left the two in
+contact: a target is never struck again 1 in away, nor driven back a second inch by it.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from engine.actions import Event, event
 from engine.dice import RandomSource
 from engine.model import GameState, Unit, UnitStatus
-from engine.rulesets.skirmish2d6_board import guarded, push_path
+from engine.rulesets.skirmish2d6_board import guarded, in_contact, push_path
 from engine.rulesets.skirmish2d6_checks import Check, opposed_check
 from engine.rulesets.skirmish2d6_fighters import (
     HEAVY_HIT_PENALTY,
@@ -237,15 +244,39 @@ def _on_hit(
 
 
 def _free_attacks(fight: Fight, att_id: str, tgt_id: str, weapon: Weapon, hit: Check) -> None:
-    """The free attacks a drawn or badly failed melee Hit roll grants (none grant more)."""
+    """The free attacks a drawn or badly failed melee Hit roll grants (none grant more), one
+    after the other, each only while the two are still in base contact."""
     att, tgt = fight.unit(att_id), fight.unit(tgt_id)
     if hit.result == "draw":
         if "follow-up" in weapon.traits:
-            attack(fight, att_id, tgt_id, weapon, bonus=FOLLOW_UP_BONUS, free=True)
+            _free_attack(fight, att_id, tgt_id, weapon, "Follow-up", FOLLOW_UP_BONUS)
         duelists = [u for u in (att, tgt) if card_of(u).role == "duelist"]
         if len(duelists) == 1:
             duelist = fight.unit(duelists[0].id)
             other = tgt_id if duelist.id == att_id else att_id
-            attack(fight, duelist.id, other, best_melee_weapon(duelist), free=True)
+            _free_attack(fight, duelist.id, other, best_melee_weapon(duelist), "Duelist")
     elif hit.advantage <= -TRUE_TIME_ADV and card_of(tgt).has("longsword"):
-        attack(fight, tgt_id, att_id, WEAPONS["longsword"], free=True)
+        _free_attack(fight, tgt_id, att_id, WEAPONS["longsword"], "True time")
+
+
+def _free_attack(
+    fight: Fight, by_id: str, on_id: str, weapon: Weapon, rule: str, bonus: int = 0
+) -> None:
+    """One free attack granted by ``rule``, made only in base contact (else it is lost)."""
+    by, on = fight.unit(by_id), fight.unit(on_id)
+    if not by.on_table or not on.on_table:
+        return
+    if not in_contact(fight.state, by, on):
+        fight.events.append(
+            event(
+                "free_attack_lost",
+                fight.state.round,
+                f"{by.name}'s free attack ({rule}) is lost: "
+                f"{on.name} is no longer in base contact.",
+                by.id,
+                target=on.id,
+                rule=rule,
+            )
+        )
+        return
+    attack(fight, by_id, on_id, weapon, bonus=bonus, free=True)

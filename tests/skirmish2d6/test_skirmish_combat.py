@@ -106,6 +106,33 @@ def test_t001b_08_a_duelist_gets_a_free_attack_on_a_draw_unless_facing_a_duelist
     assert len(checks(events)) == 1
 
 
+def test_a_free_attack_is_lost_once_an_earlier_one_broke_base_contact() -> None:
+    """§3.2.f: the Follow-up hits and drives the target 1 in away; the Duelist's free attack of
+    the same draw is then lost (no die), so the target is not struck again at 1 in."""
+    ruleset, state = _duel({"skill": 2, "weapons": ["sword"], "role": "duelist"}, {"skill": 2})
+    # 9 vs 9 draw; Follow-up 2 + 1 + 12 = 15 vs 4: a Hit; Damage 2 + 2 = 4 vs 3 + 12 = 15.
+    state, events, _ = act(
+        ruleset, state, fight("att", "dfd"), [4, 3, 4, 3, 6, 6, 1, 1, 1, 1, 6, 6]
+    )
+    assert len(checks(events)) == 3  # the draw, the Follow-up and its Damage roll
+    lost = next(e for e in events if e.type == "free_attack_lost")
+    assert lost.unit == "att" and lost.get("rule") == "Duelist"
+    assert "no longer in base contact" in lost.text
+    assert state.unit("dfd").x == pytest.approx(12.0)  # driven back once, not twice
+    assert state.unit("att").x == pytest.approx(9.0)  # the draw's own drive-back
+
+
+def test_a_defending_duelist_loses_its_free_attack_when_the_follow_up_drove_the_attacker_off() -> (
+    None
+):
+    ruleset, state = _duel({"skill": 2, "weapons": ["sword"]}, {"skill": 2, "role": "duelist"})
+    # 9 vs 9 draw; the Follow-up 2 + 1 + 2 = 5 vs 2 + 12 = 14 fails: the attacker is driven
+    # back, out of contact, and the Duelist's free attack is lost.
+    state, events, _ = act(ruleset, state, fight("att", "dfd"), [4, 3, 4, 3, 1, 1, 6, 6])
+    assert len(checks(events)) == 2
+    assert [e.unit for e in events if e.type == "free_attack_lost"] == ["dfd"]
+
+
 @pytest.mark.parametrize(("att_rolls", "free"), [((1, 2), True), ((2, 2), False)])
 def test_longsword_true_time_strikes_back_when_the_attack_fails_by_two(
     att_rolls: tuple[int, int], free: bool
