@@ -32,8 +32,6 @@ MOVE, SHOOT, AIM, CHARGE, RUN, RECOVER, DRIVE = (
     "drive_back",
 )
 BREAK = "break"
-MAX_CHARGE_IN = 12.0
-"""No 2d6 roll reaches further: a charge at an enemy further away cannot be declared."""
 STYLES = ("", "hook", "blow_away")
 CHARGE_SLACK_IN = 0.5
 """A charge that falls short may end this much short of the full run (measuring at a table)."""
@@ -128,15 +126,12 @@ def check_shot(state: GameState, unit: Unit, target: Unit) -> list[str]:
 
 
 def check_charge(state: GameState, unit: Unit, target: Unit, action: Action) -> list[str]:
-    """Why the charge is refused: Staggered (D001B-06), the weapon or style, beyond 12 in."""
+    """Why the charge is refused: Staggered (D001B-06), the weapon or style. A charge may be
+    declared at any distance (RULES sets no limit): one beyond the 2D6 roll runs the whole
+    roll toward the target and does not fight (D001B-06)."""
     if STAGGERED in unit.statuses:
         return [f"{unit.name} is Staggered and cannot charge"]
-    problems = check_weapon(unit, action)
-    if problems:
-        return problems
-    if gap(unit, target) > MAX_CHARGE_IN:
-        return [f"{target.name} is beyond any charge ({gap(unit, target):.1f} in)"]
-    return []
+    return check_weapon(unit, action)
 
 
 def check_weapon(unit: Unit, action: Action) -> list[str]:

@@ -152,8 +152,17 @@ def test_a_short_charge_runs_the_full_roll_and_does_not_fight() -> None:
     assert "runs its whole 3 in" in ruleset.validate(state, stop)[0]  # D001B-06
     state, events, _ = act(ruleset, state, Action("charge_move", "a", path=run))
     assert "check" not in types(events) and "charge_short" in types(events)
-    far = game([fighter("a", A, 10, 10), fighter("b", B, 10, 24)])
-    assert "beyond any charge" in far[0].validate(far[1], fight("a", "b"))[0]
+
+
+def test_a_charge_beyond_twelve_inches_may_be_declared_and_runs_the_whole_roll() -> None:
+    """RULES sets no charge limit: 13 in away, a 12 runs 12 in and falls short."""
+    ruleset, state = game([fighter("a", A, 10, 10), fighter("b", B, 10, 24)])
+    assert ruleset.validate(state, fight("a", "b")) == []
+    state, _, _ = act(ruleset, state, fight("a", "b"), [6, 6])
+    run = ruleset.charge_run(state)
+    assert run[-1] == pytest.approx((10, 22))
+    state, events, _ = act(ruleset, state, Action("charge_move", "a", path=run))
+    assert "charge_short" in types(events) and "check" not in types(events)
 
 
 def test_drive_backs_are_carried_out_one_model_at_a_time() -> None:
