@@ -82,6 +82,8 @@ class Ruleset(Protocol):
     options: Mapping[str, str]
     """Scenario options of its own (name: what it takes), beside the shared ones
     (``engine.scenario.RULE_OPTIONS``); it checks their values in ``new_game``."""
+    table_in: tuple[float, float]
+    """The table (width, depth) in inches a scenario without a size gets (RULES G-06)."""
 
     def action_word(self, action: Action) -> str:
         """The word an order line and the log use for the action's kind."""
@@ -125,6 +127,7 @@ class RulesetBase:
     source = ""
     action_kinds: frozenset[str] = frozenset()
     options: Mapping[str, str] = {}
+    table_in: tuple[float, float] = (24.0, 24.0)
 
     def action_word(self, action: Action) -> str:
         """The kind itself."""

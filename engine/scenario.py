@@ -283,6 +283,20 @@ class Scenario(_Strict):
             unit["x"], unit["y"] = grid.centre(unit["cell"])
         return {**data, "units": units}
 
+    @model_validator(mode="before")
+    @classmethod
+    def _ruleset_table(cls, data: Any) -> Any:
+        """A table size the file leaves out is the ruleset's own (RULES G-06: 36 x 36 in for
+        the 2D6 skirmish, 24 x 24 in for the others). Defined after ``_place_on_cells`` so that
+        it runs first (pydantic runs "before" validators last-defined first)."""
+        if not isinstance(data, Mapping) or not isinstance(data.get("scenario"), Mapping):
+            return data
+        table = data.get("table", {})
+        if not isinstance(table, Mapping) or ("width_in" in table and "depth_in" in table):
+            return data
+        width, depth = _ruleset_table_in(str(data["scenario"].get("ruleset", "")))
+        return {**data, "table": {"width_in": width, "depth_in": depth, **table}}
+
     @model_validator(mode="after")
     def _check_options(self) -> Scenario:
         allowed = {**RULE_OPTIONS, **_ruleset_options(self.scenario.ruleset)}
@@ -435,6 +449,17 @@ def _ruleset_options(ruleset: str) -> dict[str, str]:
         return dict(find_ruleset(ruleset).options)
     except UnknownNameError:
         return {}
+
+
+def _ruleset_table_in(ruleset: str) -> tuple[float, float]:
+    """The named ruleset's default table, inches (24 x 24 when no such ruleset is registered;
+    starting the game says so)."""
+    from engine.protocols import UnknownNameError, find_ruleset  # the registry imports this
+
+    try:
+        return find_ruleset(ruleset).table_in
+    except UnknownNameError:
+        return (24.0, 24.0)
 
 
 def _allowed_fields(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:

@@ -104,6 +104,8 @@ class SkirmishRuleset(RulesetBase):
         "bow_range_in": "Bow range in inches (D001B-10; default 18)",
         "wounded_again_kills": "true: a Wounded fighter Wounded again dies (D001B-05; default)",
     }
+    table_in = (36.0, 36.0)
+    """§3.2.b: a 36 x 36 in table unless the scenario names another (G-06)."""
 
     def query(self, state: GameState) -> TableQuery:
         """The skirmish's own sight, moves and targets (:mod:`.skirmish2d6_query`)."""

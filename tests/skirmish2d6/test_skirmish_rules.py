@@ -14,7 +14,7 @@ from engine.model import UnitStatus
 from engine.protocols import PendingKind
 from engine.rulesets.skirmish2d6_fighters import build_problems, card_from
 from engine.rulesets.skirmish2d6_state import rules_of, victory_points
-from engine.scenario import ScenarioError
+from engine.scenario import ScenarioError, parse_scenario
 from tests.skirmish2d6.fights import A, B, act, checks, fight, fighter, game, types
 
 
@@ -330,3 +330,47 @@ def test_a_neutral_side_is_refused_in_one_line() -> None:
 
     with pytest.raises(ScenarioError, match=r"n.toml: sides\[2\]: the 2D6 skirmish has no neutral"):
         find_ruleset("skirmish2d6").new_game(scenario)
+
+
+_NO_TABLE = """
+version = 1
+[scenario]
+name = "no-table"
+ruleset = "{ruleset}"
+ai_controller = "{ai}"
+[[sides]]
+name = "Alpha"
+role = "human"
+edge = "front"
+[[sides]]
+name = "Beta"
+role = "ai"
+edge = "back"
+[[units]]
+id = "a"
+name = "A"
+side = "Alpha"
+x = 4
+y = 4
+card = {card}
+[[units]]
+id = "b"
+name = "B"
+side = "Beta"
+x = 30
+y = 30
+card = {card}
+"""
+_CARD = '{ skill = 1, speed = 2, armor = 3, role = "follower", weapons = ["sword"] }'
+
+
+def test_a_scenario_without_a_table_gets_the_rulesets_36_by_36_inches() -> None:
+    """§3.2.b: the 2D6 skirmish's table is 36 x 36 in unless the scenario says otherwise."""
+    text = _NO_TABLE.format(ruleset="skirmish2d6", ai="skirmish-ai", card=_CARD)
+    scenario = parse_scenario(text, "no-table.toml")
+    assert (scenario.table.width_in, scenario.table.depth_in) == (36.0, 36.0)
+    narrow = parse_scenario(text.replace("[[sides]]", "[table]\nwidth_in = 48\n[[sides]]", 1))
+    assert (narrow.table.width_in, narrow.table.depth_in) == (48.0, 36.0)
+    card = "{ move_in = 6, attack = 1, defence = 1, wound_slots = 1 }"
+    with pytest.raises(ScenarioError, match="not wholly on the 24 x 24 in table"):
+        parse_scenario(_NO_TABLE.format(ruleset="narrative", ai="narrative-ai", card=card))
