@@ -214,8 +214,7 @@ class StrikeBoard:
 
     def sighting(self, viewer: Pose, target: Pose, detail: bool = False) -> Sighting:
         """How ``viewer`` sees ``target`` (D001A-04): visible when a line is clear; in cover
-        when the centre line crosses cover terrain (not terrain round the viewer) that the
-        target's base is within 0.5 in of; else obscured when any line is blocked; cover wins.
+        when the centre line crosses cover terrain that the target's base is within 0.5 in of; else obscured when any line is blocked; cover wins.
         With ``detail`` the blockers are named."""
         vid, vx, vy, vr = viewer
         tid, tx, ty, tr = target
@@ -242,13 +241,14 @@ class StrikeBoard:
         return Sighting(vid, tid, lines, flags, cls, tuple(names), cover_by)
 
     def cover_from(self, viewer_xy: Point, target: Pose) -> str | None:
-        """The cover terrain the target is in against a viewer there (D001A-04b), or None."""
+        """The cover terrain the target is in against a viewer there (D001A-04b), or None: a
+        piece the centre line crosses that the target's base touches or comes within 0.5 in
+        of. The viewer's own place does not matter: a target keeps the cover of the piece it
+        stands in when the viewer stands in that same piece (a wood both are in)."""
         _, tx, ty, tr = target
         for area in self.cover_areas:
             if not area.crossed_by(viewer_xy, (tx, ty)):
                 continue
-            if float(shapely.distance(area.shape, shapely.Point(viewer_xy))) <= EPS_IN:
-                continue  # cover round the viewer is not the target's (as cover_between)
             gap = float(shapely.distance(area.shape, shapely.Point(tx, ty))) - tr
             if gap <= COVER_NEAR_IN + EPS_IN:
                 return area.name

@@ -264,6 +264,23 @@ def test_d001a_04b_cover_wins_over_obscured() -> None:
     assert not all(seen.clear) and seen.cls == COVER and seen.cover_by == "the wall"
 
 
+def test_d001a_04b_a_target_keeps_its_cover_when_the_viewer_stands_in_the_same_piece() -> None:
+    """Both in one wood (cover, no sight block): the line crosses the wood, the target is in it."""
+    units = [soldier("a1", "A", 8, 12), soldier("b1", "B", 14, 12)]
+    wood = {
+        "id": "wood",
+        "name": "the wood",
+        "polygon": [[6, 9], [16, 9], [16, 15], [6, 15]],
+        "cover": "soft",
+    }
+    board = StrikeBoard(with_pools(game(units, terrain=[wood]), A=[2], B=[2]))
+    seen = board.sighting(("a1", 8, 12, 0.5), ("b1", 14, 12, 0.5))
+    assert seen.cls == COVER and seen.cover_by == "the wood"
+    # Seen from outside the wood too, and not from a spot where the line misses the wood.
+    assert board.sighting(("a1", 2, 12, 0.5), ("b1", 14, 12, 0.5)).cls == COVER
+    assert board.sighting(("a1", 2, 20, 0.5), ("b1", 2, 16, 0.5)).cls != COVER
+
+
 def test_terrain_that_blocks_sight_hides_the_target() -> None:
     units = [soldier("a1", "A", 6, 12), soldier("b1", "B", 18, 12)]
     tower = {
