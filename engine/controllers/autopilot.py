@@ -36,7 +36,6 @@ from engine.rulesets.narrative_board import (
 )
 from engine.rulesets.narrative_state import carrying, is_routing
 from engine.rulesets.narrative_tactics import (
-    carry_route,
     contact_path,
     firing_position,
     loose_objectives,
@@ -216,12 +215,14 @@ class _Planner:
             if near is not None:
                 self.pick_up = near.id
         if carrying(unit) is not None or self.pick_up is not None:
+            # Like a router's flight, a carrier's run is straight at the nearest edge (G-05)
+            # and stops where it is blocked; one blocked at once does something else instead.
             edge = self._edge()
-            path, _ = carry_route(state, unit, Edge(edge), self.move_in)
+            path, _ = flee_path(state, unit, Edge(edge), self.move_in, keep_clear=True)
             order = self.order(
                 ActionKind.MOVE, "carry", f"it carries an objective to the {edge} edge", path
             )
-            if self.legal(order):
+            if len(path) > 1 and self.legal(order):
                 return _Plan(2.0, order)
         # The best plan is the first of highest value in the order attacks, objective moves,
         # advance; a later group is only searched when it could still beat what was found.

@@ -110,9 +110,26 @@ def test_the_bonus_forward_move_is_straight_toward_the_felled_enemy() -> None:
     assert after.heading_deg == pytest.approx(180.0)
 
 
-def test_simulated_flights_and_ai_carriers_never_bend() -> None:
-    """G-05 over whole battles: every rout and every AI carrier run is one straight leg
-    perpendicular to an edge (in ford-at-dawn about half of them used to bend)."""
+def test_the_autopilots_carrier_runs_straight_and_stops_at_the_obstacle() -> None:
+    """G-05 for the human side in simulations too: a rock straight between the carrier and
+    its edge stops the run there (it used to bend round the rock)."""
+    ruleset, state = build(
+        [unit("h", HUMANS, 12, 4, heading=180), unit("a", AI, 12, 22)],
+        [wall("rock", 11, 1, 13, 2, blocks_los=False)],
+        [objective("chest", 12, 4)],
+        turn=HUMANS,
+    )
+    dice = ScriptedDice([])
+    order = find_controller("autopilot").decide(state, ruleset, "h", dice)
+    assert order.rule == "carry" and order.action.pick_up == "chest"
+    assert order.action.path == ((12.0, 4.0), pytest.approx((12.0, 2.5), abs=1e-6))
+    assert ruleset.validate(state, order.action) == []
+
+
+def test_simulated_flights_and_carriers_never_bend() -> None:
+    """G-05 over whole battles: every rout and every carrier run, of the AI and of the
+    autopilot that plays the human side, is one straight leg perpendicular to an edge (in
+    ford-at-dawn about half of the AI's used to bend; seed 2's Archer Fen bent round a rock)."""
     from assistant.scenarios import load_game
     from engine.runner import controllers_for, play_battle
 
@@ -121,7 +138,7 @@ def test_simulated_flights_and_ai_carriers_never_bend() -> None:
     for seed in range(10):
         record = play_battle(state, ruleset, controllers_for(scenario), SeededDice(seed))
         for order in record.orders:
-            if order is None or not (order.rule.startswith(("P1", "step 1"))):
+            if order is None or not order.rule.startswith(("P1", "step 1", "forced", "carry")):
                 continue
             path = order.action.path
             if len(path) < 2:
