@@ -34,6 +34,7 @@ from engine.rulesets.narrative_board import (
     nearest_key,
     p_wound,
 )
+from engine.rulesets.narrative_checks import edge_roll_detail
 from engine.rulesets.narrative_state import carrying, is_routing
 from engine.rulesets.narrative_tactics import (
     contact_path,
@@ -197,9 +198,11 @@ class _Planner:
     def best(self) -> _Plan:
         state, unit = self.state, self.unit
         if is_routing(state, unit):
-            edge = self._edge()
+            edge, roll = self._edge_roll()
             path, _ = flee_path(state, unit, Edge(edge), self.move_in)
-            return _Plan(0.0, self.order(ActionKind.FLEE, "forced", "its company is routing", path))
+            order = self.order(ActionKind.FLEE, "forced", "its company is routing", path)
+            flight = replace(order.action, detail=edge_roll_detail(roll))
+            return _Plan(0.0, replace(order, actions=(flight,)))
         engaged = contacting_enemies(state, unit)
         if engaged:
             target = max(
@@ -238,16 +241,20 @@ class _Planner:
         return _Plan(0.0, self.order(ActionKind.MOVE, "hold", "it has nothing useful to do"))
 
     def _edge(self) -> str:
+        return self._edge_roll()[0]
+
+    def _edge_roll(self) -> tuple[str, int | None]:
+        """G-05's nearest edge and the tie roll that chose it (None: no tie to roll)."""
         query = self.ruleset.query(self.state)
         if self.dice is not None:
             edge, roll = query.nearest_edge(self.unit, self.dice)
             if roll is not None:
                 self.rolls.append((f"nearest-edge tie for {self.unit.name}", roll))
-            return edge.value
+            return edge.value, roll
         stand_in = SeededDice(0)
-        planned = query.nearest_edge(self.unit, stand_in)[0].value
+        planned, roll = query.nearest_edge(self.unit, stand_in)
         self.stand_in_roll = self.stand_in_roll or bool(stand_in.rolls)
-        return planned
+        return planned.value, roll
 
     def _attacks(self) -> list[_Plan]:
         """Legal attack plans, in a fixed order: shots, else moves to shoot, then charges.

@@ -37,6 +37,7 @@ from engine.rulesets.narrative_board import (
     move_toward,
     sight_between,
 )
+from engine.rulesets.narrative_checks import edge_roll_detail
 from engine.rulesets.narrative_state import carrying, in_bonus, is_routing, rules_of
 from engine.rulesets.narrative_tactics import (
     clockwise_from_heading,
@@ -101,6 +102,7 @@ class _Activation:
         target: Unit | None = None,
         heading: float | None = None,
         blocked: tuple[str, ...] = (),
+        detail: tuple[tuple[str, int], ...] = (),
     ) -> Order:
         action = Action(
             kind,
@@ -109,6 +111,7 @@ class _Activation:
             heading_deg=heading,
             target_id=target.id if target else None,
             pick_up=self.pick_up,
+            detail=detail,
         )
         end = path[-1] if path else None
         tgap = gap_between(self.unit, target, end) if target is not None else None
@@ -129,13 +132,15 @@ class _Activation:
     def decide(self) -> Order:
         state, unit = self.state, self.unit
         if is_routing(state, unit):
-            edge = self._nearest_edge()
+            edge, roll = self.ruleset.query(state).nearest_edge(unit, self.dice)
+            self._roll_note(f"nearest-edge tie for {unit.name}", roll)
             path, _ = flee_path(state, unit, edge, self.move_in)
             return self.order(
                 ActionKind.FLEE,
                 "P1: routing",
                 f"its company is routing toward the {edge.value} edge",
                 path,
+                detail=edge_roll_detail(roll),
             )
         engaged = contacting_enemies(state, unit)
         if engaged:

@@ -56,6 +56,46 @@ def flight_edges(state: GameState, unit: Unit) -> tuple[Edge, ...]:
     return (own,) if len(tied) > 1 and own in tied else tied
 
 
+EDGE_ROLL = "edge_roll"
+"""The detail of an announced flight that gives the die rolled for a nearest-edge tie (G-05):
+roll r of a d(n) over the n tied edges (front, right, back, left order) picks the r-th."""
+
+
+def edge_roll_detail(roll: int | None) -> tuple[tuple[str, int], ...]:
+    """The detail an announced flight carries for the tie roll that chose its edge (none when
+    no tie was rolled)."""
+    return () if roll is None else ((EDGE_ROLL, roll),)
+
+
+def flight_problem(state: GameState, unit: Unit, action: Action) -> str | None:
+    """Why an announced flight (one with a path) is refused: not straight at a flight edge,
+    or, when the nearest edges tie and the own edge does not settle it (G-05), not toward the
+    edge its tie roll (``edge_roll``) picked. A flight announced without a path is fine: the
+    ruleset rolls any tie itself."""
+    if not action.path:
+        return None
+    edges = flight_edges(state, unit)
+    edge = flight_edge(state, unit, action.path)
+    if edge is None:
+        names = " or ".join(e.value for e in edges)
+        return f"{unit.name} must flee straight toward the nearest edge ({names})"
+    if len(edges) == 1:
+        return None
+    roll = action.get(EDGE_ROLL)
+    names = " and ".join(e.value for e in edges)
+    if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= len(edges):
+        return (
+            f"{unit.name} is as near the {names} edges: a d{len(edges)} decides which it "
+            "flees toward (announce the flight without a path and it is rolled)"
+        )
+    if edges[roll - 1] is not edge:
+        return (
+            f"{unit.name} rolled {roll} for the tie between the {names} edges: it flees "
+            f"toward the {edges[roll - 1].value} edge, not the {edge.value} edge"
+        )
+    return None
+
+
 def flight_edge(state: GameState, unit: Unit, path: Sequence[Point]) -> Edge | None:
     """The flight edge whose flight path is ``path`` (the one the order announced), if any."""
     for edge in flight_edges(state, unit):
@@ -107,10 +147,8 @@ def _unit_action_problems(state: GameState, unit: Unit, action: Action) -> list[
             return [f"{unit.name} is routing and must flee"]
         if action.pick_up is not None:
             return [f"{unit.name} is routing and cannot pick anything up"]
-        if action.path and flight_edge(state, unit, action.path) is None:
-            edges = " or ".join(e.value for e in flight_edges(state, unit))
-            return [f"{unit.name} must flee straight toward the nearest edge ({edges})"]
-        return []
+        problem = flight_problem(state, unit, action)
+        return [problem] if problem else []
     if kind == ActionKind.FLEE:
         return [f"{unit.name} is not routing"]
     engaged = contacting_enemies(state, unit)

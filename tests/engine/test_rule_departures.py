@@ -285,6 +285,44 @@ def test_a_tie_without_the_own_edge_is_rolled_and_the_roll_is_logged() -> None:
     assert "rolled 1" in roll[0].text
 
 
+def test_a_human_flight_between_two_tied_edges_is_checked_against_the_roll() -> None:
+    """G-05: a routing human figure as near the back edge as the left (neither its own) cannot
+    pick one by announcing it; the tie is rolled and the flight must follow the roll."""
+    ruleset, state = build(
+        [unit("h", HUMANS, 3, 21, company="wardens"), unit("a", AI, 20, 3)], turn=HUMANS
+    )
+    state = with_rules(state, routing_companies=frozenset({"wardens"}))
+    back = Action(ActionKind.FLEE, "h", path=((3.0, 21.0), (3.0, 23.55)))
+    left = Action(ActionKind.FLEE, "h", path=((3.0, 21.0), (0.45, 21.0)))
+    for announced in (back, left):
+        (problem,) = ruleset.validate(state, announced)
+        assert "as near the back and left edges: a d2 decides" in problem
+    # Roll 1 of the d2 picks the back edge (tied edges in front, right, back, left order).
+    rolled = replace(back, detail=(("edge_roll", 1),))
+    assert ruleset.validate(state, rolled) == []
+    wrong = replace(left, detail=(("edge_roll", 1),))
+    assert ruleset.validate(state, wrong) == [
+        "h rolled 1 for the tie between the back and left edges: it flees toward the back "
+        "edge, not the left edge"
+    ]
+    # Announced without a path, the ruleset rolls the tie itself and logs it.
+    outcome = apply(ruleset, state, Action(ActionKind.FLEE, "h"), [2])
+    (tie,) = of_type(outcome.events, EventType.TIE)
+    assert tie.get("roll") == 2 and tie.get("edge") == "left"
+    assert outcome.state.unit("h").status is UnitStatus.ROUTED_OFF
+
+
+def test_the_autopilots_flight_carries_its_tie_roll() -> None:
+    ruleset, state = build(
+        [unit("h", HUMANS, 3, 21, company="wardens"), unit("a", AI, 20, 3)], turn=HUMANS
+    )
+    state = with_rules(state, routing_companies=frozenset({"wardens"}))
+    dice = ScriptedDice([2])
+    order = find_controller("autopilot").decide(state, ruleset, "h", dice)
+    assert order.action.get("edge_roll") == 2 and order.action.path[-1][1] == 21.0
+    assert ruleset.validate(state, order.action) == []
+
+
 def test_the_own_edge_settles_a_tie_without_a_roll() -> None:
     ruleset, state = build(
         [unit("a", AI, 3, 21, heading=0, company="raiders"), unit("h", HUMANS, 20, 2)]
