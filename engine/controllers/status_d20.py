@@ -42,6 +42,7 @@ from engine.model import GameState, Role, Unit
 from engine.protocols import ControllerBase, Pending, Ruleset, register_controller
 from engine.rulesets.d20_board import (
     adjacent,
+    can_attack,
     card_of,
     in_cover,
     in_reach,
@@ -410,9 +411,7 @@ class Plan:
         return min(allies, key=lambda u: (self._spaces(self.unit, u), u.sheet_order), default=None)
 
     def _can_attack(self, weapon: Weapon, target: Unit, at: Point | None = None) -> bool:
-        return in_reach(self.state, self.unit, weapon, target, at) and (
-            not weapon.ranged or visible(self.state, self.unit, target, at)
-        )
+        return can_attack(self.state, self.unit, weapon, target, at)
 
     def _attack_now(self, weapon: Weapon, target: Unit, heroes: list[Unit]) -> Order | None:
         """Attack the target if the weapon reaches it, else any hero a weapon reaches."""

@@ -251,7 +251,7 @@ class D20Ruleset(RulesetBase):
             return [f"{unit.name} has no weapon {action.get('weapon')!r} (has: {names})"]
         if not in_reach(state, unit, weapon, target):
             return [f"{target.name} is out of reach of the {weapon.name} ({weapon.kind})"]
-        if weapon.ranged and not visible(state, unit, target):
+        if not visible(state, unit, target):
             return [f"{unit.name} cannot see {target.name}"]
         return []
 

@@ -104,6 +104,16 @@ def in_reach(
     return within_in(d, weapon_reach(state, weapon))
 
 
+def can_attack(
+    state: GameState, unit: Unit, weapon: Weapon, target: Unit, at: Point | None = None
+) -> bool:
+    """Whether the weapon (from ``at``) reaches the target and the attacker sees it: every
+    attack, melee and reach included, needs the line of sight of §5.g (a wall between two
+    figures, or the corner two diagonal walls pinch on a grid, stops a blow as it stops a
+    shot; RULES §1.4)."""
+    return in_reach(state, unit, weapon, target, at) and visible(state, unit, target, at)
+
+
 def _blocking_cells(state: GameState) -> frozenset[Cell]:
     grid = state.table.grid
     assert grid is not None

@@ -12,9 +12,9 @@ from engine.geometry import Point, best_move_toward
 from engine.model import GameState, Unit
 from engine.query import BoardQuery
 from engine.rulesets.d20_board import (
+    can_attack,
     card_of,
     free_cells,
-    in_reach,
     move_allowance,
     move_area,
     space_in,
@@ -44,16 +44,13 @@ class D20Query(BoardQuery):
         return visible(self.state, viewer, target)
 
     def targets(self, unit: Unit, kind: str) -> tuple[Unit, ...]:
-        """Enemies one of the unit's weapons reaches now (ranged ones in sight too)."""
-        out = []
-        for enemy in self.state.enemies_of(unit):
-            for w in card_of(unit).weapons:
-                if in_reach(self.state, unit, w, enemy) and (
-                    not w.ranged or visible(self.state, unit, enemy)
-                ):
-                    out.append(enemy)
-                    break
-        return tuple(out)
+        """Enemies one of the unit's weapons reaches now, in sight (§5.g)."""
+        weapons = card_of(unit).weapons
+        return tuple(
+            enemy
+            for enemy in self.state.enemies_of(unit)
+            if any(can_attack(self.state, unit, w, enemy) for w in weapons)
+        )
 
     def move_toward(self, unit: Unit, point: Point) -> tuple[Point, ...]:
         """The legal move ending nearest ``point`` (a free cell on a grid)."""

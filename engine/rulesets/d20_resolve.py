@@ -10,7 +10,7 @@ from engine.actions import Action, Event, event
 from engine.dice import RandomSource
 from engine.geometry import bearing_deg
 from engine.model import GameState, Role, Unit
-from engine.rulesets.d20_board import card_of, enters_dangerous, in_reach, rules_of, visible
+from engine.rulesets.d20_board import can_attack, card_of, enters_dangerous, rules_of, visible
 from engine.rulesets.d20_chain import place_chain
 from engine.rulesets.d20_combat import dangerous_roll, resolve_attack, status_change
 from engine.rulesets.d20_round import rules as d20_rules
@@ -99,8 +99,8 @@ def attack(
         current = state.unit(target.id)
         if not current.on_table:
             break
-        if in_reach(state, mate, weapon_of(mate, weapon.name) or card_of(mate).weapons[0], current):
-            mw = weapon_of(mate, weapon.name) or card_of(mate).weapons[0]
+        mw = weapon_of(mate, weapon.name) or card_of(mate).weapons[0]
+        if can_attack(state, mate, mw, current):
             state, evs = resolve_attack(state, mate, current, mw, dice)
             events += evs
     return state, events

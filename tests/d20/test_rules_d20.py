@@ -231,8 +231,8 @@ def test_roll_twice_keep_the_higher() -> None:
 def test_ranges_in_spaces_on_the_grid() -> None:
     arms = [{"name": "spear", "kind": "reach"}, {"name": "sling", "kind": "short"},
             {"name": "bow", "kind": "long"}]  # fmt: skip
-    units = [hero("h1", "A12", weapons=arms), enemy("near", "A11"), enemy("two", "B10"),
-             enemy("five", "F8"), enemy("six", "G12"), enemy("far", "A1")]  # fmt: skip
+    units = [hero("h1", "A12", weapons=arms), enemy("near", "A11"), enemy("two", "C12"),
+             enemy("five", "F8"), enemy("six", "G9"), enemy("far", "A1")]  # fmt: skip
     state = start(battle(units))
 
     def ok(target: str, weapon: str) -> bool:
@@ -311,6 +311,42 @@ def test_open_table_moves_in_inches_and_melee_is_half_a_space() -> None:
     assert not ruleset().validate(state, attack("h1", "e1"))
     state = with_unit(state, "h1", y=8.4)
     assert ruleset().validate(state, attack("h1", "e1"))
+
+
+def _wall_cell(col: int, row: int, size: int = 12) -> dict[str, object]:
+    """A rock-wall cell (blocks sight, impassable) on the 1-in grid of ``battle``."""
+    x, y = float(col), float(size - row - 1)
+    return {
+        "id": f"wall-{col}-{row}",
+        "name": "rock wall",
+        "polygon": [[x, y], [x + 1, y], [x + 1, y + 1], [x, y + 1]],
+        "blocks_los": True,
+        "impassable": True,
+    }
+
+
+SPEAR = [{"name": "spear", "kind": "reach"}]
+
+
+def test_a_reach_weapon_does_not_strike_through_a_wall() -> None:
+    """§5.g, §1.4: every attack needs line of sight; a spear two spaces off across a wall cell
+    is refused, and the wall's neighbour is no target."""
+    units = [hero("h1", "B6", weapons=SPEAR), enemy("e1", "D6")]
+    state = start(battle(units, terrain=(_wall_cell(2, 5),)))
+    assert ruleset().validate(state, attack("h1", "e1")) == ["H1 cannot see E1"]
+    assert ruleset().query(state).targets(state.unit("h1"), "attack") == ()
+    clear = start(battle(units))
+    assert ruleset().validate(clear, attack("h1", "e1")) == []
+
+
+def test_a_melee_blow_does_not_land_between_two_diagonal_walls() -> None:
+    """G-03 on a grid: a diagonal pinched at the corner of two walls is blocked for a blow too;
+    one wall at the corner only grazes it."""
+    units = [hero("h1", "B6"), enemy("e1", "C5")]
+    pinched = start(battle(units, terrain=(_wall_cell(1, 4), _wall_cell(2, 5))))
+    assert ruleset().validate(pinched, attack("h1", "e1")) == ["H1 cannot see E1"]
+    grazed = start(battle(units, terrain=(_wall_cell(1, 4),)))
+    assert ruleset().validate(grazed, attack("h1", "e1")) == []
 
 
 def test_the_large_battlefield_moves_six() -> None:

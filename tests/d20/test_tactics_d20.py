@@ -148,7 +148,9 @@ def test_pragmatic_strikes_from_cover() -> None:
 
 def test_quick_changes_its_foe_and_runs() -> None:
     spear = [{"name": "spear", "kind": "reach"}]
-    units = [hero("last", "F7"), hero("other", "F8"), enemy("e", "F6", weapons=spear)]
+    # "other" two spaces to the side: behind "last" (F8) the hero in between would block the
+    # spear's line (§5.g: every attack needs line of sight).
+    units = [hero("last", "F7"), hero("other", "D6"), enemy("e", "F6", weapons=spear)]
     state = _state(units).with_memory(ENEMIES, (("target:e", "last"),))
     plain, tactical = changes(state, "e", "quick")
     assert plain[1] == "last" and tactical[1] == "other"
