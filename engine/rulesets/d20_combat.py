@@ -209,12 +209,18 @@ def morale_checks(
     state: GameState, side: str, cause: Unit | None, dice: RandomSource
 ) -> tuple[GameState, list[Event]]:
     """Each d20 unit of ``side`` checks morale once (§5.j, D003-17): its most powerful figure
-    against the cause; a 1 defeats the unit, a failure makes it Retreating."""
+    against the cause; a 1 defeats the unit, a failure makes it Retreating. With no enemy
+    cause (a loss to dangerous ground) the cause is the strongest enemy on the table
+    (D003-17: "strongest enemy if unclear"; sheet order on a tie)."""
     events: list[Event] = []
     groups: dict[str, list[Unit]] = {}
     for u in state.units_of(side):
         groups.setdefault(rules_of(u).group or u.id, []).append(u)
+    if cause is None or cause.side == side:
+        enemies = [u for u in state.units if u.on_table and u.side != side]
+        cause = max(enemies, key=lambda u: (card_of(u).power, -u.sheet_order), default=None)
     cause_power = card_of(cause).power if cause is not None else 0
+    against = f" against {cause.name}" if cause is not None else ""
     for members in groups.values():
         best = max(members, key=lambda u: card_of(u).power)
         stronger = card_of(best).power > cause_power
@@ -224,10 +230,12 @@ def morale_checks(
             event(
                 "morale",
                 state.round,
-                f"{best.name} checks morale: {roll}, {result}.",
+                f"{best.name} checks morale{against}: {roll}, {result}.",
                 best.id,
                 roll=roll,
                 result=result,
+                cause=cause.id if cause is not None else None,
+                stronger=stronger,
             )
         )
         for member in members:

@@ -400,6 +400,22 @@ def test_d003_17_morale_is_checked_again_after_each_loss_when_asked() -> None:
     assert [e.get("result") for e in twice.events if e.type == "morale"] == ["pass"]
 
 
+def test_d003_17_a_loss_to_dangerous_ground_checks_against_the_strongest_enemy() -> None:
+    """No attacker caused the loss: the cause is the strongest enemy on the table (power 5),
+    so the heroes' best (power 1) is weaker and needs 11+; an 8 is a retreat, not a pass."""
+    gas = {"id": "g", "name": "the gas", "polygon": [[1, 2], [3, 2], [3, 4], [1, 4]],
+           "dangerous": True}  # fmt: skip
+    units = [hero("h1", "B12", wounds=1), hero("h2", "D12"), hero("h3", "F12"),
+             enemy("e1", "L1"), enemy("boss", "J1", power=5)]  # fmt: skip
+    state = start(battle(units, terrain=(gas,)))
+    state = with_unit(state, "h3", status=UnitStatus.FALLEN)
+    outcome = ruleset().apply(state, move_to(state, "h1", (1, 9)), ScriptedDice([3, 8]))
+    assert outcome.state.unit("h1").status is UnitStatus.FALLEN
+    (morale,) = [e for e in outcome.events if e.type == "morale"]
+    assert (morale.unit, morale.get("cause"), morale.get("result")) == ("h2", "boss", "retreat")
+    assert "against Boss" in morale.text
+
+
 def test_a_failed_morale_check_makes_the_unit_retreat() -> None:
     outcome = ruleset().apply(_six_enemies(3), attack("h1", "e0"), ScriptedDice([6, 1, 10, 20]))
     assert "retreating" in outcome.state.unit("e4").statuses
