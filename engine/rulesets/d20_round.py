@@ -36,7 +36,8 @@ def rules(state: GameState) -> D20State:
 
 def candidates(state: GameState, side: str) -> tuple[str, ...]:
     """The d20 units of ``side`` that may act now (their first figures, sheet order): none
-    past the AI's quota, only the chosen one on a 1-2 (§5.d)."""
+    past the AI's quota, only the chosen one on a 1-2 (§5.d), and a figure that returned this
+    round only once every other enemy unit has acted (D003-07: it acts last)."""
     r = rules(state)
     is_ai = state.side(side).role is Role.AI
     if is_ai and r.quota is not None and r.ai_acted >= r.quota:
@@ -53,6 +54,9 @@ def candidates(state: GameState, side: str) -> tuple[str, ...]:
         if is_ai and r.chosen is not None and group != r.chosen:
             continue
         out.append(u.id)
+    if is_ai and r.returned is not None:
+        others = tuple(uid for uid in out if (rules_of(state.unit(uid)).group or uid) != r.returned)
+        out = list(others or out)
     return tuple(out)
 
 
@@ -84,7 +88,7 @@ def start_round(state: GameState) -> tuple[GameState, list[Event]]:
     stage = TACTICS_STAGE if rnd == 1 and _rolled_tactic_left(state) else INITIATIVE_STAGE
     r = replace(
         rules(state), stage=stage, rolls=(), order=(), turn=0, acting=None, quota=None,
-        chosen=None, ai_acted=0,
+        chosen=None, ai_acted=0, returned=None,
     )  # fmt: skip
     return replace(state, rules=r), events
 
@@ -184,7 +188,9 @@ def _enemy_action(state: GameState, dice: RandomSource) -> tuple[GameState, list
                     statuses=frozenset({ALERTED}),
                 )  # fmt: skip
                 state = state.with_unit(revived)
-                text += f"; {back.name} returns"
+                group = rules_of(back).group or back.id
+                state = replace(state, rules=replace(rules(state), returned=group))
+                text += f"; {back.name} returns and acts last"
                 events.append(
                     event("return", state.round, f"{back.name} returns to the battle.", back.id)
                 )

@@ -279,6 +279,9 @@ class D20State(RulesState):
     chosen: str | None = None
     """The one AI figure that acts this round (a 1-2 on the enemy action table)."""
     ai_acted: int = 0
+    returned: str | None = None
+    """The d20 unit (group) of the figure that returned this round (an 18-20 on the enemy
+    action table): it acts after every other enemy unit (D003-07)."""
     heroes_moved: bool = False
     """The heroes have moved (enemies may become alerted only afterwards, T003-16)."""
     morale_checked: tuple[str, ...] = ()

@@ -454,6 +454,21 @@ def test_a_returning_enemy_is_alerted() -> None:
     assert state.unit("e2").on_table and state.unit("e2").statuses == {"alerted"}
 
 
+def test_d003_07_a_returning_figure_acts_after_every_other_enemy() -> None:
+    """18-20: the Arch Foe returns, and although it would lead (§5.d) it acts last."""
+    units = [hero("h1", "B12"), enemy("e1", "B1"), enemy("boss", "D1", arch_foe=True)]
+    state = ruleset().new_game(battle(units, options={"enemy_action": True}))
+    state = with_unit(state, "boss", status=UnitStatus.FALLEN)
+    state = settle(state, ScriptedDice([1, 20, 18, 1]))  # enemies first; 18; boss returns
+    assert state.unit("boss").on_table
+    pending = ruleset().pending(state)
+    assert (pending.side, pending.candidates) == (ENEMIES, ("e1",))
+    assert ruleset().validate(state, Action("pass", "boss"))  # not its turn yet
+    state = act(state, Action("pass", "e1"))
+    state = act(state, Action("pass", "h1"))
+    assert ruleset().pending(state).candidates == ("boss",)
+
+
 # ---------------------------------------------------------------- recovery (§5.b, D003-22)
 def test_recovery_heals_half_once_per_session_never_in_combat() -> None:
     state = start(battle([hero("h1", "B12", wounds=4), enemy("e1", "L1")]))
