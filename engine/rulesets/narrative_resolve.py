@@ -279,6 +279,21 @@ def attack(
     return state, target
 
 
+def company_words(state: GameState, company: str) -> str:
+    """The company as the player knows it: its side's name when the side is that one company;
+    else the company introduced with its side and members ("Cutthroats of the Goblins (Goblin
+    Archer, Goblin Boss and Goblin Spearman)"), since the player never sees company names."""
+    members = [u for u in state.units if company_of(u) == company]
+    if not members:
+        return company
+    side = members[0].side
+    if all(company_of(u) == company for u in state.units if u.side == side):
+        return side
+    names = [u.name for u in members]
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return f"{company} of the {side} ({listed})"
+
+
 def removal(state: GameState, removed: Unit, events: list[Event], dice: RandomSource) -> GameState:
     """Rout check after a loss (§2.i, D000-01)."""
     company = company_of(removed)
@@ -293,13 +308,14 @@ def removal(state: GameState, removed: Unit, events: list[Event], dice: RandomSo
     )
     if lost * 2 <= size:
         return state
-    roll = dice.roll(6, f"rout check: {company} ({lost} of {size} lost; 1-3 routs)")
+    words = company_words(state, company)
+    roll = dice.roll(6, f"rout check: {words} ({lost} of {size} lost; 1-3 routs)")
     routs = roll <= 3
     events.append(
         event(
             EventType.ROUT_CHECK,
             state.round,
-            f"{company} have lost {lost} of {size}: rout check {roll}, "
+            f"{words} have lost {lost} of {size}: rout check {roll}, "
             + ("they rout!" if routs else "they hold."),
             None,
             company=company,
@@ -313,7 +329,7 @@ def removal(state: GameState, removed: Unit, events: list[Event], dice: RandomSo
             event(
                 EventType.ROUTING,
                 state.round,
-                f"{company} are routing: they flee toward the nearest edge.",
+                f"{words} are routing: they flee toward the nearest edge.",
                 None,
                 company=company,
             )

@@ -525,3 +525,23 @@ def test_coop_the_round_ends_only_when_every_general_who_could_act_passed() -> N
     assert ruleset.pending(state).general == "Ben"
     outcome = apply(ruleset, state, pass_(HUMANS))  # Ben passes too
     assert types(outcome.events) == [EventType.PASS, EventType.ROUND_END]
+
+
+def test_the_rout_line_names_the_side_or_introduces_the_company() -> None:
+    """A company the player never saw is named by its side when it is the whole side, else
+    introduced with its side and its members."""
+    units = [unit("h", HUMANS, 12, 11, atk=3), unit("a", AI, 12, 12, company="Cutthroats")]
+    ruleset, state = build(units, turn=HUMANS)
+    outcome = apply(ruleset, state, melee("h", "a"), [6, 6])  # a falls; the rout check
+    (check,) = of_type(outcome.events, EventType.ROUT_CHECK)
+    assert check.text == "AI have lost 1 of 1: rout check 6, they hold."
+    assert check.get("company") == "Cutthroats"
+    two = [*units, unit("b", AI, 20, 20, company="Cutthroats"), unit("c", AI, 4, 20)]
+    ruleset, state = build(two, turn=HUMANS)
+    state = state.with_unit(replace(state.unit("b"), status=UnitStatus.FALLEN))
+    outcome = apply(ruleset, state, melee("h", "a"), [6, 2])
+    check, routing = of_type(outcome.events, EventType.ROUT_CHECK) + of_type(
+        outcome.events, EventType.ROUTING
+    )
+    assert check.text == "Cutthroats of the AI (a and b) have lost 2 of 2: rout check 2, they rout!"
+    assert routing.text.startswith("Cutthroats of the AI (a and b) are routing")
