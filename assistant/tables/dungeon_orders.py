@@ -102,19 +102,12 @@ def order_sentences(
         return (f"{label(unit)}: {kind}.",), frozenset()
     out: list[str] = []
     covered: set[str] = set()
-    patrol = alerted = False
     for ev in seen.events:
         kind = str(ev.type)
         if ev.unit != unit.id or kind not in ORDER_EVENTS or not ev.text:
             continue
         covered.add(ev.text)
-        if kind == "patrol":
-            patrol = True
-        elif kind == "status":
-            alerted = True
-        elif patrol and not alerted:
-            continue  # the patrol's own move or turn: its roll's sentence says it
-        out.append(ev.text)
+        out.append(ev.text)  # a patrol is said once, by its roll's sentence
     return tuple(out) or (f"{label(unit)}: stays where it is.",), frozenset(covered)
 
 

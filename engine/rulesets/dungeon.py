@@ -25,8 +25,10 @@ Actions (``Action.kind``):
 
 ``validate`` answers in squares ("the Thief moved 3 squares; heroes move 2"). Events: ``place``
 (the Arch Foe's start square: ``cell``, ``from_cell``, ``roll``), ``turn_limit``,
-``round_start`` (``order``), ``patrol`` (``roll``, ``turn_roll``), ``move`` (``path`` in
-inches and ``cells``), ``face`` (``heading``, ``target`` when it turned toward a hero),
+``round_start`` (``order``), ``move`` (``path`` in inches and ``cells``), ``face``
+(``heading``, ``target`` when it turned toward a hero), a patrol said once (its ``move`` or
+``face`` event, or a ``patrol`` event when it neither moves nor turns, each with ``roll`` and
+``turn_roll``),
 ``attack`` (``weapon``, ``target``, ``roll``, ``need``, ``hit``), ``wound``, ``fall``,
 ``heal`` (``heals_left``), ``pass``, ``status`` (``unit``, ``status``: patrolling / alerted /
 retreating / defeated) and ``end``.

@@ -190,7 +190,10 @@ def start(state: GameState, dice: RandomSource) -> Outcome:
 
 
 def patrol(state: GameState, unit: Unit, action: Action, dice: RandomSource) -> Outcome:
-    """A Patrolling figure's patrol: the squares straight ahead, the turn, one patrol event."""
+    """A Patrolling figure's patrol: the squares straight ahead and the turn, said once. A
+    patrol that moves is one ``move`` event, one that only turns one ``face`` event, each
+    saying the roll and carrying ``roll`` and ``turn_roll``; one that does neither is a
+    ``patrol`` event."""
     roll = int(action.get("roll"))
     turn_roll = action.get("turn_roll")
     run = patrol_run(state, unit, roll)
@@ -198,25 +201,16 @@ def patrol(state: GameState, unit: Unit, action: Action, dice: RandomSource) -> 
     heading = (unit.heading_deg + turn) % 360.0
     words = patrol_words(roll, turn_roll, run, cell_of(unit), heading)
     text = f"{label(unit)}: {words}."
-    events = [
-        event(
-            "patrol",
-            state.round,
-            text,
-            unit.id,
-            roll=roll,
-            turn_roll=turn_roll,
-            squares=len(run),
-            turn=turn,
-        )
-    ]
+    said = (("roll", roll), ("turn_roll", turn_roll), ("turn", turn))
     if run:
         state, unit, ev = move_unit(state, unit, run, heading, "patrols")
-        events.append(ev)
+        ev = replace(ev, text=text, data=(*ev.data, *said))
     elif turn:
         state, ev = face(state, unit, heading, "on patrol")
-        events.append(ev)
-    return after(state, unit, events, hero_acted=False, done=True, dice=dice)
+        ev = replace(ev, text=text, data=(*ev.data, *said))
+    else:
+        ev = event("patrol", state.round, text, unit.id, squares=0, **dict(said))
+    return after(state, unit, [ev], hero_acted=False, done=True, dice=dice)
 
 
 def after(

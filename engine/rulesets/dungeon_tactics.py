@@ -19,7 +19,7 @@ from engine.geometry.grid import Cell, Grid, chebyshev
 from engine.model import GameState, Unit
 from engine.rulesets.dungeon_board import STEPS, Board, label
 from engine.rulesets.dungeon_cards import Attack
-from engine.rulesets.dungeon_resolve import patrol_run, patrol_turn, patrol_words
+from engine.rulesets.dungeon_resolve import patrol_run, patrol_turn
 from engine.rulesets.dungeon_sample import move_action, patrol_action
 from engine.rulesets.dungeon_state import card_of, cell_of, rules_of
 from engine.scenario import cell_name
@@ -45,8 +45,13 @@ def roll_patrol(
     return roll, turn, tuple(rolls)
 
 
+PATROL_REASON = "it has not noticed the heroes yet"
+"""Why a monster patrols (the order itself says the roll and what it does)."""
+
+
 def patrol_order(state: GameState, unit: Unit, dice: RandomSource) -> Order:
-    """A Patrolling enemy's whole activation: roll the d8 table and say what it does."""
+    """A Patrolling enemy's whole activation: roll the d8 table (the order's action), and why
+    (it is still Patrolling: it has not noticed the heroes)."""
     roll, turn, rolls = roll_patrol(unit, dice)
     run = patrol_run(state, unit, roll)
     heading = (unit.heading_deg + patrol_turn(roll, turn)) % 360.0
@@ -59,11 +64,14 @@ def patrol_order(state: GameState, unit: Unit, dice: RandomSource) -> Order:
         side=action.side,
         detail=(*action.detail, ("cells", [list(c) for c in run])),
     )
-    reason = patrol_words(roll, turn, run, cell_of(unit), heading)
     grid = state.table.grid
     assert grid is not None
     return Order(
-        action, "the d8 patrol table", reason, distance_in=len(run) * grid.cell_in, rolls=rolls
+        action,
+        "the d8 patrol table",
+        PATROL_REASON,
+        distance_in=len(run) * grid.cell_in,
+        rolls=rolls,
     )
 
 

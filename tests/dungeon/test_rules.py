@@ -314,3 +314,19 @@ def test_check_state_finds_broken_states() -> None:
     assert any("statuses" in p for p in r.check_state(both))
     hurt = state.with_unit(replace(state.unit("h"), wounds=3))
     assert any("3 wounds of 3" in p for p in r.check_state(hurt))
+
+
+@pytest.mark.parametrize(("script", "kind"), [([2], "move"), ([7], "face"), ([4], "patrol")])
+def test_a_patrol_is_said_once_and_its_why_is_not_the_order(script: list[int], kind: str) -> None:
+    """Issue 22: the order's Why said the roll again, and the log said each patrol three times
+    (the order, the roll, the move). Now the Why says why, and one event says the patrol."""
+    figures = [("B", MOVER3, (0, 0), 180, "enemy"), ("hero", HERO3, (2, 1), 0, "hero")]
+    state = started(3, 3, figures)  # the heroes have not moved: nothing alerts B
+    dice = ScriptedDice(script)
+    order = PatrolD8().decide(state, ruleset(), "B", dice)
+    assert order.reason == "it has not noticed the heroes yet"
+    events = ruleset().apply(state, order.action, dice).events
+    said = [e for e in events if e.unit == "B"]
+    assert [e.type for e in said] == [kind]
+    assert said[0].text.startswith(f"Enemy at A1: patrol roll {script[0]}")
+    assert said[0].get("roll") == script[0]

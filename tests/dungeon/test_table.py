@@ -73,6 +73,22 @@ def test_a_patrol_order_is_said_in_squares_and_its_square_expected() -> None:
     assert said.startswith("Troll at C4: patrol roll 1") and "to C" in said
 
 
+def test_a_patrol_orders_why_is_not_its_instruction_again() -> None:
+    """The page shows "Why:" under the order: for a patrol it is why it patrols."""
+    from engine.protocols import find_controller
+
+    ruleset, state = _started()
+    state = _turn_of(ruleset, state, "troll-3")
+    adapter = find_adapter("dungeon")
+    order = find_controller("patrol-d8").decide(state, ruleset, "troll-3", ScriptedDice([1]))
+    said = adapter.order_instruction(state, order)
+    assert (
+        said.startswith("Troll at C4: patrol roll 1 (full move)") and said.count("patrol roll") == 1
+    )
+    assert order.reason == "it has not noticed the heroes yet"
+    assert adapter.order_text(state, order) == f"{said} Why: it has not noticed the heroes yet."
+
+
 def test_the_dragon_breathes_fire_at_a_hero_named_by_square() -> None:
     ruleset, state = _started()
     adapter = find_adapter("dungeon")
