@@ -19,8 +19,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from calibration.pose import TableMapping
 from calibration.profile import TableProfile
-from calibration.table import CORNER_IDS
+from calibration.table import CORNER_IDS, MM_PER_IN
 
 RELIABLE_TAG_PX = 24.0
 """Tag side in pixels at which detection is 100 % reliable (DESIGN §1)."""
@@ -38,6 +39,37 @@ GLARE_WARN_FRACTION = 0.005
 """Share of saturated play-area pixels above which glare is reported."""
 TILT_WARN_DEG = 15.0
 """Camera tilt from straight down above which it is reported."""
+
+
+_PROBE_MM = 10.0
+"""Side of the probe square whose image measures the scale a tag gets, millimetres."""
+_PROBE_STEPS = 12
+"""The play area is probed on a (steps + 1) x (steps + 1) grid of places, edges included."""
+
+
+def tag_scale_px_per_mm(
+    mapping: TableMapping, width_in: float, depth_in: float, height_mm: float = 3.0
+) -> float:
+    """The smallest scale a tag's side gets anywhere on the play area, pixels per millimetre.
+
+    A square tag lying ``height_mm`` above the table is projected through the camera (lens
+    distortion included when the mapping knows it) at every place of a grid over the play
+    area, edges and corners included, square to the table and turned 45 degrees; the shortest
+    side of any of its images, over its side in millimetres, is the answer. Tag sides scale
+    linearly at these sizes, so a tag of ``s`` mm spans at least ``s`` times this many pixels.
+    """
+    xs = np.linspace(0.0, width_in, _PROBE_STEPS + 1)
+    ys = np.linspace(0.0, depth_in, _PROBE_STEPS + 1)
+    centres = np.array([(x, y) for x in xs for y in ys])
+    half = _PROBE_MM / 2.0 / MM_PER_IN
+    square = np.array([(-half, half), (half, half), (half, -half), (-half, -half)])
+    turn = np.radians(45.0)
+    rot = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+    shapes = np.stack([square, square @ rot.T])  # (2, 4, 2)
+    pts = centres[:, None, None, :] + shapes[None, :, :, :]  # (N, 2, 4, 2)
+    px = mapping.to_pixels(pts.reshape(-1, 2), height_mm).reshape(pts.shape)
+    sides = np.linalg.norm(px - np.roll(px, 1, axis=2), axis=3)
+    return float(sides.min()) / _PROBE_MM
 
 
 @dataclass(frozen=True)
