@@ -2,9 +2,13 @@
 reads in every frame everywhere on the table, within what its base or terrain piece can carry.
 
 Reads reliably (DESIGN §1): a tag's side spans ``RELIABLE_TAG_PX`` (24) pixels or more at the
-worst place on the play area, lens and perspective included (``CameraView.px_per_mm``). Under
-that some sightings are missed; under ``HOPELESS_TAG_PX`` (16) most are, and ``calibrate``
-refuses such a set-up: so does the kit.
+worst place on the play area, lens and perspective included (``CameraView.px_per_mm``); at 4K
+a little more, since the detector drops tags under about 19 px there
+(``calibration.quality.reliable_tag_px``). Under that some sightings are missed; under
+``READABLE_TAG_PX`` (18; at 4K 1.17 times the detector's smallest side) too many are, and
+the kit is not made: DESIGN §1 measured 69-94 % of sightings at 18 px, and on the project's
+renders a 12 mm tag at a far corner of a 2 ft table under a 1080p webcam (16.7 px) was read
+in none of 8 noisy frames, a 10 mm one under a 4K webcam over a 3 ft table (19.5 px) in none.
 
 What a base carries (DESIGN §1: the tag on the front half, clear of the figure). A base with one
 tag ahead of its centre has it pushed to the front rim, the sticker (tag and its 1 mm white
@@ -32,7 +36,7 @@ from calibration.kit_file import Kit, KitCamera, KitTag, TagKind
 from calibration.kit_ids import BASE_TAG_MARGIN_MM
 from calibration.kit_layout import base_tag_offset_mm
 from calibration.kit_view import CAMERAS, CameraView
-from calibration.quality import HOPELESS_TAG_PX, RELIABLE_TAG_PX
+from calibration.quality import detector_floor_px, reliable_tag_px
 
 FIGURE_ROOM_MM = 11.0
 """Depth a standing figure needs at the rear rim of its base, millimetres (its feet): what
@@ -42,6 +46,18 @@ MAX_BASE_TAG_MM = 60.0
 MIN_TERRAIN_TAG_MM = 10.0
 MAX_TERRAIN_TAG_MM = 40.0
 """Sizes the kit prints, millimetres (``calibration.kit_layout``)."""
+
+READABLE_TAG_PX = 18.0
+"""A tag's side in pixels under which the kit is not made (see the module's docstring)."""
+FLOOR_TO_READABLE = 1.17
+"""Where the detector's smallest side comes close (4K), the readable side is this many times
+it: 48-77 % of sightings on 4K renders (``calibration.quality.FLOOR_TO_RELIABLE``)."""
+
+
+def readable_tag_px(image_size_px: tuple[int, int]) -> float:
+    """The tag side under which the kit is not made, pixels, for pictures of this size."""
+    return max(READABLE_TAG_PX, FLOOR_TO_READABLE * detector_floor_px(image_size_px))
+
 
 Placement = Literal["front", "centre", "fixed"]
 
@@ -149,10 +165,10 @@ def carried_mm(need: TagNeed) -> float:
     return best
 
 
-def reliable_mm(px_per_mm: float, kind: TagKind = "base") -> float:
-    """The smallest whole-millimetre tag that spans the reliable side at this scale."""
+def reliable_mm(px_per_mm: float, reliable_px: float, kind: TagKind = "base") -> float:
+    """The smallest whole-millimetre tag that spans ``reliable_px`` at this scale."""
     low, _ = size_range(kind)
-    return max(low, float(math.ceil(RELIABLE_TAG_PX / px_per_mm - 1e-9)))
+    return max(low, float(math.ceil(reliable_px / px_per_mm - 1e-9)))
 
 
 def smallest_base_mm(need: TagNeed, size_mm: float) -> float:
@@ -180,7 +196,7 @@ class Shortfall:
     need_mm: float
     """The reliable size, millimetres."""
     readable: bool
-    """False: even the largest tag they carry spans under ``HOPELESS_TAG_PX``."""
+    """False: even the largest tag they carry spans under ``READABLE_TAG_PX``."""
     sentence: str
     """What is wrong and what to change, for the player."""
 
@@ -201,7 +217,8 @@ class KitPlan:
 def size_tag(need: TagNeed, view: CameraView) -> tuple[KitTag, float]:
     """The tag as sized for the camera, and the reliable size it would need (mm)."""
     scale = view.px_per_mm(need.height_mm)
-    want = reliable_mm(scale, need.kind)
+    reliable = reliable_tag_px(view.image_size_px)
+    want = reliable_mm(scale, reliable, need.kind)
     carried = carried_mm(need)
     size = want if want <= carried else max(carried, size_range(need.kind)[0])
     forward, right = place_mm(need, size)
@@ -219,7 +236,7 @@ def size_tag(need: TagNeed, view: CameraView) -> tuple[KitTag, float]:
             height_mm=need.height_mm,
             base_mm=need.base_mm,
             px_min=px,
-            status="reliable" if px >= RELIABLE_TAG_PX - 1e-6 else "short",
+            status="reliable" if px >= reliable - 1e-6 else "short",
         ),
         want,
     )
@@ -238,12 +255,13 @@ def _changes(need: TagNeed, tag: KitTag, want: float, view: CameraView) -> str:
         options.append(f"bases of {smallest_base_mm(need, want):g} mm or more")
     else:
         options.append(f"room for a {want:g} mm tag on the piece")
+    reliable = reliable_tag_px(view.image_size_px)
     height_k = view.image_size_px[1]
     if height_k < CAMERAS["4k"][1]:
         at_4k = tag.px_min * CAMERAS["4k"][1] / height_k
-        if at_4k >= RELIABLE_TAG_PX:
+        if at_4k >= reliable_tag_px(CAMERAS["4k"]):
             options.append("a 4K camera" + (" (--camera 4k)" if view.kind in CAMERAS else ""))
-    up, vfov = view.lower_camera(tag.px_min, RELIABLE_TAG_PX, need.height_mm)
+    up, vfov = view.lower_camera(tag.px_min, reliable, need.height_mm)
     lower = f"the camera at {up / 1000:.2f} m"
     if vfov > view.vfov_deg + 0.5:
         lower += f" with a lens that takes in {vfov:.0f} degrees top to bottom (to keep the corner tags in view)"
@@ -254,7 +272,8 @@ def _changes(need: TagNeed, tag: KitTag, want: float, view: CameraView) -> str:
 def _shortfall(group: list[tuple[TagNeed, KitTag, float]], view: CameraView) -> Shortfall:
     need, tag, want = group[0]
     tags = tuple(t for _, t, _ in group)
-    readable = tag.px_min >= HOPELESS_TAG_PX
+    readable = tag.px_min >= readable_tag_px(view.image_size_px)
+    reliable = reliable_tag_px(view.image_size_px)
     if need.kind == "base":
         what = f"the {need.base_mm:.0f} mm bases of {_names(tags)}"
         carry = f"carry at most a {tag.size_mm:g} mm tag clear of the figure"
@@ -264,13 +283,13 @@ def _shortfall(group: list[tuple[TagNeed, KitTag, float]], view: CameraView) -> 
     span = f"it spans {math.floor(tag.px_min)} px at the worst place for {view.words}"
     if readable:
         verdict = (
-            f"under the {RELIABLE_TAG_PX:.0f} px read in every frame ({want:g} mm), so some "
+            f"under the {reliable:.0f} px read in every frame ({want:g} mm), so some "
             "sightings will be missed; to read every frame use"
         )
     else:
         verdict = (
-            f"under the {HOPELESS_TAG_PX:.0f} px below which most sightings are lost (every "
-            f"frame from {RELIABLE_TAG_PX:.0f} px, {want:g} mm); use"
+            f"under the {readable_tag_px(view.image_size_px):.0f} px below which too many "
+            f"sightings are lost (every frame from {reliable:.0f} px, {want:g} mm); use"
         )
     sentence = f"{what} {carry}: {span}, {verdict} {_changes(need, tag, want, view)}."
     return Shortfall(tags, want, readable, sentence[0].upper() + sentence[1:])
