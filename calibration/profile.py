@@ -14,6 +14,10 @@ Version 1 layout::
 Version 2 adds ``"tray": {"corners_in", "tag_ids", "tag_mm", "floor_mm"} | null``: the dice tray
 (:mod:`calibration.tray`); a version-1 file loads with no tray.
 
+Version 3 adds ``"kit": PATH | null``: the kit file (``calibration.kit_file``) whose tag sizes
+this camera reads, relative to the profile's folder unless absolute; a version-1 or -2 file
+loads with no kit.
+
 A file holding only ``{"version": 1, "intrinsics": {...}}`` (written by lens calibration before
 the table was calibrated) is a lens-only profile: :func:`load_intrinsics` reads it,
 :func:`load_profile` says the table part is missing.
@@ -22,6 +26,7 @@ the table was calibrated) is a lens-only profile: :func:`load_intrinsics` reads 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -43,7 +48,7 @@ from calibration.table import (
 )
 from calibration.tray import TrayRegion
 
-PROFILE_VERSION = 2
+PROFILE_VERSION = 3
 DEFAULT_TAG_HEIGHT_MM = 3.0
 
 
@@ -70,6 +75,9 @@ class TableProfile:
     """ISO 8601 UTC time of calibration."""
     tray: TrayRegion | None = None
     """The dice tray, when one was seen at calibration."""
+    kit: str = ""
+    """The kit file this camera's tag sizes come from, as saved (relative to the profile's
+    folder unless absolute); "" for none (:func:`profile_kit_path`)."""
 
     @property
     def corner_layout(self) -> dict[int, Corners]:
@@ -91,6 +99,17 @@ class TableProfile:
     def with_tray(self, tray: TrayRegion | None) -> TableProfile:
         """The same profile with the dice tray ``tray``."""
         return replace(self, tray=tray)
+
+    def with_kit(self, kit_path: Path | None, profile_path: Path) -> TableProfile:
+        """The same profile naming the kit file ``kit_path`` (None: no kit), stored relative
+        to the folder of ``profile_path`` where the profile will be saved."""
+        if kit_path is None:
+            return replace(self, kit="")
+        try:
+            stored = os.path.relpath(kit_path.resolve(), profile_path.resolve().parent)
+        except ValueError:  # another drive
+            stored = str(kit_path.resolve())
+        return replace(self, kit=stored)
 
     def to_dict(self) -> dict[str, Any]:
         """The current version's JSON object."""
@@ -121,6 +140,7 @@ class TableProfile:
                 "by_id": {str(k): v for k, v in sorted(self.tag_heights_mm.items())},
             },
             "tray": None if self.tray is None else self.tray.to_dict(),
+            "kit": self.kit or None,
         }
 
 
@@ -272,8 +292,28 @@ def _load_v2(data: dict[str, Any], where: str) -> TableProfile:
         raise CalibrationError(f"profile {where}: {exc}") from exc
 
 
-LOADERS: dict[int, Callable[[dict[str, Any], str], TableProfile]] = {1: _load_v1, 2: _load_v2}
+def _load_v3(data: dict[str, Any], where: str) -> TableProfile:
+    profile = _load_v2(data, where)
+    raw = data.get("kit")
+    if raw is not None and not isinstance(raw, str):
+        raise CalibrationError(f"profile {where}: 'kit' must be a file name or null")
+    return replace(profile, kit=raw or "")
+
+
+LOADERS: dict[int, Callable[[dict[str, Any], str], TableProfile]] = {
+    1: _load_v1,
+    2: _load_v2,
+    3: _load_v3,
+}
 """One loader per profile version."""
+
+
+def profile_kit_path(profile: TableProfile, profile_path: str | Path) -> Path | None:
+    """The kit file a profile read from ``profile_path`` names, or None."""
+    if not profile.kit:
+        return None
+    kit = Path(profile.kit)
+    return kit if kit.is_absolute() else Path(profile_path).parent / kit
 
 
 def load_profile(path: str | Path) -> TableProfile:

@@ -91,6 +91,17 @@ def tag_scale_px_per_mm(
 
 
 @dataclass(frozen=True)
+class TagSize:
+    """A tag size to judge against the camera: what it is, its side and its height."""
+
+    words: str
+    """For people: "14 mm tags", "the kit's 15 mm tags"."""
+    size_mm: float
+    height_mm: float = 3.0
+    """Height of the tags' plane above the table, millimetres."""
+
+
+@dataclass(frozen=True)
 class QualityReport:
     """How well a profile will track; ``refusals`` empty means it may be saved."""
 
@@ -100,10 +111,11 @@ class QualityReport:
     px_per_mm_min: float
     px_per_mm_max: float
     smallest_reliable_tag_mm: float
-    """Smallest tag side (mm) read reliably anywhere on the play area."""
-    tag_mm: float
-    """The player's base-tag side, mm (``--tag-mm``)."""
-    tag_px_min: float
+    """Smallest tag side (mm) read reliably anywhere on the play area (base-top height)."""
+    tag_mm: float | None
+    """The player's base-tag side judged, mm (``--tag-mm``, or the kit's tag with the least
+    margin); None when none was given."""
+    tag_px_min: float | None
     """That tag's side in pixels where the scale is smallest (the far edge)."""
     blur_laplacian_var: float
     glare_fraction: float
@@ -112,6 +124,10 @@ class QualityReport:
     pose_source: str
     warnings: tuple[str, ...]
     refusals: tuple[str, ...]
+    tag_words: str = ""
+    """What ``tag_mm`` is, for people: "14 mm tags", "the kit's 15 mm tags"."""
+    reliable_px: float = RELIABLE_TAG_PX
+    """The tag side read in every frame at this picture size, pixels."""
 
     @property
     def ok(self) -> bool:
@@ -119,17 +135,19 @@ class QualityReport:
         return not self.refusals
 
     @property
-    def margin_px(self) -> float:
+    def margin_px(self) -> float | None:
         """Detection margin: the tag's side at the far edge minus the reliable side, pixels
-        (negative: some sightings will be missed)."""
-        return self.tag_px_min - RELIABLE_TAG_PX
+        (negative: some sightings will be missed); None when no tag size was given."""
+        return None if self.tag_px_min is None else self.tag_px_min - self.reliable_px
 
     def margin_line(self) -> str:
-        """E.g. "tags span 20 px; reliable from 24 px; margin -4 px"."""
+        """E.g. "14 mm tags span 20 px at the far edge; reliable from 24 px; margin -4 px"."""
+        if self.tag_px_min is None:
+            return "no tag size given (--kit FILE or --tag-mm N)"
         span = round(self.tag_px_min)
         return (
-            f"{self.tag_mm:g} mm tags span {span} px at the far edge; reliable from "
-            f"{RELIABLE_TAG_PX:.0f} px; margin {span - round(RELIABLE_TAG_PX):+d} px"
+            f"{self.tag_words} span {span} px at the far edge; reliable from "
+            f"{self.reliable_px:.0f} px; margin {span - round(self.reliable_px):+d} px"
         )
 
     def lines(self) -> list[str]:
@@ -140,7 +158,7 @@ class QualityReport:
             f"(max {self.reprojection_max_mm:.2f} mm)",
             f"scale: {self.px_per_mm_min:.2f}-{self.px_per_mm_max:.2f} px/mm over the play area",
             f"smallest tag read reliably: {self.smallest_reliable_tag_mm:.1f} mm "
-            f"({RELIABLE_TAG_PX:.0f} px per side)",
+            f"({self.reliable_px:.0f} px per side)",
             f"detection margin: {self.margin_line()}",
             f"sharpness on the corner tags: {self.blur_laplacian_var:.0f} "
             f"(blurred below {BLUR_WARN_SHARPNESS:.0f})",
@@ -172,14 +190,17 @@ def assess(
     image: npt.NDArray[np.uint8],
     corners_px: Mapping[int, Sequence[tuple[float, float]]],
     *,
-    tag_mm: float = 10.0,
+    tag_mm: float | None = None,
+    tags: Sequence[TagSize] = (),
     frames_missing_corners: int = 0,
     frames_used: int = 1,
 ) -> QualityReport:
     """Judge a fresh profile on one of its images (BGR or grey) and its corner-tag pixels.
 
-    ``tag_mm``: the base-tag side the player will use; the set-up is refused if it cannot read
-    that size reliably everywhere on the play area.
+    ``tag_mm``: the base-tag side the player will use; ``tags``: the sizes of a kit (each at
+    its own height). The set-up is refused if some tag is hopeless anywhere on the play area
+    (under ``HOPELESS_TAG_PX``), warned about under the reliable side; with neither, only the
+    smallest size it reads reliably is reported.
     """
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape
@@ -219,23 +240,38 @@ def assess(
             f"{fit.reprojection_rms_mm:.1f} mm: check --width/--depth, that each corner tag sits "
             "at its own corner (0 front left, 1 front right, 2 far right, 3 far left) and lies flat"
         )
-    smallest = RELIABLE_TAG_PX / fit.px_per_mm_min if fit.px_per_mm_min > 0 else float("inf")
-    tag_px = tag_mm * fit.px_per_mm_min
-    remedy = (
-        f"use tags of at least {smallest:.1f} mm (--tag-mm), a higher resolution (4K), "
-        "or a lower camera"
+    judged = list(tags)
+    if tag_mm is not None:
+        judged.append(TagSize(f"{tag_mm:g} mm tags", tag_mm, profile.default_tag_height_mm))
+    reliable = reliable_tag_px(profile.image_size_px)
+    scale = tag_scale_px_per_mm(
+        m, profile.width_in, profile.depth_in, profile.default_tag_height_mm
     )
-    if tag_px < HOPELESS_TAG_PX:
-        refusals.append(
-            f"{tag_mm:g} mm tags are {tag_px:.0f} px wide at the far edge, under the "
-            f"{HOPELESS_TAG_PX:.0f} px below which most sightings are lost: {remedy}"
+    smallest = reliable / scale if scale > 0 else float("inf")
+    spans = [
+        (
+            t,
+            t.size_mm * tag_scale_px_per_mm(m, profile.width_in, profile.depth_in, t.height_mm),
         )
-    elif tag_px < RELIABLE_TAG_PX:
-        warnings.append(
-            f"{tag_mm:g} mm tags are {tag_px:.0f} px wide at the far edge, under the "
-            f"{RELIABLE_TAG_PX:.0f} px read in every frame, so some sightings will be "
-            f"missed; for a reliable set-up {remedy}"
-        )
+        for t in judged
+    ]
+    remedy = (
+        f"use tags of at least {smallest:.1f} mm (--tag-mm, or a kit made for this camera: "
+        "soloscope markers --profile PROFILE), a higher resolution (4K), or a lower camera"
+    )
+    for t, tag_px in spans:
+        if tag_px < HOPELESS_TAG_PX:
+            refusals.append(
+                f"{t.words} are {tag_px:.0f} px wide at the far edge, under the "
+                f"{HOPELESS_TAG_PX:.0f} px below which most sightings are lost: {remedy}"
+            )
+        elif tag_px < reliable:
+            warnings.append(
+                f"{t.words} are {tag_px:.0f} px wide at the far edge, under the "
+                f"{reliable:.0f} px read in every frame, so some sightings will be "
+                f"missed; for a reliable set-up {remedy}"
+            )
+    weakest = min(spans, key=lambda e: e[1]) if spans else None
 
     # blur on the corner tags (sharp high-contrast edges whatever the mat looks like)
     lap = cv2.Laplacian(grey, cv2.CV_32F)
@@ -281,8 +317,10 @@ def assess(
         px_per_mm_min=fit.px_per_mm_min,
         px_per_mm_max=fit.px_per_mm_max,
         smallest_reliable_tag_mm=smallest,
-        tag_mm=tag_mm,
-        tag_px_min=tag_px,
+        tag_mm=None if weakest is None else weakest[0].size_mm,
+        tag_px_min=None if weakest is None else weakest[1],
+        tag_words="" if weakest is None else weakest[0].words,
+        reliable_px=reliable,
         blur_laplacian_var=blur,
         glare_fraction=glare,
         tilt_deg=tilt,

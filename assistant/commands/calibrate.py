@@ -1,7 +1,10 @@
 """``soloscope calibrate --source SRC --save PROFILE [--width IN --depth IN]``: map the table from
-its four corner tags, print a quality report with the detection margin of the player's tag
-size, and save the profile unless tracking with it would be hopeless (tags under the reliable
-size are saved with a warning).
+its four corner tags, print a quality report with the detection margin of the player's tags
+(``--kit FILE``: every tag of the kit at its height; ``--tag-mm``: one base tag size), and save
+the profile unless tracking with it would be hopeless (tags under the reliable size are saved
+with a warning). With no tag size the report says the smallest tag this camera reads, and the
+kit is made for the profile afterwards (``soloscope markers --profile``). The saved profile
+names the kit (``--kit``, or the one the profile being replaced named).
 
 With ``--lens`` it runs lens calibration instead (assistant.lens_cli, when installed).
 """
@@ -11,7 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,8 +25,9 @@ import numpy.typing as npt
 from assistant.errors import UserError
 from calibration.errors import CalibrationError
 from calibration.intrinsics import Intrinsics
+from calibration.kit_file import Kit
 from calibration.profile import TableProfile, build_profile, load_intrinsics, save_profile
-from calibration.quality import QualityReport, assess
+from calibration.quality import QualityReport, TagSize, assess
 from calibration.table import CORNER_IDS
 from vision.detector import Detector, to_grey
 from vision.sources import CameraSource, open_source
@@ -126,7 +130,8 @@ def calibrate_from_source(
     *,
     dictionary: str = "DICT_4X4_50",
     intrinsics: Intrinsics | None = None,
-    tag_mm: float = 10.0,
+    tag_mm: float | None = None,
+    tags: Sequence[TagSize] = (),
     tag_height_mm: float = 3.0,
     camera_size_px: tuple[int, int] | None = None,
 ) -> tuple[TableProfile, QualityReport]:
@@ -158,6 +163,7 @@ def calibrate_from_source(
         gathered.image,
         {i: [tuple(p) for p in c] for i, c in gathered.corners_px.items()},
         tag_mm=tag_mm,
+        tags=tags,
         frames_missing_corners=gathered.frames_missing if gathered.frames_used > 1 else 0,
         frames_used=gathered.frames_used,
     )
@@ -174,11 +180,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--depth", type=float, default=24.0, help="play area depth, inches")
     parser.add_argument("--dictionary", default="DICT_4X4_50", help="ArUco dictionary name")
     parser.add_argument(
+        "--kit",
+        type=Path,
+        help="the kit file written beside your kit's PDF (KIT.kit.json): every tag is checked "
+        "against this camera, and the profile names the kit for play, track and replay",
+    )
+    parser.add_argument(
         "--tag-mm",
         type=float,
-        default=10.0,
-        help="side of the base tags you will use, mm: the report gives its detection margin "
-        "(reliable from 24 px; refused under 16 px)",
+        default=None,
+        help="side of the base tags you will use, mm, when you have no kit file: the report "
+        "gives its detection margin (reliable from 24 px; refused under 16 px)",
     )
     parser.add_argument(
         "--tag-height-mm",
@@ -244,8 +256,13 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("give --source (camera index, video, image or folder)")
     if args.width <= 0 or args.depth <= 0:
         raise UserError(f"table size must be positive, got {args.width} x {args.depth} in")
-    if args.tag_mm <= 0:
+    if args.tag_mm is not None and args.tag_mm <= 0:
         raise UserError(f"--tag-mm must be positive, got {args.tag_mm}")
+    if args.tag_mm is not None and args.kit is not None:
+        raise UserError("give --kit or --tag-mm, not both: the kit gives every tag's size")
+    from assistant.kit_files import kit_tag_sizes, kit_words
+
+    kit_used = _kit_for(args)
     intrinsics = None
     if args.intrinsics is not None:
         intrinsics = load_intrinsics(args.intrinsics)
@@ -265,6 +282,7 @@ def run(args: argparse.Namespace) -> int:
         dictionary=args.dictionary,
         intrinsics=intrinsics,
         tag_mm=args.tag_mm,
+        tags=() if kit_used is None else kit_tag_sizes(kit_used[0]),
         tag_height_mm=args.tag_height_mm,
         camera_size_px=_resolution(args.resolution),
     )
@@ -281,9 +299,33 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(
             "profile not saved: this set-up would not track reliably: " + "; ".join(report.refusals)
         )
+    if kit_used is not None:
+        print(kit_words(kit_used))
+    elif args.tag_mm is None:
+        print(
+            "next: size your tags for this camera with soloscope markers --scenario NAME "
+            f"--profile {args.save or 'PROFILE'} --out kit.pdf"
+        )
     if args.save is None:
         print("the set-up is good; give --save PROFILE to keep it")
         return 0
-    save_profile(profile, args.save)
+    save_profile(profile.with_kit(None if kit_used is None else kit_used[1], args.save), args.save)
     print(f"saved {args.save}")
     return 0
+
+
+def _kit_for(args: argparse.Namespace) -> tuple[Kit, Path] | None:
+    """The kit to check: --kit, else the one the profile about to be replaced named."""
+    from assistant.kit_files import kit_in_use
+
+    if args.kit is not None:
+        return kit_in_use(args.kit)
+    if args.save is None or not args.save.is_file() or args.tag_mm is not None:
+        return None
+    try:
+        used = kit_in_use(None, args.save)
+    except (CalibrationError, UserError):
+        return None
+    if used is not None:
+        print(f"using the kit {used[1]} that {args.save} names")
+    return used

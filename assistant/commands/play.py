@@ -36,6 +36,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="table profile from 'soloscope calibrate' (default: fit from the corner tags)",
     )
     parser.add_argument(
+        "--kit",
+        help="the kit file written beside your kit's PDF (KIT.kit.json): the tag sizes and "
+        "places the table is read with (default: the one the profile names, else the "
+        "scenario's own)",
+    )
+    parser.add_argument(
         "--dice",
         choices=["auto", "physical", "camera"],
         default="auto",

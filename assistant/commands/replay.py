@@ -37,6 +37,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="table profile JSON (default: fitted from the corner tags in the footage)",
     )
     parser.add_argument(
+        "--kit",
+        type=Path,
+        help="the kit file written beside your kit's PDF (KIT.kit.json): the tag sizes and "
+        "places the footage shows (default: the profile's, or the one the session was played "
+        "with, else the scenario's own)",
+    )
+    parser.add_argument(
         "--events",
         type=Path,
         help="the session's event log when it does not lie beside the footage: the run folder "
@@ -120,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
         footage=args.footage,
         out_dir=args.out,
         profile=args.profile,
+        kit=args.kit,
         scenario=args.scenario,
         video=args.video,
         stride=args.stride,

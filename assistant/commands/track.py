@@ -42,7 +42,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="height of the tags above the table, mm (default: the profile's, 3)",
     )
     parser.add_argument(
-        "--ids", help="tag ids in use, e.g. 4-49 or 16,17,20-23 (default: all but corner tags)"
+        "--ids",
+        help="tag ids in use, e.g. 4-49 or 16,17,20-23 (default: the kit's, else all but "
+        "corner tags)",
+    )
+    parser.add_argument(
+        "--kit",
+        type=Path,
+        help="the kit file written beside your kit's PDF (KIT.kit.json): its tags only, each "
+        "at its height (default: the one the profile names)",
     )
     parser.add_argument(
         "--width", type=float, default=24.0, help="table width, inches (no profile)"
@@ -120,6 +128,26 @@ def _fit_profile(source: FrameSource, args: argparse.Namespace, detector: Detect
     return profile
 
 
+def _with_kit(
+    args: argparse.Namespace, profile: TableProfile, ids: frozenset[int] | None
+) -> tuple[TableProfile, frozenset[int] | None]:
+    """The profile with the kit's terrain tags at their heights, and the ids to track: the
+    kit's (with the button tags), unless --ids was given."""
+    from assistant.kit_files import kit_in_use, kit_words
+    from calibration.kit_ids import BUTTON_IDS
+
+    used = kit_in_use(args.kit, args.profile, profile if args.profile is not None else None)
+    if used is None:
+        return profile, ids
+    kit = used[0]
+    print(f"soloscope track: {kit_words(used)}", file=sys.stderr)
+    heights = {t.tag_id: t.height_mm for t in kit.tags if t.kind == "terrain"}
+    profile = replace(profile, tag_heights_mm={**profile.tag_heights_mm, **heights})
+    if ids is None:
+        ids = frozenset(kit.ids) | frozenset(BUTTON_IDS.values())
+    return profile, ids
+
+
 def run(args: argparse.Namespace) -> int:
     """Track the source and print one line per frame."""
     if args.max_frames is not None and args.max_frames < 1:
@@ -146,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
             if args.tag_height_mm < 0:
                 raise UserError(f"--tag-height-mm must be 0 or more, got {args.tag_height_mm}")
             profile = replace(profile, default_tag_height_mm=args.tag_height_mm)
+        profile, ids = _with_kit(args, profile, ids)
         tracker = Tracker(profile, ids, hold_s=args.hold_s)
         pipeline = TablePipeline(detector, tracker, region_search=not args.full_search)
         for frame in _limit(source, args.max_frames):

@@ -19,6 +19,7 @@ from assistant.recorder import EVENTS_NAME, is_recording, read_event_log
 from assistant.replay.poses import MM_PER_IN, piece_centre_in
 from assistant.replay.records import SEEN, Move, SettledState, move_fields, weakest
 from assistant.replay.runs import SESSION_KINDS, plan_run, run_recordings, run_records
+from calibration.kit_file import Kit
 from vision.types import PieceSpec, TagId, TagMount
 
 
@@ -89,11 +90,13 @@ class Roster:
         }
 
 
-def roster_from_scenario(name_or_path: str) -> Roster:
-    """Load a scenario (bundled name or TOML path) and keep what the replay needs."""
+def roster_from_scenario(name_or_path: str, kit: tuple[Kit, Path] | None = None) -> Roster:
+    """Load a scenario (bundled name or TOML path) and keep what the replay needs; ``kit``
+    (a kit file and where it was read) gives the tags' sizes and places."""
+    from assistant.kit_files import with_kit
     from assistant.scenarios import load_scenario
 
-    scenario = load_scenario(name_or_path)
+    scenario = with_kit(load_scenario(name_or_path), kit)
     pieces = []
     sides = {}
     for unit in scenario.units:

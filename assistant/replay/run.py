@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from assistant.errors import UserError
+from assistant.kit_files import kit_in_use
 from assistant.replay.dice_seen import TrayWatch
 from assistant.replay.document import timeline_document
 from assistant.replay.engine_replay import GameReplayer
@@ -42,6 +43,7 @@ from assistant.replay.reconstruct import (
 )
 from assistant.replay.review import load_corrections, write_review
 from assistant.replay.timeline import Timeline, TimelineBuilder, TimelineSettings
+from calibration.kit_file import Kit
 from calibration.profile import TableProfile, load_profile
 from calibration.quality import MAX_REPROJECTION_MM
 
@@ -55,6 +57,9 @@ class ReplayOptions:
     footage: Path
     out_dir: Path
     profile: Path | None = None
+    kit: Path | None = None
+    """The kit file whose tag sizes and places the footage shows (default: the one the profile
+    names, else the one the session's log names, else the scenario's own)."""
     scenario: str | None = None
     video: bool = False
     stride: int | None = None
@@ -168,8 +173,31 @@ def _check_profile(
         )
 
 
+def _kit_for(
+    options: ReplayOptions, records: list[dict[str, Any]], warnings: list[str]
+) -> tuple[Kit, Path] | None:
+    """The kit the footage shows: --kit, the profile's, or the one the session was played
+    with (when its file is still there)."""
+    used = kit_in_use(options.kit, options.profile)
+    if used is not None:
+        return used
+    logged = next(
+        (r["kit"] for r in records if r.get("type") == "session" and isinstance(r.get("kit"), str)),
+        None,
+    )
+    if not logged:
+        return None
+    if not Path(logged).is_file():
+        warnings.append(
+            f"the session was played with the kit {logged}, which is not here: tags are placed "
+            "as the scenario says; give --kit FILE"
+        )
+        return None
+    return kit_in_use(Path(logged))
+
+
 def _session_roster(
-    records: list[dict[str, Any]], warnings: list[str]
+    records: list[dict[str, Any]], warnings: list[str], kit: tuple[Kit, Path] | None = None
 ) -> tuple[str | None, Roster | None]:
     """The scenario the session's log names, when no --scenario was given and it loads here."""
     name = next(
@@ -183,7 +211,7 @@ def _session_roster(
     if not name:
         return None, None
     try:
-        return name, roster_from_scenario(name)
+        return name, roster_from_scenario(name, kit)
     except UserError as exc:
         warnings.append(
             f"the session's scenario {name} cannot be loaded here ({exc}): pieces are shown by "
@@ -213,9 +241,10 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
     logged = tidy_logged(events_from_log(records)) if records else []
     warnings.extend(log_problems)
     scenario = options.scenario
-    roster = roster_from_scenario(scenario) if scenario else None
+    kit = _kit_for(options, records, warnings)
+    roster = roster_from_scenario(scenario, kit) if scenario else None
     if scenario is None:
-        scenario, roster = _session_roster(records, warnings)
+        scenario, roster = _session_roster(records, warnings, kit)
     profile = _profile_for(options, reader, roster)
     out = options.out_dir
     out.mkdir(parents=True, exist_ok=True)

@@ -20,6 +20,7 @@ from typing import Any
 
 from assistant.commands.calibrate import profile_from_frames
 from assistant.errors import UserError
+from assistant.kit_files import kit_in_use, kit_words, with_kit
 from assistant.live_hub import LiveHub
 from assistant.recorder import SessionRecorder
 from assistant.scenarios import load_game
@@ -29,11 +30,18 @@ from assistant.session.finish import SessionResult, outcome_words, part_number
 from assistant.session.game import LiveGame, Stage, Tolerances
 from assistant.session.live import run_loop
 from assistant.session.reader import TableReader
-from assistant.session.store import action_from_saved, load_saved, saver, scenario_reference
+from assistant.session.store import (
+    action_from_saved,
+    load_saved,
+    saved_kit,
+    saver,
+    scenario_reference,
+)
 from assistant.session.view import build_view
 from assistant.speech import Speaker, parse_speech_option
 from assistant.web.auth import token_banner
 from assistant.web.server import serve
+from calibration.kit_file import Kit
 from calibration.profile import TableProfile, load_profile
 from engine.actions import Action
 from engine.protocols import find_controller
@@ -49,6 +57,9 @@ class SessionOptions:
     source: str
     scenario: str | None = None
     profile: Path | None = None
+    kit: Path | None = None
+    """The kit file whose tag sizes the table is read with (default: the one the profile
+    names, or on --resume the saved game's; else the scenario's own sizes)."""
     dice: str = "auto"
     cards: str = "auto"
     """auto: soloscope shuffles and draws; physical: the player's real deck, cards entered."""
@@ -89,6 +100,16 @@ def read_declarations(path: Path) -> tuple[Action, ...]:
         return tuple(action_from_saved(json.loads(line)) for line in lines if line.strip())
     except (OSError, ValueError) as exc:
         raise UserError(f"cannot read the declarations file {path}: {exc}") from None
+
+
+def _kit_for(opts: SessionOptions, profile: TableProfile) -> tuple[Kit, Path] | None:
+    """The kit the table is read with: --kit, the profile's, or on --resume the saved game's."""
+    used = kit_in_use(opts.kit, opts.profile, profile if opts.profile is not None else None)
+    if used is None and opts.resume is not None:
+        saved = saved_kit(opts.resume / "game.json")
+        if saved is not None:
+            used = kit_in_use(saved)
+    return used
 
 
 def fit_profile(source_spec: str, width_in: float, depth_in: float) -> TableProfile:
@@ -232,6 +253,10 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
             f"the profile is for a {profile.width_in:g} x {profile.depth_in:g} in table, but "
             f"{scenario.scenario.name} needs {scenario.table.width_in:g} x {scenario.table.depth_in:g} in"
         )
+    kit = _kit_for(opts, profile)
+    game.scenario = with_kit(scenario, kit)
+    if kit is not None:
+        echo(kit_words(kit))
     hub = LiveHub()
     handle = None
     keep = False
@@ -247,7 +272,10 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
                 else f"The table page: {handle.url}"
             )
         folder = _open_folder(opts, scenario.scenario.name)
-        result = _play(opts, game, folder, scenario_ref, seed, profile, hub, echo, speaker_holder)
+        kit_path = None if kit is None else kit[1]
+        result = _play(
+            opts, game, folder, scenario_ref, seed, profile, hub, echo, speaker_holder, kit_path
+        )
         result.url = handle.url if handle else None
         keep = (
             handle is not None
@@ -275,10 +303,11 @@ def _play(
     hub: LiveHub,
     echo: Callable[[str], None],
     speaker_holder: list[Speaker],
+    kit: Path | None = None,
 ) -> SessionResult:
     """The session proper: speech, the records, the frames through the live loop."""
     scenario = game.scenario
-    game.on_saved = saver(folder / "game.json", scenario_ref, seed)
+    game.on_saved = saver(folder / "game.json", scenario_ref, seed, kit)
     speech = opts.speech
     speaker = Speaker.from_option(speech, out_dir=folder / "speech" if speech == "on" else None)
     speaker_holder.append(speaker)
@@ -299,6 +328,7 @@ def _play(
                     "type": "session",
                     "source": opts.source,
                     "scenario": scenario_ref,
+                    **({"kit": str(kit.resolve())} if kit is not None else {}),
                     "seed": seed,
                     "part": part_number(recording),
                     "steps_before": len(game.steps),
@@ -382,6 +412,7 @@ def options_from_args(args: Any) -> SessionOptions:
         source=args.source,
         scenario=args.scenario,
         profile=Path(args.profile) if args.profile else None,
+        kit=Path(args.kit) if getattr(args, "kit", None) else None,
         dice=args.dice,
         cards=getattr(args, "cards", "auto"),
         seed=args.seed,

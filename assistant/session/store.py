@@ -155,13 +155,27 @@ def scenario_reference(name_or_path: str) -> str:
     return name_or_path
 
 
-def saver(path: Path, scenario_ref: str, seed: int | None) -> Callable[[LiveGame], None]:
-    """An ``on_saved`` callback that writes the game to ``path`` after every step."""
+def saver(
+    path: Path, scenario_ref: str, seed: int | None, kit: Path | None = None
+) -> Callable[[LiveGame], None]:
+    """An ``on_saved`` callback that writes the game to ``path`` after every step (with the
+    kit file the table is read with, as an absolute path, when there is one)."""
+    extra = {} if kit is None else {"kit": str(kit.resolve())}
 
     def save(game: LiveGame) -> None:
-        write_json_atomic(path, game_to_json(game, scenario_ref, seed))
+        write_json_atomic(path, game_to_json(game, scenario_ref, seed) | extra)
 
     return save
+
+
+def saved_kit(path: Path) -> Path | None:
+    """The kit file a saved game was read with (None: the scenario's own tag sizes)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    kit = data.get("kit") if isinstance(data, dict) else None
+    return Path(kit) if isinstance(kit, str) and kit else None
 
 
 def load_saved(path: Path, say: Callable[[str], None]) -> tuple[LiveGame, str, int | None]:

@@ -71,7 +71,12 @@ def test_png_pages_at_600_dpi(tmp_path: Path) -> None:
         (["--pieces", "99"], "--pieces must be 1 to 34"),
         (["--tag-mm", "30"], "does not fit on the base"),
         (["--scenario", "no-such-scenario"], "no scenario named"),
-        (["--scenario", "crossroads-ambush", "--tag-mm", "10"], "cannot be used with --scenario"),
+        (["--scenario", "crossroads-ambush", "--pieces", "3"], "cannot be used with --scenario"),
+        (["--scenario", "crossroads-ambush", "--tag-mm", "16"], "does not fit on the 32 mm bases"),
+        (["--camera", "4k", "--tag-mm", "12"], "cannot be used with --camera"),
+        (["--camera", "4k", "--profile", "p.json"], "not both"),
+        (["--profile", "missing.json"], "does not exist"),
+        (["--scenario", "ford-at-dawn", "--camera", "1080p"], "No kit written"),
     ],
 )
 def test_bad_input_is_one_line(
