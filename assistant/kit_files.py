@@ -60,6 +60,7 @@ def scenario_plan(
             words=view.words,
             px_per_mm=plan.kit.camera.px_per_mm,
             profile=str(profile_path),
+            height_mm=view.camera_height_mm,
         )
         plan = KitPlan(
             Kit(plan.kit.tags, camera_words, plan.kit.scenario, plan.kit.created),

@@ -8,7 +8,7 @@ read it (``--kit FILE``, or the kit a profile names). Version 1 layout::
     {"version": 1, "created": ISO time, "scenario": NAME or "",
      "camera": {"kind": "1080p" | "4k" | "720p" | "profile" | "manual" | "scenario",
                 "words": "a 1080p webcam 0.80 m above the table", "px_per_mm": 1.39,
-                "profile": PATH (kind "profile" only)},
+                "height_mm": 804, "profile": PATH (kind "profile" only)},
      "tags": [{"id", "piece", "name", "kind": "base" | "terrain", "base_mm", "size_mm",
                "forward_mm", "right_mm", "rotation_deg", "height_mm", "px_min",
                "status": "reliable" | "short" | "unknown"}]}
@@ -78,7 +78,7 @@ class KitTag:
             "right_mm": self.right_mm,
             "rotation_deg": self.rotation_deg,
             "height_mm": self.height_mm,
-            "px_min": round(self.px_min, 2),
+            "px_min": self.px_min,
             "status": self.status,
         }
 
@@ -97,13 +97,16 @@ class KitCamera:
     measured)."""
     profile: str = ""
     """The profile it was measured from (kind "profile")."""
+    height_mm: float = 0.0
+    """The camera's height above the table, millimetres (0: none)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The camera's JSON object."""
         out: dict[str, Any] = {
             "kind": self.kind,
             "words": self.words,
-            "px_per_mm": round(self.px_per_mm, 4),
+            "px_per_mm": self.px_per_mm,
+            "height_mm": self.height_mm,
         }
         if self.profile:
             out["profile"] = self.profile
@@ -210,6 +213,7 @@ def _load_v1(data: dict[str, Any], where: str) -> Kit:
             words=str(cam.get("words", "")),
             px_per_mm=float(cam.get("px_per_mm", 0.0)),
             profile=str(cam.get("profile", "")),
+            height_mm=float(cam.get("height_mm", 0.0)),
         )
         raw_tags = data["tags"]
         if not isinstance(raw_tags, list):

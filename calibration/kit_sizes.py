@@ -275,7 +275,8 @@ def _shortfall(group: list[tuple[TagNeed, KitTag, float]], view: CameraView) -> 
     readable = tag.px_min >= readable_tag_px(view.image_size_px)
     reliable = reliable_tag_px(view.image_size_px)
     if need.kind == "base":
-        what = f"the {need.base_mm:.0f} mm bases of {_names(tags)}"
+        named = f" of {_names(tags)}" if any(t.name for t in tags) else ""
+        what = f"the {need.base_mm:.0f} mm bases{named}"
         carry = f"carry at most a {tag.size_mm:g} mm tag clear of the figure"
     else:
         what = f"the terrain piece {_names(tags)}"
@@ -311,6 +312,11 @@ def size_kit(needs: Iterable[TagNeed], view: CameraView, scenario: str = "") -> 
                 else (need.kind, need.piece)
             )
             groups.setdefault(key, []).append((need, tag, want))
-    camera = KitCamera(kind=view.kind, words=view.words, px_per_mm=view.px_per_mm(3.0))
+    camera = KitCamera(
+        kind=view.kind,
+        words=view.words,
+        px_per_mm=view.px_per_mm(3.0),
+        height_mm=view.camera_height_mm,
+    )
     kit = Kit(tags=tuple(tags), camera=camera, scenario=scenario)
     return KitPlan(kit, tuple(_shortfall(g, view) for g in groups.values()))

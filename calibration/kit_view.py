@@ -134,7 +134,9 @@ def nominal_view(
     f = (h / 2.0) / math.tan(math.radians(NOMINAL_VFOV_DEG) / 2.0)
     matrix = ((f, 0.0, (w - 1) / 2.0), (0.0, f, (h - 1) / 2.0), (0.0, 0.0, 1.0))
     rot, tvec = _straight_down((width_in * MM_PER_IN / 2.0, depth_in * MM_PER_IN / 2.0, up))
-    homography = np.array(matrix) @ np.column_stack([rot[:, 0] * MM_PER_IN, rot[:, 1] * MM_PER_IN, tvec])
+    homography = np.array(matrix) @ np.column_stack(
+        [rot[:, 0] * MM_PER_IN, rot[:, 1] * MM_PER_IN, tvec]
+    )
     homography /= homography[2, 2]
     rvec, _ = cv2.Rodrigues(rot)
     pose = CameraPose(

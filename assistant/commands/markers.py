@@ -291,6 +291,7 @@ def _plain_sizing(
         view.words,
         view.px_per_mm(3.0),
         str(args.profile or ""),
+        view.camera_height_mm,
     )
     return plan.kit.tags[0].size_mm, tuple(s.sentence for s in plan.shortfalls), camera
 
