@@ -281,7 +281,8 @@ def _shortfall(group: list[tuple[TagNeed, KitTag, float]], view: CameraView) -> 
     else:
         what = f"the terrain piece {_names(tags)}"
         carry = f"carries at most a {tag.size_mm:g} mm tag"
-    span = f"it spans {math.floor(tag.px_min)} px at the worst place for {view.words}"
+    shown = f"{tag.px_min:.0f}" if round(tag.px_min) < reliable else f"{tag.px_min:.1f}"
+    span = f"it spans {shown} px at the worst place for {view.words}"
     if readable:
         verdict = (
             f"under the {reliable:.0f} px read in every frame ({want:g} mm), so some "

@@ -83,8 +83,8 @@ def _kit_note(tag: KitTag | None) -> str:
     if tag is None or tag.px_min <= 0:
         return ""
     if tag.status == "short":
-        return f"  [{int(tag.px_min)} px at the worst place: some sightings missed]"
-    return f"  [{int(tag.px_min)} px at the worst place]"
+        return f"  [{tag.px_min:.0f} px at the worst place: some sightings missed]"
+    return f"  [{tag.px_min:.0f} px at the worst place]"
 
 
 def scenario_roster(scenario: Scenario, kit: Kit | None = None) -> Roster:

@@ -299,3 +299,39 @@ def test_a_kit_for_other_bases_is_refused_in_one_line(
     err = capsys.readouterr().err.strip()
     assert "on a 25.4 mm base, but" in err and "stands on 31.8 mm" in err
     assert len(err.splitlines()) == 1
+
+
+def test_the_readmes_battle_at_your_table_with_a_1080p_webcam(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Steps 2, 4 and 5 of "A battle at your table", on a render of the set-up through the
+    nominal 1080p webcam carrying the kit it printed."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["markers", "--out", "kit.pdf", "--scenario", SCENARIO, "--camera", "1080p"]) == 0
+    lens = Camera.overhead("1080p", height_mm=load_kit("kit.kit.json").camera.height_mm)
+    write_frame(tmp_path / "cam" / "f.png", set_up_scene(tmp_path / "kit.kit.json"), lens, 12)
+    assert (
+        main(["calibrate", "--source", "cam", "--save", "table.json", "--kit", "kit.kit.json"]) == 0
+    )
+    assert "detection margin: the kit's 15 mm tags span 21 px" in capsys.readouterr().out
+    argv = ["play", "--source", "cam", "--scenario", SCENARIO, "--profile", "table.json"]
+    assert main([*argv, "--no-page", "--speech", "off", "--out", "run", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "tag sizes: kit kit.kit.json (sized for a 1080p webcam 0.80 m above the table)" in out
+    assert "The table matches Ambush at the Crossroads Shrine. Let battle begin." in out
+
+
+def test_a_4k_webcam_calibrates_without_a_lens_calibration(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its uncalibrated lens bends the far corner tags a few pixels off a flat fit (about
+    1 mm): that is no misplaced tag."""
+    out = tmp_path / "kit.pdf"
+    assert main(["markers", "--out", str(out), "--scenario", SCENARIO, "--camera", "4k"]) == 0
+    write_frame(tmp_path / "c" / "t.png", Scene(table=TableSpec(24, 24)), Camera.overhead("4k"))
+    kit = str(tmp_path / "kit.kit.json")
+    args = ["calibrate", "--source", str(tmp_path / "c"), "--kit", kit]
+    assert main([*args, "--save", str(tmp_path / "t.json")]) == 0, capsys.readouterr().err
+    (margin,) = [line for line in capsys.readouterr().out.splitlines() if "margin" in line]
+    assert margin.startswith("detection margin: the kit's 10 mm tags span 2")
+    assert "reliable from 27 px; margin +" in margin

@@ -104,7 +104,7 @@ def test_what_the_player_is_told_where_a_base_falls_short() -> None:
     assert {t.size_mm for t in short.tags} == {15.0}
     text = short.sentence
     assert text.startswith("The 32 mm bases of Sergeant Ash")
-    assert "carry at most a 15 mm tag clear of the figure: it spans 20 px" in text
+    assert "carry at most a 15 mm tag clear of the figure: it spans 21 px" in text
     assert "bases of 35 mm or more, a 4K camera (--camera 4k) or the camera at 0.70 m" in text
     assert "takes in 57 degrees top to bottom" in text
     refused = scenario_plan(load_scenario("ford-at-dawn"), camera="1080p").unreadable
