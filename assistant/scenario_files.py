@@ -31,8 +31,9 @@ HUMAN_CONTROLLER = "status-d20"
 ``simulate``)."""
 
 BASE_TAG_MM = 14.0
-"""Base tag side on the generated 1.25 in (32 mm) bases: what DESIGN §1 recommends for a 1080p
-camera."""
+"""Base tag side on the generated 1.25 in (32 mm) bases: the file's default kit (DESIGN §1's
+14-16 mm on 32 mm bases). ``soloscope markers --scenario FILE --camera 1080p|4k`` (or
+``--profile``) sizes the tags for the player's camera instead."""
 
 VICTORY: dict[ScenarioKind, str] = {
     ScenarioKind.BASIC_BATTLE: (
