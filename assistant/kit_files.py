@@ -7,6 +7,7 @@ and ``calibrate --kit`` record it there), else the scenario's own tag sizes (its
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -123,16 +124,26 @@ def read_kit(path: Path) -> Kit:
         raise UserError(str(exc)) from None
 
 
+@dataclass(frozen=True)
+class KitInUse:
+    """The kit a command reads the table with, and where it came from."""
+
+    kit: Kit
+    path: Path
+    named_by: Path | None = None
+    """The profile that names it (None: given with --kit, or saved with the game)."""
+
+
 def kit_in_use(
     kit_path: Path | None,
     profile_path: Path | None = None,
     profile: TableProfile | None = None,
-) -> tuple[Kit, Path] | None:
+) -> KitInUse | None:
     """The kit a command reads the table with: ``--kit``, else the one the profile names,
     else None (the scenario's own tag sizes). ``profile`` is the profile read from
     ``profile_path``, when the caller has it."""
     if kit_path is not None:
-        return read_kit(kit_path), kit_path
+        return KitInUse(read_kit(kit_path), kit_path)
     if profile_path is None:
         return None
     if profile is None:
@@ -145,27 +156,37 @@ def kit_in_use(
             f"profile {profile_path} names the kit file {named}, which does not exist: give "
             "--kit FILE (the .kit.json written beside the kit's PDF)"
         )
-    return read_kit(named), named
+    return KitInUse(read_kit(named), named, profile_path)
 
 
-def with_kit(scenario: Scenario, used: tuple[Kit, Path] | None) -> Scenario:
-    """The scenario with the tag sizes and places of the kit in use (unchanged for None)."""
+def with_kit(
+    scenario: Scenario, used: KitInUse | None, warn: Callable[[str], None] | None = None
+) -> Scenario:
+    """The scenario with the tag sizes and places of the kit in use (unchanged for None).
+
+    A kit that does not fit the scenario's pieces is refused in one sentence; one the profile
+    names (made for another scenario) is passed over with a warning to ``warn`` when given,
+    and the scenario's own sizes are used."""
     if used is None:
         return scenario
-    kit, path = used
     try:
-        return apply_kit(scenario, kit, f"kit {path}")
+        return apply_kit(scenario, used.kit, f"kit {used.path}")
     except KitMismatchError as exc:
-        raise UserError(str(exc)) from None
+        if used.named_by is None or warn is None:
+            raise UserError(str(exc)) from None
+        warn(
+            f"the kit {used.path} that {used.named_by} names does not fit "
+            f"{scenario.scenario.name} ({exc}); its own tag sizes are used"
+        )
+        return scenario
 
 
-def kit_words(used: tuple[Kit, Path] | None) -> str:
+def kit_words(used: KitInUse | None) -> str:
     """One line saying where the tag sizes come from."""
     if used is None:
         return "tag sizes: the scenario's own"
-    kit, path = used
-    sized = f" (sized for {kit.camera.words})" if kit.camera.words else ""
-    return f"tag sizes: kit {path}{sized}"
+    sized = f" (sized for {used.kit.camera.words})" if used.kit.camera.words else ""
+    return f"tag sizes: kit {used.path}{sized}"
 
 
 def kit_tag_sizes(kit: Kit) -> list[TagSize]:

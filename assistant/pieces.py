@@ -202,6 +202,12 @@ def apply_kit(scenario: Scenario, kit: Kit, where: str = "the kit") -> Scenario:
     Raises KitMismatchError naming ``where`` and the first tag that does not fit.
     """
 
+    name = scenario.scenario.name
+    remake = (
+        f"give the kit made for scenario {name} with --kit FILE, or make it with soloscope "
+        f"markers --scenario {name} --camera 1080p|4k (or --profile PROFILE)"
+    )
+
     def swapped(
         tags: tuple[TagSpec, ...], who: str, kind: str, base_mm: float
     ) -> tuple[TagSpec, ...]:
@@ -209,10 +215,7 @@ def apply_kit(scenario: Scenario, kit: Kit, where: str = "the kit") -> Scenario:
         for tag in tags:
             k = kit.tag(tag.id)
             if k is None:
-                raise KitMismatchError(
-                    f"{where} has no tag {tag.id} ({who}): make the kit for scenario "
-                    f"{scenario.scenario.name} (soloscope markers --scenario ...)"
-                )
+                raise KitMismatchError(f"{where} has no tag {tag.id} ({who}): {remake}")
             if k.kind != kind:
                 raise KitMismatchError(
                     f"{where} puts tag {tag.id} on a {k.kind} piece, but {who} is a {kind} piece"
@@ -220,7 +223,7 @@ def apply_kit(scenario: Scenario, kit: Kit, where: str = "the kit") -> Scenario:
             if kind == "base" and abs(k.base_mm - base_mm) > 0.5:
                 raise KitMismatchError(
                     f"{where} has tag {tag.id} on a {k.base_mm:g} mm base, but {who} stands on "
-                    f"{base_mm:.1f} mm: make the kit for scenario {scenario.scenario.name}"
+                    f"{base_mm:.1f} mm: {remake}"
                 )
             out.append(
                 tag.model_copy(

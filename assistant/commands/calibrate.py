@@ -17,7 +17,7 @@ import importlib.util
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -25,13 +25,15 @@ import numpy.typing as npt
 from assistant.errors import UserError
 from calibration.errors import CalibrationError
 from calibration.intrinsics import Intrinsics
-from calibration.kit_file import Kit
 from calibration.profile import TableProfile, build_profile, load_intrinsics, save_profile
 from calibration.quality import QualityReport, TagSize, assess
 from calibration.table import CORNER_IDS
 from vision.detector import Detector, to_grey
 from vision.sources import CameraSource, open_source
 from vision.types import Frame
+
+if TYPE_CHECKING:
+    from assistant.kit_files import KitInUse
 
 NAME = "calibrate"
 HELP = "map the table from its four corner tags, report the set-up's quality, save a profile"
@@ -282,7 +284,7 @@ def run(args: argparse.Namespace) -> int:
         dictionary=args.dictionary,
         intrinsics=intrinsics,
         tag_mm=args.tag_mm,
-        tags=() if kit_used is None else kit_tag_sizes(kit_used[0]),
+        tags=() if kit_used is None else kit_tag_sizes(kit_used.kit),
         tag_height_mm=args.tag_height_mm,
         camera_size_px=_resolution(args.resolution),
     )
@@ -309,12 +311,14 @@ def run(args: argparse.Namespace) -> int:
     if args.save is None:
         print("the set-up is good; give --save PROFILE to keep it")
         return 0
-    save_profile(profile.with_kit(None if kit_used is None else kit_used[1], args.save), args.save)
+    save_profile(
+        profile.with_kit(None if kit_used is None else kit_used.path, args.save), args.save
+    )
     print(f"saved {args.save}")
     return 0
 
 
-def _kit_for(args: argparse.Namespace) -> tuple[Kit, Path] | None:
+def _kit_for(args: argparse.Namespace) -> KitInUse | None:
     """The kit to check: --kit, else the one the profile about to be replaced named."""
     from assistant.kit_files import kit_in_use
 
@@ -327,5 +331,5 @@ def _kit_for(args: argparse.Namespace) -> tuple[Kit, Path] | None:
     except (CalibrationError, UserError):
         return None
     if used is not None:
-        print(f"using the kit {used[1]} that {args.save} names")
+        print(f"using the kit {used.path} that {args.save} names")
     return used

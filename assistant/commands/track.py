@@ -139,7 +139,7 @@ def _with_kit(
     used = kit_in_use(args.kit, args.profile, profile if args.profile is not None else None)
     if used is None:
         return profile, ids
-    kit = used[0]
+    kit = used.kit
     print(f"soloscope track: {kit_words(used)}", file=sys.stderr)
     heights = {t.tag_id: t.height_mm for t in kit.tags if t.kind == "terrain"}
     profile = replace(profile, tag_heights_mm={**profile.tag_heights_mm, **heights})

@@ -9,17 +9,17 @@ as they are; otherwise each unit's move is one activation. Inches, degrees and s
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from assistant.errors import UserError
+from assistant.kit_files import KitInUse
 from assistant.recorder import EVENTS_NAME, is_recording, read_event_log
 from assistant.replay.poses import MM_PER_IN, piece_centre_in
 from assistant.replay.records import SEEN, Move, SettledState, move_fields, weakest
 from assistant.replay.runs import SESSION_KINDS, plan_run, run_recordings, run_records
-from calibration.kit_file import Kit
 from vision.types import PieceSpec, TagId, TagMount
 
 
@@ -90,13 +90,18 @@ class Roster:
         }
 
 
-def roster_from_scenario(name_or_path: str, kit: tuple[Kit, Path] | None = None) -> Roster:
+def roster_from_scenario(
+    name_or_path: str,
+    kit: KitInUse | None = None,
+    warn: Callable[[str], None] | None = None,
+) -> Roster:
     """Load a scenario (bundled name or TOML path) and keep what the replay needs; ``kit``
-    (a kit file and where it was read) gives the tags' sizes and places."""
+    gives the tags' sizes and places (one the profile names that does not fit is passed over,
+    said to ``warn``)."""
     from assistant.kit_files import with_kit
     from assistant.scenarios import load_scenario
 
-    scenario = with_kit(load_scenario(name_or_path), kit)
+    scenario = with_kit(load_scenario(name_or_path), kit, warn)
     pieces = []
     sides = {}
     for unit in scenario.units:

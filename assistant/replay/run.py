@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from assistant.errors import UserError
-from assistant.kit_files import kit_in_use
+from assistant.kit_files import KitInUse, kit_in_use
 from assistant.replay.dice_seen import TrayWatch
 from assistant.replay.document import timeline_document
 from assistant.replay.engine_replay import GameReplayer
@@ -43,7 +43,6 @@ from assistant.replay.reconstruct import (
 )
 from assistant.replay.review import load_corrections, write_review
 from assistant.replay.timeline import Timeline, TimelineBuilder, TimelineSettings
-from calibration.kit_file import Kit
 from calibration.profile import TableProfile, load_profile
 from calibration.quality import MAX_REPROJECTION_MM
 
@@ -175,7 +174,7 @@ def _check_profile(
 
 def _kit_for(
     options: ReplayOptions, records: list[dict[str, Any]], warnings: list[str]
-) -> tuple[Kit, Path] | None:
+) -> KitInUse | None:
     """The kit the footage shows: --kit, the profile's, or the one the session was played
     with (when its file is still there)."""
     used = kit_in_use(options.kit, options.profile)
@@ -197,7 +196,7 @@ def _kit_for(
 
 
 def _session_roster(
-    records: list[dict[str, Any]], warnings: list[str], kit: tuple[Kit, Path] | None = None
+    records: list[dict[str, Any]], warnings: list[str], kit: KitInUse | None = None
 ) -> tuple[str | None, Roster | None]:
     """The scenario the session's log names, when no --scenario was given and it loads here."""
     name = next(
@@ -211,7 +210,7 @@ def _session_roster(
     if not name:
         return None, None
     try:
-        return name, roster_from_scenario(name, kit)
+        return name, roster_from_scenario(name, kit, warnings.append)
     except UserError as exc:
         warnings.append(
             f"the session's scenario {name} cannot be loaded here ({exc}): pieces are shown by "
@@ -242,7 +241,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
     warnings.extend(log_problems)
     scenario = options.scenario
     kit = _kit_for(options, records, warnings)
-    roster = roster_from_scenario(scenario, kit) if scenario else None
+    roster = roster_from_scenario(scenario, kit, warnings.append) if scenario else None
     if scenario is None:
         scenario, roster = _session_roster(records, warnings, kit)
     profile = _profile_for(options, reader, roster)

@@ -20,7 +20,7 @@ from typing import Any
 
 from assistant.commands.calibrate import profile_from_frames
 from assistant.errors import UserError
-from assistant.kit_files import kit_in_use, kit_words, with_kit
+from assistant.kit_files import KitInUse, kit_in_use, kit_words, with_kit
 from assistant.live_hub import LiveHub
 from assistant.recorder import SessionRecorder
 from assistant.scenarios import load_game
@@ -41,7 +41,6 @@ from assistant.session.view import build_view
 from assistant.speech import Speaker, parse_speech_option
 from assistant.web.auth import token_banner
 from assistant.web.server import serve
-from calibration.kit_file import Kit
 from calibration.profile import TableProfile, load_profile
 from engine.actions import Action
 from engine.protocols import find_controller
@@ -102,7 +101,7 @@ def read_declarations(path: Path) -> tuple[Action, ...]:
         raise UserError(f"cannot read the declarations file {path}: {exc}") from None
 
 
-def _kit_for(opts: SessionOptions, profile: TableProfile) -> tuple[Kit, Path] | None:
+def _kit_for(opts: SessionOptions, profile: TableProfile) -> KitInUse | None:
     """The kit the table is read with: --kit, the profile's, or on --resume the saved game's."""
     used = kit_in_use(opts.kit, opts.profile, profile if opts.profile is not None else None)
     if used is None and opts.resume is not None:
@@ -254,7 +253,11 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
             f"{scenario.scenario.name} needs {scenario.table.width_in:g} x {scenario.table.depth_in:g} in"
         )
     kit = _kit_for(opts, profile)
-    game.scenario = with_kit(scenario, kit)
+    warned: list[str] = []
+    game.scenario = with_kit(scenario, kit, warned.append)
+    if warned:
+        kit = None
+        echo(f"Warning: {warned[0]}")
     if kit is not None:
         echo(kit_words(kit))
     hub = LiveHub()
@@ -272,7 +275,7 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
                 else f"The table page: {handle.url}"
             )
         folder = _open_folder(opts, scenario.scenario.name)
-        kit_path = None if kit is None else kit[1]
+        kit_path = None if kit is None else kit.path
         result = _play(
             opts, game, folder, scenario_ref, seed, profile, hub, echo, speaker_holder, kit_path
         )

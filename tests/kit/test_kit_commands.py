@@ -112,7 +112,7 @@ def test_profile_sizes_the_kit_for_the_camera_it_measured(table: Path) -> None:
     # the profile now names the kit, so the other commands find it
     assert profile.kit == "kit.kit.json"
     used = kit_in_use(None, table / "table.json")
-    assert used is not None and used[1] == table / "kit.kit.json"
+    assert used is not None and used.path == table / "kit.kit.json"
 
 
 def test_the_profiles_kit_is_read_through_that_camera(table: Path) -> None:

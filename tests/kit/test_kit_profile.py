@@ -57,7 +57,7 @@ def test_a_profile_names_its_kit_relative_to_its_folder(tmp_path: Path) -> None:
     loaded = load_profile(path)
     assert profile_kit_path(loaded, path).resolve() == kit.resolve()
     used = kit_in_use(None, path)
-    assert used is not None and used[0].scenario == "strike-causeway"
+    assert used is not None and used.kit.scenario == "strike-causeway"
 
 
 @pytest.mark.parametrize("version", [1, 2])

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from assistant.cli import main
+from assistant.errors import UserError
 from assistant.footage import overhead_camera
-from assistant.kit_files import scenario_plan
+from assistant.kit_files import KitInUse, scenario_plan, with_kit
 from assistant.pieces import KitMismatchError, apply_kit, kit_for, on_board, scenario_kit
 from assistant.scenarios import bundled_scenarios, load_scenario
 from assistant.tables.dungeon_demo import grid_camera
@@ -206,3 +207,19 @@ def test_a_size_of_ones_own_with_a_scenario(tmp_path: Path) -> None:
     listing = out.with_suffix(".tags.txt").read_text(encoding="utf-8")
     assert f"20 mm tag, {base_tag_offset_mm(40.0, 20.0):g} mm ahead of the centre" in listing
     assert math.isclose(bases[0].base_mm, 1.575 * MM)
+
+
+def test_a_kit_the_profile_names_for_another_scenario_is_passed_over() -> None:
+    """A profile names the kit last made for it; a battle of another scenario (a campaign's
+    next one) is read with its own sizes and a warning, while a --kit that does not fit is
+    refused."""
+    crossroads = load_scenario("crossroads-ambush")
+    ford_kit = scenario_kit(load_scenario("ford-at-dawn"))
+    warned: list[str] = []
+    named = KitInUse(ford_kit, Path("ford.kit.json"), named_by=Path("table.json"))
+    assert with_kit(crossroads, named, warned.append) == crossroads
+    assert warned and warned[0].startswith(
+        "the kit ford.kit.json that table.json names does not fit crossroads-ambush"
+    )
+    with pytest.raises(UserError, match="give the kit made for scenario crossroads-ambush"):
+        with_kit(crossroads, KitInUse(ford_kit, Path("ford.kit.json")), warned.append)
