@@ -15,7 +15,7 @@ from assistant.errors import UserError
 from assistant.pieces import KitMismatchError, apply_kit, on_board, plan_for_view, tag_needs
 from calibration.errors import CalibrationError
 from calibration.kit_file import Kit, KitCamera, KitTag, load_kit
-from calibration.kit_sizes import KitPlan, carried_mm, place_mm
+from calibration.kit_sizes import KitPlan, carried_mm, kit_tag
 from calibration.kit_view import CameraView, nominal_view, profile_view
 from calibration.profile import TableProfile, load_profile, profile_kit_path
 from calibration.quality import TagSize
@@ -92,21 +92,7 @@ def manual_kit(scenario: Scenario, tag_mm: float) -> tuple[Kit, tuple[TooLarge, 
             if most < tag_mm:
                 too_large.setdefault(need.base_mm, []).append(need.name)
                 carried[need.base_mm] = most
-        forward, right = place_mm(need, size)
-        tags.append(
-            KitTag(
-                tag_id=need.tag_id,
-                piece=need.piece,
-                name=need.name,
-                kind=need.kind,
-                size_mm=size,
-                forward_mm=forward,
-                right_mm=right,
-                rotation_deg=need.rotation_deg,
-                height_mm=need.height_mm,
-                base_mm=need.base_mm,
-            )
-        )
+        tags.append(kit_tag(need, size))
     kit = Kit(
         tags=tuple(tags),
         camera=KitCamera(kind="manual", words=f"base tags of {tag_mm:g} mm, as asked"),

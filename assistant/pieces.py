@@ -13,11 +13,12 @@ scenario the sizes and places of a kit, which every reader of the table then use
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from shapely.geometry import Polygon
 
-from calibration.kit_file import Kit, KitCamera, KitTag
-from calibration.kit_sizes import KitPlan, TagNeed, base_placement, size_kit
+from calibration.kit_file import Kit, KitCamera
+from calibration.kit_sizes import KitPlan, TagNeed, base_placement, kit_tag, size_kit
 from calibration.kit_view import CameraView, nominal_view
 from engine.scenario import Scenario, TagSpec
 from vision.types import PieceSpec, TagId, TagMount
@@ -101,46 +102,45 @@ def tag_list_lines(scenario: Scenario) -> list[str]:
     return lines
 
 
+def _need(tag: TagSpec, piece: str, name: str, **place: Any) -> TagNeed:
+    """A scenario's tag as a tag to size (``place``: kind, base and placement or footprint)."""
+    return TagNeed(
+        tag_id=tag.id,
+        piece=piece,
+        name=name,
+        size_mm=tag.size_mm,
+        forward_mm=tag.forward_mm,
+        right_mm=tag.right_mm,
+        rotation_deg=tag.rotation_deg,
+        height_mm=tag.height_mm,
+        **place,
+    )
+
+
 def tag_needs(scenario: Scenario) -> tuple[TagNeed, ...]:
     """Every tag of the scenario as a tag to size: the units' base tags, then the terrain's."""
-    needs: list[TagNeed] = []
-    for u in scenario.units:
-        for tag in u.tags:
-            needs.append(
-                TagNeed(
-                    tag_id=tag.id,
-                    piece=u.id,
-                    name=u.name,
-                    kind="base",
-                    size_mm=tag.size_mm,
-                    forward_mm=tag.forward_mm,
-                    right_mm=tag.right_mm,
-                    rotation_deg=tag.rotation_deg,
-                    height_mm=tag.height_mm,
-                    base_mm=u.base_diameter_in * MM_PER_INCH,
-                    placement=base_placement(
-                        tag.forward_mm, tag.right_mm, tag.rotation_deg, len(u.tags) == 1
-                    ),
-                )
-            )
+    needs = [
+        _need(
+            tag,
+            u.id,
+            u.name,
+            kind="base",
+            base_mm=u.base_diameter_in * MM_PER_INCH,
+            placement=base_placement(
+                tag.forward_mm, tag.right_mm, tag.rotation_deg, len(u.tags) == 1
+            ),
+        )
+        for u in scenario.units
+        for tag in u.tags
+    ]
+    pieces = {t.id: t for t in scenario.terrain}
     for kit in terrain_kits(scenario):
-        piece = next(t for t in scenario.terrain if t.id == kit.spec.name)
-        for tag in piece.tags:
-            needs.append(
-                TagNeed(
-                    tag_id=tag.id,
-                    piece=piece.id,
-                    name=piece.name,
-                    kind="terrain",
-                    size_mm=tag.size_mm,
-                    forward_mm=tag.forward_mm,
-                    right_mm=tag.right_mm,
-                    rotation_deg=tag.rotation_deg,
-                    height_mm=tag.height_mm,
-                    placement="fixed",
-                    footprint_mm=kit.footprint_mm,
-                )
-            )
+        piece = pieces[kit.spec.name]
+        needs += [
+            _need(tag, piece.id, piece.name, kind="terrain", placement="fixed",
+                  footprint_mm=kit.footprint_mm)
+            for tag in piece.tags
+        ]  # fmt: skip
     return tuple(needs)
 
 
@@ -171,21 +171,7 @@ def kit_for(scenario: Scenario, camera: str = "1080p", *, height_mm: float | Non
 
 def scenario_kit(scenario: Scenario) -> Kit:
     """The scenario's own tags as a kit (its default kit, sized for no camera in particular)."""
-    tags = tuple(
-        KitTag(
-            tag_id=n.tag_id,
-            piece=n.piece,
-            name=n.name,
-            kind=n.kind,
-            size_mm=n.size_mm,
-            forward_mm=n.forward_mm,
-            right_mm=n.right_mm,
-            rotation_deg=n.rotation_deg,
-            height_mm=n.height_mm,
-            base_mm=n.base_mm,
-        )
-        for n in tag_needs(scenario)
-    )
+    tags = tuple(kit_tag(n, n.size_mm, at=(n.forward_mm, n.right_mm)) for n in tag_needs(scenario))
     return Kit(tags=tags, camera=KitCamera(kind="scenario"), scenario=scenario.scenario.name)
 
 

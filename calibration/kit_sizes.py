@@ -32,7 +32,7 @@ from typing import Literal
 
 from shapely.geometry import Polygon
 
-from calibration.kit_file import Kit, KitCamera, KitTag, TagKind
+from calibration.kit_file import Kit, KitCamera, KitTag, TagKind, TagStatus
 from calibration.kit_ids import BASE_TAG_MARGIN_MM
 from calibration.kit_layout import base_tag_offset_mm
 from calibration.kit_view import CAMERAS, CameraView
@@ -214,6 +214,32 @@ class KitPlan:
         return tuple(s for s in self.shortfalls if not s.readable)
 
 
+def kit_tag(
+    need: TagNeed,
+    size_mm: float,
+    at: tuple[float, float] | None = None,
+    px_min: float = 0.0,
+    status: TagStatus = "unknown",
+) -> KitTag:
+    """The kit's tag for a need at ``size_mm``: at ``at`` = (forward, right) millimetres, or
+    where the kit places a tag of that size (:func:`place_mm`)."""
+    forward, right = place_mm(need, size_mm) if at is None else at
+    return KitTag(
+        tag_id=need.tag_id,
+        piece=need.piece,
+        name=need.name,
+        kind=need.kind,
+        size_mm=size_mm,
+        forward_mm=forward,
+        right_mm=right,
+        rotation_deg=need.rotation_deg,
+        height_mm=need.height_mm,
+        base_mm=need.base_mm,
+        px_min=px_min,
+        status=status,
+    )
+
+
 def size_tag(need: TagNeed, view: CameraView) -> tuple[KitTag, float]:
     """The tag as sized for the camera, and the reliable size it would need (mm)."""
     scale = view.px_per_mm(need.height_mm)
@@ -221,23 +247,10 @@ def size_tag(need: TagNeed, view: CameraView) -> tuple[KitTag, float]:
     want = reliable_mm(scale, reliable, need.kind)
     carried = carried_mm(need)
     size = want if want <= carried else max(carried, size_range(need.kind)[0])
-    forward, right = place_mm(need, size)
     px = size * scale
+    status: TagStatus = "reliable" if px >= reliable - 1e-6 else "short"
     return (
-        KitTag(
-            tag_id=need.tag_id,
-            piece=need.piece,
-            name=need.name,
-            kind=need.kind,
-            size_mm=size,
-            forward_mm=forward,
-            right_mm=right,
-            rotation_deg=need.rotation_deg,
-            height_mm=need.height_mm,
-            base_mm=need.base_mm,
-            px_min=px,
-            status="reliable" if px >= reliable - 1e-6 else "short",
-        ),
+        kit_tag(need, size, px_min=px, status=status),
         want,
     )
 

@@ -4,7 +4,6 @@ no kit, and a kit named but gone is said in one line."""
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 
 import cv2
@@ -20,26 +19,17 @@ from calibration.errors import CalibrationError
 from calibration.kit_file import save_kit
 from calibration.profile import (
     PROFILE_VERSION,
+    TableProfile,
     build_profile,
     load_profile,
     profile_kit_path,
     save_profile,
 )
-from calibration.table import corner_layout
+from tests.calibration.test_cal_profile_io import _corners
 
 
-def _profile():
-    k = np.array([[1300.0, 0, 960], [0, 1300.0, 540], [0, 0, 1]])
-    r0 = np.array([[1.0, 0, 0], [0, -1, 0], [0, 0, -1]])
-    rt, _ = cv2.Rodrigues(np.array([math.radians(3.0), 0.0, 0.0]))
-    r = rt @ r0
-    rvec, _ = cv2.Rodrigues(r)
-    tvec = -r @ np.array([304.8, 260.0, 900.0])
-    corners = {}
-    for i, c in corner_layout(24, 24).items():
-        obj = np.array([[x * 25.4, y * 25.4, 0.0] for x, y in c])
-        p, _ = cv2.projectPoints(obj, rvec, tvec, k, None)
-        corners[i] = p.reshape(4, 2)
+def _profile() -> TableProfile:
+    corners, _ = _corners()
     return build_profile(corners, (1920, 1080))
 
 
