@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
             every = sum(still.reads.get(i, 0) == args.draws for i, _, _ in shown)
             sizes = {}
             for kind in ("base", "terrain"):
-                found = sorted({(t.size_mm, int(t.px_min)) for t in kit.tags if t.kind == kind})
+                found = sorted({(t.size_mm, round(t.px_min)) for t in kit.tags if t.kind == kind})
                 sizes[kind] = ", ".join(f"{s:g} mm ({p} px)" for s, p in found) or "-"
             print(
                 f"| {b.name} | {camera} | {sizes['base']} | {sizes['terrain']} | {verdict} | "
