@@ -27,7 +27,6 @@ from calibration.kit_file import Kit, KitCamera, KitTag
 from calibration.kit_ids import PIECE_IDS, TERRAIN_IDS, TERRAIN_TAG_MM, role_of
 from calibration.kit_layout import PAPERS, BaseTagSpec, KitSpec
 from calibration.kit_tray import append_tray_page
-from calibration.kit_view import CAMERAS
 from engine.scenario import Scenario
 
 NAME = "markers"
@@ -403,6 +402,8 @@ def _plain_kit_file(spec: KitSpec, camera: KitCamera) -> Kit:
 
 def _sizes_line(kit: Kit) -> str:
     """ "base tags 15 mm, terrain tags 16-18 mm, sized for a 1080p webcam 0.80 m above ..." """
+    from calibration.kit_view import CAMERAS
+
     parts = []
     for kind in ("base", "terrain"):
         sizes = sorted({t.size_mm for t in kit.tags if t.kind == kind})
