@@ -166,15 +166,6 @@ def test_which_bundled_scenarios_a_1080p_webcam_can_play() -> None:
     }
 
 
-def test_a_4k_kit_reads_the_readmes_battle(stills: dict[tuple[str, str], Still]) -> None:
-    s = still(stills, "ford-at-dawn", "4k")
-    assert not s.plan.shortfalls
-    shown = visible_kit_tags(s)
-    assert len(shown) >= 0.8 * len(s.plan.kit.tags)
-    assert all(s.reads.get(i, 0) == NOISE_DRAWS for i, _, _ in shown)
-    assert {t.size_mm for t in s.plan.kit.tags if t.kind == "base"} == {10.0}
-
-
 def test_the_command_writes_the_kit_the_render_reads(tmp_path: Path) -> None:
     out = tmp_path / "kit.pdf"
     assert (
