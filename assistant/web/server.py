@@ -10,20 +10,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
+from werkzeug.serving import BaseWSGIServer
 
 from assistant.errors import UserError
 from assistant.live_hub import LiveHub
 from assistant.web.app import create_app
 from assistant.web.auth import EMPTY_TOKEN, login_url
+from assistant.web.connections import ConnectionLimits, bounded_server
 from assistant.web.context import stopping_event
-
-
-class _QuietRequestHandler(WSGIRequestHandler):
-    """Werkzeug's handler without a log line per request (the terminal is the player's)."""
-
-    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        return
 
 
 def is_loopback(host: str) -> bool:
@@ -82,13 +76,15 @@ def serve(
     token: str | None = None,
     *,
     config: Mapping[str, Any] | None = None,
+    limits: ConnectionLimits | None = None,
 ) -> ServerHandle:
     """Serve the table page for ``hub`` in a background thread; returns at once.
 
     Binds ``host`` (127.0.0.1 by default: this computer only). Any other host (the CLI's
     ``--listen-all`` gives ``0.0.0.0``) makes every request need a token: ``token`` if given,
     else a new random one (``handle.token``). ``port`` 0 picks a free port. An empty ``token``
-    is a ``UserError`` (it would refuse every request).
+    is a ``UserError`` (it would refuse every request). ``limits`` bounds the connections
+    and how long a request may take to arrive (``ConnectionLimits()`` by default).
     """
     if token is not None and not token.strip():
         raise UserError(EMPTY_TOKEN)
@@ -102,14 +98,7 @@ def serve(
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((host.strip("[]"), port))
         listener.listen(128)
-        server = make_server(
-            host,
-            port,
-            app,
-            threaded=True,
-            request_handler=_QuietRequestHandler,
-            fd=listener.fileno(),
-        )
+        server = bounded_server(host, port, app, listener.fileno(), limits or ConnectionLimits())
     except OSError as exc:
         raise UserError(
             f"the table page cannot listen on {host}:{port} ({exc.strerror or exc}); "
