@@ -14,6 +14,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from assistant.bidi import strings_without_bidi_controls
+
 _PLACEHOLDER = "/*__REPLAY_DATA__*/null"
 
 
@@ -23,8 +25,10 @@ def viewer_template() -> str:
 
 
 def render_viewer(document: dict[str, Any]) -> str:
-    """The viewer page with ``document`` (a timeline.json object) inlined."""
-    data = json.dumps(document, separators=(",", ":"), ensure_ascii=True)
+    """The viewer page with ``document`` (a timeline.json object) inlined, without the
+    bidirectional controls in its names and texts (see ``assistant.bidi``)."""
+    plain = strings_without_bidi_controls(document)
+    data = json.dumps(plain, separators=(",", ":"), ensure_ascii=True)
     # Inside <script>, "</" could close the element early; "<!--" could open a comment.
     data = data.replace("</", "<\\/").replace("<!--", "<\\!--")
     template = viewer_template()

@@ -1,8 +1,8 @@
 """Access control for the table page: a token when it listens beyond this computer.
 
-With a token set, a request must carry it as ``?token=`` (the page then keeps it in a cookie),
-as the ``X-Soloscope-Token`` header, or as ``Authorization: Bearer``; anything else gets a plain
-403. Without a token the page only answers requests addressed to this computer by name (Host
+With a token set, a request must carry it as ``?token=`` (the page then keeps it in a cookie,
+and a browser opening an address with it is sent on to the same address without it), as the
+``X-Soloscope-Token`` header, or as ``Authorization: Bearer``; anything else gets a plain 403. Without a token the page only answers requests addressed to this computer by name (Host
 ``localhost``/``127.0.0.1``/``[::1]``), which keeps other web sites from reaching it through DNS
 rebinding.
 
@@ -81,10 +81,28 @@ def _check_request(token: str | None) -> Response | None:
         return _forbidden(WRONG_TOKEN)
     if from_query:
         g.soloscope_set_cookie = True
-        if request.method == "GET" and request.path == "/":
-            # Keep the token out of the address bar (and out of screenshots): cookie + redirect.
-            return redirect("/", code=303)  # type: ignore[return-value]
+        if request.method == "GET" and _opens_a_page():
+            # Keep the token out of the address bar, the history and screenshots: the cookie
+            # carries it from now on.
+            return redirect(_address_without_token(), code=303)  # type: ignore[return-value]
     return None
+
+
+def _opens_a_page() -> bool:
+    """True for a browser opening an address (the table page, the campaign page, a battle's
+    record), not for a script fetching data (those keep ``?token=`` working without a
+    cookie)."""
+    mode = request.headers.get("Sec-Fetch-Mode")
+    if mode is not None:
+        return mode.lower() == "navigate"
+    named = {mimetype for mimetype, _ in request.accept_mimetypes}  # "*/*" names nothing
+    return request.path == "/" or "text/html" in named
+
+
+def _address_without_token() -> str:
+    """This request's path and query, ``token`` left out."""
+    rest = [(k, v) for k, v in request.args.items(multi=True) if k != "token"]
+    return request.path + (f"?{urlencode(rest)}" if rest else "")
 
 
 def _origin_of(url: str) -> tuple[str, str] | None:

@@ -24,6 +24,12 @@
 
   const $ = (id) => document.getElementById(id);
 
+  // Right-to-left overrides and the other bidirectional controls are taken out of every text
+  // the view brings (names come from scenario files): "\u202Eevil" would show as "live".
+  const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+  const parseView = (text) =>
+    JSON.parse(text, (key, value) => (typeof value === "string" ? value.replace(BIDI_CONTROLS, "") : value));
+
   function el(tag, attrs = {}, parent = null, text = null) {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
@@ -650,7 +656,7 @@
     source.addEventListener("view", (event) => {
       const renumbered = state.renumbered;
       state.renumbered = false;
-      applyView(Number(event.lastEventId) || state.version + 1, JSON.parse(event.data), renumbered);
+      applyView(Number(event.lastEventId) || state.version + 1, parseView(event.data), renumbered);
     });
     source.addEventListener("frame", (event) => {
       const frame = JSON.parse(event.data);
@@ -659,7 +665,8 @@
   }
 
   fetch("/api/view")
-    .then((response) => response.json())
+    .then((response) => response.text())
+    .then(parseView)
     .then((body) => { if (body.view) applyView(body.version, body.view); })
     .catch(() => {});
   connect();
