@@ -10,6 +10,7 @@ from assistant.campaign.battle import roster_units
 from assistant.campaign.model import CampaignError
 from assistant.campaign.rest import require_rest_rules
 from assistant.campaign.store import CampaignStore
+from assistant.campaign.view import plural
 from assistant.campaign.wounds import LOST, resolve, rolls_needed
 from assistant.errors import UserError
 from engine.dice import DiceError, PhysicalDice, RandomSource, ScriptedDice, SeededDice
@@ -111,5 +112,6 @@ def recover_character(store: CampaignStore, who: str) -> str:
         raise CampaignError(why)
     store.recover(row.key, after.wounds)
     return (
-        f"{row.name} takes the Recovery action: {row.wounds} wound(s) before, {after.wounds} now."
+        f"{row.name} takes the Recovery action: {plural(row.wounds, 'wound')} before, "
+        f"{after.wounds} now."
     )

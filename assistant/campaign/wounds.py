@@ -55,6 +55,14 @@ def _tokens(n: int) -> str:
     return f"{n} wound" + ("" if n == 1 else "s")
 
 
+def _back(entry: BattleWounds) -> str:
+    """How a fallen character returns: every wound slot filled, or unhurt when its card has
+    no wound slot (it cannot carry a wound into a battle)."""
+    if entry.slots == 0:
+        return "unhurt (its card has no wound slots to fill)"
+    return f"with every wound slot filled ({_tokens(entry.slots)})"
+
+
 def status_for(wounds: int) -> str:
     """fit or wounded, by the wounds carried."""
     return WOUNDED if wounds else FIT
@@ -65,7 +73,7 @@ def resolve(option: str, entry: BattleWounds, dice: RandomSource) -> Resolved:
     if option == "A":
         wounds = entry.slots if entry.fallen else entry.wounds
         if entry.fallen:
-            text = f"{entry.name} fell; returns next battle with every slot filled ({_tokens(wounds)})."
+            text = f"{entry.name} fell; returns next battle {_back(entry)}."
         elif wounds:
             text = f"{entry.name} carries {_tokens(wounds)} into the next battle."
         else:
@@ -77,9 +85,7 @@ def resolve(option: str, entry: BattleWounds, dice: RandomSource) -> Resolved:
             text = f"{entry.name} fell; rolled {roll}: lost for the campaign."
             return Resolved(entry.key, 0, LOST, (roll,), text)
         wounds = entry.slots
-        text = (
-            f"{entry.name} fell; rolled {roll}: returns with every slot filled ({_tokens(wounds)})."
-        )
+        text = f"{entry.name} fell; rolled {roll}: returns {_back(entry)}."
         return Resolved(entry.key, wounds, status_for(wounds), (roll,), text)
     rolls = tuple(
         dice.roll(6, f"{entry.name}: wound {i + 1} heals on 4-6") for i in range(entry.wounds)

@@ -18,18 +18,25 @@ def _db(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", required=True, help="the campaign's SQLite file")
 
 
+def _about(text: str) -> dict[str, str]:
+    """A step's help in the list of steps and atop its own --help."""
+    return {"help": text, "description": text}
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """One sub-command per step of a campaign, each with --db."""
     steps = parser.add_subparsers(dest="step", metavar="STEP", required=True)
-    new = steps.add_parser("new", help="begin a campaign from a campaign file")
+    new = steps.add_parser("new", **_about("Begin a campaign from a campaign file."))
     new.add_argument("file", help="campaign .toml file, or a bundled campaign's name")
     _db(new)
-    show = steps.add_parser("show", help="the roster, the battles so far and the next battle")
+    show = steps.add_parser(
+        "show", **_about("Show the roster, the battles so far and the next battle.")
+    )
     show.add_argument("--json", action="store_true", help="one JSON object")
     show.add_argument("--page", action="store_true", help="serve the campaign page until Ctrl-C")
     show.add_argument("--port", type=int, default=5000, help="port of the campaign page")
     _db(show)
-    nxt = steps.add_parser("next", help="play the next battle (live, or simulated)")
+    nxt = steps.add_parser("next", **_about("Play the next battle (live, or simulated)."))
     how = nxt.add_mutually_exclusive_group(required=True)
     how.add_argument("--source", help="camera index (0), video file, image folder: play live")
     how.add_argument("--simulate", action="store_true", help="the AI against the autopilot")
@@ -43,7 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     nxt.add_argument("--no-page", action="store_true", help="do not serve the table page (live)")
     nxt.add_argument("--declarations", help="JSON-lines file of the player's actions (footage)")
     _db(nxt)
-    res = steps.add_parser("resolve", help="resolve the last battle's wounds (RULES D000-13)")
+    res = steps.add_parser(
+        "resolve", **_about("Resolve the last battle's wounds as the campaign's wound option says.")
+    )
     res.add_argument(
         "--dice",
         choices=["auto", "physical"],
@@ -55,12 +64,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     res.add_argument("--speech", default="on", help="on, off, or wav:DIR")
     _db(res)
     rec = steps.add_parser(
-        "recover", help="a character takes the Recovery action between battles (d20 rules)"
+        "recover", **_about("A character takes the Recovery action between battles (d20 rules).")
     )
     rec.add_argument("character", help="the character's name or id")
     rec.add_argument("--speech", default="on", help="on, off, or wav:DIR")
     _db(rec)
-    undo = steps.add_parser("undo", help="take back the last battle")
+    undo = steps.add_parser("undo", **_about("Take back the last battle."))
     _db(undo)
 
 
@@ -190,11 +199,15 @@ def _next(args: argparse.Namespace, store: CampaignStore) -> int:
 
 def _record(store: CampaignStore, title: str, result: BattleResult) -> None:
     """Write the battle (one transaction) and say what happened."""
+    from assistant.campaign.view import plural
+
     n = store.record_battle(result)
     print(f"Battle {n}: {title} ({result.scenario}, seed {result.seed}): {result.outcome}.")
     for entry, kills in result.units:
-        state = "fell" if entry.fallen else f"{entry.wounds} wound(s)"
-        print(f"  {entry.name}: {state}, {kills} kill(s)")
+        state = (
+            "fell" if entry.fallen else plural(entry.wounds, "wound") if entry.wounds else "unhurt"
+        )
+        print(f"  {entry.name}: {state}, {plural(kills, 'kill')}")
     if result.flags:
         print(f"  Flags set: {', '.join(result.flags)}")
     following = f"next: {result.next_node}" if result.next_node else "the campaign ends"

@@ -70,7 +70,10 @@ def test_campaign_page_shows_roster_graph_and_battles(
             "class"
         )
         rook = page.query_selector(".veteran[data-id='rook']")
-        assert rook.inner_text().count("carrying 1 wound from the shrine") == 1
+        # Rook carried a wound from the shrine and has just fallen at the ford: the card says
+        # the fall (issue 22), not the wound it carried into that battle
+        assert "fell at the ford (wounds not resolved yet)" in rook.inner_text().lower()
+        assert "carrying" not in rook.inner_text()
         assert len(rook.query_selector_all(".slot.filled")) == 1
         assert "1. shrine" in rook.inner_text() and "2. ford" in rook.inner_text()
         # The graph: the path taken so far and the branch not taken.

@@ -60,7 +60,10 @@ def test_option_a_four_battles_to_the_end(
     assert "campaign resolve" in err and err.count("\n") == 1
     said = cli(capsys, "campaign", "resolve", "--speech", "off", "--db", str(db))
     assert "Shieldman Rook carries 1 wound into the next battle." in said
-    assert "Crossbow Ivy fell; returns next battle with every slot filled (0 wounds)." in said
+    assert (
+        "Crossbow Ivy fell; returns next battle unhurt (its card has no wound slots to fill)."
+        in said
+    )
     data = show(capsys, db)
     roster = {c["id"]: c for c in data["roster"]}
     assert (roster["rook"]["wounds"], roster["rook"]["status"]) == (1, "wounded")

@@ -55,7 +55,7 @@ def test_recovery_once_between_battles_and_a_full_heal_at_dawn(
     assert roster["hrolf"]["wounds"] == 1  # defeated: back with every wound it can carry (A)
 
     out = cli(capsys, "campaign", "recover", "Sir Aldo", "--speech", "off", "--db", str(db))
-    assert "Sir Aldo takes the Recovery action: 2 wound(s) before, 0 now." in out
+    assert "Sir Aldo takes the Recovery action: 2 wounds before, 0 now." in out
     err = cli(capsys, "campaign", "recover", "aldo", "--speech", "off", "--db", str(db), code=2)
     assert "Sir Aldo has already recovered this session" in err
     roster = _roster(capsys, db)

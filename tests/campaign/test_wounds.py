@@ -69,6 +69,8 @@ def test_resolve_with_physical_dice_typed_in(
         "Roll a d6 for Crossbow Ivy: fallen, lost on 1-2: ",
         "Roll a d6 for Shieldman Rook: wound 1 heals on 4-6: ",
     ]
-    assert "Crossbow Ivy fell; rolled 5: returns with every slot filled (0 wounds)." in said
+    assert (
+        "Crossbow Ivy fell; rolled 5: returns unhurt (its card has no wound slots to fill)." in said
+    )
     assert "Shieldman Rook rolled 4: every wound heals." in said
     assert all(c["status"] == "fit" for c in show(capsys, db)["roster"])
