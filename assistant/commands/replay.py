@@ -13,7 +13,7 @@ from assistant.progress import progress_bar
 from assistant.replay.run import ReplayOptions, ReplayResult, run_replay
 
 NAME = "replay"
-HELP = "build a replay (timeline, board states, events, HTML viewer) from recorded footage"
+HELP = "Build a replay (timeline, board states, events, HTML viewer) from recorded footage."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,7 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--scenario",
         help="scenario name or TOML file: names pieces, terrain (default: the one the session's "
-        "event log names)",
+        "event log names, else the one named by NAME.json beside the video NAME.mp4, as "
+        "`soloscope footage` writes it)",
     )
     parser.add_argument(
         "--profile",
@@ -143,6 +144,8 @@ def run(args: argparse.Namespace) -> int:
         result = run_replay(options, update)
     for w in result.warnings:
         console.print(f"[yellow]warning:[/yellow] {w}", highlight=False)
+    if args.scenario is None and result.scenario is not None:
+        print(f"the pieces are named by scenario {result.scenario}")
     print(summary_line(result))
     print(f"open {(result.out_dir / 'index.html').resolve()}")
     if options.video:

@@ -18,7 +18,11 @@ Version 1 (table inches, degrees, seconds)::
                  "known": {"seen", "inferred", "rules", "unknown"}},
       (how each move, removal and hidden piece was known: "seen" from the tags, "inferred" from
       the picture, "rules" from the game's reconstruction, "unknown")
-     "activations": [{"index", "t", "t_start", "label"}],
+     "activations": [{"index", "t", "t_start", "label", "number", "of", "counts"}],
+      (the steps of 'step by activation': "counts" is "activation" when "number" is the
+      activation the step belongs to, "of" the activations in all — two steps of one activation,
+      a move and the bonus move after a fall, share it — or "move" when the steps are the moves
+      seen, with no game to count activations)
      (events with "source": "engine" come from replaying the moves in the scenario's engine
       when there is no session log: "activation", "order", "order_check", "legality",
       "removed", "round_start", "pick_up", "note")
@@ -137,9 +141,13 @@ def timeline_document(
         "piece_moves": [pm.to_json() for pm in pmoves],
         "states": states,
         "events": events,
-        "activations": list(game.activations)
-        if game is not None and game.activations
-        else activations(timeline.moves, pmoves, logged),
+        "activations": numbered_steps(
+            list(game.activations)
+            if game is not None and game.activations
+            else activations(timeline.moves, pmoves, logged),
+            game,
+            bool(logged),
+        ),
         "roster": roster.to_json() if roster else None,
         "keyframes": keyframes,
         "warnings": list(warnings) + (never_seen(timeline, roster) if roster else []),
@@ -149,6 +157,46 @@ def timeline_document(
             **({"rolls": rolls_summary(seen_rolls)} if seen_rolls else {}),
         },
     }
+
+
+def numbered_steps(
+    steps: list[dict[str, Any]], game: EngineReplay | None, logged: bool
+) -> list[dict[str, Any]]:
+    """The viewer's steps, each numbered as the game counts it ("number" of "of", what it
+    "counts"): by the engine's activations (as ``game_summary`` counts them: a step joins the
+    earliest activation of its unit not yet taken that began by then, else its unit's latest
+    one), by the session log's activations (one step each), or, with neither, as moves."""
+    if game is not None and game.activations:
+        started = [
+            e
+            for e in sorted(game.events, key=lambda e: e["t"])
+            if e["kind"] == "activation" and e.get("unit")
+        ]
+        taken = [False] * len(started)
+        latest: dict[str, int] = {}
+        numbered = []
+        for step in steps:
+            unit = step.get("unit")
+            number = next(
+                (
+                    i + 1
+                    for i, e in enumerate(started)
+                    if not taken[i] and e["unit"] == unit and e["t"] <= step["t"] + 1e-6
+                ),
+                None,
+            )
+            if number is not None:
+                taken[number - 1] = True
+                latest[str(unit)] = number
+            else:
+                number = latest.get(str(unit), max(latest.values(), default=1))
+            numbered.append({**step, "number": number, "of": len(started), "counts": "activation"})
+        return numbered
+    counts = "activation" if logged else "move"
+    return [
+        {**step, "number": i + 1, "of": len(steps), "counts": counts}
+        for i, step in enumerate(steps)
+    ]
 
 
 def roll_event(roll: SeenRoll) -> dict[str, Any]:

@@ -96,6 +96,9 @@ class ReplayResult:
     interrupted: bool = False
     summary: dict[str, Any] = field(default_factory=dict)
     """timeline.json's "summary": moves, removed, hidden and how each was known."""
+    scenario: str | None = None
+    """The scenario that named the pieces: --scenario, else the session log's, else the one
+    the footage's metadata file names; None: pieces are shown by their tags."""
 
     @property
     def speed(self) -> float:
@@ -219,6 +222,46 @@ def _session_roster(
         return None, None
 
 
+def footage_scenario(footage: Path) -> str | None:
+    """The scenario named by the metadata file beside a video (``NAME.json`` beside
+    ``NAME.mp4``, as ``soloscope footage`` writes it: ``{"version": 1, "scenario", "video",
+    ...}``), or None when there is none or it names another video. A scenario given as a
+    relative path is taken from the metadata file's folder."""
+    meta = footage.with_suffix(".json")
+    if footage.is_dir() or not meta.is_file():
+        return None
+    try:
+        data = json.loads(meta.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("video", footage.name) != footage.name:
+        return None
+    name = data.get("scenario")
+    if not isinstance(name, str) or not name.strip():
+        return None
+    if name.endswith(".toml") and not Path(name).is_absolute():
+        return str(meta.parent / name)
+    return name
+
+
+def _footage_roster(
+    footage: Path, warnings: list[str], kit: KitInUse | None = None
+) -> tuple[str | None, Roster | None]:
+    """The scenario the footage's metadata file names, when no --scenario was given, the
+    session's log names none, and it loads here."""
+    name = footage_scenario(footage)
+    if name is None:
+        return None, None
+    try:
+        return name, roster_from_scenario(name, kit, warnings.append)
+    except UserError as exc:
+        warnings.append(
+            f"the scenario {name} named by {footage.with_suffix('.json').name} cannot be loaded "
+            f"here ({exc}): pieces are shown by their tags; give --scenario to name them"
+        )
+        return None, None
+
+
 def _write_json_atomic(path: Path, data: Any) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
@@ -244,6 +287,8 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
     roster = roster_from_scenario(scenario, kit, warnings.append) if scenario else None
     if scenario is None:
         scenario, roster = _session_roster(records, warnings, kit)
+    if scenario is None:
+        scenario, roster = _footage_roster(options.footage, warnings, kit)
     profile = _profile_for(options, reader, roster)
     out = options.out_dir
     out.mkdir(parents=True, exist_ok=True)
@@ -283,6 +328,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
     last_checkpoint = time.monotonic()
     source = {
         "footage": str(options.footage),
+        "scenario": scenario,
         "kind": reader.kind,
         "fps": reader.fps,
         "size_px": list(reader.size_px),
@@ -364,6 +410,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
     if options.review:
         write_review(doc, out)
     result.timeline = builder.timeline()
+    result.scenario = scenario
     result.warnings = doc["warnings"]
     result.summary = doc["summary"]
     result.footage_s = last_t + stride / reader.fps

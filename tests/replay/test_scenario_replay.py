@@ -79,6 +79,20 @@ def test_scenario_replay_names_the_units_that_moved(tmp_path: Path) -> None:
     assert doc["roster"]["terrain"][0]["polygon"]
     assert len(result.timeline.moves) == 3
 
+    # Without --scenario, the metadata file beside the video names it (as `soloscope footage`
+    # writes it); before, the pieces were "tag 16"... (issue 22). A quick pass is enough.
+    meta = {"version": 1, "scenario": path.name, "seed": 1, "video": "ford.mp4"}
+    (tmp_path / "ford.json").write_text(json.dumps(meta), encoding="utf-8")
+    quick = run_replay(ReplayOptions(tmp_path / "ford.mp4", tmp_path / "named", stride=4))
+    assert quick.scenario == str(tmp_path / path.name)
+    named = json.loads((tmp_path / "named" / "timeline.json").read_text())
+    assert named["roster"]["title"] == "The Ford at Dawn"
+    assert named["source"]["scenario"] == quick.scenario
+    assert {m["piece"] for m in named["piece_moves"]} <= {m.piece for m in moves}
+    assert not [
+        e for e in named["events"] if re.search(r"\btag 1[6-9]\b|\btag [2-4]\d\b", e["text"])
+    ]
+
 
 def test_a_piece_with_two_tags_makes_one_move_from_both() -> None:
     from assistant.replay.reconstruct import Roster, piece_moves

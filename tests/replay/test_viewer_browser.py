@@ -154,3 +154,27 @@ def test_the_event_list_follows_the_scrubber(sample_page: Any) -> None:
         want = max(i for i, e in enumerate(shown) if e["t"] <= t + 1e-6)
         assert current == [want], (t, current, want)
         assert shown[want]["visible"], f"at {t:.1f} s the current event is out of sight"
+
+
+def test_the_viewer_counts_activations_as_the_replay_does(
+    sample_page: Any, sample_replay: tuple[dict, dict, Path]
+) -> None:
+    """Before: ``soloscope replay`` said 26 activations and the viewer "Activation 1 / 28" (two
+    bonus moves after a fall were counted as activations of their own)."""
+    doc = sample_replay[1]
+    total = doc["summary"]["game"]["activations"]
+    steps = doc["activations"]
+    assert {s["of"] for s in steps} == {total}
+    assert [s["number"] for s in steps] == sorted(s["number"] for s in steps)
+    assert {s["number"] for s in steps} == set(range(1, total + 1))
+    labels = []
+    for i in range(len(steps)):
+        sample_page.evaluate(f"window.replay.gotoActivation({i})")
+        labels.append(sample_page.inner_text("#activation-label").split(":", 1)[0])
+    assert labels[0] == f"Activation 1 / {total}"
+    assert labels[-1] == f"Activation {total} / {total}"
+    assert all(label.endswith(f" / {total}") for label in labels)
+    for step, label in zip(steps, labels, strict=True):
+        if "bonus" in step["label"]:  # a bonus move is shown as part of its activation
+            assert label == f"Activation {step['number']} / {total}"
+            assert labels.count(label) == 2
