@@ -30,7 +30,7 @@ from calibration.kit_tray import append_tray_page
 from engine.scenario import Scenario
 
 NAME = "markers"
-HELP = "write the printable kit (tags, lens board, rulers) as a true-scale PDF"
+HELP = "Write the printable kit (tags, lens board, rulers) as a true-scale PDF."
 
 PNG_DPI = 600.0
 MM_PER_INCH = 25.4
@@ -148,6 +148,19 @@ def scenario_roster(scenario: Scenario, kit: Kit | None = None) -> Roster:
         tuple(sorted(bases, key=lambda b: b.tag_id)),
         tuple(sorted(terrain_sizes.items())),
     )
+
+
+def pdf_page_count(path: Path, written: int) -> int:
+    """The pages of the PDF at ``path`` (``written``, the kit's own, without pypdfium2)."""
+    try:
+        import pypdfium2 as pdfium
+    except ImportError:  # without it no page was added to the kit
+        return written
+    document = pdfium.PdfDocument(str(path))
+    try:
+        return len(document)
+    finally:
+        document.close()
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -362,8 +375,7 @@ def run(args: argparse.Namespace) -> int:
         roster=() if roster is None else roster.lines,
     )
     kit = sized.kit if sized is not None else _plain_kit_file(spec, camera or KitCamera("manual"))
-    pages = write_kit_pdf(spec, out)
-    print(f"wrote {out}: {len(pages)} pages on {args.paper}; print at 100 % (actual size)")
+    pages = len(write_kit_pdf(spec, out))
     if args.scenario is not None:  # a grid scenario: its board at true scale, or a real board
         from assistant.tables.dungeon_kit import print_grid_board
 
@@ -371,6 +383,9 @@ def run(args: argparse.Namespace) -> int:
     if args.tray is not None:
         append_tray_page(out, PAPERS[args.paper], args.tray)
         print(f"added the {args.tray} dice tray sheet as the last page")
+    # the grid board and the tray sheet are added to the file: count what it holds now
+    pages = pdf_page_count(out, pages)
+    print(f"wrote {out}: {pages} pages on {args.paper}; print at 100 % (actual size)")
     if roster is not None:
         list_path = out.with_suffix(".tags.txt")
         try:
