@@ -29,6 +29,20 @@ USER_FACING_ERRORS: tuple[type[BaseException], ...] = (
 )
 
 
+class CommandParser(argparse.ArgumentParser):
+    """An argument parser that reports an unknown option itself, with its own usage: ``rules
+    --jsn`` shows the usage of ``rules``, not of ``soloscope`` (argparse leaves a subcommand's
+    unknown options to the top-level parser)."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
 def _command_modules() -> list[ModuleType]:
     found = []
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda i: i.name):
@@ -42,7 +56,7 @@ def _command_modules() -> list[ModuleType]:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every discovered subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="soloscope",
         description="A solo miniatures wargaming assistant: an overhead camera reads the "
         "table, the AI opponent gives its orders aloud and on a web page.",

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from assistant.kit_files import KitInUse
 
 NAME = "calibrate"
-HELP = "map the table from its four corner tags, report the set-up's quality, save a profile"
+HELP = "Map the table from its four corner tags, report the set-up's quality and save a profile."
 
 CAMERA_WARMUP_FRAMES = 10
 

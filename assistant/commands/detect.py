@@ -15,7 +15,7 @@ from vision.detector import Detector, to_grey
 from vision.sources import open_source
 
 NAME = "detect"
-HELP = "print the raw tag sightings of every frame (pixels), for diagnosing a set-up"
+HELP = "Print the raw tag sightings of every frame (pixels), for diagnosing a set-up."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -21,7 +21,7 @@ from vision.dice import DiceRead, DiceView, find_tray, read_dice, tray_view
 from vision.sources import CameraSource, ImageSource, open_source
 
 NAME = "dice"
-HELP = "read the dice in a picture of the dice tray (or any picture of dice)"
+HELP = "Read the dice in a picture of the dice tray (or any picture of dice)."
 
 CAMERA_WARMUP_FRAMES = 10
 """Frames a camera is given to settle its exposure before the dice are read."""
@@ -64,8 +64,8 @@ def describe(reading: DiceRead) -> list[str]:
     """The reading in words, one line each: the values, then each die not read."""
     values = sorted(reading.values, reverse=True)
     lines = [
-        f"{len(values)} dice read: {' '.join(map(str, values)) or '-'}"
-        + (f" (total {sum(values)})" if values else "")
+        f"{len(values)} {'die' if len(values) == 1 else 'dice'} read: "
+        f"{' '.join(map(str, values)) or '-'}" + (f" (total {sum(values)})" if values else "")
     ]
     for u in reading.unreadable:
         lines.append(f"not read ({u.reason.value}) at x={u.x_px:.0f}, y={u.y_px:.0f} px")

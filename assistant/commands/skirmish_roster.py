@@ -25,9 +25,8 @@ RULESETS = ("skirmish2d6",)
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``roster new``."""
     steps = parser.add_subparsers(dest="step", metavar="STEP", required=True)
-    new = steps.add_parser(
-        "new", help="start a warband file (when FILE does not exist) or check it"
-    )
+    about = "Start a warband file (when FILE does not exist) or check it."
+    new = steps.add_parser("new", help=about, description=about)
     new.add_argument("--ruleset", required=True, help=f"the rule system ({', '.join(RULESETS)})")
     new.add_argument("file", type=Path, help="the warband file (TOML)")
     new.add_argument("--name", default="My Warband", help="the name of a new warband")

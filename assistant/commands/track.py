@@ -25,7 +25,7 @@ from vision.tracker import TablePipeline, Tracker
 from vision.types import BoardSnapshot, Frame
 
 NAME = "track"
-HELP = "print every tracked tag's pose in table inches, frame by frame"
+HELP = "Print every tracked tag's pose in table inches, frame by frame."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

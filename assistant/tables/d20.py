@@ -85,8 +85,8 @@ class D20Adapter(BaseAdapter):
     name = NAME
     replayed_events = frozenset({"round_start", "activation"})
     odds_help = (
-        "chance of a hit and of damage: 'odds d20 --attack melee|ranged|cover "
-        "[--attack-twice] [--defend-twice]'"
+        "The chance of a hit and of damage: 'odds d20 --attack melee|ranged|cover "
+        "[--attack-twice] [--defend-twice]'."
     )
 
     # ---------------------------------------------------------------- turns

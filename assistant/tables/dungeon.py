@@ -90,8 +90,8 @@ class DungeonAdapter(BaseAdapter):
     name = NAME
     replayed_events = frozenset({"round_start", "place"})
     odds_help = (
-        "exact odds of the grid game: 'odds dungeon --need 4' (a d6 attack), "
-        "'--need 3 --wounds 2 --attacks 3' (defeat within N attacks), '--patrol' (the d8 table)"
+        "Exact odds of the grid game: 'odds dungeon --need 4' (a d6 attack), "
+        "'--need 3 --wounds 2 --attacks 3' (defeat within N attacks), '--patrol' (the d8 table)."
     )
 
     def __init__(self) -> None:

@@ -53,8 +53,8 @@ class FirefightLiteAdapter(BaseAdapter):
     name = NAME
     replayed_events = frozenset({"round_start", "initiative", "initiative_choice"})
     odds_help = (
-        "a shot's chance to hit and to wound, and the card AI's chance to fire at a distance: "
-        "'odds firefight-lite --ranged 1 --cover soft --armour 1 --distance 4'"
+        "A shot's chance to hit and to wound, and the card AI's chance to fire at a distance: "
+        "'odds firefight-lite --ranged 1 --cover soft --armour 1 --distance 4'."
     )
 
     # ---------------------------------------------------------------- turns

@@ -50,7 +50,9 @@ class NarrativeAdapter(BaseAdapter):
 
     name = NAME
     replayed_events = frozenset({"round_start", "activation", "pick_up", "bonus_activation"})
-    odds_help = "the chance that one attack wounds: 'odds narrative --attack 1 --defence 0 --moved'"
+    odds_help = (
+        "The chance that one attack wounds: 'odds narrative --attack 1 --defence 0 --moved'."
+    )
 
     # ---------------------------------------------------------------- turns
     def turn(self, state: GameState, ruleset: Ruleset) -> Turn:

@@ -84,8 +84,8 @@ class SkirmishAdapter(BaseAdapter):
     name = NAME
     replayed_events = frozenset({"round_start", "activation"})
     odds_help = (
-        "exact 2D6 odds: 'odds skirmish2d6 --opposed D' (stat difference), "
-        "'--recover SKILL', '--charge INCHES'"
+        "Exact 2D6 odds: 'odds skirmish2d6 --opposed D' (stat difference), "
+        "'--recover SKILL', '--charge INCHES'."
     )
 
     # ---------------------------------------------------------------- turns

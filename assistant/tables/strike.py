@@ -59,7 +59,9 @@ class StrikeAdapter(BaseAdapter):
 
     name = NAME
     replayed_events = frozenset({"round_start", "activation", STRIKE})
-    odds_help = "the Oracle pool: 'odds strike --dice 8' (a given face at least once, T001A-01)"
+    odds_help = (
+        "The Oracle pool: 'odds strike --dice 8' (the chance of a given face at least once)."
+    )
 
     def __init__(self) -> None:
         self._shown: tuple[int, str, StrikeCount] | None = None
@@ -308,7 +310,8 @@ class StrikeAdapter(BaseAdapter):
         capacity = activatable(pool, [TYPES.index(t) + 1 for t in names])
         said = ", ".join(f"{TYPES[f - 1]} {c}" for f, c in capacity.items())
         left = len(pool) - sum(capacity.values())
-        return f"Activatable: {said}; {left} dice left over for skills"
+        dice = "die" if left == 1 else "dice"
+        return f"Activatable: {said}; {left} {dice} left over for skills"
 
     # ------------------------------------------------------ reading footage
     def replay_move(

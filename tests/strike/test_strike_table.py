@@ -133,7 +133,7 @@ def test_odds_strike(capsys: pytest.CaptureFixture[str]) -> None:
         == 0
     )
     assert capsys.readouterr().out.strip().splitlines()[-1] == (
-        "Activatable: command 2, heavy 1, skirmish 0, support 1; 1 dice left over for skills"
+        "Activatable: command 2, heavy 1, skirmish 0, support 1; 1 die left over for skills"
     )
     assert main(["odds", "strike", "--dice", "500"]) != 0
     assert "--dice takes a pool of 0 to 200 dice, not 500" in capsys.readouterr().err
