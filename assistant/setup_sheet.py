@@ -2,7 +2,9 @@
 
 Page 1 shows the table with a 1 in grid (6 in lines labelled), each terrain piece's outline
 filled by what it is, named, with its tag drawn where it sits ("up" is the far edge), the
-deployment zones, the figures' starting places and the objective markers; the following
+deployment zones, the figures' starting places and the objective markers, none drawn over
+another (``setup_sheet_layout``: a figure that would cover a marker is drawn beside its place
+with a leader line, and each label goes where it covers nothing); the following
 lines list every tag and piece with its centre in table inches, which is what the camera
 checks at the table (``soloscope play``: each tag within 0.5 in and 15 degrees). All page
 sizes are millimetres; the table's +y (the far edge) is up on the page.
@@ -10,11 +12,22 @@ sizes are millimetres; the table's +y (the far edge) is up on the page.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from fpdf import FPDF
+from shapely.geometry import Point, Polygon
 
 from assistant.scenario_files import tag_mm, terrain_tags, unit_entries
+from assistant.setup_sheet_layout import (
+    Label,
+    LabelWish,
+    Measure,
+    PlacedFigure,
+    place_figures,
+    place_labels,
+    tag_area,
+)
 from assistant.terrain_files import MM_PER_IN, piece_tags, tag_size_mm
 from engine.generators.scenario import GeneratedScenario, ScenarioTerrain
 from engine.generators.terrain import TerrainLayout, TerrainPiece
@@ -171,23 +184,43 @@ def _label(pdf: FPDF, x: float, y: float, text: str, size_pt: float, bold: bool 
     pdf.text(x - pdf.get_string_width(text) / 2, y + size_pt * 0.3528 * 0.35, text)
 
 
+def pdf_measure(pdf: FPDF) -> Measure:
+    """The width of a text as ``_label`` draws it, millimetres."""
+
+    def width(text: str, size_pt: float, bold: bool) -> float:
+        pdf.set_font("Helvetica", "B" if bold else "", size_pt)
+        return float(pdf.get_string_width(_latin1(text)))
+
+    return width
+
+
+def _frame_texts(m: _Map, w: float, d: float) -> list[Label]:
+    """The grid's numbers (every 6 in) and the edges' names, round the table."""
+    out = [Label(f"{x}", m(x, 0)[0], m(x, 0)[1] + 3.0, 6) for x in range(0, int(w) + 1, 6)]
+    out += [Label(f"{y}", m(0, y)[0] - 3.5, m(0, y)[1], 6) for y in range(0, int(d) + 1, 6)]
+    top, bottom = m(w / 2, d), m(w / 2, 0)
+    out.append(Label("far edge (the AI's side)", top[0], top[1] - 2.5, 7))
+    out.append(Label("front edge (your side)", bottom[0], bottom[1] + 6.5, 7))
+    return out
+
+
 def _grid(pdf: FPDF, m: _Map, w: float, d: float) -> None:
     pdf.set_line_width(0.1)
     for x in range(int(w) + 1):
         pdf.set_draw_color(150 if x % 6 == 0 else 225)
         pdf.line(*m(x, 0), *m(x, d))
-        if x % 6 == 0:
-            _label(pdf, m(x, 0)[0], m(x, 0)[1] + 3.0, f"{x}", 6)
     for y in range(int(d) + 1):
         pdf.set_draw_color(150 if y % 6 == 0 else 225)
         pdf.line(*m(0, y), *m(w, y))
-        if y % 6 == 0:
-            _label(pdf, m(0, y)[0] - 3.5, m(0, y)[1], f"{y}", 6)
+
+
+def _tag_side(p: SheetPiece, m: _Map) -> float:
+    return max(3.0, p.tag_mm / MM_PER_IN * m.mm_per_in)
 
 
 def _draw_tag(pdf: FPDF, m: _Map, p: SheetPiece) -> None:
     """The tag as a square with its id and an arrow toward its "up" (the far edge)."""
-    side = max(3.0, p.tag_mm / MM_PER_IN * m.mm_per_in)
+    side = _tag_side(p, m)
     cx, cy = m(p.x, p.y)
     pdf.set_fill_color(255)
     pdf.set_draw_color(0)
@@ -199,29 +232,95 @@ def _draw_tag(pdf: FPDF, m: _Map, p: SheetPiece) -> None:
     _label(pdf, cx, cy, str(p.tag), max(5.0, min(9.0, side * 1.6)), True)
 
 
+def _objective_shape(o: SheetMark, m: _Map, r: float) -> Polygon:
+    cx, cy = m(o.x, o.y)
+    if o.role == "cargo":
+        return Polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)])
+    return Point(cx, cy).buffer(r * 0.8)
+
+
+@dataclass(frozen=True)
+class MapLayout:
+    """Where the map's marks and labels go (page millimetres), none over another."""
+
+    figures: tuple[PlacedFigure, ...]
+    """In the order of ``Sheet.figures``."""
+    labels: tuple[Label, ...]
+    """The zones', objectives' and terrain pieces' labels."""
+    fixed: tuple[Label, ...]
+    """The grid's numbers and the edges' names round the table."""
+    marks: tuple[Polygon, ...]
+    """Every tag square (with its arrow) and objective marker."""
+
+
+def map_layout(sheet: Sheet, m: _Map, measure: Measure) -> MapLayout:
+    """Place the figures beside whatever they would cover, then every label (objectives
+    first, then the deployment zones, then the terrain pieces' types) where it covers
+    nothing."""
+    w, d = sheet.width_in, sheet.depth_in
+    r = 0.5 * m.mm_per_in
+    tags = [tag_area(*m(p.x, p.y), _tag_side(p, m)) for p in sheet.pieces if p.tag is not None]
+    objectives = [_objective_shape(o, m, r) for o in sheet.objectives]
+    figures = place_figures([m(f.x, f.y) for f in sheet.figures], r, [*tags, *objectives])
+    fixed = _frame_texts(m, w, d)
+    wishes = []
+    for o in sheet.objectives:
+        cx, cy = m(o.x, o.y)
+        wishes.append(LabelWish(o.label, cx, cy, 5.5, clear_mm=r, first=(0.0, -1.0)))
+    for label, role, ring in sheet.zones:
+        xs = [x for x, _ in ring]
+        ys = [y for _, y in ring]
+        spot = m((min(xs) + max(xs)) / 2, max(ys) - 0.6 if role == "human" else min(ys) + 0.6)
+        wishes.append(LabelWish(f"{label} deploy here", *spot, 7, bold=True))
+    for p in sheet.pieces:
+        cx, cy = m(p.x, p.y)
+        if p.tag is None:
+            wishes.append(LabelWish(p.type_name, cx, cy, 6))
+        else:
+            wishes.append(LabelWish(p.type_name, cx, cy, 6, clear_mm=_tag_side(p, m) / 2 + 0.6))
+    circles = [Point(f.x, f.y).buffer(f.r) for f in figures]
+    obstacles = [*tags, *objectives, *circles, *(t.area(measure) for t in fixed)]
+    labels = place_labels(wishes, obstacles, measure)
+    return MapLayout(tuple(figures), tuple(labels), tuple(fixed), (*tags, *objectives))
+
+
+def _draw_figure(pdf: FPDF, mark: SheetMark, placed: PlacedFigure) -> None:
+    """A figure's circle and tag number; drawn beside its place, a leader from a dot on it."""
+    if placed.moved:
+        pdf.set_draw_color(0)
+        pdf.set_fill_color(0)
+        pdf.set_line_width(0.25)
+        gap = placed.r / math.dist((placed.x, placed.y), (placed.true_x, placed.true_y))
+        edge = (
+            placed.x + (placed.true_x - placed.x) * gap,
+            placed.y + (placed.true_y - placed.y) * gap,
+        )
+        pdf.line(placed.true_x, placed.true_y, *edge)
+        pdf.ellipse(placed.true_x - 0.5, placed.true_y - 0.5, 1.0, 1.0, style="F")
+    pdf.set_fill_color(*((60, 90, 200) if mark.role == "human" else (200, 60, 50)))
+    pdf.set_draw_color(0)
+    pdf.set_line_width(0.3)
+    r = placed.r
+    pdf.ellipse(placed.x - r, placed.y - r, 2 * r, 2 * r, style="DF")
+    pdf.set_text_color(255)
+    _label(pdf, placed.x, placed.y, mark.label, max(4.0, min(7.0, r * 2.2)), True)
+    pdf.set_text_color(0)
+
+
 def _draw_map(pdf: FPDF, sheet: Sheet, m: _Map) -> None:
     w, d = sheet.width_in, sheet.depth_in
+    layout = map_layout(sheet, m, pdf_measure(pdf))
     for _zone_name, role, ring in sheet.zones:
         pdf.set_fill_color(*_ZONE_FILL.get(role, (230, 230, 230)))
         pdf.set_draw_color(*_ZONE_FILL.get(role, (230, 230, 230)))
         pdf.polygon([m(x, y) for x, y in ring], style="F")
     _grid(pdf, m, w, d)
-    for label, role, ring in sheet.zones:
-        xs = [x for x, _ in ring]
-        ys = [y for _, y in ring]
-        spot = m((min(xs) + max(xs)) / 2, max(ys) - 0.6 if role == "human" else min(ys) + 0.6)
-        _label(pdf, spot[0], spot[1], f"{label} deploy here", 7, True)
     for p in sheet.pieces:
         pdf.set_fill_color(*_FILL.get(p.kind, (220, 220, 220)))
         pdf.set_draw_color(40)
         pdf.set_line_width(0.35)
         pdf.polygon([m(x, y) for x, y in p.polygon], style="DF")
     for p in sheet.pieces:
-        cx, cy = m(p.x, p.y)
-        offset = (
-            (max(3.0, p.tag_mm / MM_PER_IN * m.mm_per_in) / 2 + 2.2) if p.tag is not None else 0
-        )
-        _label(pdf, cx, cy + offset, p.type_name, 6)
         if p.tag is not None:
             _draw_tag(pdf, m, p)
     r = 0.5 * m.mm_per_in
@@ -234,23 +333,14 @@ def _draw_map(pdf: FPDF, sheet: Sheet, m: _Map) -> None:
             pdf.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], style="DF")
         else:
             pdf.ellipse(cx - r * 0.8, cy - r * 0.8, r * 1.6, r * 1.6, style="DF")
-        _label(pdf, cx, cy - r - 1.5, o.label, 5.5)
-    for f in sheet.figures:
-        cx, cy = m(f.x, f.y)
-        pdf.set_fill_color(*((60, 90, 200) if f.role == "human" else (200, 60, 50)))
-        pdf.set_draw_color(0)
-        pdf.ellipse(cx - r, cy - r, 2 * r, 2 * r, style="DF")
-        pdf.set_text_color(255)
-        _label(pdf, cx, cy, f.label, max(4.0, min(7.0, r * 2.2)), True)
-        pdf.set_text_color(0)
+    for mark, placed in zip(sheet.figures, layout.figures, strict=True):
+        _draw_figure(pdf, mark, placed)
+    for text in (*layout.fixed, *layout.labels):
+        _label(pdf, text.x, text.y, text.text, text.size_pt, text.bold)
     pdf.set_draw_color(0)
     pdf.set_line_width(0.5)
     x0, y0 = m(0, d)
     pdf.rect(x0, y0, w * m.mm_per_in, d * m.mm_per_in)
-    top = m(w / 2, d)
-    bottom = m(w / 2, 0)
-    _label(pdf, top[0], top[1] - 2.5, "far edge (the AI's side)", 7)
-    _label(pdf, bottom[0], bottom[1] + 6.5, "front edge (your side)", 7)
 
 
 def _listing(sheet: Sheet) -> list[str]:
