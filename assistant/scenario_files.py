@@ -38,7 +38,7 @@ BASE_TAG_MM = 14.0
 VICTORY: dict[ScenarioKind, str] = {
     ScenarioKind.BASIC_BATTLE: (
         "After 5 rounds the side with the last surviving figures wins; with survivors on both "
-        "sides, the side that defeated more points of enemies (D003-21); equal points: a draw."
+        "sides, the side that defeated more points of enemies; equal points: a draw."
     ),
     ScenarioKind.AMBUSH: (
         "Every Ambusher takes a turn before any Target acts. Ends when all Ambushers or all "
@@ -49,14 +49,13 @@ VICTORY: dict[ScenarioKind, str] = {
     ),
     ScenarioKind.FORTRESS_ASSAULT: (
         "The fortress destroyed: the Assaulters win; all Assaulters defeated: the Defenders "
-        "win (the fortress takes 5 wounds and defends on 11+, D003-20)."
+        "win (the fortress takes 5 wounds and defends on 11+)."
     ),
     ScenarioKind.INFILTRATE: (
-        "The first army with 2 figures within 1 in of the opposite edge at the same time wins "
-        "(D003-19)."
+        "The first army with 2 figures within 1 in of the opposite edge at the same time wins."
     ),
     ScenarioKind.SPAWNING: (
-        "The Spawners deploy one figure; each round a d6 brings in an unplaced one (D003-18). "
+        "The Spawners deploy one figure; each round a d6 brings in an unplaced one. "
         "Ends when all are placed and one army is defeated."
     ),
     ScenarioKind.TRANSPORT: (
@@ -68,14 +67,14 @@ VICTORY: dict[ScenarioKind, str] = {
 
 END_NOTE: dict[ScenarioKind, str] = {
     ScenarioKind.BASIC_BATTLE: "",
-    ScenarioKind.AMBUSH: (" Not over after {rounds} rounds: objective VP (RULES 5.m) decide."),
+    ScenarioKind.AMBUSH: (" Not over after {rounds} rounds: objective VP decide."),
     ScenarioKind.ESCAPE: " After {rounds} rounds the army with more figures off wins.",
     ScenarioKind.FORTRESS_ASSAULT: (
         " The fortress still standing after {rounds} rounds: the Defenders win."
     ),
-    ScenarioKind.INFILTRATE: " Not over after {rounds} rounds: objective VP (RULES 5.m) decide.",
-    ScenarioKind.SPAWNING: " Not over after {rounds} rounds: objective VP (RULES 5.m) decide.",
-    ScenarioKind.TRANSPORT: " Not over after {rounds} rounds: objective VP (RULES 5.m) decide.",
+    ScenarioKind.INFILTRATE: " Not over after {rounds} rounds: objective VP decide.",
+    ScenarioKind.SPAWNING: " Not over after {rounds} rounds: objective VP decide.",
+    ScenarioKind.TRANSPORT: " Not over after {rounds} rounds: objective VP decide.",
 }
 """What decides a scenario still undecided after its last round (D003-10)."""
 

@@ -19,7 +19,7 @@ def narrative_modifier_error(name: str, value: int) -> str | None:
         return None
     low, high = NARRATIVE_MODIFIER_RANGE[0], NARRATIVE_MODIFIER_RANGE[-1]
     shown = str(value) if len(str(value)) <= 12 else f"{value:.3g}"
-    return f"{name} must be a whole number from {low} to {high} (RULES §2.g), got {shown}"
+    return f"{name} must be a whole number from {low} to {high}, got {shown}"
 
 
 def narrative_wound_chance(attack: int, defence: int, moved: bool = False) -> Fraction:

@@ -47,7 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--errata",
         action="store_true",
-        help="large table 2d6 = 10 is heavy woods instead of the printed major building (D003-12)",
+        help="large table 2d6 = 10 is heavy woods instead of the printed major building (the "
+        "rules' correction)",
     )
     parser.add_argument("--json", action="store_true", help='print {"scenario", "roll", ...}')
     parser.add_argument("--out", type=Path, metavar="FILE.toml", help="write the scenario file")
@@ -84,7 +85,7 @@ def describe(gen: GeneratedScenario, seed: int) -> list[str]:
         lines.append(f"the cargo at ({gen.cargo[0]:g}, {gen.cargo[1]:g}) in")
     for t in gen.scenario_terrain:
         lines.append(f"{t.name}: a {t.type.name} at ({t.x:g}, {t.y:g}) in")
-    lines.append(f"{len(gen.terrain.pieces)} random terrain pieces (RULES 5.n).")
+    lines.append(f"{len(gen.terrain.pieces)} random terrain pieces.")
     if gen.removed:
         lines.append(f"left out to make room: {', '.join(gen.removed)}")
     return lines
@@ -131,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
                 if value is not None
             )
             + (" --errata" if args.errata else "")
-            + "\nSeed 003 generic scenario (RULES 5.m) with random terrain (RULES 5.n)."
+            + "\nA generic scenario of the d20 rules' scenario table, with random terrain."
         )
         _write(args.out, scenario_toml(gen, seed, header))
         written.append(f"wrote the scenario to {args.out}")

@@ -354,9 +354,7 @@ class DungeonAdapter(BaseAdapter):
         parser.add_argument("--need", type=int, help="the d6 result that wounds (or heals), 1-6")
         parser.add_argument("--wounds", type=int, default=1, help="wounds the target can take")
         parser.add_argument("--attacks", type=int, default=1, help="attacks made (1-20)")
-        parser.add_argument(
-            "--patrol", action="store_true", help="the d8 patrol table's outcomes (RULES §6.j)"
-        )
+        parser.add_argument("--patrol", action="store_true", help="the d8 patrol table's outcomes")
 
     def odds(self, args: argparse.Namespace) -> str:
         if args.patrol:

@@ -215,7 +215,7 @@ class Plan:
             heading = bearing_deg(near.position, path[-1])
         return self._order(
             self._move(path, heading),
-            "retreating (§5.k)",
+            "retreating",
             "it runs toward the Arch Foe's starting area, facing away from the nearest hero",
         )
 
@@ -223,7 +223,7 @@ class Plan:
         if self.moved or self.other:
             return self._pass("a prepared enemy does nothing more")
         if self.state.option_value("patrol", True) is False:
-            return self._pass("prepared: it stays put (no patrol, D003-04)")
+            return self._pass("prepared: it stays put (enemies do not patrol here)")
         roll = self.dice.roll(20, f"patrol: {self.unit.name}")
         self.rolls.append((f"patrol: {self.unit.name}", roll))
         result = patrol_result(roll)
@@ -293,7 +293,7 @@ class Plan:
             if len(path) > 1:
                 return self._order(
                     self._move(path),
-                    "§5.k step 5: positioning",
+                    "alerted, priority 5: positioning",
                     f"it moves to reach {target.name} with its {weapon.name}",
                     target,
                 )
@@ -312,7 +312,7 @@ class Plan:
                 if len(path) > 1:
                     return self._order(
                         self._move(path),
-                        "§5.e: move again",
+                        "second action: move again",
                         f"it cannot attack yet and closes on {target.name}",
                         target,
                     )
@@ -433,7 +433,7 @@ class Plan:
                 action = Action(
                     "attack", self.unit.id, target_id=h.id, detail=(("weapon", w.name),)
                 )
-                return self._order(action, "§5.k step 6: attack", f"{reason} ({h.name})", h)
+                return self._order(action, "alerted, priority 6: attack", f"{reason} ({h.name})", h)
         return None
 
     def _stays(self, weapon: Weapon, target: Unit) -> bool:
@@ -529,13 +529,16 @@ class Plan:
         heal = Action("heal", self.unit.id, target_id=ally.id)
         touch = Weapon("touch", "melee")
         if ally.id == self.unit.id or in_reach(self.state, self.unit, touch, ally):
-            return self._order(heal, "§5.k step 2: heal", f"{ally.name} is wounded", ally)
+            return self._order(heal, "alerted, priority 2: heal", f"{ally.name} is wounded", ally)
         if self.moved:
             return None
         for path in self._candidates(ally):
             if in_reach(self.state, self.unit, touch, ally, path[-1]):
                 return self._order(
-                    self._move(path), "§5.k step 2: heal", f"it goes to heal {ally.name}", ally
+                    self._move(path),
+                    "alerted, priority 2: heal",
+                    f"it goes to heal {ally.name}",
+                    ally,
                 )
         return None
 
@@ -545,7 +548,11 @@ class Plan:
         for ability in BUFF_ORDER:
             if ability in card_of(self.unit).buffs and ability not in used:
                 action = Action("ability", self.unit.id, detail=(("ability", ability),))
-                return self._order(action, "§5.k step 3: buffs", f"it raises its {ability}")
+                return self._order(
+                    action,
+                    "alerted, priority 3: raise its attack, damage or defence",
+                    f"it raises its {ability}",
+                )
         return None
 
     def _goal(self, weapon: Weapon, target: Unit) -> Order | None:
@@ -577,7 +584,7 @@ class Plan:
             weapon, target, self._position(weapon, target)[-1]
         ):
             pool = list(state.objectives)
-            why = "§5.k step 7: it cannot attack, so it goes for the nearest goal"
+            why = "alerted, priority 7: it cannot attack, so it goes for the nearest goal"
         else:
             return None
         if not pool:

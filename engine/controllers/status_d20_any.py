@@ -198,9 +198,9 @@ def decide(state: GameState, ruleset: Ruleset, unit_id: str, dice: RandomSource)
         action = attacks.get((kind, target.id))
         if action is not None:
             memory[f"target:{unit.id}"] = target.id
-            return done(action, "§5.k step 6: attack", f"{picked.reason} ({target.name})")
+            return done(action, "alerted, priority 6: attack", f"{picked.reason} ({target.name})")
     path = query.move_toward(unit, target.position)
     move = Action(ActionKind.MOVE, unit.id, path=path)
     if len(path) > 1 and not ruleset.validate(state, move):
-        return done(move, "§5.k step 5: positioning", f"it closes on {target.name}")
-    return done(_hold(state, ruleset, unit, sample), "§5.k", "it cannot reach a hero")
+        return done(move, "alerted, priority 5: positioning", f"it closes on {target.name}")
+    return done(_hold(state, ruleset, unit, sample), "alerted", "it cannot reach a hero")

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from engine.controllers.status_d20 import Plan
     from engine.model import Unit
 
-RULE = "§5.k step 7: goal location"
+RULE = "alerted, priority 7: goal location"
 
 
 def scenario_goal(ai: Plan, weapon: Weapon, target: Unit) -> Order | None:

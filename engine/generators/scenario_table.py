@@ -110,7 +110,7 @@ def scenario_for_roll(roll: int) -> ScenarioKind:
 
 def roll_scenario(dice: RandomSource) -> tuple[int, ScenarioKind]:
     """Roll the scenario table (one logged d20)."""
-    roll = dice.roll(SCENARIO_DIE, "scenario table (RULES 5.m)")
+    roll = dice.roll(SCENARIO_DIE, "the d20 rules' scenario table")
     return roll, scenario_for_roll(roll)
 
 

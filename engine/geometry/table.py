@@ -120,7 +120,9 @@ class Table:
             return own_edge
         if tiebreak is None:
             names = " and ".join(e.value for e in tied)
-            raise EngineError(f"the {names} edges are equally near: a roll must choose (G-05)")
+            raise EngineError(
+                f"the {names} edges are equally near: a roll must choose between them"
+            )
         return tiebreak(tied)
 
     def edge_heading_deg(self, edge: Edge) -> float:

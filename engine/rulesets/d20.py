@@ -102,18 +102,18 @@ class D20Ruleset(RulesetBase):
     source = "Domino Writing Solitaire Gaming Rules"
     action_kinds = frozenset({"chance", "pass", "move", "attack", "ability", "heal", "interact"})
     options: Mapping[str, str] = {
-        "battlefield": '"small" or "large" (§5.f; default from the table size)',
+        "battlefield": '"small" or "large" (default from the table size)',
         "space_in": "size of a space on a table without a grid, inches (default 1)",
         "patrol": "Prepared enemies patrol with the d20 table (true/false, default true)",
         "enemy_action": "roll the random enemy action each round (true/false, default true)",
         "victory": '"basic" (Basic Battle, 5 rounds) or "objectives" (VP after 4 rounds)',
         "dangerous_die": "the dangerous-terrain die, 6 or 20 (default 6)",
-        "morale_recheck": "check morale again after each loss below half (D003-17, default false)",
-        "scenario": "the generic scenario of §5.m whose own end applies (default basic-battle)",
+        "morale_recheck": "check morale again after each loss below half (default false)",
+        "scenario": "the generic scenario of the d20 scenario table whose own end applies (default basic-battle)",
         "ambushers": "Ambush: the side that acts first in round 1",
         "assaulters": "Fortress Assault: the side attacking the fortress",
         "fortress": "Fortress Assault: the fortress's terrain id",
-        "fortress_wounds": "Fortress Assault: wounds the fortress takes (D003-20, default 5)",
+        "fortress_wounds": "Fortress Assault: wounds the fortress takes (default 5)",
         "spawners": "Spawning: the side whose reserve figures come on by the spawn die",
         "cargo": "Transport: the cargo's objective id",
     }

@@ -34,15 +34,15 @@ DEFAULT_MAX_ROUNDS = 30
 VICTORIES = ("all", "arch_foe", "minions", "count")
 START_PURPOSE = "dragon start square"
 OPTIONS: dict[str, str] = {
-    "detection_arc": "degrees a Patrolling enemy sees ahead (180, D004-02; 360 as seed 003)",
-    "monster_morale": "true or false: a goblin or troll rolling a 1 retreats (D004-13)",
+    "detection_arc": "degrees a Patrolling enemy sees ahead (180; 360 as in the d20 rules)",
+    "monster_morale": "true or false: a goblin or troll rolling a 1 retreats",
     "victory": "'all' enemies (default), the 'arch_foe' only, the 'minions' only, or a "
-    "'count' of enemies within 1d6 + 4 rounds (RULES 6.f)",
+    "'count' of enemies within 1d6 + 4 rounds",
     "defeat_count": "with victory 'count': how many enemies to defeat (default: half of them, "
-    "rounded up, D004-18)",
+    "rounded up)",
     "dragon_squares": "the Arch Foe's start squares for a d6 (1-2, 3-4, 5-6): 'A1 H3 A8'",
     "entrance_alert_sq": "squares from a hero start square within which entrance-alert "
-    "figures are alerted by the heroes' first move (2, D004-08)",
+    "figures are alerted by the heroes' first move (default 2)",
 }
 """The scenario options of the dungeon rules (beside max_rounds, the time limit)."""
 ACTION_KINDS = frozenset({"chance", "pass", "move", "attack", "heal", "patrol"})

@@ -101,8 +101,8 @@ class SkirmishRuleset(RulesetBase):
         {"chance", "pass", MOVE, SHOOT, AIM, CHARGE, RUN, RECOVER, DRIVE, BREAK}
     )
     options: Mapping[str, str] = {
-        "bow_range_in": "Bow range in inches (D001B-10; default 18)",
-        "wounded_again_kills": "true: a Wounded fighter Wounded again dies (D001B-05; default)",
+        "bow_range_in": "Bow range in inches (default 18)",
+        "wounded_again_kills": "true: a Wounded fighter Wounded again dies (the default)",
     }
     table_in = (36.0, 36.0)
     """§3.2.b: a 36 x 36 in table unless the scenario names another (G-06)."""

@@ -99,7 +99,7 @@ def check_action(state: GameState, unit: Unit, action: Action, left: int, aimed:
             return [f"{unit.name} is not {named}"]
         return []
     if kind == BREAK:
-        return ["Break has no defined effect in the rules yet (D001B-09)"]
+        return ["Break has no defined effect in the rules yet"]
     return [f"{kind} is not an action of the 2D6 skirmish"]
 
 

@@ -69,8 +69,8 @@ class StrikeRuleset(RulesetBase):
         }
     )
     options: Mapping[str, str] = {
-        "first_player": "who activates first each round: roll-off (D001A-03) or fewer-dice",
-        "victory": "objectives (seed 003's objective VP, D001A-07) or kills (3 VP an "
+        "first_player": "who activates first each round: roll-off or fewer-dice",
+        "victory": "objectives (the d20 rules' objective VP) or kills (3 VP an "
         "objective, 1 VP a kill)",
     }
 

@@ -178,6 +178,6 @@ def test_the_status_ai_plays_a_narrative_scenario_through_the_query_surface() ->
         assert ai_orders[0].rule.startswith("patrol") and ai_orders[0].rolls[0][0] == "enemy action"
         memory = dict(record.final.memory_of(ai.name))
         assert "alerted" in {v for k, v in memory.items() if k.startswith("status:")}
-        attacks += sum(o.rule.startswith("§5.k step 6") for o in ai_orders)
+        attacks += sum(o.rule.startswith("alerted, priority 6") for o in ai_orders)
     assert attacks > 0
     assert find_ruleset("narrative").name == "narrative"
