@@ -210,14 +210,23 @@ def _session_roster(
         ),
         None,
     )
+    return _named_roster(name, "the session's scenario", warnings, kit)
+
+
+def _named_roster(
+    name: str | None, named_by: str, warnings: list[str], kit: KitInUse | None
+) -> tuple[str | None, Roster | None]:
+    """Scenario ``name`` and its roster (its tags sized by ``kit``) when it loads here; else a
+    warning (``named_by`` says where the name came from) and no roster: the pieces are shown
+    by their tags."""
     if not name:
         return None, None
     try:
         return name, roster_from_scenario(name, kit, warnings.append)
     except UserError as exc:
         warnings.append(
-            f"the session's scenario {name} cannot be loaded here ({exc}): pieces are shown by "
-            "their tags; give --scenario to name them"
+            f"{named_by} {name} cannot be loaded here ({exc}): pieces are shown by their tags; "
+            "give --scenario to name them"
         )
         return None, None
 
@@ -249,17 +258,8 @@ def _footage_roster(
 ) -> tuple[str | None, Roster | None]:
     """The scenario the footage's metadata file names, when no --scenario was given, the
     session's log names none, and it loads here."""
-    name = footage_scenario(footage)
-    if name is None:
-        return None, None
-    try:
-        return name, roster_from_scenario(name, kit, warnings.append)
-    except UserError as exc:
-        warnings.append(
-            f"the scenario {name} named by {footage.with_suffix('.json').name} cannot be loaded "
-            f"here ({exc}): pieces are shown by their tags; give --scenario to name them"
-        )
-        return None, None
+    named_by = f"the scenario named by {footage.with_suffix('.json').name}"
+    return _named_roster(footage_scenario(footage), named_by, warnings, kit)
 
 
 def _write_json_atomic(path: Path, data: Any) -> None:

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from assistant.session.game import LiveGame, Stage
+from assistant.scenarios import load_game
+from assistant.session.game import Dice, LiveGame, Stage
 from assistant.session.observation import Observation, PieceSeen
+from engine.actions import ActionKind
+from engine.dice import SeededDice
 from engine.geometry import bearing_deg
+from engine.model import Role
+from engine.protocols import find_controller
+from engine.runner import controllers_for, play_battle
 
 
 class VirtualTable:
@@ -70,3 +76,27 @@ class VirtualTable:
     def play(self, max_steps: int = 3000) -> None:
         """Observe and act until the battle is over."""
         self.run_until(Stage.OVER, max_steps)
+
+
+def planned_game(name: str, seed: int, dice: Dice, said: list[str]) -> LiveGame:
+    """A live game of scenario ``name`` whose player's actions are those of the simulated
+    battle with ``seed`` (the AI against the autopilot); what it says goes to ``said``."""
+    scenario, ruleset, state = load_game(name)
+    record = play_battle(state, ruleset, controllers_for(scenario), SeededDice(seed))
+    human = state.side_of_role(Role.HUMAN)
+    assert human is not None
+    plan = tuple(
+        a
+        for a in record.actions
+        if (a.unit_id and state.unit(a.unit_id).side == human.name)
+        or (a.kind == ActionKind.PASS and a.side == human.name)
+    )
+    return LiveGame(
+        scenario=scenario,
+        ruleset=ruleset,
+        ai=find_controller(scenario.scenario.ai_controller),
+        dice=dice,
+        say=said.append,
+        initial=state,
+        human_plan=plan,
+    )

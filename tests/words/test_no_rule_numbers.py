@@ -21,18 +21,13 @@ import pytest
 from assistant.cli import build_parser, main
 from assistant.commands.markers import scenario_roster
 from assistant.live_hub import LiveHub
-from assistant.scenarios import bundled_scenarios, load_game, load_scenario
+from assistant.scenarios import bundled_scenarios, load_scenario
 from assistant.session.dice import AutoDice
 from assistant.session.game import LiveGame, Stage
 from assistant.session.view import build_view
 from assistant.web import create_app
-from engine.actions import ActionKind
-from engine.dice import SeededDice
-from engine.model import Role
-from engine.protocols import find_controller
-from engine.runner import controllers_for, play_battle
 from tests.campaign.helpers import campaign_copy, cli
-from tests.session.virtual_table import VirtualTable
+from tests.session.virtual_table import VirtualTable, planned_game
 
 ROOT = Path(__file__).resolve().parents[2]
 RULE_NUMBER = re.compile(
@@ -121,26 +116,8 @@ def test_the_log_announcements_and_page_of_every_bundled_scenario(
     log = capsys.readouterr().out
     assert not _numbers(log), _numbers(log)
 
-    scenario, ruleset, state = load_game(name)
-    record = play_battle(state, ruleset, controllers_for(scenario), SeededDice(1))
-    human = state.side_of_role(Role.HUMAN)
-    assert human is not None
-    plan = tuple(
-        a
-        for a in record.actions
-        if (a.unit_id and state.unit(a.unit_id).side == human.name)
-        or (a.kind == ActionKind.PASS and a.side == human.name)
-    )
     said: list[str] = []
-    game = LiveGame(
-        scenario=scenario,
-        ruleset=ruleset,
-        ai=find_controller(scenario.scenario.ai_controller),
-        dice=AutoDice(1),
-        say=said.append,
-        initial=state,
-        human_plan=plan,
-    )
+    game = planned_game(name, 1, AutoDice(1), said)
     _play_on(game)
     spoken = "\n".join(said)
     assert not _numbers(spoken), _numbers(spoken)
