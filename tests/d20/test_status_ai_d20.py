@@ -75,7 +75,10 @@ def test_d003_04_no_patrol_means_prepared_enemies_stay() -> None:
     state = start(battle([hero("h1", "F12"), enemy("e1", "F4")], options={"patrol": False}),
                   first=ENEMIES)  # fmt: skip
     order = decide(state, "e1")
-    assert order.action.kind == "pass" and "D003-04" in order.reason
+    assert (
+        order.action.kind == "pass"
+        and order.reason == "prepared: it stays put (enemies do not patrol here)"
+    )
 
 
 def test_the_healer_heals_the_wounded_arch_foe_before_attacking() -> None:
