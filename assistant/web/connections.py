@@ -74,6 +74,7 @@ class GuardedRequestHandler(WSGIRequestHandler):
 
     def setup(self) -> None:
         super().setup()
+        self.rfile.close()  # the socket's own reader, replaced by one that keeps time
         self._reader = _DeadlineSocketReader(self.connection, self.limits.stall_timeout_s)
         self._reader.deadline = time.monotonic() + self.limits.header_timeout_s
         self.rfile = io.BufferedReader(self._reader)

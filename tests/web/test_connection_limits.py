@@ -114,3 +114,28 @@ def test_connections_are_bounded_per_address_and_in_all(patient: ServerHandle) -
     finally:
         for conn in held:
             conn.close()
+
+
+def test_a_body_that_stops_arriving_is_refused_without_a_traceback(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """Once the headers are in, a read may stall only ``stall_timeout_s``: a command whose body
+    stops halfway is refused (werkzeug takes the stalled read for a client gone: 400), and the
+    player's terminal shows nothing. Before, the server waited for the rest for ever."""
+    limits = ConnectionLimits(header_timeout_s=30.0, stall_timeout_s=0.5)
+    handle = serve(LiveHub(), port=0, limits=limits)
+    head = (
+        "POST /api/command HTTP/1.1\r\n"
+        f"Host: 127.0.0.1:{handle.port}\r\n"
+        "Content-Type: application/json\r\n"
+        "Content-Length: 100\r\n\r\n"
+    )
+    try:
+        with _connect(handle) as conn:
+            conn.sendall(head.encode() + b'{"kind": "un')
+            reply = _reply(conn)
+    finally:
+        handle.stop()
+    assert reply.startswith(b"HTTP/1.1 400"), reply[:80]
+    out, err = capfd.readouterr()
+    assert "Traceback" not in out + err and "TimeoutError" not in out + err
