@@ -17,6 +17,7 @@ from types import ModuleType
 from assistant import commands
 from assistant.errors import UserError
 from calibration.errors import CalibrationError
+from calibration.safe_files import LockError
 from engine.errors import EngineError
 from vision.errors import VisionError
 
@@ -26,6 +27,7 @@ USER_FACING_ERRORS: tuple[type[BaseException], ...] = (
     EngineError,
     CalibrationError,
     VisionError,
+    LockError,
 )
 
 
@@ -81,8 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except USER_FACING_ERRORS as exc:
         print(f"soloscope {args.command}: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(f"soloscope {args.command}: stopped.", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # a session's says where its game is saved
+        print(f"soloscope {args.command}: {exc or 'stopped.'}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
