@@ -121,6 +121,8 @@ class LiveGame:
     the scenario names a ``neutral_controller``)."""
     planned: list[Action] = field(default_factory=list)
     """The rest of the current AI order of several actions (RULES §1.7 ``decide -> [actions]``)."""
+    asked: str = ""
+    """The last request for dice or a card (said again when a saved game resumes)."""
 
     def __post_init__(self) -> None:
         self.history = History(self.initial, self.dice.get_state())
@@ -368,10 +370,29 @@ class LiveGame:
         self._advance()
 
     def resume(self) -> None:
-        """Carry on a game restored from a save (announces what is pending)."""
+        """Carry on a game restored from a save. A game saved while it waited (for a move, a
+        declaration, dice, a removal) says again what it waits for, without logging it a
+        second time; one saved moving on moves on, announcing what comes next."""
         if self.stage is Stage.RUNNING:
             self._advance()
+        else:
+            words = self.waiting_words()
+            if words:
+                self.say(words)
         self.flush()
+
+    def waiting_words(self) -> str | None:
+        """What the game waits for, as it was said (None: nothing to say)."""
+        if self.stage is Stage.AI_ORDER and self.order is not None:
+            return self.adapter.order_text(self.state, self.order)
+        if self.stage is Stage.HUMAN:
+            return self.adapter.turn_prompt(self.state, self.adapter.turn(self.state, self.ruleset))
+        if self.stage is Stage.REMOVAL and self.removals:
+            names = " and ".join(sorted(self.state.unit(u).name for u in self.removals))
+            return f"Take {names} off the table."
+        if self.stage is Stage.DICE:
+            return self.asked or None
+        return None
 
     def flush(self) -> None:
         """Save the game if something was said since the last save (an undo, a correction)."""
@@ -553,14 +574,15 @@ class LiveGame:
     def _ask_for_roll(self, need: NeedRoll) -> None:
         self.stage = Stage.DICE
         if isinstance(need, NeedCard):  # a card from the player's real deck
-            self.announce(card_prompt(need))
-            return
-        if self.roll_prompt is not None:
-            self.announce(self.roll_prompt(need))
-            return
-        self.announce(
-            f"Roll a {need.sides}-sided die for {need.purpose}, and enter the result on the page."
-        )
+            self.asked = card_prompt(need)
+        elif self.roll_prompt is not None:
+            self.asked = self.roll_prompt(need)
+        else:
+            self.asked = (
+                f"Roll a {need.sides}-sided die for {need.purpose}, and enter the result on the "
+                "page."
+            )
+        self.announce(self.asked)
 
     def _human_turn(self) -> bool:
         return self.adapter.turn(self.state, self.ruleset).kind == "human"

@@ -9,8 +9,6 @@ reproduces the game exactly, and keeps the announcement log whole.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -20,6 +18,8 @@ from assistant.errors import UserError
 from assistant.scenarios import load_game
 from assistant.session.dice import AutoDice, PhysicalDeck, make_dice
 from assistant.session.game import AppliedStep, LiveGame, Said, Stage
+from assistant.session.waiting import exact_action_json, restore_waiting, waiting_json
+from calibration.safe_files import write_json_atomic
 from engine.actions import Action, ActionKind
 from engine.cards import Deck
 from engine.dice import Roll, ScriptedDice
@@ -68,6 +68,7 @@ def game_to_json(game: LiveGame, scenario_ref: str, seed: int | None) -> dict[st
             for step, snapshot in zip(game.steps, game.history.snapshots()[1:], strict=True)
         ],
         "announcements": [[round(a.t, 3), a.text] for a in game.announcements],
+        "waiting": waiting_json(game),
         **({"decks": [decks_json(d) for d in game.state.decks]} if game.state.decks else {}),
     }
 
@@ -119,31 +120,6 @@ def memory_from_saved(raw: Mapping[str, Any]) -> tuple[str, Memory] | None:
     if saved is None:
         return None
     return str(saved["side"]), freeze_pairs(saved["value"])
-
-
-def exact_action_json(action: Action) -> dict[str, Any]:
-    """The action's JSON with full-precision path and heading, so a replay is exact."""
-    out = action.to_json()
-    if action.path:
-        out["path"] = [[x, y] for x, y in action.path]
-    if action.heading_deg is not None:
-        out["heading"] = action.heading_deg
-    return out
-
-
-def write_json_atomic(path: Path, data: Mapping[str, Any]) -> None:
-    """Write JSON so that a crash leaves either the old file or the new one, never half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=1)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def scenario_reference(name_or_path: str) -> str:
@@ -232,8 +208,9 @@ def _load_v1(
         game.announcements = [
             Said(float(t), str(text)) for t, text in data.get("announcements", ())
         ]
-    except (KeyError, TypeError, ValueError, EngineError) as exc:
+        if data.get("started"):
+            game.stage = Stage.RUNNING
+            restore_waiting(game, data.get("waiting"))
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, EngineError) as exc:
         raise UserError(f"{path}: the saved game is damaged ({exc})") from None
-    if data.get("started"):
-        game.stage = Stage.RUNNING
     return game, scenario_ref, seed
