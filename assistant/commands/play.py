@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 NAME = "play"
 HELP = "Play a battle at the table: the camera reads it, the AI gives its orders aloud and on a web page."
@@ -93,14 +94,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play, then print the summary."""
-    from assistant.session.finish import hold_page, session_summary
-    from assistant.session.start import options_from_args, run_session
+    from assistant.session.finish import damaged_source_text, hold_page, session_summary
+    from assistant.session.options import options_from_args
+    from assistant.session.start import run_session
 
     result = run_session(options_from_args(args))
     try:
         for line in session_summary(result):
             print(line)
+        damaged = damaged_source_text(result, args.source)
+        if damaged is not None:
+            print(f"soloscope play: {damaged}", file=sys.stderr)
         hold_page(result)
     finally:
         result.close()
-    return 0
+    return 0 if damaged is None else 2

@@ -20,6 +20,7 @@ from assistant.session.game import LiveGame, Stage
 from assistant.session.live import LoopStats
 from assistant.speech import Speaker
 from assistant.web.server import ServerHandle
+from calibration.safe_files import FileLock
 
 
 @dataclass
@@ -34,15 +35,23 @@ class SessionResult:
     page: ServerHandle | None = None
     """The page, still served after the battle (see ``hold_page``); None once it is stopped."""
     hub: LiveHub | None = None
+    damaged: tuple[str, ...] = ()
+    """What went wrong with the frames' source (a video cut short or corrupt, images skipped,
+    a camera that stopped): the run then ends non-zero, after the game is saved."""
+    lock: FileLock | None = None
+    """The session folder's lock, held until the result is closed."""
 
     def close(self) -> None:
-        """Stop the page if it is still served."""
+        """Stop the page if it is still served, and let the session's folder go."""
         if self.page is not None:
             self.page.stop()
             self.page = None
         if self.hub is not None:
             self.hub.close()
             self.hub = None
+        if self.lock is not None:
+            self.lock.release()
+            self.lock = None
 
 
 def hold_page(
@@ -76,6 +85,15 @@ def outcome_words(game: LiveGame) -> str:
 def outcome_line(game: LiveGame) -> str:
     """ "The battle is over: Goblins win." (or "...: a draw.")"""
     return f"The battle is over: {outcome_words(game)}."
+
+
+def damaged_source_text(result: SessionResult, source: str) -> str | None:
+    """The one sentence a run ends with when its footage or camera failed (None: it did not)."""
+    if not result.damaged:
+        return None
+    what = f"the camera {source} failed" if source.isdigit() else f"the footage {source} is damaged"
+    saved = f"the game is saved in {result.folder}" if result.game.steps else "nothing was played"
+    return f"{what} ({'; '.join(result.damaged)}); {saved}."
 
 
 def recording_folders(folder: Path) -> list[Path]:

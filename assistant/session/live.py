@@ -141,13 +141,16 @@ def _log_new(
 
 
 def session_dir(base: Path | None, scenario_name: str) -> Path:
-    """A fresh folder for a session's files."""
+    """A fresh folder for a session's files, made by this process (two sessions started in
+    the same second get two folders)."""
     root = base if base is not None else Path("runs")
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    folder = root / f"{stamp}-{scenario_name}"
-    n = 1
-    while folder.exists():
-        n += 1
-        folder = root / f"{stamp}-{scenario_name}-{n}"
-    folder.mkdir(parents=True)
-    return folder
+    root.mkdir(parents=True, exist_ok=True)
+    for n in range(1, 10_000):
+        folder = root / (f"{stamp}-{scenario_name}" + (f"-{n}" if n > 1 else ""))
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        return folder
+    raise FileExistsError(f"no free session folder name in {root}")

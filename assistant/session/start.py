@@ -14,9 +14,7 @@ import secrets
 import sys
 import traceback
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from assistant.commands.calibrate import profile_from_frames
 from assistant.errors import UserError
@@ -29,6 +27,14 @@ from assistant.session.dice import QueuedDice, deck_refusal, make_dice
 from assistant.session.finish import SessionResult, outcome_words, part_number
 from assistant.session.game import LiveGame, Stage, Tolerances
 from assistant.session.live import run_loop
+from assistant.session.options import (
+    SessionOptions,
+    SessionStopped,
+    check_folders,
+    check_tolerances,
+    lock_session_folder,
+    stopped_text,
+)
 from assistant.session.reader import TableReader
 from assistant.session.store import (
     action_from_saved,
@@ -40,44 +46,15 @@ from assistant.session.store import (
 from assistant.session.view import build_view
 from assistant.speech import Speaker, parse_speech_option
 from assistant.web.auth import token_banner
-from assistant.web.server import serve
+from assistant.web.server import ServerHandle, serve
 from calibration.profile import TableProfile, load_profile
+from calibration.safe_files import FileLock
 from engine.actions import Action
 from engine.protocols import find_controller
+from engine.scenario import Scenario
 from vision.detector import Detector
 from vision.sources import CameraSource, open_source
 from vision.types import Frame
-
-
-@dataclass
-class SessionOptions:
-    """What the player asked for on the command line."""
-
-    source: str
-    scenario: str | None = None
-    profile: Path | None = None
-    kit: Path | None = None
-    """The kit file whose tag sizes the table is read with (default: the one the profile
-    names, or on --resume the saved game's; else the scenario's own sizes)."""
-    dice: str = "auto"
-    cards: str = "auto"
-    """auto: soloscope shuffles and draws; physical: the player's real deck, cards entered."""
-    seed: int | None = None
-    speech: str = "on"
-    port: int = 5000
-    serve: bool = True
-    listen_all: bool = False
-    token: str | None = None
-    out: Path | None = None
-    declarations: Path | None = None
-    resume: Path | None = None
-    position_tol_in: float = 0.25
-    facing_tol_deg: float = 15.0
-    keep_page: bool | None = None
-    """Keep serving the page after the battle ends, until the player stops the program
-    (None: when the page is served and standard input is a terminal)."""
-    page_config: dict[str, Any] = field(default_factory=dict)
-    """More settings for the page's app (``CAMPAIGN_DB``: a campaign's page beside the table's)."""
 
 
 def deck_explainer(game: LiveGame) -> Callable[[str, str], str]:
@@ -117,25 +94,6 @@ def fit_profile(source_spec: str, width_in: float, depth_in: float) -> TableProf
         return profile_from_frames(source, Detector(), width_in, depth_in)[0]
 
 
-def _check_out(opts: SessionOptions) -> None:
-    """Refuse an ``--out`` folder that already holds a game (before anything is written)."""
-    if opts.resume is None and opts.out is not None and (opts.out / "game.json").exists():
-        raise UserError(
-            f"{opts.out} already holds a game; resume it with --resume {opts.out}, or pick another --out"
-        )
-
-
-def _open_folder(opts: SessionOptions, scenario_name: str) -> Path:
-    from assistant.session.live import session_dir
-
-    if opts.resume is not None:
-        return opts.resume
-    if opts.out is not None:
-        opts.out.mkdir(parents=True, exist_ok=True)
-        return opts.out
-    return session_dir(None, scenario_name)
-
-
 def _recording_folder(folder: Path) -> Path:
     """recording/ for a new session; recording-2/, -3/ ... for each time it is resumed."""
     candidate, n = folder / "recording", 1
@@ -143,17 +101,6 @@ def _recording_folder(folder: Path) -> Path:
         n += 1
         candidate = folder / f"recording-{n}"
     return candidate
-
-
-def _check_tolerances(opts: SessionOptions) -> None:
-    if not 0.0 < opts.position_tol_in <= 6.0:
-        raise UserError(
-            f"--tolerance {opts.position_tol_in:g} must be more than 0 and at most 6 inches"
-        )
-    if not 0.0 < opts.facing_tol_deg <= 180.0:
-        raise UserError(
-            f"--facing-tolerance {opts.facing_tol_deg:g} must be more than 0 and at most 180 degrees"
-        )
 
 
 def _interactive() -> bool:
@@ -194,18 +141,98 @@ def _declaration_status(game: LiveGame, source: str) -> Callable[[LiveGame], str
 def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> SessionResult:
     """Set everything up, play until the battle ends or the frames run out, tidy up.
 
-    When the battle is over and the page is kept (``opts.keep_page``; by default when the page
-    is served and standard input is a terminal), the page is left running: the result's
-    ``page`` is set, and ``hold_page`` keeps it until the player stops the program.
+    The session's folder is locked for the whole run (a second ``play`` on it is refused,
+    saying who holds it): a resumed folder before its game is read, a new one before anything
+    is written to it. When the battle is over and the page is kept (``opts.keep_page``; by
+    default when the page is served and standard input is a terminal), the page is left
+    running: the result's ``page`` is set, and ``hold_page`` keeps it until the player stops
+    the program; closing the result lets the folder go.
     """
-    _check_tolerances(opts)
-    _check_out(opts)
+    check_tolerances(opts)
+    check_folders(opts)
     parse_speech_option(opts.speech)  # a bad --speech value is refused before anything is written
     speaker_holder: list[Speaker] = []
 
     def say(text: str) -> None:
         speaker_holder[0].say(text)
 
+    lock: FileLock | None = None
+    hub = LiveHub()
+    handle: ServerHandle | None = None
+    keep = False
+    try:
+        if opts.resume is not None:  # locked before it is read: nobody else writes it now
+            folder, lock = lock_session_folder(opts, "")
+        game, scenario_ref, seed = _game_to_play(opts, say)
+        profile = _profile_for(opts, game.scenario)
+        kit = _kit_for(opts, profile)
+        warned: list[str] = []
+        game.scenario = with_kit(game.scenario, kit, warned.append)
+        if warned:
+            kit = None
+            echo(f"Warning: {warned[0]}")
+        if kit is not None:
+            echo(kit_words(kit))
+        if opts.serve:
+            host = "0.0.0.0" if opts.listen_all else "127.0.0.1"
+            handle = serve(
+                hub, host=host, port=opts.port, token=opts.token, config=opts.page_config
+            )
+            echo(
+                token_banner(handle.url, handle.token)
+                if handle.token
+                else f"The table page: {handle.url}"
+            )
+        if lock is None:
+            folder, lock = lock_session_folder(opts, game.scenario.scenario.name)
+        try:
+            kit_path = None if kit is None else kit.path
+            result = _play(
+                opts, game, folder, scenario_ref, seed, profile, hub, echo, speaker_holder, kit_path
+            )
+        except KeyboardInterrupt:
+            raise SessionStopped(stopped_text(opts, folder)) from None
+        result.url = handle.url if handle else None
+        keep = (
+            handle is not None
+            and game.stage is Stage.OVER
+            and (opts.keep_page if opts.keep_page is not None else _interactive())
+        )
+        if keep:
+            hub.publish(build_view(game))
+            result.page, result.hub = handle, hub
+        result.lock, lock = lock, None
+        return result
+    finally:
+        if lock is not None:
+            lock.release()
+        if not keep:
+            if handle is not None:
+                handle.stop()
+            hub.close()
+
+
+def _profile_for(opts: SessionOptions, scenario: Scenario) -> TableProfile:
+    """The table profile (``--profile``, or fitted from the source's corner tags), checked
+    against the scenario's table."""
+    profile = (
+        load_profile(opts.profile)
+        if opts.profile is not None
+        else fit_profile(opts.source, scenario.table.width_in, scenario.table.depth_in)
+    )
+    table = scenario.table
+    if (profile.width_in, profile.depth_in) != (table.width_in, table.depth_in):
+        raise UserError(
+            f"the profile is for a {profile.width_in:g} x {profile.depth_in:g} in table, but "
+            f"{scenario.scenario.name} needs {table.width_in:g} x {table.depth_in:g} in"
+        )
+    return profile
+
+
+def _game_to_play(
+    opts: SessionOptions, say: Callable[[str], None]
+) -> tuple[LiveGame, str, int | None]:
+    """The saved game (``--resume``) or a new one, with its scenario reference and seed."""
     if opts.resume is not None:
         game, scenario_ref, seed = load_saved(opts.resume / "game.json", say)
         game.tolerances = Tolerances(opts.position_tol_in, opts.facing_tol_deg)
@@ -214,6 +241,9 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
                 f"the battle saved in {opts.resume} is already over ({outcome_words(game)}); "
                 "there is nothing to resume"
             )
+        if opts.declarations:
+            game.human_plan = read_declarations(opts.declarations)
+            game.confirm_hidden = True
     else:
         if opts.scenario is None:
             raise UserError(
@@ -223,7 +253,7 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
         scenario, ruleset, state = load_game(scenario_ref)
         seed = opts.seed if opts.seed is not None else secrets.randbelow(1_000_000)
         physical = opts.dice in ("physical", "camera")
-        dice = make_dice(physical, opts.cards == "physical", seed)
+        dice = make_dice(physical, opts.cards == "physical", seed or 0)
         plan = read_declarations(opts.declarations) if opts.declarations else ()
         game = LiveGame(
             scenario=scenario,
@@ -238,62 +268,7 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
         )
     if isinstance(game.dice, QueuedDice):  # a card refused is explained from the deck
         game.dice.explain = deck_explainer(game)
-    if opts.declarations and opts.resume is not None:
-        game.human_plan = read_declarations(opts.declarations)
-        game.confirm_hidden = True
-    scenario = game.scenario
-    profile = (
-        load_profile(opts.profile)
-        if opts.profile is not None
-        else fit_profile(opts.source, scenario.table.width_in, scenario.table.depth_in)
-    )
-    if (profile.width_in, profile.depth_in) != (scenario.table.width_in, scenario.table.depth_in):
-        raise UserError(
-            f"the profile is for a {profile.width_in:g} x {profile.depth_in:g} in table, but "
-            f"{scenario.scenario.name} needs {scenario.table.width_in:g} x {scenario.table.depth_in:g} in"
-        )
-    kit = _kit_for(opts, profile)
-    warned: list[str] = []
-    game.scenario = with_kit(scenario, kit, warned.append)
-    if warned:
-        kit = None
-        echo(f"Warning: {warned[0]}")
-    if kit is not None:
-        echo(kit_words(kit))
-    hub = LiveHub()
-    handle = None
-    keep = False
-    try:
-        if opts.serve:
-            host = "0.0.0.0" if opts.listen_all else "127.0.0.1"
-            handle = serve(
-                hub, host=host, port=opts.port, token=opts.token, config=opts.page_config
-            )
-            echo(
-                token_banner(handle.url, handle.token)
-                if handle.token
-                else f"The table page: {handle.url}"
-            )
-        folder = _open_folder(opts, scenario.scenario.name)
-        kit_path = None if kit is None else kit.path
-        result = _play(
-            opts, game, folder, scenario_ref, seed, profile, hub, echo, speaker_holder, kit_path
-        )
-        result.url = handle.url if handle else None
-        keep = (
-            handle is not None
-            and game.stage is Stage.OVER
-            and (opts.keep_page if opts.keep_page is not None else _interactive())
-        )
-        if keep:
-            hub.publish(build_view(game))
-            result.page, result.hub = handle, hub
-        return result
-    finally:
-        if not keep:
-            if handle is not None:
-                handle.stop()
-            hub.close()
+    return game, scenario_ref, seed
 
 
 def _play(
@@ -380,13 +355,14 @@ def _play(
             )
             for warning in source.warnings:
                 echo(f"Warning: {warning}")
+            damaged = tuple(source.warnings)
             not_set = source.report.get("not_set")
             if not_set:
                 echo(f"The camera did not take these settings: {not_set}")
     finally:
         recorder.close()
         speaker.close(timeout=120)
-    return SessionResult(folder, game, stats, speaker, None)
+    return SessionResult(folder, game, stats, speaker, None, damaged=damaged)
 
 
 def internal_error(exc: Exception, game: LiveGame, folder: Path) -> UserError:
@@ -407,26 +383,3 @@ def internal_error(exc: Exception, game: LiveGame, folder: Path) -> UserError:
 def stderr(text: str) -> None:
     """Print a line to standard error."""
     print(text, file=sys.stderr)
-
-
-def options_from_args(args: Any) -> SessionOptions:
-    """SessionOptions from parsed ``play`` arguments."""
-    return SessionOptions(
-        source=args.source,
-        scenario=args.scenario,
-        profile=Path(args.profile) if args.profile else None,
-        kit=Path(args.kit) if getattr(args, "kit", None) else None,
-        dice=args.dice,
-        cards=getattr(args, "cards", "auto"),
-        seed=args.seed,
-        speech=args.speech,
-        port=args.port,
-        serve=not args.no_page,
-        listen_all=args.listen_all,
-        token=args.token,
-        out=Path(args.out) if args.out else None,
-        declarations=Path(args.declarations) if args.declarations else None,
-        resume=Path(args.resume) if args.resume else None,
-        position_tol_in=args.tolerance,
-        facing_tol_deg=args.facing_tolerance,
-    )

@@ -29,7 +29,8 @@ def cut(video: Path, parts: list[tuple[Path, int, int | None]]) -> None:
     fps = cap.get(cv2.CAP_PROP_FPS)
     writers: list[cv2.VideoWriter] = []
     index = 0
-    while True:
+    last = None if any(stop is None for _, _, stop in parts) else max(s for _, _, s in parts)
+    while last is None or index < last:
         ok, image = cap.read()
         if not ok:
             break

@@ -11,7 +11,6 @@ import pytest
 
 from assistant.cli import main
 from assistant.session.game import LiveGame
-from tests.session.clips import short_clip_folder
 
 
 @pytest.fixture(autouse=True)
@@ -20,9 +19,8 @@ def no_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_defect_in_the_loop_is_one_sentence_and_the_game_is_kept(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    clips: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    clips = short_clip_folder(tmp_path / "clips")
     video = clips / "short.mp4"
     real_observe = LiveGame.observe
     seen: list[int] = []

@@ -22,17 +22,10 @@ from assistant.session.reader import TableReader
 from assistant.session.start import _declaration_status, fit_profile, waiting_text
 from calibration.profile import save_profile
 from engine.protocols import find_controller
-from tests.session.clips import short_clip_folder
 from vision.sources import open_source
 
 SCENARIO = "crossroads-ambush"
 TOKEN = "table-token-1234567"
-
-
-@pytest.fixture(scope="module")
-def clips(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder with short.mp4 (80 frames of the sample), short.json, short.declarations.jsonl."""
-    return short_clip_folder(tmp_path_factory.mktemp("clips"))
 
 
 @pytest.fixture(autouse=True)

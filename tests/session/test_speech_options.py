@@ -18,19 +18,12 @@ import pytest
 
 from assistant.cli import main
 from assistant.speech import split_sentences
-from tests.session.clips import short_clip_folder
 
 SCENARIO = "crossroads-ambush"
 
 pytestmark = pytest.mark.skipif(
     shutil.which("espeak-ng") is None, reason="espeak-ng is not installed (make sysdeps-runtime)"
 )
-
-
-@pytest.fixture(scope="module")
-def clips(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder with short.mp4 (80 frames of the sample), short.json, short.declarations.jsonl."""
-    return short_clip_folder(tmp_path_factory.mktemp("clips"))
 
 
 @pytest.fixture(autouse=True)
