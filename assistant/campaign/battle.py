@@ -6,7 +6,6 @@ its result read off the final state, ready for the store.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -17,6 +16,7 @@ from assistant.campaign.seating import Veteran, battle_scenario
 from assistant.campaign.store import BattleResult, CampaignStore
 from assistant.campaign.wounds import LOST, BattleWounds
 from assistant.commands.simulate import event_json, random_json, setup_json
+from calibration.safe_files import write_atomic
 from engine.actions import Event
 from engine.dice import SeededDice
 from engine.model import GameState, Role, Unit, UnitStatus
@@ -105,17 +105,6 @@ def roster_units(
     _, scenario = battle_scenario(text, source, veterans)
     _, state = start_game(scenario)
     return {v.character.key: state.unit(v.character.key) for v in veterans}
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write a file so that a crash leaves the old one or the new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
 
 
 def battle_folder(store: CampaignStore, prepared: PreparedBattle) -> Path:
@@ -230,7 +219,7 @@ def simulate_next(
     (the caller records it: one transaction)."""
     prepared = prepare(store)
     folder = battle_folder(store, prepared)
-    write_text_atomic(folder / "scenario.toml", prepared.scenario_text)
+    write_atomic(folder / "scenario.toml", prepared.scenario_text)
     ruleset, state = start_game(prepared.scenario)
     controllers = controllers_for(prepared.scenario)
     dice = SeededDice(seed)
@@ -246,7 +235,7 @@ def simulate_next(
             on_event(ev)
 
     record = play_battle(state, ruleset, controllers, dice, on_event=emit)
-    write_text_atomic(folder / "log.jsonl", "".join(json.dumps(x) + "\n" for x in lines))
+    write_atomic(folder / "log.jsonl", "".join(json.dumps(x) + "\n" for x in lines))
     result = battle_result(
         store, prepared, ruleset, record.final, record.events, seed, folder, "simulate"
     )

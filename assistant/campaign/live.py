@@ -20,13 +20,13 @@ from assistant.campaign.battle import (
     battle_folder,
     battle_result,
     prepare,
-    write_text_atomic,
 )
 from assistant.campaign.store import BattleResult, CampaignStore
 from assistant.session.finish import SessionResult
 from assistant.session.game import LiveGame, Stage
 from assistant.session.start import SessionOptions, run_session
 from assistant.session.store import load_saved
+from calibration.safe_files import write_atomic
 
 
 def play_next_live(
@@ -47,7 +47,7 @@ def play_next_live(
             return prepared, live_result(store, prepared, game, folder), None
         opts.resume, opts.scenario, opts.out = session, None, None
     else:
-        write_text_atomic(scenario_file, prepared.scenario_text)
+        write_atomic(scenario_file, prepared.scenario_text)
         opts.resume, opts.scenario, opts.out = None, str(scenario_file), session
     result = run_session(opts, echo)
     if result.game.stage is not Stage.OVER:

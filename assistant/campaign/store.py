@@ -24,6 +24,7 @@ from typing import Any
 from assistant.campaign.model import CampaignFile, parse_campaign
 from assistant.campaign.wounds import LOST, BattleWounds, Resolved
 from assistant.errors import UserError
+from calibration.safe_files import FileLock, take_lock
 
 APPLICATION_ID = 0x53434D50
 """'SCMP': marks a soloscope campaign database."""
@@ -118,6 +119,35 @@ class CampaignStoreError(UserError):
     """A campaign database that cannot be used (the message says why; nothing was changed)."""
 
 
+def damaged_store(path: Path, exc: sqlite3.DatabaseError) -> CampaignStoreError:
+    """The one sentence for a campaign file SQLite finds damaged (garbage pages, a cut-short
+    file): the change under way was rolled back."""
+    detail = " ".join(str(exc).replace("*** in database main ***", "").split())
+    return CampaignStoreError(
+        f"{path} is a damaged campaign database (SQLite: {detail}); nothing was changed. Restore "
+        "it from a copy, or begin the campaign again with soloscope campaign new"
+    )
+
+
+def refuse_existing(path: Path) -> None:
+    """CampaignStoreError when a new campaign's file is already there."""
+    if path.exists():
+        raise CampaignStoreError(
+            f"{path} already exists; give a new --db file (nothing was changed)"
+        )
+
+
+def campaign_lock(path: Path, what: str) -> FileLock:
+    """The campaign's lock (``DB.lock`` beside the database), held by this process as
+    ``what``; LockError saying who holds it when another process does."""
+    lock_file = path.with_name(f"{path.name}.lock")
+    try:
+        lock_file.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CampaignStoreError(f"cannot make the folder of {path}: {exc.strerror}") from None
+    return take_lock(lock_file, what, f"the campaign {path}")
+
+
 @dataclass(frozen=True)
 class CharacterRow:
     """A character as the store keeps it."""
@@ -170,7 +200,7 @@ def _uri(path: Path, mode: str) -> str:
     return f"{path.resolve().as_uri()}?mode={mode}"
 
 
-def _inspect(path: Path) -> int:
+def inspect_campaign(path: Path) -> int:
     """The schema version of a soloscope campaign file at ``path``, opened read-only;
     CampaignStoreError (nothing written) for anything else."""
     if not path.is_file():
@@ -181,11 +211,18 @@ def _inspect(path: Path) -> int:
         db = sqlite3.connect(_uri(path, "ro"), uri=True)
     except sqlite3.Error as exc:
         raise CampaignStoreError(f"cannot open {path}: {exc}; nothing was changed") from None
+    app_id = None
     try:
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
         tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        if app_id == APPLICATION_ID:  # every page read: garbage is found before any change
+            problem = db.execute("PRAGMA quick_check(1)").fetchone()[0]
+            if problem != "ok":
+                raise sqlite3.DatabaseError(problem)
     except sqlite3.DatabaseError as exc:
+        if app_id == APPLICATION_ID:
+            raise damaged_store(path, exc) from None
         raise CampaignStoreError(
             f"{path} is not a soloscope campaign (not a readable SQLite database: {exc}); "
             "nothing was changed"
@@ -229,7 +266,7 @@ class CampaignStore:
     @classmethod
     def open(cls, path: Path) -> CampaignStore:
         """Open an existing campaign, migrating an older schema (one transaction per step)."""
-        version = _inspect(path)
+        version = inspect_campaign(path)
         store = cls(path, cls._connect(path, "rw"))
         if version < SCHEMA_VERSION:
             store.migrated_from = version
@@ -249,10 +286,7 @@ class CampaignStore:
         scenario_files: dict[str, tuple[str, str]],
     ) -> CampaignStore:
         """A new campaign file at ``path`` (which must not exist), written in one transaction."""
-        if path.exists():
-            raise CampaignStoreError(
-                f"{path} already exists; give a new --db file (nothing was changed)"
-            )
+        refuse_existing(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         store = cls(path, cls._connect(path, "rwc"))
         try:

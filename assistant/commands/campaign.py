@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -100,32 +101,50 @@ def _say_all(lines: list[str], speech: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run one campaign step."""
+    """Run one campaign step. A step that changes the campaign holds its lock (``DB.lock``
+    beside the database) from start to end: a second one at the same time is refused, saying
+    who holds it, before it writes anything."""
+    from assistant.campaign.store import campaign_lock, damaged_store, inspect_campaign
 
     db = Path(args.db)
-    if args.step == "new":
-        return _new(args, db)
-    with CampaignStore.open(db) as store:
-        if store.migrated_from is not None:
-            print(
-                f"{db}: campaign schema version {store.migrated_from} updated to the current one.",
-                file=sys.stderr,
-            )
-        step = {
-            "show": _show,
-            "next": _next,
-            "resolve": _resolve,
-            "recover": _recover,
-            "undo": _undo,
-        }[args.step]
-        return step(args, store)
+    lock = None
+    try:
+        if args.step == "new":
+            return _new(args, db)
+        if args.step != "show":  # a file that is no campaign is refused before the lock
+            inspect_campaign(db)
+            lock = campaign_lock(db, f"soloscope campaign {args.step}")
+        with CampaignStore.open(db) as store:
+            if store.migrated_from is not None:
+                print(
+                    f"{db}: campaign schema version {store.migrated_from} updated to the current one.",
+                    file=sys.stderr,
+                )
+            step = {
+                "show": _show,
+                "next": _next,
+                "resolve": _resolve,
+                "recover": _recover,
+                "undo": _undo,
+            }[args.step]
+            return step(args, store)
+    except sqlite3.DatabaseError as exc:
+        raise damaged_store(db, exc) from None
+    finally:
+        if lock is not None:
+            lock.release()
 
 
 def _new(args: argparse.Namespace, db: Path) -> int:
     from assistant.campaign.files import load_campaign
+    from assistant.campaign.store import campaign_lock, refuse_existing
 
     loaded = load_campaign(args.file)
-    with CampaignStore.create(db, loaded.campaign, loaded.text, loaded.scenarios):
+    refuse_existing(db)
+    with (
+        campaign_lock(db, "soloscope campaign new"),
+        CampaignStore.create(db, loaded.campaign, loaded.text, loaded.scenarios),
+    ):
         info = loaded.campaign
         first = info.node(info.campaign.start)
         print(
@@ -162,9 +181,11 @@ def _next(args: argparse.Namespace, store: CampaignStore) -> int:
         prepared, result = simulate_next(store, seed)
         _record(store, prepared.node.title or prepared.node.id, result)
         return 0
+    import shlex
+
     from assistant.campaign.live import play_next_live
-    from assistant.session.finish import hold_page, session_summary
-    from assistant.session.start import SessionOptions
+    from assistant.session.finish import damaged_source_text, hold_page, session_summary
+    from assistant.session.options import SessionOptions
 
     opts = SessionOptions(
         source=args.source,
@@ -177,24 +198,30 @@ def _next(args: argparse.Namespace, store: CampaignStore) -> int:
         declarations=Path(args.declarations) if args.declarations else None,
         page_config={"CAMPAIGN_DB": str(store.path.resolve())},
     )
+    words = ["soloscope", "campaign", "next", "--source", args.source, "--db", str(store.path)]
+    if args.profile:
+        words += ["--profile", args.profile]
+    if args.declarations:
+        words += ["--declarations", args.declarations]
+    opts.carry_on = shlex.join(words)
     prepared, live_result, session = play_next_live(store, opts)
+    damaged = None if session is None else damaged_source_text(session, args.source)
     try:
         if session is not None:
             for line in session_summary(session):
                 print(line)
+        if damaged is not None:
+            print(f"soloscope campaign: {damaged}", file=sys.stderr)
         if live_result is None:
-            print(
-                "The battle is not over; it is saved: carry on with soloscope campaign next "
-                f"--source SOURCE --db {store.path}"
-            )
-            return 0
+            print(f"The battle is not over; it is saved: carry on with {opts.carry_on}")
+            return 0 if damaged is None else 2
         _record(store, prepared.node.title or prepared.node.id, live_result)  # before the page
         if session is not None:
             hold_page(session)
     finally:
         if session is not None:
             session.close()
-    return 0
+    return 0 if damaged is None else 2
 
 
 def _record(store: CampaignStore, title: str, result: BattleResult) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -73,7 +74,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the clip, then print the battle's summary and what was written."""
-    from assistant.session.finish import hold_page, session_summary
+    from assistant.session.finish import damaged_source_text, hold_page, session_summary
     from assistant.session.start import SessionOptions, run_session
 
     folder = Path(args.footage) if args.footage else sample_footage_dir()
@@ -118,7 +119,10 @@ def run(args: argparse.Namespace) -> int:
             print(
                 f"Note: the simulated battle ended with {expected} winning; this run ended differently."
             )
+        damaged = damaged_source_text(result, opts.source)
+        if damaged is not None:
+            print(f"soloscope demo: {damaged}", file=sys.stderr)
         hold_page(result)
     finally:
         result.close()
-    return 0
+    return 0 if damaged is None else 2
