@@ -7,27 +7,38 @@ job (the engine does no I/O). Every error names the file, the field and what is 
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 import shapely
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from engine.errors import EngineError
 from engine.geometry.grid import Cell, Grid
+from engine.plain_errors import describe_error, field_path, plain_message, shown_value
+from engine.tomltext import TomlError, load_toml
 
 SCENARIO_VERSION = 1
 
 RULE_OPTIONS: dict[str, str] = {
     "contact_tol_in": "base-contact tolerance, inches (0 to 1)",
-    "max_rounds": "rounds after which the battle ends (a whole number, 1 or more)",
+    "max_rounds": "rounds after which the battle ends (a whole number from 1 to 100)",
 }
 """The options every ruleset takes in a scenario's [options] table, with what each takes; a
 ruleset adds its own (``Ruleset.options``), checked by that ruleset."""
 
 OptionValue = bool | int | float | str
 """A scenario option: a number, a flag or a word."""
+
+MAX_ROUNDS = 100
+"""The most rounds a scenario may set (``max_rounds``)."""
+
+MAX_CORNERS = 500
+"""The most corners a terrain outline or a deployment zone may have."""
+
+OFF_TABLE_IN = 12.0
+"""How far beyond the table's edges a terrain outline may reach, inches (a river running off
+the table); deployment zones and objectives lie on the table."""
 
 _OVERLAP_EPS_IN = 1e-6
 """A base may touch impassable terrain; it may not reach into it by more than this, inches."""
@@ -145,10 +156,10 @@ class TagSpec(_Strict):
     """A tag on a base or a terrain piece, offsets in millimetres in the piece's own frame."""
 
     id: int = Field(ge=0, le=999)
-    forward_mm: float = 5.0
-    right_mm: float = 0.0
+    forward_mm: float = Field(default=5.0, ge=-300, le=300)
+    right_mm: float = Field(default=0.0, ge=-300, le=300)
     size_mm: float = Field(default=10.0, gt=0, le=200)
-    rotation_deg: float = 0.0
+    rotation_deg: float = Field(default=0.0, ge=-360, le=360)
     height_mm: float = Field(default=3.0, ge=0, le=300)
 
 
@@ -163,8 +174,9 @@ class SideSpec(_Strict):
     """Deployment edge: front is the human player's edge (y = 0)."""
     generals: tuple[str, ...] = ()
     """Human generals taking turns (co-operative play)."""
-    deployment: tuple[tuple[float, float], ...] = ()
-    """Deployment zone polygon in inches (optional)."""
+    deployment: tuple[tuple[float, float], ...] = Field(default=(), max_length=MAX_CORNERS)
+    """Deployment zone polygon in inches (optional): on the table, edges meeting only at its
+    corners."""
     deployment_cells: tuple[CellRef, ...] = ()
     """Deployment cells on a gridded table (optional): its units stand on them, and a unit
     given no position takes the next free one, in this order."""
@@ -177,12 +189,13 @@ class UnitSpec(_Strict):
     name: str = Field(min_length=1)
     side: str
     company: str = ""
-    x: float
+    x: float = Field(ge=0, le=240)
     """Base centre, inches (set from ``cell`` when a cell is given)."""
-    y: float
+    y: float = Field(ge=0, le=240)
     cell: tuple[int, int] | None = None
     """Its grid cell (column, row), on a gridded table; the file may write it "C4"."""
-    heading: float = 0.0
+    heading: float = Field(default=0.0, ge=-360, le=360)
+    """Facing, degrees clockwise from the far edge."""
     base_diameter_in: float = Field(default=1.0, gt=0, le=12)
     general: str | None = None
     tags: tuple[TagSpec, ...] = ()
@@ -199,13 +212,15 @@ class TerrainSpec(_Strict):
     id: str = Field(min_length=1)
     name: str = Field(min_length=1)
     kind: str = "scenery"
-    polygon: tuple[tuple[float, float], ...] = Field(min_length=3)
+    polygon: tuple[tuple[float, float], ...] = Field(min_length=3, max_length=MAX_CORNERS)
+    """Outline in table inches: corners in order around the piece, edges meeting only at
+    corners, at most ``OFF_TABLE_IN`` beyond the table's edges."""
     blocks_los: bool = False
     impassable: bool = False
     difficult: bool = False
     cover: Literal["none", "soft", "hard"] = "none"
     dangerous: bool = False
-    height_in: float = Field(default=0.0, ge=0)
+    height_in: float = Field(default=0.0, ge=0, le=120)
     tags: tuple[TagSpec, ...] = ()
 
 
@@ -214,8 +229,9 @@ class ObjectiveSpec(_Strict):
 
     id: str = Field(min_length=1)
     name: str = Field(min_length=1)
-    x: float
-    y: float
+    x: float = Field(ge=0, le=240)
+    """Marker centre on the table, inches."""
+    y: float = Field(ge=0, le=240)
 
 
 class Scenario(_Strict):
@@ -308,10 +324,18 @@ class Scenario(_Strict):
                 if isinstance(value, int | float) and not isinstance(value, bool)
                 else None
             )
-            if name == "max_rounds" and (number is None or number < 1 or number != int(number)):
-                raise ValueError(f"options.max_rounds: {RULE_OPTIONS[name]}, got {value!r}")
+            if name == "max_rounds" and (
+                number is None or not 1 <= number <= MAX_ROUNDS or number != int(number)
+            ):
+                raise ValueError(
+                    f"options.max_rounds: {shown_value(value)} is not allowed (allowed: a whole "
+                    f"number from 1 to {MAX_ROUNDS})"
+                )
             if name == "contact_tol_in" and (number is None or not 0 <= number <= 1):
-                raise ValueError(f"options.contact_tol_in: {RULE_OPTIONS[name]}, got {value!r}")
+                raise ValueError(
+                    f"options.contact_tol_in: {shown_value(value)} is not allowed (allowed: "
+                    "inches, 0 to 1)"
+                )
         return self
 
     @model_validator(mode="after")
@@ -343,6 +367,7 @@ class Scenario(_Strict):
                     f"on the {w:g} x {d:g} in table (allowed for a {u.base_diameter_in:g} in "
                     f"base: x {r:g} to {w - r:g}, y {r:g} to {d - r:g})"
                 )
+        self._check_outlines()
         self._check_units_clear_of_impassable_terrain()
         for i, side in enumerate(self.sides):
             if not any(u.side == side.name for u in self.units):
@@ -387,6 +412,41 @@ class Scenario(_Strict):
                         f"cell of {side.name!r} (allowed: {names})"
                     )
 
+    def _check_outlines(self) -> None:
+        """Terrain outlines and deployment zones are simple polygons (edges meeting only at
+        corners) with an area; terrain reaches at most ``OFF_TABLE_IN`` beyond the table,
+        zones and objectives lie on it."""
+        w, d = self.table.width_in, self.table.depth_in
+        shapes = [
+            (f"terrain[{j}].polygon", t.id, t.polygon, OFF_TABLE_IN)
+            for j, t in enumerate(self.terrain)
+        ]
+        shapes += [
+            (f"sides[{j}].deployment", s.name, s.deployment, 1e-6)
+            for j, s in enumerate(self.sides)
+            if s.deployment
+        ]
+        for where, owner, corners, beyond in shapes:
+            for x, y in corners:
+                if not (-beyond <= x <= w + beyond and -beyond <= y <= d + beyond):
+                    reach = f"within {beyond:g} in of" if beyond >= 0.01 else "on"
+                    raise ValueError(
+                        f"{where}: corner ({x:g}, {y:g}) of {owner!r} is off the {w:g} x {d:g} "
+                        f"in table (allowed: corners {reach} the table)"
+                    )
+            problem = outline_problem(corners)
+            if problem is not None:
+                raise ValueError(
+                    f"{where}: the outline of {owner!r} {problem} (allowed: corners listed in "
+                    "order around it, edges meeting only at corners)"
+                )
+        for j, o in enumerate(self.objectives):
+            if not (0 <= o.x <= w and 0 <= o.y <= d):
+                raise ValueError(
+                    f"objectives[{j}].x, y: {o.id!r} at ({o.x:g}, {o.y:g}) is off the {w:g} x "
+                    f"{d:g} in table (allowed: x 0 to {w:g}, y 0 to {d:g})"
+                )
+
     def _check_units_clear_of_impassable_terrain(self) -> None:
         """No base may stand in impassable terrain: it could never be placed there."""
         blocks = [
@@ -408,6 +468,22 @@ class Scenario(_Strict):
             if s.name == name:
                 return s
         raise ScenarioError(f"{self.source}: no side named {name!r}")
+
+
+def outline_problem(corners: tuple[tuple[float, float], ...]) -> str | None:
+    """What is wrong with a polygon's outline in words ("crosses itself near (4.5, 11.5)",
+    "has no area"), None when it is a simple polygon with an area."""
+    shape = shapely.Polygon(corners)
+    if shape.is_valid and shape.area > 0:
+        return None
+    reason = shapely.is_valid_reason(shape)
+    where = re.search(r"\[(-?[0-9.e+-]+) (-?[0-9.e+-]+)\]", reason)
+    near = f" near ({float(where[1]):g}, {float(where[2]):g})" if where else ""
+    if shapely.MultiPoint(corners).convex_hull.area == 0:
+        return "has no area (its corners lie on one line)"
+    if reason.startswith(("Self-intersection", "Ring Self-intersection")):
+        return f"crosses itself{near}"
+    return f"is not a simple polygon ({reason})"
 
 
 def _raw_grid(table: object) -> Grid | None:
@@ -462,64 +538,12 @@ def _ruleset_table_in(ruleset: str) -> tuple[float, float]:
         return (24.0, 24.0)
 
 
-def _allowed_fields(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
-    """The field names of the model found at ``loc`` inside ``model`` (empty if not a model)."""
-    current: Any = model
-    for part in loc:
-        if isinstance(part, int):
-            args = [a for a in get_args(current) if a is not Ellipsis]
-            current = args[0] if args else None
-        elif isinstance(current, type) and issubclass(current, BaseModel):
-            info = current.model_fields.get(part)
-            current = info.annotation if info is not None else None
-        else:
-            return []
-    if isinstance(current, type) and issubclass(current, BaseModel):
-        return [name for name in current.model_fields if name != "source"]
-    return []
-
-
-def describe_error(
-    exc: ValidationError, model: type[BaseModel], prefix: tuple[int | str, ...] = ()
-) -> str:
-    """ "field: what is wrong (what is allowed)" for the first (most telling) problem in ``exc``.
-
-    Unknown fields come first, since a misspelt field also shows up as a missing one.
-    """
-    errors = sorted(exc.errors(), key=lambda e: e["type"] != "extra_forbidden")
-    first = errors[0]
-    loc = tuple(first["loc"])
-    kind = first["type"]
-    if kind == "extra_forbidden":
-        allowed = _allowed_fields(model, loc[:-1])
-        message = "unknown field" + (f" (allowed: {', '.join(allowed)})" if allowed else "")
-    elif kind == "value_error" and "error" in first.get("ctx", {}):
-        message = str(first["ctx"]["error"])
-        if not loc:
-            return message  # cross-field checks name their fields themselves
-    else:
-        message = first["msg"]
-        value = first.get("input")
-        if kind != "missing" and isinstance(value, str | int | float | bool):
-            message += f" (got {value!r})"
-    more = len(errors) - 1
-    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
-    return f"{_field_path(prefix + loc)}: {message}{tail}"
-
-
-def _field_path(loc: tuple[int | str, ...]) -> str:
-    out = ""
-    for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out or "(top level)"
-
-
 def parse_scenario(text: str, source: str = "<scenario>") -> Scenario:
     """Parse and validate a scenario from TOML text; ``source`` names it in errors."""
     try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"{source}: not valid TOML: {exc}") from None
+        raw = load_toml(text, source)
+    except TomlError as exc:
+        raise ScenarioError(str(exc)) from None
     version = raw.get("version", SCENARIO_VERSION)
     if version != SCENARIO_VERSION:
         raise ScenarioError(
@@ -543,7 +567,8 @@ def card_error(
     """A ScenarioError naming the card field that a ruleset's card model rejected."""
     if card_model is None:
         first = exc.errors()[0]
-        field = _field_path(("units", unit_index, "card", *first["loc"]))
-        return ScenarioError(f"{scenario.source}: {field}: {first['msg']}")
+        field = field_path(("units", unit_index, "card", *first["loc"]))
+        message = plain_message(first, BaseModel, tuple(first["loc"]))
+        return ScenarioError(f"{scenario.source}: {field}: {message}")
     prefix = ("units", unit_index, "card")
     return ScenarioError(f"{scenario.source}: {describe_error(exc, card_model, prefix)}")

@@ -30,7 +30,6 @@ Validation names the file, the field and what is allowed, like scenario files.
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
@@ -38,7 +37,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from assistant.errors import UserError
 from calibration.kit_ids import PIECE_IDS
-from engine.scenario import describe_error
+from engine.plain_errors import describe_error
+from engine.tomltext import TomlError, load_toml
 
 CAMPAIGN_VERSION = 1
 OUTCOMES = ("win", "lose", "draw")
@@ -223,9 +223,9 @@ def parse_campaign(text: str, source: str = "<campaign>") -> CampaignFile:
     """Parse and validate a campaign from TOML text (its scenarios are checked by
     :func:`assistant.campaign.seating.check_campaign`)."""
     try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise CampaignError(f"{source}: not valid TOML: {exc}") from None
+        raw = load_toml(text, source)
+    except TomlError as exc:
+        raise CampaignError(str(exc)) from None
     if "campaign" not in raw:
         raise CampaignError(f"{source}: campaign: missing (a campaign file has a [campaign] table)")
     version = raw.get("version", CAMPAIGN_VERSION)

@@ -12,7 +12,6 @@ empty. The result is written as a scenario file of its own, which is what a batt
 from __future__ import annotations
 
 import json
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +20,7 @@ from assistant.campaign.model import CampaignError, CampaignFile, Character
 from assistant.scenarios import check_kit_tags
 from engine.runner import start_game
 from engine.scenario import Scenario, ScenarioError, parse_scenario
+from engine.tomltext import TomlError, load_toml
 
 
 @dataclass(frozen=True)
@@ -113,9 +113,9 @@ def battle_scenario(
     """The scenario file a campaign battle plays (TOML text) and its validated form: the
     roster seated, the cards and starting wounds checked by the ruleset."""
     try:
-        raw = tomllib.loads(scenario_text)
-    except tomllib.TOMLDecodeError as exc:
-        raise CampaignError(f"{source}: not valid TOML: {exc}") from None
+        raw = load_toml(scenario_text, source)
+    except TomlError as exc:
+        raise CampaignError(str(exc)) from None
     text = toml_text(seat(raw, veterans, preface), header=f"Campaign battle seated from {source}.")
     try:
         scenario = parse_scenario(text, source)

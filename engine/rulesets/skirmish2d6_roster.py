@@ -5,10 +5,10 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 
 from engine.rulesets.skirmish2d6_fighters import FighterCard, build_problems, card_from
+from engine.tomltext import TomlError, load_toml
 
 TEMPLATE = """\
 # A warband for the 2D6 skirmish with roles and weapons (soloscope roster new).
@@ -76,9 +76,9 @@ class WarbandCheck:
 def check_warband(text: str, source: str = "<warband>") -> WarbandCheck:
     """Every fighter of the warband with the reasons it is refused, if any."""
     try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        return WarbandCheck("", (), (f"{source}: not valid TOML: {exc}",))
+        raw = load_toml(text, source)
+    except TomlError as exc:
+        return WarbandCheck("", (), (str(exc),))
     problems: list[str] = []
     head = raw.get("warband", {})
     if not isinstance(head, dict):

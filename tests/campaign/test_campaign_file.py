@@ -43,9 +43,17 @@ def test_next_battle_reads_keys_in_order() -> None:
     [
         ("[campaign]", "[campagne]", "campaign: missing (a campaign file has a [campaign] table)"),
         ('start = "shrine"', 'start = "moon"', "campaign.start: 'moon' is not a battle"),
-        ('wounds = "A"', 'wounds = "C"', "campaign.wounds: Input should be 'A' or 'B'"),
+        (
+            'wounds = "A"',
+            'wounds = "C"',
+            "campaign.wounds: 'C' is not allowed (allowed: 'A' or 'B')",
+        ),
         ("tag = 17", "tag = 16", "roster[1].tag: tag 16 is already on 'Sergeant Ash'"),
-        ("tag = 17", "tag = 3", "roster[1].tag: Input should be greater than or equal to 16"),
+        (
+            "tag = 17",
+            "tag = 3",
+            "roster[1].tag: 3 is out of range (allowed: 16 or more and at most 49)",
+        ),
         ('lose = "ditch"', 'lost = "ditch"', "battles[0].next.lost: not an outcome or a flag"),
         ('win = "ford"', 'win = "fjord"', "battles[0].next.win: 'fjord' is not a battle"),
         ('"scored:relic"', '"found:relic"', "battles[0].flags.relic-saved: 'found:relic' is not"),

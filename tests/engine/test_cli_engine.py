@@ -133,7 +133,7 @@ def _bad(tmp_path: Path, old: str, new: str, name: str = "bad.toml") -> Path:
         (
             'role = "human"',
             'role = "robot"',
-            "sides[0].role: Input should be 'ai', 'human' or 'neutral' (got 'robot')",
+            "sides[0].role: 'robot' is not allowed (allowed: 'ai', 'human' or 'neutral')",
         ),
         (
             "x = 12.0\ny = 2.5",
@@ -149,7 +149,7 @@ def _bad(tmp_path: Path, old: str, new: str, name: str = "bad.toml") -> Path:
         (
             "card = { move_in = 6, attack = 2",
             "card = { move_in = -1, attack = 2",
-            "units[0].card.move_in: Input should be greater than 0 (got -1)",
+            "units[0].card.move_in: -1 is out of range (allowed: more than 0 and at most 48)",
         ),
         (
             "card = { move_in = 6, attack = 2",

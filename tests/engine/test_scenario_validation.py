@@ -84,7 +84,108 @@ MISTAKES = [
         "max_rounds = 10",
         "max_rounds = 2.5",
         "options.max_rounds",
-        "a whole number, 1 or more",
+        "2.5 is not allowed (allowed: a whole number from 1 to 100)",
+    ),
+    (
+        "round-limit-out-of-range",
+        "max_rounds = 10",
+        "max_rounds = 1e12",
+        "options.max_rounds",
+        "1e+12 is not allowed (allowed: a whole number from 1 to 100)",
+    ),
+    (
+        "nan-heading",
+        "y = 4.0\nheading = 0",
+        "y = 4.0\nheading = nan",
+        "units[0].heading",
+        "nan is not a number that can be used (give a finite number)",
+    ),
+    (
+        "infinite-card-number",
+        "card = { move_in = 6, attack = 2, defence = 1, wound_slots = 1 }",
+        "card = { move_in = inf, attack = 2, defence = 1, wound_slots = 1 }",
+        "units[0].card.move_in",
+        "inf is not a number that can be used (give a finite number)",
+    ),
+    (
+        "heading-out-of-range",
+        "y = 4.0\nheading = 0",
+        "y = 4.0\nheading = 4000",
+        "units[0].heading",
+        "4000 is out of range (allowed: -360 or more and at most 360)",
+    ),
+    (
+        "tag-offset-out-of-range",
+        SERGEANT_TAG,
+        "tags = [{ id = 16, size_mm = 14, forward_mm = 1e9 }]",
+        "units[0].tags[0].forward_mm",
+        "1e+09 is out of range (allowed: -300 or more and at most 300)",
+    ),
+    (
+        "terrain-too-tall",
+        "height_in = 3\n",
+        "height_in = 1e12\n",
+        "terrain[0].height_in",
+        "1e+12 is out of range (allowed: 0 or more and at most 120)",
+    ),
+    (
+        "self-intersecting-terrain",
+        "polygon = [[10.5, 10.5], [13.5, 10.5], [13.5, 13.5], [10.5, 13.5]]",
+        "polygon = [[10.5, 10.5], [13.5, 13.5], [13.5, 10.5], [10.5, 13.5]]",
+        "terrain[0].polygon",
+        "the outline of 'shrine' crosses itself near (12, 12) (allowed: corners listed in order "
+        "around it, edges meeting only at corners)",
+    ),
+    (
+        "flat-terrain",
+        "polygon = [[4, 12], [6, 12], [6, 13.5], [4, 13.5]]",
+        "polygon = [[4, 12], [5, 12], [6, 12]]",
+        "terrain[1].polygon",
+        "the outline of 'boulder' has no area (its corners lie on one line)",
+    ),
+    (
+        "terrain-far-off-the-table",
+        "polygon = [[17, 11], [20, 11], [20, 14], [17, 14]]",
+        "polygon = [[17, 11], [2000, 11], [20, 14], [17, 14]]",
+        "terrain[2].polygon",
+        "corner (2000, 11) of 'thicket' is off the 24 x 24 in table (allowed: corners within 12 "
+        "in of the table)",
+    ),
+    (
+        "self-intersecting-deployment",
+        "deployment = [[0, 0], [24, 0], [24, 6], [0, 6]]",
+        "deployment = [[0, 0], [24, 6], [24, 0], [0, 6]]",
+        "sides[0].deployment",
+        "the outline of 'Road Wardens' crosses itself near (12, 3)",
+    ),
+    (
+        "objective-off-the-table",
+        "x = 12.0\ny = 8.0",
+        "x = 12.0\ny = 80.0",
+        "objectives[0].x, y",
+        "'relic' at (12, 80) is off the 24 x 24 in table (allowed: x 0 to 24, y 0 to 24)",
+    ),
+    (
+        "missing-side",
+        '[[sides]]\nname = "Goblins"\nrole = "ai"\nedge = "back"\n'
+        "deployment = [[0, 16], [24, 16], [24, 24], [0, 24]]\n",
+        "",
+        "sides",
+        "1 [[sides]] entry given (allowed: 2 to 4)",
+    ),
+    (
+        "a-word-for-a-number",
+        "width_in = 24\n",
+        'width_in = "wide"\n',
+        "table.width_in",
+        "a number is needed, not 'wide' (allowed: more than 0 and at most 240)",
+    ),
+    (
+        "a-word-not-allowed",
+        'role = "ai"',
+        'role = "robot"',
+        "sides[1].role",
+        "'robot' is not allowed (allowed: 'ai', 'human' or 'neutral')",
     ),
     (
         "misspelt-unit-key",
@@ -178,3 +279,35 @@ def test_the_engine_checks_what_it_knows_without_the_kit() -> None:
 def test_every_bundled_scenario_loads(name: str) -> None:
     scenario = load_scenario(name)
     assert scenario.scenario.name == name
+
+
+@pytest.mark.parametrize(("name", "heading"), [("dungeon-crawl", 315), ("bosworth-street", 0)])
+def test_a_nan_heading_is_refused_in_every_rule_system(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, heading: int
+) -> None:
+    """Before, the dungeon crashed on it (ValueError) and the card AI's street played on."""
+    text = (BASE.parent / f"{name}.toml").read_text(encoding="utf-8")
+    path = tmp_path / "nan.toml"
+    path.write_text(text.replace(f"heading = {heading}\n", "heading = nan\n", 1), encoding="utf-8")
+    assert main(["simulate", str(path), "--seed", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert f"{path}: units[0].heading: nan is not a number that can be used" in err, err
+
+
+def test_a_file_nested_thousands_deep_is_one_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for depth, where in ((5000, ""), (40, "units[0].card.deep")):
+        path = tmp_path / f"deep-{depth}.toml"
+        nested = "[" * depth + "]" * depth
+        text = BASE.read_text(encoding="utf-8")
+        if where:
+            text = text.replace("wound_slots = 1 }", f"wound_slots = 1, deep = {nested} }}", 1)
+        else:
+            text += f"\ndeep = {nested}\n"
+        path.write_text(text, encoding="utf-8")
+        assert main(["simulate", str(path), "--seed", "1"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err, err
+        assert f"{path}: {where + ': ' if where else ''}tables or lists are nested too deep" in err
