@@ -226,20 +226,30 @@ def read_recording_info(path: Path | str) -> RecordingInfo:
     folder = Path(path)
     try:
         manifest = json.loads((folder / MANIFEST_NAME).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise RecordingError(f"{folder}: cannot read {MANIFEST_NAME} ({exc})") from exc
-    version = manifest.get("version")
+    except OSError as exc:
+        raise RecordingError(f"{folder}: cannot read {MANIFEST_NAME} ({exc.strerror})") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise RecordingError(f"{folder}: {MANIFEST_NAME} is not JSON ({exc})") from None
+    version = manifest.get("version") if isinstance(manifest, dict) else None
     if version != 1:
         raise RecordingError(f"{folder}: recording version {version!r} is not supported (1)")
     return _info_v1(folder, manifest)
 
 
 def _info_v1(folder: Path, manifest: Mapping[str, Any]) -> RecordingInfo:
+    try:
+        segment_s = float(manifest.get("segment_s", 10.0))
+        fps = manifest.get("fps")
+        fps = None if fps is None else float(fps)
+        if not (0 < segment_s < 1e6 and (fps is None or 0 < fps < 1e4)):
+            raise ValueError("segment_s or fps out of range")
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise RecordingError(f"{folder}: {MANIFEST_NAME} is damaged ({exc})") from None
     return RecordingInfo(
         path=folder,
         version=1,
-        segment_s=float(manifest.get("segment_s", 10.0)),
-        fps=manifest.get("fps"),
+        segment_s=segment_s,
+        fps=fps,
         closed=bool(manifest.get("closed", False)),
         segments=tuple(sorted(folder.glob(SEGMENT_GLOB))),
     )

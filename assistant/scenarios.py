@@ -21,6 +21,7 @@ from calibration.kit_ids import (
     PIECE_IDS,
     TERRAIN_IDS,
 )
+from engine.errors import EngineError
 from engine.model import GameState
 from engine.protocols import Ruleset
 from engine.runner import start_game
@@ -125,7 +126,12 @@ def load_scenario(name_or_path: str) -> Scenario:
         raise UserError(f"cannot read scenario {path}: {exc}") from None
     scenario = parse_scenario(text, str(path))
     check_kit_tags(scenario)
-    start_game(scenario)  # validates the cards against the ruleset
+    try:
+        start_game(scenario)  # validates the cards and options against the ruleset
+    except EngineError as exc:
+        if str(exc).startswith(scenario.source):
+            raise
+        raise ScenarioError(f"{scenario.source}: {exc}") from None
     return scenario
 
 

@@ -226,6 +226,8 @@ def _read_json(path: str | Path) -> dict[str, Any]:
         raise CalibrationError(f"cannot read profile {p}: {exc}") from exc
     except json.JSONDecodeError as exc:
         raise CalibrationError(f"profile {p} is not valid JSON (line {exc.lineno})") from exc
+    except RecursionError:
+        raise CalibrationError(f"profile {p} is nested too deep to be a profile") from None
     if not isinstance(data, dict):
         raise CalibrationError(f"profile {p} must hold a JSON object")
     return data
@@ -249,6 +251,8 @@ def _load_v1(data: dict[str, Any], where: str) -> TableProfile:
         width_in, depth_in = float(table["width_in"]), float(table["depth_in"])
         f = data["fit"]
         h = np.array(data["homography"], dtype=np.float64).reshape(3, 3)
+        if not np.all(np.isfinite(h)) or not (0 < width_in <= 240 and 0 < depth_in <= 240):
+            raise ValueError("the homography and the table size must be finite numbers")
         fit = TableFit(
             homography=tuple(tuple(float(v) for v in row) for row in h),
             corner_ids=tuple(int(i) for i in f["corner_ids"]),
@@ -277,8 +281,8 @@ def _load_v1(data: dict[str, Any], where: str) -> TableProfile:
         )
     except CalibrationError as exc:
         raise CalibrationError(f"profile {where}: {exc}") from exc
-    except (KeyError, TypeError, ValueError) as exc:
-        raise CalibrationError(f"profile {where}: missing or malformed field {exc}") from exc
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
+        raise CalibrationError(f"profile {where}: missing or malformed field {exc}") from None
 
 
 def _load_v2(data: dict[str, Any], where: str) -> TableProfile:
@@ -290,6 +294,8 @@ def _load_v2(data: dict[str, Any], where: str) -> TableProfile:
         return profile.with_tray(TrayRegion.from_dict(raw))
     except CalibrationError as exc:
         raise CalibrationError(f"profile {where}: {exc}") from exc
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
+        raise CalibrationError(f"profile {where}: malformed tray ({exc})") from None
 
 
 def _load_v3(data: dict[str, Any], where: str) -> TableProfile:

@@ -507,7 +507,8 @@ def _deployment_cells(sides: object, grid: Grid | None) -> dict[str, list[Cell]]
         if not isinstance(side, Mapping):
             continue
         cells = []
-        for ref in side.get("deployment_cells", ()) or ():
+        refs = side.get("deployment_cells", ())
+        for ref in refs if isinstance(refs, list | tuple) else ():
             try:
                 cells.append(parse_cell(ref, grid))
             except ValueError:

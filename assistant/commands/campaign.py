@@ -159,7 +159,10 @@ def _show(args: argparse.Namespace, store: CampaignStore) -> int:
     from assistant.campaign.view import campaign_json, campaign_lines
 
     if args.page:
+        from assistant.session.options import check_port
         from assistant.web.campaign_page import serve_campaign_page
+
+        check_port(args.port)
 
         serve_campaign_page(store.path, args.port)
         return 0

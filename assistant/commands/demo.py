@@ -7,6 +7,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from assistant.errors import UserError
 
@@ -41,6 +42,21 @@ def _write_replay(video: Path, scenario: str, session: Path) -> Path | None:
         print(f"The replay could not be written: {exc}")
         return None
     return out
+
+
+def _clip_meta(path: Path) -> dict[str, Any]:
+    """A clip's metadata file (scenario, seed, video and declarations), or one sentence."""
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(meta, dict):
+            raise ValueError("not a JSON object")
+        for key in ("scenario", "video", "declarations"):
+            if not isinstance(meta.get(key), str):
+                raise ValueError(f"no {key!r} text")
+        int(meta["seed"])
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError, KeyError, TypeError) as exc:
+        raise UserError(f"the clip's metadata {path} is damaged ({exc})") from None
+    return meta
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -87,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     meta_path = folder / f"{args.clip}.json"
     if not meta_path.is_file():
         raise UserError(f"no sample clip {args.clip!r} in {folder} (expected {meta_path.name})")
-    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    meta = _clip_meta(meta_path)
     out = Path(args.out) if args.out else Path("runs") / f"demo-{time.strftime('%Y%m%d-%H%M%S')}"
     print(f"soloscope demo: {meta['scenario']} (seed {meta['seed']}) from {folder / meta['video']}")
     opts = SessionOptions(

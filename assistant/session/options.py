@@ -109,7 +109,18 @@ def lock_session_folder(opts: SessionOptions, scenario_name: str) -> tuple[Path,
     return opts.out, lock
 
 
-def check_tolerances(opts: SessionOptions) -> None:
+def check_port(port: int) -> None:
+    """UserError unless ``port`` is a TCP port the page can listen on (0: any free one)."""
+    if not 0 <= port <= 65535:
+        raise UserError(
+            f"--port {port} is not a port (allowed: 1 to 65535, or 0 for any free port)"
+        )
+
+
+def check_numbers(opts: SessionOptions) -> None:
+    """The tolerances and the page's port within their ranges (UserError naming the flag)."""
+    if opts.serve:
+        check_port(opts.port)
     if not 0.0 < opts.position_tol_in <= 6.0:
         raise UserError(
             f"--tolerance {opts.position_tol_in:g} must be more than 0 and at most 6 inches"

@@ -31,7 +31,7 @@ from assistant.session.options import (
     SessionOptions,
     SessionStopped,
     check_folders,
-    check_tolerances,
+    check_numbers,
     lock_session_folder,
     stopped_text,
 )
@@ -50,6 +50,7 @@ from assistant.web.server import ServerHandle, serve
 from calibration.profile import TableProfile, load_profile
 from calibration.safe_files import FileLock
 from engine.actions import Action
+from engine.errors import EngineError
 from engine.protocols import find_controller
 from engine.scenario import Scenario
 from vision.detector import Detector
@@ -73,9 +74,21 @@ def read_declarations(path: Path) -> tuple[Action, ...]:
     """The human side's actions, one JSON object per line (the demo's stand-in player)."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
-        return tuple(action_from_saved(json.loads(line)) for line in lines if line.strip())
-    except (OSError, ValueError) as exc:
-        raise UserError(f"cannot read the declarations file {path}: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise UserError(f"cannot read the declarations file {path}: {why}") from None
+    actions = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            if not isinstance(data, dict):
+                raise ValueError("it is not a JSON object")
+            actions.append(action_from_saved(data))
+        except (ValueError, RecursionError, EngineError) as exc:
+            raise UserError(f"{path}: line {number} is not a declaration ({exc})") from None
+    return tuple(actions)
 
 
 def _kit_for(opts: SessionOptions, profile: TableProfile) -> KitInUse | None:
@@ -148,7 +161,7 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
     running: the result's ``page`` is set, and ``hold_page`` keeps it until the player stops
     the program; closing the result lets the folder go.
     """
-    check_tolerances(opts)
+    check_numbers(opts)
     check_folders(opts)
     parse_speech_option(opts.speech)  # a bad --speech value is refused before anything is written
     speaker_holder: list[Speaker] = []

@@ -158,8 +158,10 @@ def load_saved(path: Path, say: Callable[[str], None]) -> tuple[LiveGame, str, i
     """A live game rebuilt from a save file; also the scenario reference and the seed."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UserError(f"cannot read the saved game {path}: {exc}") from None
+    except OSError as exc:
+        raise UserError(f"cannot read the saved game {path}: {exc.strerror}") from None
+    except (ValueError, RecursionError) as exc:  # not UTF-8, not JSON, nested thousands deep
+        raise UserError(f"{path} is not a saved game ({exc})") from None
     version = data.get("version") if isinstance(data, dict) else None
     if version == 1:
         return _load_v1(data, path, say)
@@ -172,7 +174,10 @@ def _load_v1(
     try:
         scenario_ref = str(data["scenario"])
         seed = data.get("seed")
-        scenario, ruleset, state = load_game(scenario_ref)
+        try:
+            scenario, ruleset, state = load_game(scenario_ref)
+        except (UserError, EngineError) as exc:
+            raise UserError(f"{path}: the saved game's scenario cannot be read: {exc}") from None
         units = []
         for unit in state.units:
             pose = data["positions"].get(unit.id)
@@ -211,6 +216,14 @@ def _load_v1(
         if data.get("started"):
             game.stage = Stage.RUNNING
             restore_waiting(game, data.get("waiting"))
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError, EngineError) as exc:
+    except (
+        KeyError,
+        TypeError,
+        ValueError,
+        IndexError,
+        AttributeError,
+        OverflowError,
+        EngineError,
+    ) as exc:
         raise UserError(f"{path}: the saved game is damaged ({exc})") from None
     return game, scenario_ref, seed

@@ -67,3 +67,16 @@ def test_a_database_with_garbage_pages_is_one_sentence_for_every_step(
         assert "nothing was changed" in err and err.count("\n") == 1, err
         assert "Traceback" not in err
     assert db.read_bytes() == bytes(data)
+
+
+def test_a_port_out_of_range_is_one_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "camp.sqlite"
+    cli(capsys, "campaign", "new", "wardens-road", "--db", str(db))
+    for port in ("70000", "-1"):
+        err = cli(capsys, "campaign", "show", "--page", "--port", port, "--db", str(db), code=2)
+        assert err == (
+            f"soloscope campaign: --port {port} is not a port (allowed: 1 to 65535, or 0 for any "
+            "free port)\n"
+        )

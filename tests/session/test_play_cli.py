@@ -188,6 +188,8 @@ def test_play_refuses_mistakes_before_writing_anything(
             (("--scenario", SCENARIO, "--profile", wrong), "the profile is for a 48 x 48 in table"),
             (("--scenario", SCENARIO, "--port", port), f"cannot listen on 127.0.0.1:{port}"),
             (("--scenario", "no-such-scenario"), "no scenario named 'no-such-scenario'"),
+            (("--scenario", SCENARIO, "--port", 70000), "--port 70000 is not a port (allowed: 1"),
+            (("--scenario", SCENARIO, "--port", -1), "--port -1 is not a port (allowed: 1"),
         ]
         for extra, message in cases:
             code, _out, err = _soloscope(
