@@ -18,6 +18,7 @@ from typing import Any
 from assistant.pieces import terrain_kits, unit_specs
 from assistant.progress import ProgressFn, counted
 from assistant.session.store import exact_action_json
+from calibration.safe_files import write_atomic, write_json_atomic
 from engine.actions import Action, Event, EventType
 from engine.dice import Roll, SeededDice
 from engine.model import GameState, Role
@@ -285,9 +286,10 @@ def render_battle(
     video = out_dir / f"{name}.mp4"
     truth = out_dir / f"{name}.truth.json"
     count = write_clip(video, truth, frames, fps=fps, scene=scene, camera=camera)
-    with (out_dir / f"{name}.declarations.jsonl").open("w", encoding="utf-8") as f:
-        for action in battle.human_actions:
-            f.write(json.dumps(exact_action_json(action)) + "\n")
+    write_atomic(
+        out_dir / f"{name}.declarations.jsonl",
+        "".join(json.dumps(exact_action_json(a)) + "\n" for a in battle.human_actions),
+    )
     return {
         "version": FOOTAGE_VERSION,
         "scenario": scenario_ref,
@@ -357,5 +359,5 @@ def write_battle_footage(
             meta["rolls_not_shown"] = [
                 {"sides": r.sides, "result": r.result, "purpose": r.purpose} for r in battle.unshown
             ]
-    (out_dir / f"{name}.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    write_json_atomic(out_dir / f"{name}.json", meta, indent=2)
     return meta

@@ -33,6 +33,7 @@ from calibration.lens import (
     find_charuco,
     find_chessboard,
 )
+from calibration.safe_files import write_json_atomic
 from vision.camera_controls import fix_controls
 from vision.errors import VisionError
 from vision.sources import CameraSource, FolderSource, ImageSource, open_source
@@ -348,7 +349,7 @@ def save_intrinsics(
         settings["v4l2_controls"] = dict(camera_controls)
         data["camera_settings"] = settings
     try:
-        path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        write_json_atomic(path, data, indent=2)
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror}") from None
     return f"updated the intrinsics in {path}" if existed else f"wrote lens-only profile {path}"

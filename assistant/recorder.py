@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from assistant.errors import UserError
+from calibration.safe_files import write_json_atomic
 from vision.types import Frame
 
 MANIFEST_NAME = "recording.json"
@@ -71,16 +72,6 @@ def _fsync_dir(path: Path) -> None:
         pass
     finally:
         os.close(fd)
-
-
-def _write_json_atomic(path: Path, data: Mapping[str, Any]) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=1)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-    _fsync_dir(path.parent)
 
 
 class SessionRecorder:
@@ -133,7 +124,7 @@ class SessionRecorder:
             "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "closed": False,
         }
-        _write_json_atomic(self.path / MANIFEST_NAME, self._manifest)
+        write_json_atomic(self.path / MANIFEST_NAME, self._manifest)
         self._events = open(self.path / EVENTS_NAME, "a", encoding="utf-8")  # noqa: SIM115
         _fsync_dir(self.path)
 
@@ -187,7 +178,7 @@ class SessionRecorder:
             self._events.close()
         self._manifest["closed"] = True
         self._manifest["frames"] = self._frame_index
-        _write_json_atomic(self.path / MANIFEST_NAME, self._manifest)
+        write_json_atomic(self.path / MANIFEST_NAME, self._manifest)
 
     def __enter__(self) -> SessionRecorder:
         return self

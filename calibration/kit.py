@@ -25,6 +25,7 @@ from calibration.kit_layout import (
     kit_pages,
     marker_cells,
 )
+from calibration.safe_files import atomic_path, write_atomic
 
 _SEAM_MM = 0.03
 """Overlap drawn across the boundary of two touching black cells, so that anti-aliased
@@ -242,7 +243,7 @@ def write_kit_pdf(spec: KitSpec, out_path: Path) -> list[KitPage]:
     the file cannot be written."""
     data, pages = build_kit_pdf(spec)
     try:
-        out_path.write_bytes(data)
+        write_atomic(out_path, data)
     except OSError as exc:
         raise CalibrationError(f"cannot write the kit to {out_path}: {exc.strerror}") from None
     return pages
@@ -272,8 +273,9 @@ def render_pdf_pages_png(pdf_path: Path, out_dir: Path, dpi: float = 600.0) -> l
             if image.ndim == 3:
                 image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
             path = out_dir / f"page_{k + 1:02d}.png"
-            if not cv2.imwrite(str(path), image, [cv2.IMWRITE_PNG_COMPRESSION, 6]):
-                raise CalibrationError(f"cannot write {path}")
+            with atomic_path(path) as tmp:
+                if not cv2.imwrite(str(tmp), image, [cv2.IMWRITE_PNG_COMPRESSION, 6]):
+                    raise CalibrationError(f"cannot write {path}")
             written.append(path)
     finally:
         doc.close()

@@ -18,7 +18,6 @@ Sizes are millimetres on paper; cells are (column, row) with row 0 at the far ed
 from __future__ import annotations
 
 import math
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from calibration.errors import CalibrationError
 from calibration.kit import _draw_marker, _draw_ruler, _text
 from calibration.kit_ids import CORNER_IDS, CORNER_TAG_MM, KIT_DICTIONARY
 from calibration.kit_layout import MM_PER_INCH, PAGE_MARGIN_MM, Paper, PlacedTag, Ruler
+from calibration.safe_files import atomic_path
 
 Cell = tuple[int, int]
 
@@ -358,10 +358,9 @@ def append_board_pages(pdf_path: Path, spec: GridBoardSpec, paper: Paper) -> Boa
     kit = pdfium.PdfDocument(str(pdf_path))
     try:
         kit.import_pages(board, index=0)
-        with tempfile.NamedTemporaryFile(dir=pdf_path.parent, suffix=".pdf", delete=False) as tmp:
-            kit.save(tmp)
-        kit.close()
-        Path(tmp.name).replace(pdf_path)
+        with atomic_path(pdf_path) as tmp:
+            kit.save(str(tmp))
+            kit.close()
     except OSError as exc:
         raise CalibrationError(f"cannot add the board to {pdf_path}: {exc}") from None
     finally:

@@ -10,7 +10,6 @@ appends it to the kit. Sizes are millimetres on the page.
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from calibration.errors import CalibrationError
 from calibration.kit import _draw_marker, _draw_ruler, _text
 from calibration.kit_ids import KIT_DICTIONARY
 from calibration.kit_layout import PAGE_MARGIN_MM, Paper, PlacedTag, Ruler
+from calibration.safe_files import atomic_path
 from calibration.tray import TRAY_TAG_IDS, TRAY_TAG_MM
 
 TRAY_SHADES: dict[str, int | None] = {"dark": 48, "light": None}
@@ -139,10 +139,9 @@ def append_tray_page(pdf_path: Path, paper: Paper, shade: str = "dark") -> None:
     kit = pdfium.PdfDocument(str(pdf_path))
     try:
         kit.import_pages(page)
-        with tempfile.NamedTemporaryFile(dir=pdf_path.parent, suffix=".pdf", delete=False) as tmp:
-            kit.save(tmp)
-        kit.close()
-        Path(tmp.name).replace(pdf_path)
+        with atomic_path(pdf_path) as tmp:
+            kit.save(str(tmp))
+            kit.close()
     except OSError as exc:
         raise CalibrationError(f"cannot add the tray sheet to {pdf_path}: {exc}") from None
     finally:

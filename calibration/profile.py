@@ -39,6 +39,7 @@ import numpy as np
 from calibration.errors import CalibrationError
 from calibration.intrinsics import Intrinsics
 from calibration.pose import CameraPose, TableMapping, pose_from_points
+from calibration.safe_files import write_json_atomic
 from calibration.table import (
     CORNER_TAG_MM,
     Corners,
@@ -211,7 +212,7 @@ def save_profile(profile: TableProfile, path: str | Path) -> None:
     """Write the profile as JSON; keeps nothing else of an existing file."""
     p = Path(path)
     try:
-        p.write_text(json.dumps(profile.to_dict(), indent=2) + "\n", encoding="utf-8")
+        write_json_atomic(p, profile.to_dict(), indent=2)
     except OSError as exc:
         raise CalibrationError(f"cannot write profile {p}: {exc.strerror}") from exc
 

@@ -61,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
             raise UserError(f"--{option.replace('_', '-')} counts moves from 1, not {value}")
     if not 0 < args.hover_s <= 60:
         raise UserError(f"--hover-s must be between 0 and 60 seconds, not {args.hover_s}")
+    if Path(args.out).exists() and not Path(args.out).is_dir():
+        raise UserError(f"--out {args.out} is a file; give a folder for the footage")
     extra = None
     if args.hover_after is not None or args.nudge_after is not None:
         extra = Interruptions(args.hover_after, args.hover_s, args.nudge_after)

@@ -27,6 +27,7 @@ from calibration.kit_file import Kit, KitCamera, KitTag
 from calibration.kit_ids import PIECE_IDS, TERRAIN_IDS, TERRAIN_TAG_MM, role_of
 from calibration.kit_layout import PAPERS, BaseTagSpec, KitSpec
 from calibration.kit_tray import append_tray_page
+from calibration.safe_files import write_atomic
 from engine.scenario import Scenario
 
 NAME = "markers"
@@ -389,7 +390,7 @@ def run(args: argparse.Namespace) -> int:
     if roster is not None:
         list_path = out.with_suffix(".tags.txt")
         try:
-            list_path.write_text("\n".join(roster.lines) + "\n", encoding="utf-8")
+            write_atomic(list_path, "\n".join(roster.lines) + "\n")
         except OSError as exc:
             raise UserError(f"cannot write {list_path}: {exc.strerror}") from None
         print(f"wrote {list_path}: which tag goes on which model ({roster.title})")

@@ -8,7 +8,6 @@ a progress bar with the time left on standard error (a terminal only; ``--quiet`
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 import cv2
@@ -16,6 +15,7 @@ import numpy as np
 
 from assistant.errors import UserError
 from assistant.progress import counted, progress_bar
+from calibration.safe_files import atomic_path, write_json_atomic
 from vision.render import Camera, Effects, Sequence, random_scene, render_frame, render_sequence
 from vision.render.clip import frame_truth_to_dict, pieces_to_list, table_to_dict, write_clip
 from vision.render.scenefile import SceneFile, load_scene_file
@@ -113,8 +113,9 @@ def run(args: argparse.Namespace) -> int:
     image, truth = render_frame(
         sf.scene, sf.camera, effects=sf.effects, rng=np.random.default_rng(args.seed)
     )
-    if not cv2.imwrite(str(out), image):
-        raise UserError(f"cannot write image {out}")
+    with atomic_path(out) as tmp:
+        if not cv2.imwrite(str(tmp), image):
+            raise UserError(f"cannot write image {out}")
     doc = {
         "version": 1,
         "camera": sf.camera.to_dict(),
@@ -123,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         "pieces": pieces_to_list(sf.scene),
         "frames": [frame_truth_to_dict(truth, sf.camera)],
     }
-    truth_path.write_text(json.dumps(doc, separators=(",", ":")), encoding="utf-8")
+    write_json_atomic(truth_path, doc, indent=None)
     hidden = [t.tag_id for t in truth.tags if not t.visible]
     print(
         f"wrote {out} ({sf.camera.width_px}x{sf.camera.height_px}) and {truth_path}: "

@@ -124,6 +124,8 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--images-fps must be positive, got {args.images_fps}")
     if args.width <= 0 or args.depth <= 0:
         raise UserError(f"table size must be positive, got {args.width} x {args.depth} in")
+    if args.out.exists() and not args.out.is_dir():
+        raise UserError(f"--out {args.out} is a file; give a folder for the replay")
     options = ReplayOptions(
         footage=args.footage,
         out_dir=args.out,

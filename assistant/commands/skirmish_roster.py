@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from assistant.errors import UserError
+from calibration.safe_files import write_atomic
 from engine.rulesets.skirmish2d6_fighters import describe_build
 from engine.rulesets.skirmish2d6_roster import TEMPLATE, WarbandCheck, check_warband
 
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         if '"' in args.name or "\n" in args.name:
             raise UserError("--name may not hold quotes or line breaks")
         try:
-            path.write_text(TEMPLATE.format(name=args.name), encoding="utf-8")
+            write_atomic(path, TEMPLATE.format(name=args.name))
         except OSError as exc:
             raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None
         print(
@@ -81,8 +82,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"cannot read {path}: {exc}") from None
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise UserError(f"cannot read {path}: it is not UTF-8 text") from None
     check = check_warband(text, str(path))
     if args.json:
         print(json.dumps(_as_json(check)))

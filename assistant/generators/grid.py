@@ -18,6 +18,7 @@ from typing import Any
 
 from assistant.errors import UserError
 from assistant.seed_args import add_seed_arguments, resolve_seed
+from calibration.safe_files import write_atomic
 from engine.dice import SeededDice
 from engine.generators.grid import GridGame, GridKind, generate_grid
 from engine.scenario import cell_name
@@ -172,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
     game = generate_grid(GridKind(args.kind), SeededDice(seed))
     if args.out is not None:
         try:
-            args.out.write_text(scenario_toml(game, seed), encoding="utf-8")
+            write_atomic(args.out, scenario_toml(game, seed))
         except OSError as exc:
             raise UserError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     if args.json:

@@ -17,6 +17,7 @@ from pathlib import Path
 from assistant.errors import UserError
 from assistant.scenario_files import VICTORY, scenario_json, scenario_toml, unit_entries
 from assistant.seed_args import add_seed_arguments, inches, resolve_seed, whole_number
+from calibration.safe_files import write_atomic
 from engine.dice import SeededDice
 from engine.generators.scenario import MAX_ARMY, GeneratedScenario, generate_scenario
 from engine.generators.scenario_table import ScenarioGenError, ScenarioKind
@@ -156,9 +157,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _write(path: Path, content: str | bytes) -> None:
     try:
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
+        write_atomic(path, content)
     except OSError as exc:
         raise UserError(f"cannot write {path}: {exc.strerror or exc}") from None

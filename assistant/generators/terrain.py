@@ -16,6 +16,7 @@ from assistant.errors import UserError
 from assistant.seed_args import add_seed_arguments, inches, resolve_seed
 from assistant.terrain_files import layout_json, piece_tags, terrain_toml
 from calibration.kit_ids import TERRAIN_IDS
+from calibration.safe_files import write_atomic
 from engine.dice import SeededDice
 from engine.generators.terrain import TerrainLayout, TerrainPiece, generate_terrain
 from engine.generators.terrain_rolls import MAX_TABLE_IN
@@ -142,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
         )
         text = terrain_toml(layout, header, not args.no_tags)
         try:
-            args.out.write_text(text, encoding="utf-8")
+            write_atomic(args.out, text)
         except OSError as exc:
             raise UserError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     if args.sheet is not None:
@@ -150,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
 
         title = f"terrain, seed {seed}"
         try:
-            args.sheet.write_bytes(terrain_sheet_pdf(layout, title, not args.no_tags))
+            write_atomic(args.sheet, terrain_sheet_pdf(layout, title, not args.no_tags))
         except OSError as exc:
             raise UserError(f"cannot write {args.sheet}: {exc.strerror or exc}") from None
         print(

@@ -18,6 +18,7 @@ from typing import Any
 
 from assistant.errors import UserError
 from assistant.replay.reconstruct import PieceMove
+from calibration.safe_files import write_atomic
 
 #: How close (seconds) a correction's time must be to the move or removal it corrects.
 MATCH_S = 0.25
@@ -105,7 +106,7 @@ def review_text(doc: dict[str, Any]) -> str:
 def write_review(doc: dict[str, Any], out_dir: Path) -> Path:
     """Write ``review.toml`` in ``out_dir``; returns its path."""
     path = out_dir / REVIEW_NAME
-    path.write_text(review_text(doc), encoding="utf-8")
+    write_atomic(path, review_text(doc))
     return path
 
 

@@ -9,7 +9,6 @@ is damaged: what was read is replayed and the reason is in the warnings.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import time
 from collections.abc import Callable
@@ -45,6 +44,7 @@ from assistant.replay.review import load_corrections, write_review
 from assistant.replay.timeline import Timeline, TimelineBuilder, TimelineSettings
 from calibration.profile import TableProfile, load_profile
 from calibration.quality import MAX_REPROJECTION_MM
+from calibration.safe_files import write_atomic, write_json_atomic
 
 FRAMES_DIR = "frames"
 
@@ -262,12 +262,6 @@ def _footage_roster(
     return _named_roster(footage_scenario(footage), named_by, warnings, kit)
 
 
-def _write_json_atomic(path: Path, data: Any) -> None:
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
-    os.replace(tmp, path)
-
-
 def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> ReplayResult:
     """Replay the footage into ``options.out_dir``; see the module docstring."""
     from assistant.replay.viewer import write_viewer
@@ -381,7 +375,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
             last_t = frame.t
             if frame.t >= next_key or (snap.settled and not was_settled):
                 name = f"kf_{frame.index:07d}.jpg"
-                (frames_dir / name).write_bytes(_keyframe(frame.image, options.keyframe_width_px))
+                write_atomic(frames_dir / name, _keyframe(frame.image, options.keyframe_width_px))
                 keyframes.append({"t": round(frame.t, 3), "src": f"{FRAMES_DIR}/{name}"})
                 if frame.t >= next_key:
                     next_key = frame.t + every
@@ -391,7 +385,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
             if progress is not None:
                 progress(frame.t, total)
             if time.monotonic() - last_checkpoint > 20.0:
-                _write_json_atomic(out / "timeline.json", document())
+                write_json_atomic(out / "timeline.json", document(), indent=None)
                 last_checkpoint = time.monotonic()
     except KeyboardInterrupt:
         result.interrupted = True
@@ -405,7 +399,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
     if judge is not None and not result.interrupted:
         builder.end_still(judge.still_since_t)
     doc = document(final=True)
-    _write_json_atomic(out / "timeline.json", doc)
+    write_json_atomic(out / "timeline.json", doc, indent=None)
     write_viewer(out / "index.html", doc)
     if options.review:
         write_review(doc, out)

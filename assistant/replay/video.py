@@ -7,6 +7,7 @@ pixels; a move's arrow (from -> to) stays on screen for ``arrow_s`` seconds afte
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import cv2
@@ -17,6 +18,7 @@ from assistant.errors import UserError
 from assistant.replay.reconstruct import Roster
 from assistant.replay.timeline import TimelineBuilder
 from calibration.profile import TableProfile
+from calibration.safe_files import atomic_path
 from vision.types import BoardSnapshot, TagState
 
 _COLOURS = {TagState.SEEN: (90, 200, 90), TagState.HELD: (60, 200, 230)}
@@ -43,6 +45,8 @@ class AnnotatedVideo:
         self._max_width = max_width_px
         self._arrow_s = arrow_s
         self._writer: cv2.VideoWriter | None = None
+        self._finish = contextlib.ExitStack()
+        """Releases the writer, then renames the finished file into place."""
         self._scale = 1.0
         self.frames_written = 0
 
@@ -68,9 +72,11 @@ class AnnotatedVideo:
             self._scale = min(1.0, self._max_width / w)
             size = (round(w * self._scale) // 2 * 2, round(h * self._scale) // 2 * 2)
             self._size = size
+            tmp = self._finish.enter_context(atomic_path(self.path))
             self._writer = cv2.VideoWriter(
-                str(self.path), cv2.VideoWriter.fourcc(*"mp4v"), self._fps, size
+                str(tmp), cv2.VideoWriter.fourcc(*"mp4v"), self._fps, size
             )
+            self._finish.callback(self._writer.release)
             if not self._writer.isOpened():
                 raise UserError(f"cannot write the annotated video {self.path}")
         out = cv2.resize(image, self._size, interpolation=cv2.INTER_LINEAR)
@@ -99,7 +105,6 @@ class AnnotatedVideo:
         self.frames_written += 1
 
     def close(self) -> None:
-        """Finish the MP4 file."""
-        if self._writer is not None:
-            self._writer.release()
-            self._writer = None
+        """Finish the MP4 file (written to a temporary file, renamed into place now)."""
+        self._writer = None
+        self._finish.close()

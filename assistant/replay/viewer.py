@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from assistant.bidi import strings_without_bidi_controls
+from calibration.safe_files import write_atomic
 
 _PLACEHOLDER = "/*__REPLAY_DATA__*/null"
 
@@ -39,5 +40,5 @@ def render_viewer(document: dict[str, Any]) -> str:
 
 def write_viewer(path: Path, document: dict[str, Any]) -> Path:
     """Write the viewer for ``document`` to ``path`` (usually DIR/index.html)."""
-    path.write_text(render_viewer(document), encoding="utf-8")
+    write_atomic(path, render_viewer(document))
     return path

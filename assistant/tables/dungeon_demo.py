@@ -25,6 +25,7 @@ from assistant.progress import ProgressFn
 from assistant.scenarios import load_game
 from assistant.session.store import exact_action_json
 from assistant.tables.dungeon_kit import printed_grid
+from calibration.safe_files import write_json_atomic
 from engine.dice import SeededDice
 from engine.model import GameState, Role
 from engine.protocols import Controller, Ruleset
@@ -147,7 +148,7 @@ def write_grid_footage(
     meta = render_battle(
         battle, scene, camera, script, out_dir, name, scenario_ref, seed, fps, resolution, progress
     )
-    (out_dir / f"{name}.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    write_json_atomic(out_dir / f"{name}.json", meta, indent=2)
     return meta
 
 

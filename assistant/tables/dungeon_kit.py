@@ -22,6 +22,7 @@ from assistant.errors import UserError
 from calibration.errors import CalibrationError
 from calibration.kit_grid import CellMark, GridBoardSpec, append_board_pages, chessboard_words
 from calibration.kit_layout import Paper
+from calibration.safe_files import write_atomic
 from engine.geometry.grid import Cell, Grid
 from engine.scenario import Scenario, ScenarioError, parse_cell, parse_scenario
 from vision.render.grid_board import PrintedGrid
@@ -189,7 +190,7 @@ def write_scaled_scenario(source: Path, cell_mm: float, out: Path) -> None:
     except ScenarioError as exc:
         raise UserError(f"the scenario on {cell_mm:g} mm squares does not load: {exc}") from None
     try:
-        out.write_text(text, encoding="utf-8")
+        write_atomic(out, text)
     except OSError as exc:
         raise UserError(f"cannot write {out}: {exc.strerror}") from None
 

@@ -167,3 +167,29 @@ def test_a_resumed_game_says_nothing_twice(
     assert said[: len(before)] == before
     again = [text for text in said[len(before) :] if text in before[:-1]]
     assert again == [], again
+
+
+def test_other_commands_refuse_a_file_named_as_their_folder(
+    clips: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each a traceback before (FileExistsError), or a raw [Errno 21]."""
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("not a folder", encoding="utf-8")
+    cases = [
+        (("replay", clips / "short.mp4", "--out", a_file, "--quiet"), "a folder for the replay"),
+        (
+            ("footage", SCENARIO, "--seed", 1, "--out", a_file, "--quiet"),
+            "a folder for the footage",
+        ),
+        (
+            ("demo", "--footage", clips, "--clip", "short", "--out", a_file, "--speech", "off"),
+            "a folder for the session's files",
+        ),
+    ]
+    for argv, folder in cases:
+        code, _, err = _soloscope(capsys, *argv)
+        assert code == 2 and err.endswith(f": --out {a_file} is a file; give {folder}\n"), err
+        assert err.count("\n") == 1, err
+    code, _, err = _soloscope(capsys, "roster", "new", "--ruleset", "skirmish2d6", tmp_path)
+    assert code == 2 and err == f"soloscope roster: cannot read {tmp_path}: Is a directory\n"
+    assert a_file.read_text(encoding="utf-8") == "not a folder"

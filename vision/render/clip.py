@@ -16,6 +16,7 @@ A truth path ending in ``.gz`` is written and read gzip-compressed (long clips c
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 from collections.abc import Iterable
@@ -25,6 +26,7 @@ from typing import Any
 
 import cv2
 
+from calibration.safe_files import atomic_path, write_atomic
 from vision.errors import VisionError
 from vision.render.camera import Camera
 from vision.render.effects import Effects
@@ -168,20 +170,17 @@ def write_clip(
     path_mp4, path_truth_json = Path(path_mp4), Path(path_truth_json)
     writer: cv2.VideoWriter | None = None
     records: list[dict[str, Any]] = []
-    try:
+    with contextlib.ExitStack() as finish:  # on leaving: release, then rename into place
         for frame, truth in frames:
             if writer is None:
                 h, w = frame.image.shape[:2]
-                writer = cv2.VideoWriter(
-                    str(path_mp4), cv2.VideoWriter_fourcc(*fourcc), fps, (w, h)
-                )
+                tmp = finish.enter_context(atomic_path(path_mp4))
+                writer = cv2.VideoWriter(str(tmp), cv2.VideoWriter_fourcc(*fourcc), fps, (w, h))
+                finish.callback(writer.release)
                 if not writer.isOpened():
                     raise VisionError(f"cannot write video {path_mp4} with codec {fourcc!r}")
             writer.write(frame.image)
             records.append(frame_truth_to_dict(truth, camera, compact=compact))
-    finally:
-        if writer is not None:
-            writer.release()
     doc = {
         "version": TRUTH_VERSION,
         "camera": camera.to_dict(),
@@ -239,7 +238,7 @@ def load_truth(path: str | Path) -> ClipTruth:
 
 def _write_text(path: Path, text: str) -> None:
     data = text.encode("utf-8")
-    path.write_bytes(gzip.compress(data, mtime=0) if path.suffix == ".gz" else data)
+    write_atomic(path, gzip.compress(data, mtime=0) if path.suffix == ".gz" else data)
 
 
 def _load_v1(doc: dict[str, Any]) -> ClipTruth:
