@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import copy
 import math
+import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from assistant.cli import USER_FACING_ERRORS
@@ -20,6 +23,13 @@ def deep(levels: int) -> Any:
         value = [value]
     return value
 
+
+FUZZ = settings(
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "60")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+"""The loaders' fuzz tests: 60 files each (FUZZ_EXAMPLES=N for a longer search)."""
 
 ODD_VALUES = st.one_of(
     st.integers(min_value=-(2**70), max_value=2**70),
@@ -55,10 +65,10 @@ def _parent(data: Any, path: tuple[Any, ...]) -> Any:
 
 
 @st.composite
-def mutated(draw: st.DrawFn, original: Any, fresh: Callable[[], Any]) -> Any:
-    """``original`` (fresh copy from ``fresh()``) with one to three places changed: a value
-    replaced by an odd one, a key removed, a list entry doubled or removed."""
-    data = fresh()
+def mutated(draw: st.DrawFn, original: Any) -> Any:
+    """A copy of ``original`` with one to three places changed: a value replaced by an odd
+    one, a key removed, a list entry doubled or removed."""
+    data = copy.deepcopy(original)
     for _ in range(draw(st.integers(min_value=1, max_value=3))):
         places = _places(data)
         if not places:
@@ -82,3 +92,12 @@ def check_refusal(exc: BaseException) -> None:
     assert message and "\n" not in message, message
     for raw in ("Input should", "validation error", "Traceback", "Errno"):
         assert raw not in message, message
+
+
+def judge(path: Path, read: Callable[[Path], Any]) -> None:
+    """``read(path)`` reads the file or refuses it in one line naming it."""
+    try:
+        read(path)
+    except Exception as exc:  # judged: only one-line refusals naming the file pass
+        check_refusal(exc)
+        assert str(path) in str(exc), exc

@@ -24,12 +24,18 @@ def _files(folder: Path) -> dict[str, str]:
     }
 
 
-def test_a_second_step_on_a_campaign_in_use_is_refused_and_writes_nothing(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _one_battle_fought(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A new campaign of the bundled Wardens' Road with its first battle simulated."""
     db = tmp_path / "camp.sqlite"
     cli(capsys, "campaign", "new", "wardens-road", "--db", str(db))
     cli(capsys, "campaign", "next", "--simulate", "--seed", "1", "--db", str(db))
+    return db
+
+
+def test_a_second_step_on_a_campaign_in_use_is_refused_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = _one_battle_fought(tmp_path, capsys)
     cli(capsys, "campaign", "resolve", "--speech", "off", "--db", str(db))
     runs = tmp_path / "camp-runs"
     before = _files(runs)
@@ -52,9 +58,7 @@ def test_a_second_step_on_a_campaign_in_use_is_refused_and_writes_nothing(
 def test_a_database_with_garbage_pages_is_one_sentence_for_every_step(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db = tmp_path / "camp.sqlite"
-    cli(capsys, "campaign", "new", "wardens-road", "--db", str(db))
-    cli(capsys, "campaign", "next", "--simulate", "--seed", "1", "--db", str(db))
+    db = _one_battle_fought(tmp_path, capsys)
     data = bytearray(db.read_bytes())
     noise = random.Random(7)
     for i in range(4096, len(data)):  # every page after the first: the schema still reads

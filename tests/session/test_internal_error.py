@@ -3,7 +3,6 @@ last step, the details in the session folder's error.log, and ``--resume`` carri
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
@@ -12,10 +11,7 @@ import pytest
 from assistant.cli import main
 from assistant.session.game import LiveGame
 
-
-@pytest.fixture(autouse=True)
-def no_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+pytestmark = pytest.mark.usefixtures("no_terminal")
 
 
 def test_a_defect_in_the_loop_is_one_sentence_and_the_game_is_kept(

@@ -4,7 +4,6 @@ roll and the player's first move), and the mistakes they refuse with one clear s
 
 from __future__ import annotations
 
-import io
 import json
 import socket
 from dataclasses import replace
@@ -12,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from assistant.cli import main
 from assistant.live_hub import LiveHub
 from assistant.scenarios import load_game
 from assistant.session.dice import AutoDice
@@ -22,22 +20,14 @@ from assistant.session.reader import TableReader
 from assistant.session.start import _declaration_status, fit_profile, waiting_text
 from calibration.profile import save_profile
 from engine.protocols import find_controller
+from tests.session.conftest import soloscope
 from vision.sources import open_source
 
 SCENARIO = "crossroads-ambush"
 TOKEN = "table-token-1234567"
 
 
-@pytest.fixture(autouse=True)
-def no_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    """These runs are not interactive, even under ``pytest -s`` from a terminal."""
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-
-
-def _soloscope(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+pytestmark = pytest.mark.usefixtures("no_terminal")
 
 
 def _free_port() -> int:
@@ -59,7 +49,7 @@ def test_play_footage_seed_dice_port_and_the_wait_for_a_declaration(
 ) -> None:
     port = _free_port()
     out_dir = tmp_path / "run"
-    code, out, err = _soloscope(
+    code, out, err = soloscope(
         capsys,
         "play", "--source", clips / "short.mp4", "--scenario", SCENARIO, "--seed", 3,
         "--dice", "auto", "--speech", "off", "--port", port, "--out", out_dir,
@@ -120,7 +110,7 @@ def test_play_declarations_profile_and_the_default_folder(
     profile = tmp_path / "table.json"
     save_profile(fit_profile(str(clips / "short.mp4"), 24, 24), profile)
     monkeypatch.chdir(tmp_path)
-    code, out, err = _soloscope(
+    code, out, err = soloscope(
         capsys,
         "play", "--source", clips / "short.mp4", "--scenario", SCENARIO, "--seed", 3,
         "--declarations", clips / "short.declarations.jsonl", "--profile", profile,
@@ -140,7 +130,7 @@ def test_play_physical_dice_listen_all_token_and_position_tolerance(
     clips: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out_dir = tmp_path / "run"
-    code, out, err = _soloscope(
+    code, out, err = soloscope(
         capsys,
         "play", "--source", clips / "short.mp4", "--scenario", SCENARIO, "--dice", "physical",
         "--listen-all", "--token", TOKEN, "--port", 0, "--tolerance", 0.0001,
@@ -160,7 +150,7 @@ def test_play_facing_tolerance(
     clips: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out_dir = tmp_path / "run"
-    code, _, err = _soloscope(
+    code, _, err = soloscope(
         capsys,
         "play", "--source", clips / "short.mp4", "--scenario", SCENARIO, "--seed", 3,
         "--facing-tolerance", 0.0001, "--speech", "off", "--no-page", "--out", out_dir,
@@ -192,12 +182,12 @@ def test_play_refuses_mistakes_before_writing_anything(
             (("--scenario", SCENARIO, "--port", -1), "--port -1 is not a port (allowed: 1"),
         ]
         for extra, message in cases:
-            code, _out, err = _soloscope(
+            code, _out, err = soloscope(
                 capsys, "play", "--source", source, "--speech", "off", "--out", out_dir, *extra
             )
             assert code == 2 and message in err and "Traceback" not in err, (extra, err)
             assert not out_dir.exists(), extra
-    code, _, err = _soloscope(
+    code, _, err = soloscope(
         capsys, "play", "--source", tmp_path / "nothing.mp4", "--scenario", SCENARIO, "--no-page"
     )
     assert code == 2 and "Traceback" not in err and err.startswith("soloscope play: ")
@@ -208,7 +198,7 @@ def test_demo_footage_clip_out_serve_and_port(
 ) -> None:
     port = _free_port()
     out_dir = tmp_path / "demo"
-    code, out, err = _soloscope(
+    code, out, err = soloscope(
         capsys,
         "demo", "--footage", clips, "--clip", "short", "--out", out_dir, "--speech", "off",
         "--serve", "--port", port,
@@ -219,5 +209,5 @@ def test_demo_footage_clip_out_serve_and_port(
     assert "Declared: Crossbow Ivy moves and shoots Goblin Stabber." in _said(out_dir)
     assert (out_dir / "replay" / "index.html").is_file()
     assert "this run ended differently" in out  # 8 seconds are not the whole battle
-    code, _, err = _soloscope(capsys, "demo", "--footage", clips, "--clip", "nope")
+    code, _, err = soloscope(capsys, "demo", "--footage", clips, "--clip", "nope")
     assert code == 2 and "no sample clip 'nope'" in err

@@ -5,7 +5,6 @@ one sentence."""
 
 from __future__ import annotations
 
-import io
 import json
 import shlex
 import shutil
@@ -17,20 +16,12 @@ import pytest
 from assistant.cli import main
 from assistant.session import start
 from calibration.safe_files import LOCK_NAME, lock_folder
+from tests.session.conftest import soloscope
 
 SCENARIO = "crossroads-ambush"
 
 
-@pytest.fixture(autouse=True)
-def no_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    """These runs are not interactive, even under ``pytest -s`` from a terminal."""
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-
-
-def _soloscope(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+pytestmark = pytest.mark.usefixtures("no_terminal")
 
 
 def _play(clips: Path, *extra: object) -> list[object]:
@@ -57,7 +48,7 @@ def test_a_second_play_on_a_folder_in_use_is_refused_and_writes_nothing(
 ) -> None:
     fresh = tmp_path / "fresh"
     with lock_folder(fresh, "soloscope play"):  # another play has begun there
-        code, _, err = _soloscope(capsys, *_play(clips, "--scenario", SCENARIO, "--out", fresh))
+        code, _, err = soloscope(capsys, *_play(clips, "--scenario", SCENARIO, "--out", fresh))
         assert code == 2 and "Traceback" not in err
         assert err.startswith(f"soloscope play: {fresh} is in use by soloscope play (process ")
         assert sorted(p.name for p in fresh.iterdir()) == [LOCK_NAME]
@@ -66,7 +57,7 @@ def test_a_second_play_on_a_folder_in_use_is_refused_and_writes_nothing(
     shutil.copytree(saved_run, resumed)
     before = (resumed / "game.json").read_bytes()
     with lock_folder(resumed, "soloscope play"):
-        code, _, err = _soloscope(capsys, *_play(clips, "--resume", resumed))
+        code, _, err = soloscope(capsys, *_play(clips, "--resume", resumed))
         assert code == 2 and f"{resumed} is in use by soloscope play" in err
     assert (resumed / "game.json").read_bytes() == before
     assert not (resumed / "recording-2").exists()
@@ -86,7 +77,7 @@ def test_mistaken_folders_get_one_sentence(
         (("--resume", empty), f"--resume {empty}: this folder holds no saved game"),
     ]
     for extra, message in cases:
-        code, _, err = _soloscope(capsys, *_play(clips, *extra))
+        code, _, err = soloscope(capsys, *_play(clips, *extra))
         assert code == 2 and err.count("\n") == 1, (extra, err)
         assert message in err and "Errno" not in err and "Traceback" not in err, (extra, err)
     assert a_file.read_text(encoding="utf-8") == "not a folder"
@@ -109,7 +100,7 @@ def test_ctrl_c_says_where_the_game_is_and_the_command_that_carries_it_on(
 
     monkeypatch.setattr(start, "run_loop", stopped_at_frame_50)
     out = tmp_path / "run"
-    code, _, err = _soloscope(
+    code, _, err = soloscope(
         capsys, *_play(clips, "--scenario", SCENARIO, "--seed", 3, "--out", out)
     )
     assert code == 130 and "Traceback" not in err
@@ -121,7 +112,7 @@ def test_ctrl_c_says_where_the_game_is_and_the_command_that_carries_it_on(
     assert steps >= 1  # the initiative roll
 
     monkeypatch.setattr(start, "run_loop", real_loop)
-    code, _, err = _soloscope(capsys, *shlex.split(command)[1:], "--speech", "off", "--no-page")
+    code, _, err = soloscope(capsys, *shlex.split(command)[1:], "--speech", "off", "--no-page")
     assert code == 0, err
     with lock_folder(out, "soloscope play"):  # the finished run let its folder go
         pass
@@ -137,7 +128,7 @@ def test_damaged_footage_ends_non_zero_after_saving(
         video[:middle] + bytes(len(video) // 10) + video[middle + len(video) // 10 :]
     )
     out = tmp_path / "run"
-    code, stdout, err = _soloscope(
+    code, stdout, err = soloscope(
         capsys,
         "play", "--source", damaged, "--scenario", SCENARIO, "--seed", 3, "--speech", "off",
         "--no-page", "--out", out,
@@ -161,7 +152,7 @@ def test_a_resumed_game_says_nothing_twice(
     shutil.copytree(saved_run, run)
     before = _said(run)
     assert any(text.startswith("Your turn: move one of your characters") for text in before)
-    code, _, err = _soloscope(capsys, *_play(clips, "--resume", run))
+    code, _, err = soloscope(capsys, *_play(clips, "--resume", run))
     assert code == 0, err
     said = _said(run)
     assert said[: len(before)] == before
@@ -187,9 +178,9 @@ def test_other_commands_refuse_a_file_named_as_their_folder(
         ),
     ]
     for argv, folder in cases:
-        code, _, err = _soloscope(capsys, *argv)
+        code, _, err = soloscope(capsys, *argv)
         assert code == 2 and err.endswith(f": --out {a_file} is a file; give {folder}\n"), err
         assert err.count("\n") == 1, err
-    code, _, err = _soloscope(capsys, "roster", "new", "--ruleset", "skirmish2d6", tmp_path)
+    code, _, err = soloscope(capsys, "roster", "new", "--ruleset", "skirmish2d6", tmp_path)
     assert code == 2 and err == f"soloscope roster: cannot read {tmp_path}: Is a directory\n"
     assert a_file.read_text(encoding="utf-8") == "not a folder"

@@ -6,7 +6,6 @@ that means nothing is refused with one sentence before anything is written."""
 
 from __future__ import annotations
 
-import io
 import json
 import shutil
 import sys
@@ -16,26 +15,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from assistant.cli import main
 from assistant.speech import split_sentences
+from tests.session.conftest import soloscope
 
 SCENARIO = "crossroads-ambush"
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("espeak-ng") is None, reason="espeak-ng is not installed (make sysdeps-runtime)"
-)
-
-
-@pytest.fixture(autouse=True)
-def no_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    """These runs are not interactive, even under ``pytest -s`` from a terminal."""
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-
-
-def _soloscope(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
+pytestmark = [
+    pytest.mark.skipif(
+        shutil.which("espeak-ng") is None,
+        reason="espeak-ng is not installed (make sysdeps-runtime)",
+    ),
+    pytest.mark.usefixtures("no_terminal"),
+]
 
 
 def _said(folder: Path) -> list[str]:
@@ -58,7 +49,7 @@ def _assert_one_spoken_wav_each(folder: Path, said: list[str]) -> None:
 
 
 def _play(clips: Path, out_dir: Path, speech: str, capsys: pytest.CaptureFixture[str]) -> tuple:
-    return _soloscope(
+    return soloscope(
         capsys,
         "play", "--source", clips / "short.mp4", "--scenario", SCENARIO, "--seed", 3,
         "--declarations", clips / "short.declarations.jsonl", "--no-page",
@@ -97,7 +88,7 @@ def test_demo_speech_wav_dir_writes_one_wav_per_announcement(
     clips: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out_dir, wavs = tmp_path / "demo", tmp_path / "wavs"
-    code, out, err = _soloscope(
+    code, out, err = soloscope(
         capsys,
         "demo", "--footage", clips, "--clip", "short", "--out", out_dir,
         "--speech", f"wav:{wavs}",
@@ -138,7 +129,7 @@ def test_demo_speech_on_without_an_audio_device_says_so_and_writes_wavs(
     reason = "no audio device was found (no sound card under /dev/snd, no sound server)"
     monkeypatch.setattr("assistant.speech.find_audio_output", lambda: (None, reason))
     out_dir = tmp_path / "demo"
-    code, _out, err = _soloscope(
+    code, _out, err = soloscope(
         capsys, "demo", "--footage", clips, "--clip", "short", "--out", out_dir, "--speech", "on"
     )
     assert code == 0 and "Traceback" not in err, err
