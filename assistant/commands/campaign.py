@@ -188,7 +188,7 @@ def _next(args: argparse.Namespace, store: CampaignStore) -> int:
 
     from assistant.campaign.live import play_next_live
     from assistant.session.finish import damaged_source_text, hold_page, session_summary
-    from assistant.session.options import SessionOptions
+    from assistant.session.options import SessionOptions, check_numbers
 
     opts = SessionOptions(
         source=args.source,
@@ -207,6 +207,7 @@ def _next(args: argparse.Namespace, store: CampaignStore) -> int:
     if args.declarations:
         words += ["--declarations", args.declarations]
     opts.carry_on = shlex.join(words)
+    check_numbers(opts)  # before the battle's scenario file is written
     prepared, live_result, session = play_next_live(store, opts)
     damaged = None if session is None else damaged_source_text(session, args.source)
     try:

@@ -79,8 +79,10 @@ def test_a_port_out_of_range_is_one_sentence(
     db = tmp_path / "camp.sqlite"
     cli(capsys, "campaign", "new", "wardens-road", "--db", str(db))
     for port in ("70000", "-1"):
-        err = cli(capsys, "campaign", "show", "--page", "--port", port, "--db", str(db), code=2)
-        assert err == (
-            f"soloscope campaign: --port {port} is not a port (allowed: 1 to 65535, or 0 for any "
-            "free port)\n"
-        )
+        for step in (["show", "--page"], ["next", "--source", "0"]):
+            err = cli(capsys, "campaign", *step, "--port", port, "--db", str(db), code=2)
+            assert err == (
+                f"soloscope campaign: --port {port} is not a port (allowed: 1 to 65535, or 0 "
+                "for any free port)\n"
+            )
+    assert not (tmp_path / "camp-runs").exists()  # nothing written for the battle
