@@ -21,8 +21,6 @@ camera it was sized for (0 when no camera was measured).
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -30,6 +28,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from calibration.errors import CalibrationError
+from calibration.safe_files import write_atomic
 
 KIT_VERSION = 1
 KIT_SUFFIX = ".kit.json"
@@ -152,24 +151,12 @@ def kit_path_for(pdf: Path) -> Path:
 
 
 def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` so that a crash leaves the old file or the new one, never half of one;
-    CalibrationError names the file when it cannot be written."""
+    """Write ``text`` so that a crash leaves the old file or the new one, never half of one
+    (``calibration.safe_files``); CalibrationError names the file when it cannot be written."""
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        write_atomic(path, text)
     except OSError as exc:
         raise CalibrationError(f"cannot write {path}: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise CalibrationError(f"cannot write {path}: {exc.strerror}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def save_kit(kit: Kit, path: Path) -> None:

@@ -10,11 +10,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("assistant", "calibration", "vision", "engine")
 
-WRITING_CALLS = frozenset({"write_text", "write_bytes", "imwrite", "VideoWriter", "save"})
-"""Calls that write a named file (``save``: a PDF document's)."""
+WRITING_CALLS = frozenset(
+    {"write_text", "write_bytes", "imwrite", "VideoWriter", "save", "mkstemp", "NamedTemporaryFile"}
+)
+"""Calls that write a named file (``save``: a PDF document's), or make a temporary one to
+rename over another by hand."""
 
 ALLOWED: dict[tuple[str, str], str] = {
     ("calibration/safe_files.py", "write_bytes"): "the atomic writer itself, on its temporary",
+    ("calibration/safe_files.py", "mkstemp"): "the atomic writer's temporary",
     ("calibration/safe_files.py", "open(rb+)"): "the atomic writer flushing its temporary",
     ("assistant/recorder.py", "open(a)"): "the event log: append-only, fsync'd line by line",
     ("assistant/recorder.py", "open(wb)"): "a footage segment: append-only records with CRCs",
@@ -33,7 +37,7 @@ ALLOWED: dict[tuple[str, str], str] = {
 def _mode(call: ast.Call) -> str | None:
     """The mode of an ``open(path, mode)`` or ``path.open(mode)`` call, when written out."""
     func = call.func
-    at = 1 if isinstance(func, ast.Name) else 0
+    at = 1 if isinstance(func, ast.Name) or getattr(func, "attr", "") == "fdopen" else 0
     mode = call.args[at] if len(call.args) > at else None
     for keyword in call.keywords:
         if keyword.arg == "mode":
@@ -53,8 +57,8 @@ def _writers() -> set[tuple[str, str]]:
                 name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
                 if name in WRITING_CALLS:
                     found.add((where, name))
-                elif name == "open" and any(c in (_mode(node) or "r") for c in "wax+"):
-                    found.add((where, f"open({_mode(node)})"))
+                elif name in ("open", "fdopen") and any(c in (_mode(node) or "r") for c in "wax+"):
+                    found.add((where, f"{name}({_mode(node)})"))
     return found
 
 
