@@ -50,9 +50,9 @@ def _fsync_dir(folder: Path) -> None:
 def atomic_path(path: Path | str) -> Iterator[Path]:
     """A temporary path beside ``path`` (same suffix) to write the whole file to; on leaving
     the block it is flushed and renamed over ``path``; if the block fails it is removed and
-    ``path`` is left as it was. The parent folder is created if need be (OSError if not)."""
+    ``path`` is left as it was. OSError when it cannot be written (a missing folder too: the
+    caller makes the folders it means to write into)."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=target.suffix)
     os.close(fd)
     tmp = Path(name)

@@ -219,6 +219,7 @@ def simulate_next(
     (the caller records it: one transaction)."""
     prepared = prepare(store)
     folder = battle_folder(store, prepared)
+    folder.mkdir(parents=True, exist_ok=True)
     write_atomic(folder / "scenario.toml", prepared.scenario_text)
     ruleset, state = start_game(prepared.scenario)
     controllers = controllers_for(prepared.scenario)

@@ -47,6 +47,7 @@ def play_next_live(
             return prepared, live_result(store, prepared, game, folder), None
         opts.resume, opts.scenario, opts.out = session, None, None
     else:
+        folder.mkdir(parents=True, exist_ok=True)
         write_atomic(scenario_file, prepared.scenario_text)
         opts.resume, opts.scenario, opts.out = None, str(scenario_file), session
     result = run_session(opts, echo)

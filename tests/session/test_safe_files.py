@@ -33,8 +33,9 @@ def test_a_write_that_fails_leaves_the_old_file_and_no_leftovers(tmp_path: Path)
         raise RuntimeError("killed")
     assert target.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
-    write_atomic(tmp_path / "new" / "notes.txt", "made, with its folder")
-    assert (tmp_path / "new" / "notes.txt").read_text(encoding="utf-8") == "made, with its folder"
+    with pytest.raises(FileNotFoundError):
+        write_atomic(tmp_path / "no-such-folder" / "notes.txt", "no folder is made for it")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json"]
 
 
 def test_a_second_holder_is_refused_and_told_who_holds_the_folder(tmp_path: Path) -> None:
