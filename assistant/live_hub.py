@@ -5,7 +5,8 @@ the latest rectified top-down frame as JPEG bytes; every subscriber (one per ope
 server-sent events) receives every new view version without ever slowing the publisher: each
 subscriber has a bounded backlog, and a subscriber that falls behind loses its oldest views (the
 newest always arrives) while frames are coalesced to the latest. The page sends ``Command`` values
-(declare, dice, undo, redo, repeat, confirm, pass) that the session reads with ``next_command``.
+(declare, dice, undo, redo, repeat, confirm, pass, place) that the session reads with
+``next_command``.
 
 No global state: a session makes one ``LiveHub`` and hands it to the web app.
 """
@@ -13,6 +14,7 @@ No global state: a session makes one ``LiveHub`` and hands it to the web app.
 from __future__ import annotations
 
 import json
+import math
 import queue
 import threading
 from collections import deque
@@ -30,10 +32,22 @@ Controller = Literal["ai", "player"]
 PromptKind = Literal["dice", "declare", "confirm", "card"]
 StatusLevel = Literal["info", "warning", "error"]
 CommandKind = Literal[
-    "declare", "dice", "undo", "redo", "repeat", "confirm", "pass", "oracle", "yes-no", "secret"
+    "declare",
+    "dice",
+    "undo",
+    "redo",
+    "repeat",
+    "confirm",
+    "pass",
+    "oracle",
+    "yes-no",
+    "secret",
+    "place",
 ]
 """The commands the page sends; "oracle", "yes-no" and "secret" roll seed 003's narrative tools
-(``assistant.session.tools``)."""
+(``assistant.session.tools``); "place" stands a piece by hand where the player dragged it."""
+CheckState = Literal["ok", "move", "unseen", "by_hand"]
+"""A piece on the set-up checklist: in place, to be moved, not seen, or placed by hand."""
 
 PointIn = tuple[float, float]
 """A point on the table, (x, y) in inches from the player's left front corner."""
@@ -51,21 +65,6 @@ def _check_choice(name: str, value: str, allowed: Any) -> None:
     options = get_args(allowed)
     if value not in options:
         raise ViewError(f"{name} {value!r} is not one of {', '.join(options)}")
-
-
-@dataclass(frozen=True)
-class SideView:
-    """One side of the battle."""
-
-    id: str
-    """The side's id, as ``UnitView.side`` and ``BoardView.turn`` name it."""
-    name: str
-    """The side's name for the player (e.g. "Orc warband")."""
-    controller: Controller
-    """Who plays it: the AI (the player moves its pieces as told) or the player."""
-
-    def __post_init__(self) -> None:
-        _check_choice("side controller", self.controller, Controller)
 
 
 @dataclass(frozen=True)
@@ -91,6 +90,24 @@ class ResourceView:
     """What the value is ("carries", "actions left")."""
     value: str
     """The value as shown ("the relic", "2")."""
+
+
+@dataclass(frozen=True)
+class SideView:
+    """One side of the battle."""
+
+    id: str
+    """The side's id, as ``UnitView.side`` and ``BoardView.turn`` name it."""
+    name: str
+    """The side's name for the player (e.g. "Orc warband")."""
+    controller: Controller
+    """Who plays it: the AI (the player moves its pieces as told) or the player."""
+    resources: tuple[ResourceView, ...] = ()
+    """Values the side holds as a whole, shown once for the side (its dice pool, its deck and
+    the last card drawn), never on each unit's card."""
+
+    def __post_init__(self) -> None:
+        _check_choice("side controller", self.controller, Controller)
 
 
 @dataclass(frozen=True)
@@ -128,6 +145,12 @@ class UnitView:
     marked on its base."""
     resources: tuple[ResourceView, ...] = ()
     """Labelled values its card shows (what it carries, actions left, dice, cards)."""
+    placed_by_hand: bool = False
+    """The camera cannot see its tag and it stands where the player placed it on the page
+    (until the camera sees it again)."""
+    place_offered: bool = False
+    """The camera has not seen its tag for a few seconds: the page offers to place it by
+    hand."""
 
     def __post_init__(self) -> None:
         _check_choice(f"unit {self.id!r} status", self.status, UnitStatus)
@@ -235,6 +258,27 @@ class StatusView:
 
 
 @dataclass(frozen=True)
+class CheckView:
+    """One piece on the set-up checklist (the page lists every piece while setting up)."""
+
+    name: str
+    """The piece as the player knows it ("Captain Idris", "the shrine (tag 8)")."""
+    state: CheckState
+    """ok: in place; move: to be moved (``text`` says how); unseen: its tag is not seen;
+    by_hand: placed by hand on the page."""
+    text: str = ""
+    """What to do about it, one sentence; empty when it is in place."""
+    unit_id: str | None = None
+    """The unit it is (a model), None for terrain; a unit may be placed by hand."""
+    offered: bool = False
+    """Unseen for a few seconds: the page offers to place it by hand (a model) or to take it
+    as set out (terrain, with the confirm button)."""
+
+    def __post_init__(self) -> None:
+        _check_choice(f"checklist item {self.name!r} state", self.state, CheckState)
+
+
+@dataclass(frozen=True)
 class GridView:
     """A square grid over the table (grid games): ``cols`` x ``rows`` squares of ``cell_in``
     inches laid from the player's left front corner; row 1 is the far row, column A the left
@@ -274,6 +318,12 @@ class BoardView:
     """How the battle ended, one sentence for the player; None while it goes on."""
     grid: GridView | None = None
     """The table's square grid, drawn with its column letters and row numbers; None without."""
+    checklist: tuple[CheckView, ...] = ()
+    """Every piece and how it stands, while the table is being set up; empty once the battle
+    has begun."""
+    compass: bool = False
+    """The ruleset names facings with compass words (north = the far edge): the page draws a
+    compass beside the board."""
 
     def __post_init__(self) -> None:
         if not (self.table_width_in > 0 and self.table_depth_in > 0):
@@ -316,7 +366,12 @@ def _board_view_v1(d: Mapping[str, Any]) -> BoardView:
             round=int(d.get("round", 0)),
             turn=d.get("turn"),
             title=str(d.get("title", "")),
-            sides=tuple(SideView(**s) for s in d.get("sides", ())),
+            sides=tuple(
+                SideView(
+                    **{**s, "resources": tuple(ResourceView(**r) for r in s.get("resources", ()))}
+                )
+                for s in d.get("sides", ())
+            ),
             terrain=tuple(
                 TerrainView(**{**t, "polygon_in": _points(t["polygon_in"])})
                 for t in d.get("terrain", ())
@@ -364,6 +419,8 @@ def _board_view_v1(d: Mapping[str, Any]) -> BoardView:
                     "blocked": tuple((int(c), int(r)) for c, r in d["grid"].get("blocked", ())),
                 }
             ),
+            checklist=tuple(CheckView(**c) for c in d.get("checklist", ())),
+            compass=bool(d.get("compass", False)),
         )
     except (KeyError, TypeError) as exc:
         raise ViewError(f"board view version 1 is malformed: {exc}") from exc
@@ -381,13 +438,25 @@ class Command:
     value: int | None = None
     """For dice: the die's result."""
     unit_id: str | None = None
-    """For confirm (and optionally declare): the unit meant."""
+    """For confirm (and optionally declare): the unit meant; for place: the unit placed (sent
+    as ``"unit"``)."""
     text: str | None = None
     """For oracle, yes-no and secret: the question or the place searched, as typed."""
+    x_in: float | None = None
+    """For place: where the piece stands, inches from the player's left edge (sent as ``"x"``)."""
+    y_in: float | None = None
+    """For place: inches from the player's edge (sent as ``"y"``)."""
+    heading_deg: float | None = None
+    """For place: the way it faces, degrees, 0 = away from the player, clockwise (sent as
+    ``"heading"``)."""
 
     @classmethod
     def from_dict(cls, payload: Any) -> Command:
-        """Check and read a command sent by the page as JSON; raises ``CommandError``."""
+        """Check and read a command sent by the page as JSON; raises ``CommandError``.
+
+        A place command is exactly ``{"kind": "place", "unit": ID, "x": INCHES, "y": INCHES,
+        "heading": DEGREES}``.
+        """
         if not isinstance(payload, Mapping):
             raise CommandError(f"a command must be a JSON object, not {payload!r:.60}")
         kind = payload.get("kind")
@@ -409,12 +478,39 @@ class Command:
                 )
         elif value is not None:
             raise CommandError(f"only a dice command carries a value, not {kind}")
+        if kind == "place":
+            unit = _short_text(payload, "unit")
+            if not unit:
+                raise CommandError('a place command needs the unit placed ("unit": its id)')
+            return cls(
+                "place",
+                unit_id=unit,
+                x_in=_inches(payload, "x"),
+                y_in=_inches(payload, "y"),
+                heading_deg=_inches(payload, "heading") % 360.0,
+            )
         checked_kind = cast(CommandKind, kind)
         return cls(checked_kind, action, target, value if kind == "dice" else None, unit_id, text)
 
     def to_dict(self) -> dict[str, Any]:
         """The command as a JSON-ready dict (what the page sends)."""
+        if self.kind == "place":
+            return {
+                "kind": "place",
+                "unit": self.unit_id,
+                "x": self.x_in,
+                "y": self.y_in,
+                "heading": self.heading_deg,
+            }
         return {k: v for k, v in asdict(self).items() if v is not None}
+
+
+def _inches(payload: Mapping[str, Any], key: str) -> float:
+    """A finite number a place command carries (inches, or degrees for the heading)."""
+    value = payload.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise CommandError(f"a place command's {key!r} must be a number, not {value!r:.40}")
+    return float(value)
 
 
 TEXT_MAX = 200
@@ -428,6 +524,21 @@ def _short_text(payload: Mapping[str, Any], key: str, longest: int = 64) -> str 
     if not isinstance(value, str) or len(value) > longest:
         raise CommandError(f"command field {key!r} must be a short text, not {value!r:.40}")
     return value
+
+
+def _check_place(command: Command, view: BoardView) -> None:
+    """Refuse a place command the current view cannot take (``CommandError``)."""
+    unit = next((u for u in view.units if u.id == command.unit_id), None)
+    if unit is None:
+        raise CommandError(f"there is no unit {command.unit_id!r:.40} on this table")
+    if unit.status != "active":
+        raise CommandError(f"{unit.name} is out of the battle: it cannot be placed")
+    x, y = command.x_in or 0.0, command.y_in or 0.0
+    if not (0.0 <= x <= view.table_width_in and 0.0 <= y <= view.table_depth_in):
+        raise CommandError(
+            f"({x:g}, {y:g}) in is off the {view.table_width_in:g} x "
+            f"{view.table_depth_in:g} in table"
+        )
 
 
 @dataclass(frozen=True)
@@ -600,8 +711,9 @@ class LiveHub:
     def send_command(self, command: Command) -> None:
         """Queue a command for the session; raises ``CommandError`` if it cannot be accepted.
 
-        A dice result above the current dice prompt's number of sides is refused here so the
-        player sees the mistake at once.
+        A dice result above the current dice prompt's number of sides, and a piece placed off
+        the table or a unit the table does not have, are refused here so the player sees the
+        mistake at once.
         """
         with self._lock:
             view = self._view
@@ -614,6 +726,8 @@ class LiveHub:
             and command.value > prompt.sides
         ):
             raise CommandError(f"a d{prompt.sides} cannot show {command.value}")
+        if command.kind == "place" and view is not None:
+            _check_place(command, view)
         try:
             self.commands.put_nowait(command)
         except queue.Full as exc:

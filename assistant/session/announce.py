@@ -2,8 +2,10 @@
 corrections and events as the assistant says them.
 
 "turn left about 40 degrees", "4 and a half inches", "toward the standing stones".
-Distances in inches, turns in degrees rounded to 5. How a ruleset's orders are spoken is its
-table adapter's business (:mod:`assistant.tables`).
+Distances in inches, turns in degrees rounded to 5; on a square grid, squares by name ("put
+the Dragon on A8") and facings as compass words glossed from the player's seat ("south, toward
+you"). How a ruleset's orders are spoken is its table adapter's business
+(:mod:`assistant.tables`).
 """
 
 from __future__ import annotations
@@ -14,13 +16,25 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 
 from engine.actions import Event, EventType
-from engine.geometry import Cover, CoverArea, Edge, Point, wrap180
+from engine.geometry import Cover, CoverArea, Edge, Grid, Point, wrap180
 from engine.model import GameState, Unit
+from engine.scenario import cell_name
 
 #: A landmark is named when the destination lies within this many inches of it.
 LANDMARK_RADIUS_IN = 3.0
 #: Turns smaller than this many degrees are not mentioned.
 SMALL_TURN_DEG = 10.0
+
+COMPASS_WORDS = (
+    "north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west",
+)  # fmt: skip
+"""The eight compass words, clockwise from 0 degrees (north = the far edge of the table)."""
+SEAT_WORDS = (
+    "away from you", "away from you and to the right", "to your right",
+    "toward you and to the right", "toward you", "toward you and to the left", "to your left",
+    "away from you and to the left",
+)  # fmt: skip
+"""The same eight directions from the player's seat."""
 
 
 def _round5(deg: float) -> int:
@@ -110,3 +124,40 @@ def cover_areas(state: GameState) -> tuple[CoverArea, ...]:
         for piece in state.terrain
         if piece.cover != "none"
     )
+
+
+def compass_facing(heading_deg: float) -> str:
+    """A facing as a compass word glossed from the player's seat: "south, toward you"."""
+    index = round((heading_deg % 360.0) / 45.0) % 8
+    return f"{COMPASS_WORDS[index]}, {SEAT_WORDS[index]}"
+
+
+def square_correction(
+    name: str,
+    grid: Grid,
+    want: tuple[float, float, float],
+    seen: tuple[float, float, float],
+    facing_tol_deg: float,
+    back: bool = False,
+) -> str:
+    """How to fix a model on a square grid, by squares, never inches: "Put the Dragon on A8,
+    facing south, toward you." ``want`` and ``seen`` are (x, y, heading) in inches and degrees;
+    ``back`` says it returns to a square it left ("Put the Dragon back on A8.")."""
+    square = cell_name(grid.cell_at(want[:2]))
+    turn = abs(wrap180(want[2] - seen[2])) > facing_tol_deg
+    facing = f"facing {compass_facing(want[2])}"
+    if grid.cell_at(want[:2]) == grid.cell_at(seen[:2]):
+        if turn:
+            return f"Turn {name} to face {compass_facing(want[2])}."
+        return f"Centre {name} on {square}."
+    where = f"Put {name} {'back ' if back else ''}on {square}"
+    return f"{where}, {facing}." if turn else f"{where}."
+
+
+def back_words(state: GameState, unit: Unit, name: str) -> str:
+    """Where to put a model back after an undo: "the Troll back on C4" on a grid, else
+    "Sergeant Ash back to (6.0, 3.5)" (inches)."""
+    grid = state.table.grid
+    if grid is not None:
+        return f"{name} back on {cell_name(grid.cell_at(unit.position))}"
+    return f"{name} back to ({unit.x:.1f}, {unit.y:.1f})"

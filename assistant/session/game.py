@@ -1,9 +1,12 @@
 """The live game: a state machine between the table (observations), the engine and the player.
 
 It never touches a camera, a speaker or a web page: it is fed :class:`Observation` values
-and page commands, and it speaks through the ``say`` callback. Stages:
+and page commands, and it speaks through the ``say`` callback. A model the camera cannot see
+may be placed by hand on the page (``assistant.session.by_hand``): play never waits on a tag it
+cannot read. Stages:
 
-* SETUP — until the pieces on the table match the scenario;
+* SETUP — until the pieces on the table match the scenario (said piece by piece as they change:
+  ``assistant.session.setup_check.SetupWatch``);
 * AI_ORDER — an order was announced; waiting for the model to be moved where it was told;
 * HUMAN — the player moves one of their characters and declares its action;
 * DICE — waiting for the player to enter a physical die result;
@@ -20,9 +23,11 @@ from enum import StrEnum
 
 from assistant.live_hub import Command
 from assistant.session import setup_check, tools
-from assistant.session.announce import correction_text
+from assistant.session.announce import back_words
+from assistant.session.by_hand import HandPlacements
 from assistant.session.dice import AutoDice, NeedCard, NeedRoll, QueuedDice, card_prompt
 from assistant.session.observation import Observation, PieceSeen
+from assistant.session.setup_check import SetupWatch, terrain_places
 from assistant.tables import adapter_for, find_adapter
 from assistant.tables.base import Expectation, ObservedMove, TableAdapter, Tolerances, Turn
 from engine.actions import Action, ActionKind, Event, IllegalActionError, Order
@@ -123,10 +128,17 @@ class LiveGame:
     """The rest of the current AI order of several actions (RULES §1.7 ``decide -> [actions]``)."""
     asked: str = ""
     """The last request for dice or a card (said again when a saved game resumes)."""
+    placements: HandPlacements = field(default_factory=HandPlacements)
+    """Models the camera cannot see, and those placed by hand on the page."""
+    setup_watch: SetupWatch = field(default_factory=SetupWatch)
+    """The set-up checklist and what of it was said."""
+    _settled: Observation | None = None
+    """The last settled frame as seen (before pieces placed by hand are laid over it)."""
 
     def __post_init__(self) -> None:
         self.history = History(self.initial, self.dice.get_state())
         self.adapter = adapter_for(self.ruleset)
+        self.placements.terrain_names = {p.id: p.name for p in terrain_places(self.scenario)}
         neutral = self.scenario.scenario.neutral_controller
         for side in self.initial.sides:
             if side.role is Role.NEUTRAL and neutral:
@@ -170,6 +182,11 @@ class LiveGame:
 
     def _observe(self, obs: Observation) -> None:
         self.now = obs.t
+        for uid in self.placements.watch(obs, self.state):
+            self.announce_once(
+                f"seen:{uid}:{self.state.step}",
+                f"I see {self.state.unit(uid).name}'s tag again; it is no longer placed by hand.",
+            )
         for warning in obs.warnings:
             self.announce_once(f"warn:{warning}", warning)
         for tag in obs.duplicate_tags:
@@ -186,11 +203,21 @@ class LiveGame:
             self.command(button_command(button))
         if not obs.settled or self.stage is Stage.OVER:
             return
+        self._settled = obs
+        self._check_stage(self._with_hand(obs))
+
+    def _with_hand(self, obs: Observation) -> Observation:
+        """The frame with the pieces placed by hand standing where they were placed."""
+        return self.placements.overlay(obs)
+
+    def _check_stage(self, obs: Observation, placed: str | None = None) -> None:
+        """Check a settled frame against what the game waits for (``placed``: the unit just
+        placed by hand, judged where it was placed)."""
         self._check_fallen_back(obs)
         if self.stage is Stage.SETUP:
             self._check_setup(obs)
         elif self.stage is Stage.AI_ORDER:
-            self._check_ordered_move(obs)
+            self._check_ordered_move(obs, placed)
         elif self.stage is Stage.HUMAN:
             self._check_human(obs)
         elif self.stage is Stage.REMOVAL:
@@ -211,9 +238,18 @@ class LiveGame:
                 )
 
     def _check_setup(self, obs: Observation) -> None:
-        problems = setup_problems(self.scenario, self.state, obs, self.tolerances)
-        if problems:
-            self.announce_once("setup:" + "|".join(problems), "Set-up: " + " ".join(problems))
+        offered = {
+            *self.placements.offered,
+            *(f"terrain:{t}" for t in self.placements.terrain_offered),
+        }
+        checks = setup_check.piece_checks(self.scenario, self.state, obs, offered)
+        for text in self.setup_watch.update(checks):
+            self.announce(text)
+        if any(c.state in ("move", "unseen") for c in checks):
+            if self.confirm_hidden and all(c.state != "move" for c in checks):
+                # Footage does not wait: the stand-in player takes the unseen pieces as set
+                # out as soon as nothing else keeps the table from matching.
+                self._take_unseen_as_set_out(checks)
             return
         self.initial = adopt_positions(self.state, obs, self.tolerances)
         self.history = History(self.initial, self.dice.get_state())
@@ -223,7 +259,7 @@ class LiveGame:
         self._save()
         self._advance()
 
-    def _check_ordered_move(self, obs: Observation) -> None:
+    def _check_ordered_move(self, obs: Observation, placed: str | None = None) -> None:
         exp, order = self.expected, self.order
         if exp is None or order is None:
             self.stage = Stage.RUNNING
@@ -231,6 +267,8 @@ class LiveGame:
             return
         unit = self.state.unit(exp.unit_id)
         seen = obs.pieces.get(exp.unit_id)
+        if seen is not None and seen.by_hand and placed != unit.id:
+            seen = None  # by hand where it stood: the camera cannot say it was moved
         if exp.off_table:
             if seen is None or not seen.visible:
                 self._carry_out(order)
@@ -239,7 +277,8 @@ class LiveGame:
             if exp.moves:
                 self.announce_once(
                     f"hidden:{unit.id}:{self.state.step}",
-                    f"I can't see {unit.name}'s tag. Nudge the model so its tag shows, or press confirm on the page.",
+                    f"I can't see {unit.name}'s tag. Nudge the model so its tag shows, "
+                    "or press confirm, or place it by hand on the page.",
                 )
                 if self.confirm_hidden:
                     self._confirm()
@@ -263,7 +302,9 @@ class LiveGame:
         if untouched:
             return
         key = f"fix:{unit.id}:{round(dx * 4)}:{round(dy * 4)}:{round(dh / 10)}"
-        self.announce_once(key, correction_text(unit, dx, dy, dh))
+        self.announce_once(
+            key, self.adapter.correction(self.state, unit, exp, seen, tol.facing_deg)
+        )
 
     def _carry_out(self, order: Order) -> None:
         self.expected = None
@@ -353,7 +394,7 @@ class LiveGame:
         """Whether the table shows the planned move carried out."""
         if not self.state.table.contains_base(end, unit.radius_in):
             return seen is None or not seen.visible
-        if seen is None:
+        if seen is None or seen.by_hand:
             # Moved, and now its own figure hides its tag: the stand-in confirms it.
             self.announce(
                 f"I can't see {unit.name}'s tag; the player confirms the move on the page."
@@ -423,11 +464,26 @@ class LiveGame:
             self.declare("pass", None)
         elif cmd.kind == "declare":
             self.declare(cmd.action or "", cmd.target, cmd.unit_id)
+        elif cmd.kind == "place":
+            self.place(cmd.unit_id or "", cmd.x_in or 0.0, cmd.y_in or 0.0, cmd.heading_deg or 0.0)
         elif cmd.kind in tools.TOOL_KINDS:
             self.announce(tools.tool_text(cmd, self.scenario))
 
+    def place(self, unit_id: str, x_in: float, y_in: float, heading_deg: float) -> None:
+        """The player placed a model by hand on the page: it stands there (marked "placed by
+        hand") until the camera sees its tag again, and the game is checked at once."""
+        if not self.state.has_unit(unit_id) or not self.state.unit(unit_id).on_table:
+            self.announce("That piece is not on the table; nothing was placed.")
+            return
+        self.placements.place(unit_id, x_in, y_in, heading_deg)
+        settled = self._settled or Observation(self.now, True)
+        if self.stage is not Stage.OVER:
+            self._check_stage(self._with_hand(settled), placed=unit_id)
+
     def _confirm(self) -> None:
-        if self.stage is Stage.AI_ORDER and self.order is not None:
+        if self.stage is Stage.SETUP:
+            self._take_unseen_as_set_out(self.setup_watch.checks)
+        elif self.stage is Stage.AI_ORDER and self.order is not None:
             self.announce(
                 f"Confirmed: {self.state.unit(self.order.action.unit_id or '').name} is in place."
             )
@@ -436,6 +492,19 @@ class LiveGame:
             self.removals.clear()
             self.stage = Stage.RUNNING
             self._advance()
+
+    def _take_unseen_as_set_out(self, checks: Sequence[setup_check.PieceCheck]) -> None:
+        """Set-up, on confirm: every piece the camera cannot see stands where the scenario
+        puts it (models placed by hand there, terrain taken as set out)."""
+        unseen = {c.key for c in checks if c.state == "unseen"}
+        for unit in self.state.units:
+            if f"unit:{unit.id}" in unseen:
+                self.placements.place(unit.id, unit.x, unit.y, unit.heading_deg)
+        for place in terrain_places(self.scenario):
+            if f"terrain:{place.id}" in unseen:
+                self.placements.take_as_set_out(place.id, place.x_in, place.y_in)
+        if unseen and self._settled is not None:
+            self._check_stage(self._with_hand(self._settled))
 
     def declare(self, what: str, target: str | None, unit_id: str | None = None) -> None:
         """The player declares their character's action: shoot, melee, done (move only) or pass."""
@@ -497,13 +566,14 @@ class LiveGame:
         self.dice.set_state(snapshot.dice_state)
         self._redo_steps.append(self.steps.pop())
         self.undos += 1
+        self.placements.follow(self.state)
         self._reset_waits()
         moved = [
             u
             for u in self.state.units
             if after.has_unit(u.id) and after.unit(u.id).position != u.position
         ]
-        where = "; ".join(f"{u.name} back to ({u.x:.1f}, {u.y:.1f})" for u in moved[:3])
+        where = "; ".join(back_words(self.state, u, u.name) for u in moved[:3])
         self.announce("Undone." + (f" Put {where}." if where else ""))
         self._advance()
 
@@ -515,6 +585,7 @@ class LiveGame:
             return
         self.dice.set_state(snapshot.dice_state)
         self.steps.append(self._redo_steps.pop())
+        self.placements.follow(self.state)
         self._reset_waits()
         self.announce("Redone.")
         self._save()
@@ -556,6 +627,7 @@ class LiveGame:
         drawn = tuple(e.card for e in self.dice.log[logged:] if isinstance(e, Draw))
         self.steps.append(AppliedStep(action, tuple(self.dice.rolls[before:]), memory, drawn))
         self._redo_steps.clear()
+        self.placements.follow(self.state)
         self.stage = Stage.RUNNING
         self._announce_events(outcome.events)
         gone = {uid for uid in was_on if not self.state.unit(uid).on_table}

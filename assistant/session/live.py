@@ -69,7 +69,7 @@ def run_loop(
     """
     stats = LoopStats()
     last_publish = -1e9
-    seen_version: tuple[int, int, str, str | None] = (-1, -1, "", None)
+    seen_version: tuple[int, int, str, str | None, int, int] = (-1, -1, "", None, -1, -1)
     steps_logged, said_logged = (
         logged if logged is not None else (len(game.steps), len(game.announcements))
     )
@@ -99,7 +99,14 @@ def run_loop(
         said_status = note
         stats.status = note
         if hub is not None:
-            version = (len(game.announcements), len(game.steps), game.stage.value, note)
+            version = (
+                len(game.announcements),
+                len(game.steps),
+                game.stage.value,
+                note,
+                game.placements.version,
+                game.setup_watch.version,
+            )
             if version != seen_version:
                 hub.publish(build_view(game, (note,) if note else ()))
                 seen_version = version

@@ -16,6 +16,9 @@ class PieceSeen:
     heading_deg: float
     visible: bool = True
     """False when its tags are briefly hidden and the tracker holds its last pose."""
+    by_hand: bool = False
+    """True when the camera cannot see it and it stands where the player placed it on the
+    page (``assistant.session.by_hand``)."""
 
 
 @dataclass(frozen=True)

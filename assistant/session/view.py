@@ -5,6 +5,7 @@ from __future__ import annotations
 from assistant.live_hub import (
     AnnouncementView,
     BoardView,
+    CheckView,
     DeclareOption,
     PromptView,
     ResourceView,
@@ -13,6 +14,7 @@ from assistant.live_hub import (
     TerrainView,
     UnitView,
 )
+from assistant.session.by_hand import HandPlacements
 from assistant.session.dice import QueuedDice
 from assistant.session.game import LiveGame, Stage
 from assistant.tables.base import TableAdapter
@@ -23,9 +25,17 @@ from engine.protocols import PendingKind
 LOG_LENGTH = 60
 
 
-def unit_view(adapter: TableAdapter, state: GameState, unit: Unit) -> UnitView:
-    """One unit's card and piece on the page (what the card shows is the adapter's)."""
+def unit_view(
+    adapter: TableAdapter,
+    state: GameState,
+    unit: Unit,
+    placements: HandPlacements | None = None,
+) -> UnitView:
+    """One unit's card and piece on the page (what the card shows is the adapter's; whether
+    it stands by hand, or is offered to be placed by hand, is ``placements``')."""
     card = adapter.unit_card(state, unit)
+    by_hand = placements is not None and unit.id in placements.poses
+    offered = placements is not None and unit.id in placements.offered
     return UnitView(
         id=unit.id,
         name=unit.name,
@@ -42,6 +52,17 @@ def unit_view(adapter: TableAdapter, state: GameState, unit: Unit) -> UnitView:
         front_arc_deg=card.front_arc_deg,
         statuses=card.statuses,
         resources=tuple(ResourceView(v.label, v.value) for v in card.values),
+        placed_by_hand=by_hand,
+        place_offered=offered and unit.on_table,
+    )
+
+
+def checklist(game: LiveGame) -> tuple[CheckView, ...]:
+    """The set-up checklist while setting up (every piece, how it stands); empty after."""
+    if game.stage is not Stage.SETUP:
+        return ()
+    return tuple(
+        CheckView(c.name, c.state, c.text, c.unit_id, c.offered) for c in game.setup_watch.checks
     )
 
 
@@ -102,12 +123,18 @@ def build_view(game: LiveGame, statuses: tuple[str, ...] = ()) -> BoardView:
         turn=turn.side,
         title=scenario.scenario.title or scenario.scenario.name,
         sides=tuple(
-            SideView(s.name, s.name, "ai" if s.role is Role.AI else "player") for s in state.sides
+            SideView(
+                s.name,
+                s.name,
+                "ai" if s.role is Role.AI else "player",
+                tuple(ResourceView(v.label, v.value) for v in adapter.side_values(state, s.name)),
+            )
+            for s in state.sides
         ),
         terrain=tuple(
             TerrainView(t.name, t.kind, t.cover, tuple(t.polygon)) for t in state.terrain
         ),
-        units=tuple(unit_view(adapter, state, u) for u in state.units),
+        units=tuple(unit_view(adapter, state, u, game.placements) for u in state.units),
         order=order,
         sight_lines=adapter.sight_lines(state, focus)
         if focus is not None and focus.on_table
@@ -119,4 +146,6 @@ def build_view(game: LiveGame, statuses: tuple[str, ...] = ()) -> BoardView:
         statuses=tuple(StatusView(s) for s in statuses),
         outcome=outcome_text(state),
         grid=adapter.grid_view(state),
+        checklist=checklist(game),
+        compass=adapter.compass_facings,
     )

@@ -18,10 +18,10 @@ from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 from assistant.live_hub import GridView, OrderView, PoseView, SightLineView
-from assistant.session.announce import event_text
+from assistant.session.announce import correction_text, event_text, square_correction
 from assistant.session.observation import PieceSeen
 from engine.actions import Action, ActionKind, Event, Order
-from engine.geometry import Point, bearing_deg
+from engine.geometry import Point, bearing_deg, wrap180
 from engine.model import GameState, Role, Unit, UnitStatus
 from engine.protocols import PendingKind, Ruleset
 
@@ -144,6 +144,8 @@ class TableAdapter(Protocol):
     """The ruleset's registry name."""
     replayed_events: frozenset[str]
     """Engine event types a replay from footage reports (those the footage vouches for)."""
+    compass_facings: bool
+    """Its words name facings by the compass ("facing south"): the page draws a compass."""
 
     # -- whose turn --------------------------------------------------------------------------
     def turn(self, state: GameState, ruleset: Ruleset) -> Turn:
@@ -282,6 +284,28 @@ class TableAdapter(Protocol):
         model on the line between two grid squares: "centre it"); empty when it is clear."""
         ...
 
+    def correction(
+        self,
+        state: GameState,
+        unit: Unit,
+        expected: Expectation,
+        seen: PieceSeen,
+        facing_tol_deg: float,
+    ) -> str:
+        """How to fix an ordered model that stands away from where its order puts it: on a
+        square grid by squares ("Put the Dragon on A8."), never inches; else in inches from
+        the player's seat."""
+        ...
+
+    def piece_name(self, unit: Unit) -> str:
+        """How a correction names the model ("Sergeant Ash"; a grid game may add its square)."""
+        ...
+
+    def side_values(self, state: GameState, side: str) -> tuple[CardValue, ...]:
+        """What a side holds as a whole, shown once for the side on the page (a dice pool,
+        a deck, the last card drawn); never repeated on its units' cards."""
+        ...
+
 
 class BaseAdapter:
     """Defaults every adapter may keep: generic orders, expectations and replay hooks.
@@ -292,6 +316,7 @@ class BaseAdapter:
     name = ""
     replayed_events: frozenset[str] = frozenset({"round_start", "activation", "pick_up"})
     odds_help = ""
+    compass_facings = False
 
     def turn(self, state: GameState, ruleset: Ruleset) -> Turn:
         """The decision point as the assistant acts on it: the end, a chance step it takes
@@ -388,6 +413,29 @@ class BaseAdapter:
 
     def placement_problem(self, state: GameState, unit: Unit, seen: PieceSeen) -> str:
         return ""
+
+    def correction(
+        self,
+        state: GameState,
+        unit: Unit,
+        expected: Expectation,
+        seen: PieceSeen,
+        facing_tol_deg: float,
+    ) -> str:
+        grid = state.table.grid
+        want = (expected.x_in, expected.y_in, expected.heading_deg)
+        got = (seen.x_in, seen.y_in, seen.heading_deg)
+        if grid is not None:
+            return square_correction(self.piece_name(unit), grid, want, got, facing_tol_deg)
+        dh = wrap180(want[2] - got[2]) if abs(wrap180(want[2] - got[2])) > facing_tol_deg else 0.0
+        return correction_text(unit, want[0] - got[0], want[1] - got[1], dh)
+
+    def piece_name(self, unit: Unit) -> str:
+        """How a correction names the model ("Sergeant Ash"; a grid game may add its square)."""
+        return unit.name
+
+    def side_values(self, state: GameState, side: str) -> tuple[CardValue, ...]:
+        return ()
 
     def grid_view(self, state: GameState) -> GridView | None:
         grid = state.table.grid

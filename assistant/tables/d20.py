@@ -83,6 +83,7 @@ class D20Adapter(BaseAdapter):
     """The d20 rules' table side."""
 
     name = NAME
+    compass_facings = True
     replayed_events = frozenset({"round_start", "activation"})
     odds_help = (
         "The chance of a hit and of damage: 'odds d20 --attack melee|ranged|cover "
@@ -243,7 +244,6 @@ class D20Adapter(BaseAdapter):
         card, own = card_of(unit), rules_of(unit)
         shown = [s for s in (PREPARED, ALERTED, RETREATING, STUNNED) if s in unit.statuses]
         values = [
-            CardValue("wounds", f"{unit.wounds} of {card.wounds}"),
             CardValue("Move Unit", f"{card.move} spaces"),
             CardValue("tactic", own.tactic or card.tactic or "none"),
             CardValue("weapons", ", ".join(f"{w.name} ({w.kind})" for w in card.weapons)),

@@ -88,6 +88,7 @@ class DungeonAdapter(BaseAdapter):
     """The ``dungeon`` ruleset's table side (see the module docstring)."""
 
     name = NAME
+    compass_facings = True
     replayed_events = frozenset({"round_start", "place"})
     odds_help = (
         "Exact odds of the grid game: 'odds dungeon --need 4' (a d6 attack), "
@@ -219,6 +220,10 @@ class DungeonAdapter(BaseAdapter):
             )
         return f"The {card_of(unit).title} moved. Say done, then declare its attack."
 
+    def piece_name(self, unit: Unit) -> str:
+        """ "the Troll at C4": its kind and the square it stood on."""
+        return f"the {label(unit)}"
+
     def placement_problem(self, state: GameState, unit: Unit, seen: PieceSeen) -> str:
         """A model on a line is asked to be centred; one on a wall square or on another
         figure's square is named in squares (the other figures where the game has them)."""
@@ -295,7 +300,6 @@ class DungeonAdapter(BaseAdapter):
         if unit.cell is not None and status == "active":
             values.append(CardValue("square", cell_name(unit.cell)))
             values.append(CardValue("facing", facing_word(unit.heading_deg)))
-        values.append(CardValue("wounds", f"{unit.wounds} of {card.max_wounds}"))
         if card.heal is not None:
             values.append(CardValue("heals left", f"{heals_left(unit)} of {card.heal.uses}"))
         for weapon in card.attacks:

@@ -225,23 +225,11 @@ class FirefightLiteAdapter(BaseAdapter):
             values.append(CardValue("last card", card_name(extra.last_card)))
         if c.neutral:
             values.append(CardValue("figure", c.neutral))
-        elif state.side(unit.side).role is Role.AI and state.decks:
-            deck = state.deck(DECK)
-            values.append(
-                CardValue(
-                    "deck",
-                    f"{len(deck.draw_pile)} to draw, {len(deck.discard)} discarded, "
-                    f"{len(deck.removed)} set aside",
-                )
-            )
-            done = rules(state).events_done
-            if done:
-                values.append(CardValue("events", ", ".join(words.event_list(done))))
         statuses = []
         if FROSTY in unit.statuses:
             statuses.append("stay frosty")
         if unit.activated and unit.on_table and not c.neutral:
-            statuses.append("turn done")
+            statuses.append("Turn Done")
         return UnitCard(
             status=unit_status(unit),
             statuses=tuple(statuses),
@@ -249,6 +237,26 @@ class FirefightLiteAdapter(BaseAdapter):
             wound_slots=max(0, c.wounds - 1),
             ranges_in=(float(c.range),) if c.range else (),
         )
+
+    def side_values(self, state: GameState, side: str) -> tuple[CardValue, ...]:
+        """The AI side's deck, shown once: cards to draw, discarded and set aside, the last
+        card played onto the discard pile, and the events that happened."""
+        if state.side(side).role is not Role.AI or not state.decks:
+            return ()
+        deck = state.deck(DECK)
+        values = [
+            CardValue(
+                "deck",
+                f"{len(deck.draw_pile)} to draw, {len(deck.discard)} discarded, "
+                f"{len(deck.removed)} set aside",
+            )
+        ]
+        if deck.discard:
+            values.append(CardValue("last card drawn", card_name(deck.discard[-1])))
+        done = rules(state).events_done
+        if done:
+            values.append(CardValue("events", ", ".join(words.event_list(done))))
+        return tuple(values)
 
     # -------------------------------------------------------------- odds
     def add_odds_arguments(self, parser: argparse.ArgumentParser) -> None:

@@ -281,7 +281,7 @@ class SkirmishAdapter(BaseAdapter):
             status=unit_status(unit),
             statuses=statuses_in_order(unit.statuses),
             values=tuple(values),
-            wound_slots=1,
+            wound_slots=0,  # a wound is the "wounded" status: no wound boxes
             ranges_in=ranges,
         )
 

@@ -6,7 +6,8 @@ strike, the whole count: who counts, who is not counted and why; the page draws 
 sight line to the target. The player moves one soldier and declares: strike an enemy, done
 (the move alone), hold (activate without acting) or pass (stop for the round). A move longer
 than the soldier's Speed spends spare dice on its sprint skill when it has one. A card shows the
-type and its die, the numbers of the card, the die spent and the side's pool.
+type and its die, the numbers of the card and the die spent; no wound boxes (a soldier is
+removed on the strike count); the side's pool is shown once, for the side.
 """
 
 from __future__ import annotations
@@ -206,7 +207,6 @@ class StrikeAdapter(BaseAdapter):
     def unit_card(self, state: GameState, unit: Unit) -> UnitCard:
         card = card_of(unit)
         die = spent_die(unit)
-        pool = " ".join(str(f) for f in rules_of(state).pool(unit.side)) or "none"
         values = [
             CardValue("type", f"{card.type} (die {card.face})"),
             CardValue(
@@ -223,13 +223,18 @@ class StrikeAdapter(BaseAdapter):
                 CardValue("counts for", f"{card.weight} ({'lethal' if card.lethal else 'deadly'})")
             )
         values.append(CardValue("die spent", str(die) if die is not None else "none"))
-        values.append(CardValue(f"{unit.side} dice", pool))
         return UnitCard(
             status=unit_status(unit),
             statuses=("leader",) if card.leader else (),
             values=tuple(values),
+            wound_slots=0,  # no wounds: a soldier is removed when a strike's count reaches it
             ranges_in=() if math.isinf(card.threat_in) else (card.threat_in,),
         )
+
+    def side_values(self, state: GameState, side: str) -> tuple[CardValue, ...]:
+        """The side's Oracle pool: the dice it has left this round."""
+        pool = " ".join(str(f) for f in rules_of(state).pool(side)) or "none"
+        return (CardValue("dice pool", pool),)
 
     def sight_lines(self, state: GameState, unit: Unit) -> tuple[SightLineView, ...]:
         """The strike being ordered: each ally's line to the target and how it counts; else

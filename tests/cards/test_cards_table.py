@@ -52,20 +52,34 @@ def test_an_order_is_spoken_with_its_card() -> None:
     )
 
 
-def test_the_unit_card_shows_the_last_card_the_deck_and_the_events() -> None:
+def test_the_unit_card_shows_the_last_card_and_the_side_the_deck_and_the_events() -> None:
     scenario = parse_scenario(SCENARIO.read_text(encoding="utf-8"), SCENARIO.name)
     _ruleset, state = start_game(scenario)
     varlet = state.unit("varlet-1")
     state = state.with_unit(replace(varlet, rules=replace(varlet.rules, last_card="QH")))
     assert isinstance(varlet.rules, FFUnit)
     state = replace(state, rules=replace(state.rules, events_done=("KS",)))
-    card = find_adapter("firefight-lite").unit_card(state, state.unit("varlet-1"))
+    adapter = find_adapter("firefight-lite")
+    card = adapter.unit_card(state, state.unit("varlet-1"))
     values = {v.label: v.value for v in card.values}
-    assert values == {
-        "last card": "Queen of hearts",
+    assert values == {"last card": "Queen of hearts"}
+    # The deck and the events are the AI side's: shown once for the side, not on each card.
+    ai_side = state.unit("varlet-1").side
+    side = {v.label: v.value for v in adapter.side_values(state, ai_side)}
+    assert side == {
         "deck": "54 to draw, 0 discarded, 0 set aside",
         "events": "King of spades: sniper",
     }
+    deck = state.deck("cards")
+    played = state.with_deck(replace(deck, draw_pile=deck.draw_pile[1:]).discarded("7D"))
+    assert {v.label: v.value for v in adapter.side_values(played, ai_side)}[
+        "last card drawn"
+    ] == "7 of diamonds"
+    human = next(s.name for s in state.sides if s.name != ai_side and s.role.value == "human")
+    assert adapter.side_values(state, human) == ()
+    # A figure that has acted is marked as the rules mark it.
+    acted = state.with_unit(replace(state.unit("varlet-1"), activated=True))
+    assert adapter.unit_card(acted, acted.unit("varlet-1")).statuses == ("Turn Done",)
     assert find_adapter("firefight-lite").unit_card(state, state.unit("monk-1")).status == "off"
 
 

@@ -3,8 +3,8 @@ within 0.5 in and 15 degrees of where the scenario puts it and each model in its
 assistant says what to move, piece by piece, until the table matches.
 
 The table is rendered by the project's synthetic renderer and read by the real detector and
-tracker: two terrain pieces misplaced are both named (spoken and logged), and the battle
-begins once they are moved back."""
+tracker: two terrain pieces misplaced are both named (spoken and logged), each in its own
+short sentence and once, and the battle begins once they are moved back."""
 
 from __future__ import annotations
 
@@ -92,17 +92,20 @@ def test_two_misplaced_pieces_are_named_until_moved_back(
         game.observe(reader.read(frame))
         if frame.index == 11:
             assert game.stage is Stage.SETUP
-            setup = [s for s in said if s.startswith("Set-up:")]
-            assert len(setup) == 1, said  # said once while the table stays as it is
-            assert (
-                "Move the shrine (tag 8) 2 inches to the left, and turn it about 30 degrees left."
-                in setup[0]
-            )
-            assert "Move the boulder (tag 9) 1.5 inches away from you." in setup[0]
-            assert "thicket" not in setup[0] and "Sergeant" not in setup[0]
+            # One sentence per misplaced piece, each said once while the table stays as it is;
+            # what is in place (the thicket, the models) is not said.
+            assert said == [
+                "Move the shrine (tag 8) 2 inches to the left, and turn it about 30 degrees left.",
+                "Move the boulder (tag 9) 1.5 inches away from you.",
+            ]
             assert [a.text for a in game.announcements] == said  # logged with the game
     assert game.stage is not Stage.SETUP, said
-    assert any(s.startswith("The table matches") for s in said)
+    # Put back: each is said to be in place, once, and nothing else is said again.
+    assert said[2:5] == [
+        "The shrine (tag 8) is in place.",
+        "The boulder (tag 9) is in place.",
+        "The table matches Ambush at the Crossroads Shrine. Let battle begin.",
+    ]
 
 
 def _seen(x: float, y: float, h: float = 0.0) -> PieceSeen:
@@ -138,7 +141,8 @@ def test_models_outside_their_zone_are_told_where_to_go() -> None:
     problems = setup_problems(scenario, state, Observation(0.0, True, pieces, terrain=terrain))
     assert problems == [
         "Move Sergeant Ash into its deployment zone: 3.5 inches toward you.",
-        "Goblin Boss is missing.",
+        "Goblin Boss: I cannot see its tag. Is it covered? Uncover it, or place it by hand on "
+        "the page.",
     ]
 
 
@@ -194,11 +198,20 @@ def test_play_checks_a_generated_scenario_before_the_battle(tmp_path: Path) -> N
     finally:
         result.close()
     label = {t.id: f"{t.name} (tag {t.tags[0].id})" for t in scenario.terrain if t.tags}
-    setup = [s for s in said if s.startswith("Set-up:")]
-    assert len(setup) == 1, said
-    assert f"Move {label[first.spec.name]} 1.5 inches to the left." in setup[0]
-    assert f"Move {label[second.spec.name]} 1.5 inches away from you." in setup[0]
-    assert said[1] == "The table matches Basic Battle (generated, seed 10). Let battle begin."
+    moves = [s for s in said if s.startswith("Move ")]
+    assert sorted(moves) == sorted(
+        [
+            f"Move {label[first.spec.name]} 1.5 inches to the left.",
+            f"Move {label[second.spec.name]} 1.5 inches away from you.",
+        ]
+    ), said
+    begin = said.index("The table matches Basic Battle (generated, seed 10). Let battle begin.")
+    # Put back, each piece is said to be in place once (a model the misplaced pieces hid from
+    # the camera at the first look too), and nothing is said twice.
+    back = said[2:begin]
+    assert f"{label[first.spec.name][:1].upper()}{label[first.spec.name][1:]} is in place." in back
+    assert f"{label[second.spec.name][:1].upper()}{label[second.spec.name][1:]} is in place." in back
+    assert all(s.endswith(" is in place.") for s in back) and len(set(back)) == len(back), said
     assert len(result.game.steps) >= 1
 
 

@@ -31,8 +31,9 @@ from engine.dice import SeededDice
 from engine.geometry.grid import chebyshev
 from engine.model import Role
 from engine.protocols import find_controller
-from engine.rulesets.dungeon_state import rules_of
+from engine.rulesets.dungeon_state import card_of, rules_of
 from engine.runner import BattleRecord, controllers_for, play_battle
+from engine.scenario import cell_name
 from tests.session.virtual_table import VirtualTable
 from vision.detector import Detector
 from vision.render.frame import render_frame
@@ -364,7 +365,11 @@ def test_an_ordered_model_anywhere_clear_in_its_square_is_accepted_never_in_the_
     table.poses[exp.unit_id] = (exp.x_in + dx, exp.y_in + dy, exp.heading_deg)  # next square
     game.observe(table.observation())
     assert game.state.step == step and game.stage is Stage.AI_ORDER
-    assert said[-1].startswith("Move ")  # told how far to move it back
+    # Told which square to put it on, by name, never in inches.
+    ordered = game.state.unit(exp.unit_id)
+    square = cell_name(grid.cell_at((exp.x_in, exp.y_in)))
+    assert said[-1] == f"Put the {card_of(ordered).title} at {cell_name(ordered.cell)} on {square}."
+    assert "inch" not in said[-1]
     table.poses[exp.unit_id] = (exp.x_in - 0.3, exp.y_in + 0.3, exp.heading_deg)  # off-centre
     game.observe(table.observation())
     assert game.state.step > step  # in its square, clear of the lines: carried out

@@ -140,13 +140,14 @@ def test_unit_cards_show_status_facing_wounds_and_heals() -> None:
     values = {v.label: v.value for v in card.values}
     assert card.statuses == ("Patrolling",) and PATROLLING in troll.statuses
     assert values["square"] == "E2" and values["facing"] == "south"
-    assert values["wounds"] == "0 of 2" and card.wound_slots == 2
+    # Wounds are shown once, by the wound boxes (the page reads them "Wounds 0/2").
+    assert "wounds" not in values and card.wound_slots == 2
     assert values["spear"] == "4+, 5 squares" and values["club"] == "5+, adjacent"
     assert card.front_arc_deg == 180.0
     alerted = state.with_unit(replace(troll, statuses=frozenset({ALERTED}), wounds=1))
     card = adapter.unit_card(alerted, alerted.unit("troll-1"))
     assert card.statuses == ("Alerted",) and card.front_arc_deg is None
-    assert {v.label: v.value for v in card.values}["wounds"] == "1 of 2"
+    assert "wounds" not in {v.label for v in card.values} and card.wound_slots == 2
     priest = adapter.unit_card(state, state.unit("priest"))
     assert {v.label: v.value for v in priest.values}["heals left"] == "3 of 3"
     assert priest.statuses == ()

@@ -90,7 +90,7 @@ def test_a_move_seen_becomes_an_action_with_sprint_dice_when_needed() -> None:
     assert RULESET.validate(state, strike) == []
 
 
-def test_the_unit_card_shows_the_type_die_and_the_pool() -> None:
+def test_the_unit_card_shows_the_type_and_die_and_the_side_its_pool() -> None:
     units = [
         soldier("a1", "A", 4, 2, kind="heavy", toughness=4, deadly=True),
         soldier("b1", "B", 4, 22),
@@ -105,9 +105,12 @@ def test_the_unit_card_shows_the_type_die_and_the_pool() -> None:
         ("initiative", "1"),
         ("counts for", "2 (deadly)"),
         ("die spent", "none"),
-        ("A dice", "1 4 4"),
     ]
     assert card.ranges_in == (18.0,)
+    assert card.wound_slots == 0  # removed on the strike count: no wound boxes
+    # The pool is the side's: shown once for the side, on no unit's card.
+    side = [(v.label, v.value) for v in find_adapter("strike").side_values(state, "A")]
+    assert side == [("dice pool", "1 4 4")]
 
 
 def test_odds_strike(capsys: pytest.CaptureFixture[str]) -> None:

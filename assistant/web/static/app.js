@@ -19,6 +19,8 @@
     // Set when the live feed reconnects: soloscope may have restarted and count from 1 again.
     renumbered: false,
     frameGeneration: 0,
+    // A piece being placed by hand: {unitId, x, y, heading} in table inches and degrees.
+    placing: null,
   };
   window.soloscope = { state };
 
@@ -125,6 +127,7 @@
 
     // Name labels are drawn where they are, then moved so that none covers another or a piece.
     const labelJobs = [];
+    const sightJobs = [];
     const obstacles = [];
     const pieces = [];
     const terrainJobs = [];
@@ -160,10 +163,13 @@
         svg("text", { x: (c + 0.5) * s, y: Y(g.rows * s) + size * 1.05, "font-size": size,
           "text-anchor": "middle", class: "grid-label", "data-col": c }, gridLayer,
           String.fromCharCode(65 + c));
+        // No name or sight label is put over a square's letter or number.
+        obstacles.push({ x: (c + 0.5) * s - size * 0.45, y: Y(g.rows * s), w: size * 0.9, h: size * 1.2 });
       }
       for (let r = 0; r < g.rows; r += 1) {
         svg("text", { x: size * 0.25, y: Y((g.rows - r - 0.5) * s) + size * 0.35, "font-size": size,
           class: "grid-label", "data-row": r + 1 }, gridLayer, String(r + 1));
+        obstacles.push({ x: 0, y: Y((g.rows - r - 0.5) * s) - size * 0.6, w: size * 1.5, h: size * 1.2 });
       }
     }
 
@@ -216,8 +222,10 @@
         const mx = (a.x_in + b.x_in) / 2;
         const my = Y((a.y_in + b.y_in) / 2);
         const text = svg("text", { x: mx, y: my - 0.2, "font-size": font * 0.75,
-          "text-anchor": "middle", class: "label sight-label" }, sightLayer, words.join(" · "));
-        terrainJobs.unshift({ node: text, anchor: { x: mx, y: my, r: 0 }, centred: true });
+          "text-anchor": "middle", class: "label sight-label", "data-sight-of": line.to_id },
+          sightLayer, words.join(" · "));
+        sightJobs.push({ node: text, anchor: { x: mx, y: my, r: 0 }, centred: true,
+          layer: sightLayer, words: words.join(" · "), toId: line.to_id });
       }
     }
 
@@ -256,7 +264,10 @@
       const statusClass = unit.status === "active" ? "" : unit.status;
       // Any ruleset status (routing, pinned, alerted...) marks the base; the card names it.
       const flagged = (unit.statuses || []).length && unit.status === "active" ? "flagged" : "";
-      svg("circle", { cx, cy, r, class: `base ${sideClass(view, unit.side)} ${statusClass} ${flagged}`,
+      // A piece placed by hand (the camera cannot see it) is drawn with a dashed rim; one the
+      // camera has lost for a while, with a dotted one.
+      const hand = unit.placed_by_hand ? "by-hand" : unit.place_offered ? "unseen" : "";
+      svg("circle", { cx, cy, r, class: `base ${sideClass(view, unit.side)} ${statusClass} ${flagged} ${hand}`,
         "data-statuses": (unit.statuses || []).join(" ") }, group);
       if (unit.status === "fallen") {
         const d = r * 0.6;
@@ -274,14 +285,56 @@
       const first = order && (order.unit_id === unit.id || order.target_id === unit.id);
       labelJobs[first ? "unshift" : "push"]({ node: text, anchor: { x: cx, y: cy, r }, group,
         owner: unit.id });
-      group.addEventListener("click", () => selectUnit(unit.id));
+      group.addEventListener("click", () => { if (!state.placing) selectUnit(unit.id); });
     }
-    placeBoardLabels([...labelJobs, ...terrainJobs], obstacles, pieces, W, D, font);
+    drawPlacing(view, root, at, Y);
+    const placed = placeBoardLabels([...labelJobs, ...terrainJobs], obstacles, pieces, W, D, font);
+    placeSightLabels(sightJobs, [...obstacles, ...placed], W, D, font);
+  }
+
+  // Lines-of-sight labels go where no name, piece or other label is; one that finds no free
+  // spot on the board collapses to a small "i" mark at the line's middle, which shows its words
+  // below the board when tapped (a phone's board has little room).
+  function placeSightLabels(jobs, taken, W, D, font) {
+    if (!jobs.length) return;
+    const spots = placeBoardLabels(jobs, taken, [], W, D, font, true);
+    const icons = [];
+    jobs.forEach((job, i) => {
+      if (spots[i].clear) {
+        taken.push(spots[i]);
+        return;
+      }
+      job.node.remove();
+      const r = font * 0.55;
+      const icon = svg("g", { class: "sight-icon", role: "button", tabindex: "0",
+        "data-sight-note": job.words, "data-sight-of": job.toId }, job.layer);
+      svg("title", {}, icon, job.words);
+      svg("circle", { cx: 0, cy: 0, r }, icon);
+      svg("text", { x: 0, y: r * 0.4, "font-size": r * 1.3, "text-anchor": "middle" }, icon, "i");
+      const show = () => showSightNote(job.words);
+      icon.addEventListener("click", show);
+      icon.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") show(); });
+      icons.push({ icon, r, anchor: job.anchor });
+    });
+    const boxes = window.soloscopeLabels.placeLabels(
+      icons.map(({ r, anchor }) => ({ w: 2 * r, h: 2 * r, anchor, centred: true })), taken,
+      { x: 0, y: 0, w: W, h: D });
+    icons.forEach(({ icon, r }, i) => {
+      const box = boxes[i];
+      icon.setAttribute("transform", `translate(${box.x + r} ${box.y + r})`);
+      taken.push(box);
+    });
+  }
+
+  function showSightNote(text) {
+    const note = $("sight-note");
+    note.textContent = text;
+    note.hidden = false;
   }
 
   // Move the labels (already drawn, so they can be measured) to spots where they collide
   // with nothing; a name set away from its piece gets a thin leader line to it.
-  function placeBoardLabels(jobs, obstacles, pieces, W, D, font) {
+  function placeBoardLabels(jobs, obstacles, pieces, W, D, font, keep = false) {
     const pad = font * 0.08;
     const measured = jobs.map((job) => {
       const x0 = Number(job.node.getAttribute("x"));
@@ -297,6 +350,7 @@
     const spots = window.soloscopeLabels.placeLabels(measured, obstacles, board, pieces);
     measured.forEach((job, i) => {
       const spot = spots[i];
+      if (keep && !spot.clear) return; // the caller collapses it
       job.node.setAttribute("x", job.x0 + spot.x + pad - job.bx);
       job.node.setAttribute("y", job.y0 + spot.y + pad - job.by);
       if (job.group && (spot.gap > spot.h * 0.4 || spot.ambiguous)) {
@@ -309,6 +363,7 @@
         job.group.insertBefore(leader, job.group.firstChild);
       }
     });
+    return spots;
   }
 
   // ---- the order, the prompt, the cards, the log --------------------------------------------
@@ -452,44 +507,184 @@
     }
   }
 
+  // Units grouped by side; what a side holds as a whole (its dice pool, its deck) is shown once,
+  // at the head of its group, never on each card.
   function renderUnits(view) {
     const box = $("unit-cards");
     box.replaceChildren();
-    const order = { ai: 0, player: 1, other: 2 };
-    const units = [...(view.units || [])].sort(
-      (a, b) => order[sideClass(view, a.side)] - order[sideClass(view, b.side)]);
-    for (const unit of units) {
-      const side = sideOf(view, unit.side);
-      const classes = ["unit-card", sideClass(view, unit.side), unit.status];
-      if (view.order && view.order.unit_id === unit.id) classes.push("ordered");
-      if (state.selectedUnit === unit.id) classes.push("selected");
-      const card = el("button", { type: "button", class: classes.join(" "), "data-card": unit.id }, box);
-      el("span", { class: "unit-name" }, card, unit.name);
-      const meta = [side ? side.name : unit.side, unit.status];
-      if (unit.activated) meta.push("acted");
-      el("span", { class: "unit-meta" }, card, meta.join(" · "));
-      // The ruleset's statuses and resources, whatever they are: drawn as the view lists them.
-      if ((unit.statuses || []).length) {
-        const row = el("span", { class: "unit-statuses" }, card);
-        for (const status of unit.statuses) el("span", { class: "status-chip" }, row, status);
+    const rank = { ai: 0, player: 1, other: 2 };
+    const sides = [...(view.sides || [])];
+    for (const unit of view.units || []) {
+      if (!sides.some((s) => s.id === unit.side)) {
+        sides.push({ id: unit.side, name: unit.side, controller: "other", resources: [] });
       }
-      for (const resource of unit.resources || []) {
-        const row = el("span", { class: "unit-resource" }, card);
+    }
+    sides.sort((a, b) => (rank[a.controller] ?? 2) - (rank[b.controller] ?? 2));
+    for (const side of sides) {
+      const units = (view.units || []).filter((u) => u.side === side.id);
+      const group = el("div", { class: `side-group ${side.controller}`, "data-side": side.id }, box);
+      const head = el("div", { class: "side-head" }, group);
+      el("span", { class: "side-name" }, head, side.name);
+      for (const resource of side.resources || []) {
+        const row = el("span", { class: "side-resource" }, head);
         el("span", { class: "resource-label" }, row, `${cap(resource.label)}: `);
         el("span", { class: "resource-value" }, row, resource.value);
       }
-      if (unit.wound_slots > 0) {
-        // "Wounds 1/3" is what is read (and read out); the boxes only draw it.
-        const wounds = el("span", { class: "wounds",
-          title: `${unit.wounds} of ${unit.wound_slots} wounds taken` }, card);
-        el("span", { class: "wounds-label" }, wounds, `Wounds ${unit.wounds}/${unit.wound_slots}`);
-        for (let i = 0; i < unit.wound_slots; i += 1) {
-          el("span", { class: i < unit.wounds ? "wound taken" : "wound", "aria-hidden": "true" }, wounds);
-        }
-      }
-      card.addEventListener("click", () => selectUnit(unit.id));
+      const grid = el("div", { class: "unit-cards-grid" }, group);
+      for (const unit of units) renderUnitCard(view, unit, grid);
     }
   }
+
+  function renderUnitCard(view, unit, parent) {
+    const side = sideOf(view, unit.side);
+    const slot = el("div", { class: "unit-slot" }, parent);
+    const classes = ["unit-card", sideClass(view, unit.side), unit.status];
+    if (view.order && view.order.unit_id === unit.id) classes.push("ordered");
+    if (state.selectedUnit === unit.id) classes.push("selected");
+    const card = el("button", { type: "button", class: classes.join(" "), "data-card": unit.id }, slot);
+    el("span", { class: "unit-name" }, card, unit.name);
+    const meta = [side ? side.name : unit.side, unit.status];
+    if (unit.activated) meta.push("acted");
+    el("span", { class: "unit-meta" }, card, meta.join(" · "));
+    // The ruleset's statuses and resources, whatever they are: drawn as the view lists them.
+    if ((unit.statuses || []).length) {
+      const row = el("span", { class: "unit-statuses" }, card);
+      for (const status of unit.statuses) el("span", { class: "status-chip" }, row, status);
+    }
+    if (unit.placed_by_hand) el("span", { class: "hand-chip" }, card, "placed by hand");
+    for (const resource of unit.resources || []) {
+      const row = el("span", { class: "unit-resource" }, card);
+      el("span", { class: "resource-label" }, row, `${cap(resource.label)}: `);
+      el("span", { class: "resource-value" }, row, resource.value);
+    }
+    if (unit.wound_slots > 0) {
+      // "Wounds 1/3" is what is read (and read out); the boxes only draw it.
+      const wounds = el("span", { class: "wounds",
+        title: `${unit.wounds} of ${unit.wound_slots} wounds taken` }, card);
+      el("span", { class: "wounds-label" }, wounds, `Wounds ${unit.wounds}/${unit.wound_slots}`);
+      for (let i = 0; i < unit.wound_slots; i += 1) {
+        el("span", { class: i < unit.wounds ? "wound taken" : "wound", "aria-hidden": "true" }, wounds);
+      }
+    }
+    card.addEventListener("click", () => selectUnit(unit.id));
+    if (unit.status === "active" && (unit.place_offered || unit.placed_by_hand)) {
+      placeButton(unit, slot);
+    }
+  }
+
+  // "Place it by hand": the piece's tag cannot be seen; the player drags it on the board.
+  function placeButton(unit, parent) {
+    const b = el("button", { type: "button", class: "place-by-hand", "data-place": unit.id }, parent,
+      unit.placed_by_hand ? "Move it by hand" : "Place it by hand");
+    b.addEventListener("click", () => startPlacing(unit.id));
+    return b;
+  }
+
+  // ---- the set-up checklist ----------------------------------------------------------------
+
+  const CHECK_MARKS = { ok: "\u2713", move: "!", unseen: "?", by_hand: "\u270B" };
+
+  function renderChecklist(view) {
+    const items = view.outcome ? [] : view.checklist || [];
+    $("setup-card").hidden = items.length === 0;
+    const list = $("checklist");
+    list.replaceChildren();
+    for (const item of items) {
+      const li = el("li", { class: `check ${item.state}`, "data-check": item.name }, list);
+      el("span", { class: "check-mark", "aria-hidden": "true" }, li, CHECK_MARKS[item.state] || "");
+      const words = el("span", { class: "check-words" }, li);
+      el("span", { class: "check-name" }, words, item.name);
+      const doing = item.state === "ok" ? "in place" : item.state === "by_hand" ? "placed by hand" : item.text;
+      el("span", { class: "check-text" }, words, doing);
+      const unit = item.unit_id ? unitById(view, item.unit_id) : null;
+      if (unit && item.state !== "ok" && (item.offered || unit.place_offered || unit.placed_by_hand)) {
+        placeButton(unit, li);
+      }
+    }
+    $("setup-confirm").hidden = !items.some((item) => item.state === "unseen" && item.offered);
+  }
+
+  // ---- placing a piece by hand --------------------------------------------------------------
+
+  function startPlacing(unitId) {
+    const unit = state.view ? unitById(state.view, unitId) : null;
+    if (!unit) return;
+    state.placing = { unitId, x: unit.x_in, y: unit.y_in, heading: unit.heading_deg };
+    renderPlacing();
+    renderBoard(state.view);
+    $("board").scrollIntoView({ block: "nearest" });
+  }
+
+  function renderPlacing() {
+    const placing = state.placing;
+    $("placing-card").hidden = !placing;
+    $("board").classList.toggle("placing", Boolean(placing));
+    if (!placing) return;
+    const unit = unitById(state.view, placing.unitId);
+    $("placing-text").textContent = `Drag ${unit ? unit.name : placing.unitId} on the board to where it `
+      + `stands, turn it to face the way it faces, then press "Put it here".`;
+  }
+
+  // The piece being placed, drawn over everything at its dragged pose.
+  function drawPlacing(view, root, at, Y) {
+    const placing = state.placing;
+    if (!placing) return;
+    const unit = unitById(view, placing.unitId);
+    if (!unit || unit.status !== "active") { state.placing = null; renderPlacing(); return; }
+    const r = unit.base_diameter_in / 2;
+    const g = svg("g", { class: "placing-piece", "data-placing": unit.id }, root);
+    svg("circle", { cx: placing.x, cy: Y(placing.y), r, class: "placing-base" }, g);
+    const [fx, fy] = at(placing.x, placing.y, r * 1.6, placing.heading);
+    svg("line", { x1: placing.x, y1: Y(placing.y), x2: fx, y2: fy, class: "ghost-facing",
+      "marker-end": "url(#ghost-arrow)" }, g);
+  }
+
+  function boardPoint(event) {
+    const view = state.view;
+    const box = $("overlay").getBoundingClientRect();
+    const W = view.table_width_in;
+    const D = view.table_depth_in;
+    const x = ((event.clientX - box.left) / box.width) * W;
+    const y = D - ((event.clientY - box.top) / box.height) * D;
+    return [Math.min(Math.max(x, 0), W), Math.min(Math.max(y, 0), D)];
+  }
+
+  function dragTo(event) {
+    if (!state.placing || !state.view) return;
+    event.preventDefault();
+    [state.placing.x, state.placing.y] = boardPoint(event);
+    renderBoard(state.view);
+  }
+
+  $("overlay").addEventListener("pointerdown", (event) => {
+    if (!state.placing) return;
+    $("overlay").setPointerCapture(event.pointerId);
+    dragTo(event);
+  });
+  $("overlay").addEventListener("pointermove", (event) => {
+    if (state.placing && event.buttons) dragTo(event);
+  });
+  for (const button of document.querySelectorAll("[data-turn]")) {
+    button.addEventListener("click", () => {
+      if (!state.placing) return;
+      state.placing.heading = (state.placing.heading + Number(button.dataset.turn) + 360) % 360;
+      renderBoard(state.view);
+    });
+  }
+  $("placing-done").addEventListener("click", () => {
+    const placing = state.placing;
+    if (!placing) return;
+    state.placing = null;
+    renderPlacing();
+    renderBoard(state.view);
+    send({ kind: "place", unit: placing.unitId, x: Math.round(placing.x * 100) / 100,
+      y: Math.round(placing.y * 100) / 100, heading: Math.round(placing.heading * 10) / 10 });
+  });
+  $("placing-cancel").addEventListener("click", () => {
+    state.placing = null;
+    renderPlacing();
+    renderBoard(state.view);
+  });
 
   function renderLog(view) {
     const log = $("log");
@@ -518,8 +713,11 @@
     renderOutcome(view);
     renderOrder(view);
     renderPrompt(view);
+    renderChecklist(view);
+    renderPlacing();
     renderUnits(view);
     renderLog(view);
+    $("compass").hidden = !view.compass;
     document.body.dataset.viewVersion = String(state.version);
   }
 
@@ -599,6 +797,7 @@
         const what = command.kind === "dice" ? (state.view && state.view.prompt
             && state.view.prompt.kind === "card" ? `card ${state.cardLabel}` : `dice ${command.value}`)
           : command.kind === "declare" ? [command.action, command.target].filter(Boolean).join(" ")
+          : command.kind === "place" ? `place ${(unitById(state.view, command.unit) || {}).name || command.unit}`
           : command.kind;
         feedback(`Sent: ${what}`, true);
       } else {
@@ -621,6 +820,7 @@
       send(command);
     });
   }
+  $("sight-note").addEventListener("click", () => { $("sight-note").hidden = true; });
   for (const id of ["show-ranges", "show-sight"]) {
     $(id).addEventListener("change", () => state.view && renderBoard(state.view));
   }
