@@ -210,7 +210,9 @@ def test_play_checks_a_generated_scenario_before_the_battle(tmp_path: Path) -> N
     # the camera at the first look too), and nothing is said twice.
     back = said[2:begin]
     assert f"{label[first.spec.name][:1].upper()}{label[first.spec.name][1:]} is in place." in back
-    assert f"{label[second.spec.name][:1].upper()}{label[second.spec.name][1:]} is in place." in back
+    assert (
+        f"{label[second.spec.name][:1].upper()}{label[second.spec.name][1:]} is in place." in back
+    )
     assert all(s.endswith(" is in place.") for s in back) and len(set(back)) == len(back), said
     assert len(result.game.steps) >= 1
 
