@@ -9,7 +9,8 @@ corners, each with its inner corner touching the grid's corner (the layout
 :mod:`calibration.table` reads: the play area *is* the grid). The canvas is then cut into tiles
 of the paper's printable area that overlap by :data:`OVERLAP_MM`; every tile shows the
 crosshair alignment marks of its overlaps and a dashed trim line, so the pages can be trimmed,
-laid over each other crosshair on crosshair and taped into one board.
+laid over each other crosshair on crosshair and taped into one board. Every page carries a
+compass (north = the far edge, row 1), since grid games name facings by the compass.
 
 Nothing here knows a rule system: the caller says which squares are walls and which are marked.
 Sizes are millimetres on paper; cells are (column, row) with row 0 at the far edge.
@@ -345,7 +346,36 @@ def board_pdf(spec: GridBoardSpec, paper: Paper) -> tuple[bytes, BoardSheet]:
             PAGE_MARGIN_MM + 2.0, paper.height_mm - PAGE_MARGIN_MM - FOOTER_MM + 6.0, 4 * 25.4, "in"
         )
         _draw_ruler(pdf, ruler)
+        _draw_compass(
+            pdf,
+            paper.width_mm - PAGE_MARGIN_MM - COMPASS_MM,
+            paper.height_mm - PAGE_MARGIN_MM - FOOTER_MM / 2,
+        )
     return bytes(pdf.output()), sheet
+
+
+COMPASS_MM = 6.5
+"""Radius of the compass printed in each board page's footer, millimetres."""
+COMPASS_WORDS = ("North: the far edge", "South: your edge")
+"""What the compass's words say, two lines (facings are said by the compass in grid games)."""
+
+
+def _draw_compass(pdf: FPDF, cx: float, cy: float) -> None:
+    """A compass rose centred at (cx, cy) page millimetres, north up the page (the far edge),
+    with its words to its left."""
+    r = COMPASS_MM
+    pdf.set_draw_color(0)
+    pdf.set_line_width(0.3)
+    pdf.ellipse(cx - r, cy - r, 2 * r, 2 * r)
+    pdf.set_fill_color(0)
+    pdf.polygon([(cx, cy - r * 0.8), (cx + r * 0.25, cy), (cx - r * 0.25, cy)], style="F")
+    pdf.polygon([(cx, cy + r * 0.8), (cx + r * 0.25, cy), (cx - r * 0.25, cy)], style="D")
+    pdf.set_font("Helvetica", "B", 7.0)
+    for letter, dx, dy in (("N", 0.0, -r - 1.0), ("S", 0.0, r + 3.0), ("E", r + 2.0, 1.2), ("W", -r - 2.0, 1.2)):  # fmt: skip
+        pdf.text(cx + dx - pdf.get_string_width(letter) / 2, cy + dy, letter)
+    pdf.set_font("Helvetica", "", 6.5)
+    for k, line in enumerate(COMPASS_WORDS):
+        pdf.text(cx - r - 4.0 - pdf.get_string_width(line), cy - 0.6 + k * 3.0, line)
 
 
 def append_board_pages(pdf_path: Path, spec: GridBoardSpec, paper: Paper) -> BoardSheet:

@@ -392,9 +392,11 @@ class LiveGame:
         self, unit: Unit, end: tuple[float, float], seen: PieceSeen | None
     ) -> bool:
         """Whether the table shows the planned move carried out."""
+        if seen is not None and seen.by_hand:
+            seen = None  # by hand where it stood: the camera cannot see it moved
         if not self.state.table.contains_base(end, unit.radius_in):
             return seen is None or not seen.visible
-        if seen is None or seen.by_hand:
+        if seen is None:
             # Moved, and now its own figure hides its tag: the stand-in confirms it.
             self.announce(
                 f"I can't see {unit.name}'s tag; the player confirms the move on the page."

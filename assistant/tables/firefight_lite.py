@@ -16,6 +16,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from assistant.errors import UserError
+from assistant.live_hub import SightLineView
 from assistant.session.observation import PieceSeen
 from assistant.tables import firefight_lite_words as words
 from assistant.tables import register_adapter
@@ -32,10 +33,18 @@ from assistant.tables.base import (
 )
 from engine.actions import Action, ActionKind, Event, Order
 from engine.geometry import Point
+from engine.geometry.grid import chebyshev
 from engine.model import GameState, Role, Unit
 from engine.protocols import Ruleset
 from engine.rulesets.firefight_lite import attackable, half_move
-from engine.rulesets.firefight_lite_board import card, move_path, reach
+from engine.rulesets.firefight_lite_board import (
+    card,
+    cover_between,
+    hostiles_of,
+    move_path,
+    reach,
+    sees,
+)
 from engine.rulesets.firefight_lite_deck import card_name
 from engine.rulesets.firefight_lite_flow import rules
 from engine.rulesets.firefight_lite_state import DECK, FROSTY, NAME, FFUnit
@@ -237,6 +246,29 @@ class FirefightLiteAdapter(BaseAdapter):
             wound_slots=max(0, c.wounds - 1),
             ranges_in=(float(c.range),) if c.range else (),
         )
+
+    def sight_lines(self, state: GameState, unit: Unit) -> tuple[SightLineView, ...]:
+        """Sight from the figure to each hostile figure on the table, square to square, with
+        the cover the target has against a shot from there (soft, hard) and the range in
+        squares (drawn by the page in squares on the grid)."""
+        grid = state.table.grid
+        if unit.cell is None or grid is None:
+            return ()
+        out = []
+        for enemy in hostiles_of(state, unit):
+            if enemy.cell is None:
+                continue
+            cover = ("none", "soft", "hard")[min(2, cover_between(state, unit.cell, enemy.cell))]
+            out.append(
+                SightLineView(
+                    from_id=unit.id,
+                    to_id=enemy.id,
+                    clear=sees(state, unit, enemy),
+                    cover=cover,
+                    range_in=chebyshev(unit.cell, enemy.cell) * grid.cell_in,
+                )
+            )
+        return tuple(out)
 
     def side_values(self, state: GameState, side: str) -> tuple[CardValue, ...]:
         """The AI side's deck, shown once: cards to draw, discarded and set aside, the last

@@ -63,8 +63,14 @@ def test_the_page_shows_the_grid_statuses_facing_wounds_and_heals(
     view = replace(view, sight_lines=lines)
     hub.publish(view)
     open_page(page, server.url)
-    labels = page.locator("#overlay .sight-label").all_text_contents()
-    assert labels and all(" square" in t for t in labels), labels  # ranges in squares
+    # Ranges in squares, on the board or behind a line's "i" mark when there is no room.
+    labels = page.locator("#overlay .sight-label").all_text_contents() + [
+        n or ""
+        for n in page.locator("#overlay .sight-icon").evaluate_all(
+            "nodes => nodes.map(n => n.dataset.sightNote)"
+        )
+    ]
+    assert labels and all(" square" in t for t in labels), labels
     assert page.locator("#overlay .grid-line").count() == 9 + 9
     assert page.locator("#overlay .grid-blocked").count() == 13
     assert page.locator('#overlay .grid-blocked[data-cell="2,0"]').count() == 1
@@ -77,7 +83,11 @@ def test_the_page_shows_the_grid_statuses_facing_wounds_and_heals(
     values = troll.locator(".unit-resource").all_text_contents()
     assert any(v.startswith("Square: ") for v in values)
     assert any(v.startswith("Facing: ") for v in values)
-    assert "Wounds: 0 of 2" in values
+    # The wounds once: the labelled wound boxes, not a value as well.
+    assert troll.locator(".wounds").inner_text() == "Wounds 0/2"
+    assert not any(v.startswith("Wounds") for v in values)
+    # Facings are compass words: the page draws its compass (north = the far edge).
+    assert page.locator("#compass").is_visible()
     priest = page.locator('[data-card="priest"]').locator(".unit-resource").all_text_contents()
     assert "Heals left: 3 of 3" in priest
     assert page.locator('[data-card="priest"]').locator(".status-chip").count() == 0

@@ -219,8 +219,10 @@
         }
         words.push(line.clear ? (line.cover === "none" ? "in the open" : `${line.cover} cover`) : "no line of sight");
         if (line.note) words.push(line.note);  // the ruleset's word on it ("counts 3")
-        const mx = (a.x_in + b.x_in) / 2;
-        const my = Y((a.y_in + b.y_in) / 2);
+        // Anchored two thirds of the way to the target, where a fan of lines from one piece
+        // has spread apart, so each line's words sit by their own line.
+        const mx = a.x_in + (b.x_in - a.x_in) * SIGHT_ANCHOR;
+        const my = Y(a.y_in + (b.y_in - a.y_in) * SIGHT_ANCHOR);
         const text = svg("text", { x: mx, y: my - 0.2, "font-size": font * 0.75,
           "text-anchor": "middle", class: "label sight-label", "data-sight-of": line.to_id },
           sightLayer, words.join(" · "));
@@ -325,6 +327,8 @@
       taken.push(box);
     });
   }
+
+  const SIGHT_ANCHOR = 0.65;
 
   function showSightNote(text) {
     const note = $("sight-note");
@@ -594,7 +598,10 @@
       el("span", { class: "check-mark", "aria-hidden": "true" }, li, CHECK_MARKS[item.state] || "");
       const words = el("span", { class: "check-words" }, li);
       el("span", { class: "check-name" }, words, item.name);
-      const doing = item.state === "ok" ? "in place" : item.state === "by_hand" ? "placed by hand" : item.text;
+      // The sentence as said, less the piece's name the line already shows.
+      const lead = `${item.name.toLowerCase()}: `;
+      const said = item.text.toLowerCase().startsWith(lead) ? cap(item.text.slice(lead.length)) : item.text;
+      const doing = item.state === "ok" ? "in place" : item.state === "by_hand" ? "placed by hand" : said;
       el("span", { class: "check-text" }, words, doing);
       const unit = item.unit_id ? unitById(view, item.unit_id) : null;
       if (unit && item.state !== "ok" && (item.offered || unit.place_offered || unit.placed_by_hand)) {
