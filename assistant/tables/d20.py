@@ -36,6 +36,7 @@ from assistant.tables.base import (
 )
 from engine.actions import Action, ActionKind, Order
 from engine.geometry import Point, find_path
+from engine.geometry.grid import chebyshev
 from engine.model import GameState, Unit
 from engine.protocols import Ruleset
 from engine.rulesets.d20_board import (
@@ -79,6 +80,21 @@ def _where(state: GameState, point: Point) -> str:
     return f"({point[0]:.1f}, {point[1]:.1f}) in"
 
 
+def _squares(count: float) -> str:
+    n = round(count)
+    return f"{n} square" if n == 1 else f"{n} squares"
+
+
+def _how_far(state: GameState, path: tuple[Point, ...]) -> str:
+    """A move's length: in squares on a grid (square to square, as the rules count them),
+    else in inches."""
+    grid = state.table.grid
+    if grid is None:
+        return f"{sum(math.dist(a, b) for a, b in itertools.pairwise(path)):.1f} inches"
+    cells = [grid.cell_at(p) for p in path]
+    return _squares(sum(chebyshev(a, b) for a, b in itertools.pairwise(cells)))
+
+
 class D20Adapter(BaseAdapter):
     """The d20 rules' table side."""
 
@@ -116,7 +132,7 @@ class D20Adapter(BaseAdapter):
             dist = sum(math.dist(a, b) for a, b in itertools.pairwise(path))
             if dist < 0.05:
                 return f"{unit.name} turns to face {facing}"
-            return f"{unit.name} moves {dist:.1f} inches to {_where(state, end)}, facing {facing}"
+            return f"{unit.name} moves {_how_far(state, path)} to {_where(state, end)}, facing {facing}"
         if kind == "attack" and action.get("structure"):
             piece = next((t for t in state.terrain if t.id == action.get("structure")), None)
             return f"{unit.name} attacks {piece.name if piece else 'the fortress'} (needs 6+)"

@@ -103,7 +103,8 @@ def test_orders_are_spoken_with_the_need_and_shown_with_the_ghost() -> None:
     order = find_controller("status-d20").decide(state, ruleset(), "e1", SeededDice(1))
     assert order.action.kind == "move"
     text = adapter.order_text(state, order)
-    assert text.startswith("E1 moves 3.0 inches to F6") and "Why:" in text
+    # On the grid a move is said in squares, as the rules count them, never inches.
+    assert text.startswith("E1 moves 3 squares to F6") and "Why:" in text
     expected = adapter.expectation(state, order)
     assert expected.cell == (5, 5) and expected.facing_tol_deg == 180.0
     view = adapter.order_view(state, order, expected)
