@@ -182,11 +182,7 @@ class LiveGame:
 
     def _observe(self, obs: Observation) -> None:
         self.now = obs.t
-        for uid in self.placements.watch(obs, self.state):
-            self.announce_once(
-                f"seen:{uid}:{self.state.step}",
-                f"I see {self.state.unit(uid).name}'s tag again; it is no longer placed by hand.",
-            )
+        self.placements.watch(obs, self.state)  # seen again: no longer by hand (the page shows)
         for warning in obs.warnings:
             self.announce_once(f"warn:{warning}", warning)
         for tag in obs.duplicate_tags:
@@ -489,6 +485,11 @@ class LiveGame:
             self.announce(
                 f"Confirmed: {self.state.unit(self.order.action.unit_id or '').name} is in place."
             )
+            exp = self.expected
+            seen = self._settled.pieces.get(exp.unit_id) if self._settled and exp else None
+            if exp is not None and not exp.off_table and (seen is None or not seen.visible):
+                # Confirmed where the camera cannot see it: it stands there by hand.
+                self.placements.place(exp.unit_id, exp.x_in, exp.y_in, exp.heading_deg)
             self._carry_out(self.order)
         elif self.stage is Stage.REMOVAL:
             self.removals.clear()

@@ -9,7 +9,7 @@ from assistant.scenarios import load_game
 from assistant.session.by_hand import OFFER_AFTER_S
 from assistant.session.dice import AutoDice
 from assistant.session.game import LiveGame, Stage
-from assistant.session.observation import Observation
+from assistant.session.observation import Observation, PieceSeen
 from assistant.session.view import build_view
 from engine.actions import ActionKind
 from engine.dice import SeededDice
@@ -121,7 +121,7 @@ def test_set_up_offers_an_unseen_piece_after_a_few_seconds_and_place_starts_the_
     table.hidden = ()
     game.observe(table.observation())
     assert not build_view(game).units[[u.id for u in view.units].index(boss.id)].placed_by_hand
-    assert said[-1] == "I see Goblin Boss's tag again; it is no longer placed by hand."
+    assert boss.id not in game.placements.poses
 
 
 def test_a_battle_with_two_unread_tags_plays_to_the_simulated_outcome() -> None:
@@ -235,3 +235,23 @@ def test_on_the_players_turn_a_hidden_model_placed_by_hand_is_the_move() -> None
     assert game.state.step > step
     assert game.state.unit(unit.id).position == (unit.x, unit.y + 2.0)
     assert game.placements.poses[unit.id].by_hand
+
+
+def test_an_ordered_model_confirmed_unseen_stands_by_hand_where_it_was_ordered() -> None:
+    said: list[str] = []
+    game, _ = _game(said)
+    table = VirtualTable(game)
+    while not (game.stage is Stage.AI_ORDER and game.expected and game.expected.moves):
+        table.step()
+    exp = game.expected
+    assert exp is not None
+    table.poses.pop(exp.unit_id)
+    game.observe(table.observation())
+    step = game.state.step
+    game.command(Command("confirm"))  # the page's button, or the button tag
+    assert game.state.step > step
+    unit = game.state.unit(exp.unit_id)
+    assert game.placements.poses[unit.id] == PieceSeen(
+        unit.x, unit.y, unit.heading_deg, by_hand=True
+    )
+    assert [u.placed_by_hand for u in build_view(game).units if u.id == unit.id] == [True]
