@@ -46,6 +46,11 @@ def _game(said: list[str]) -> tuple[LiveGame, object]:
     return game, record
 
 
+def _place(game: LiveGame, unit_id: str, x_in: float, y_in: float, heading_deg: float) -> None:
+    """What the page sends once the player has dragged a piece into place."""
+    game.command(Command("place", unit_id=unit_id, x_in=x_in, y_in=y_in, heading_deg=heading_deg))
+
+
 class UnreadTable(VirtualTable):
     """A perfect player at a table where some models' tags are never read: the player places
     those by hand on the page wherever the game needs them."""
@@ -69,15 +74,7 @@ class UnreadTable(VirtualTable):
         hidden = exp is not None and exp.unit_id in self.hidden and not exp.off_table
         if game.stage is Stage.AI_ORDER and exp is not None and hidden:
             self.placed += 1  # the model moved as ordered, and placed so on the page
-            game.command(
-                Command(
-                    "place",
-                    unit_id=exp.unit_id,
-                    x_in=exp.x_in,
-                    y_in=exp.y_in,
-                    heading_deg=exp.heading_deg,
-                )
-            )
+            _place(game, exp.unit_id, exp.x_in, exp.y_in, exp.heading_deg)
             return
         super().act()
 
@@ -103,9 +100,7 @@ def test_set_up_offers_an_unseen_piece_after_a_few_seconds_and_place_starts_the_
     assert [c.offered for c in view.checklist if c.name == "Goblin Boss"] == [True]
 
     boss = game.state.unit(HIDDEN[0])
-    game.command(
-        Command("place", unit_id=boss.id, x_in=boss.x, y_in=boss.y, heading_deg=boss.heading_deg)
-    )
+    _place(game, boss.id, boss.x, boss.y, boss.heading_deg)
     assert said[1:3] == [
         "Goblin Boss is placed by hand.",
         "The table matches Ambush at the Crossroads Shrine. Let battle begin.",
@@ -180,25 +175,9 @@ def test_mid_battle_a_hidden_ordered_model_is_placed_by_hand_and_judged_there() 
         "place it by hand on the page."
     )
     # Placed by hand an inch off: told how to fix it, in the player's words; then placed right.
-    game.command(
-        Command(
-            "place",
-            unit_id=exp.unit_id,
-            x_in=exp.x_in + 1.0,
-            y_in=exp.y_in,
-            heading_deg=exp.heading_deg,
-        )
-    )
+    _place(game, exp.unit_id, exp.x_in + 1.0, exp.y_in, exp.heading_deg)
     assert game.state.step == step and said[-1] == f"Move {name} 1.0 inches to the left."
-    game.command(
-        Command(
-            "place",
-            unit_id=exp.unit_id,
-            x_in=exp.x_in,
-            y_in=exp.y_in,
-            heading_deg=exp.heading_deg,
-        )
-    )
+    _place(game, exp.unit_id, exp.x_in, exp.y_in, exp.heading_deg)
     assert game.state.step > step  # carried out: play goes on
     # It stands where the game has it, by hand, until the camera sees it.
     pose = game.placements.poses[exp.unit_id]
@@ -209,7 +188,7 @@ def test_mid_battle_a_hidden_ordered_model_is_placed_by_hand_and_judged_there() 
 def test_a_place_for_a_piece_not_on_the_table_is_refused_in_words() -> None:
     said: list[str] = []
     game, _ = _game(said)
-    game.command(Command("place", unit_id="nobody", x_in=1.0, y_in=1.0, heading_deg=0.0))
+    _place(game, "nobody", 1.0, 1.0, 0.0)
     assert said == ["That piece is not on the table; nothing was placed."]
     assert game.placements.poses == {}
 
@@ -228,7 +207,7 @@ def test_on_the_players_turn_a_hidden_model_placed_by_hand_is_the_move() -> None
     game.observe(table.observation())
     assert game.human_move_unit is None
     step = game.state.step
-    game.command(Command("place", unit_id=unit.id, x_in=unit.x, y_in=unit.y + 2.0, heading_deg=0.0))
+    _place(game, unit.id, unit.x, unit.y + 2.0, 0.0)
     assert game.human_move_unit == unit.id
     assert said[-1] == game.adapter.moved_prompt(game.state, unit, 2.0)
     game.declare("done", None)
