@@ -597,7 +597,7 @@
       const li = el("li", { class: `check ${item.state}`, "data-check": item.name }, list);
       el("span", { class: "check-mark", "aria-hidden": "true" }, li, CHECK_MARKS[item.state] || "");
       const words = el("span", { class: "check-words" }, li);
-      el("span", { class: "check-name" }, words, item.name);
+      el("span", { class: "check-name" }, words, cap(item.name));
       // The sentence as said, less the piece's name the line already shows.
       const lead = `${item.name.toLowerCase()}: `;
       const said = item.text.toLowerCase().startsWith(lead) ? cap(item.text.slice(lead.length)) : item.text;
