@@ -4,14 +4,12 @@ facing said by the compass is glossed from the player's seat ("south, toward you
 
 from __future__ import annotations
 
-from assistant.scenarios import load_game
 from assistant.session.announce import compass_facing, square_correction
-from assistant.session.dice import AutoDice
-from assistant.session.game import LiveGame, Stage
+from assistant.session.game import Stage
 from assistant.session.observation import PieceSeen
 from assistant.session.setup_check import unit_problem
 from engine.geometry import Grid
-from engine.protocols import find_controller
+from tests.session.live_games import live_game
 from tests.session.virtual_table import VirtualTable
 
 GRID = Grid(8, 8, 1.0)
@@ -45,16 +43,8 @@ def test_set_up_on_a_grid_says_squares() -> None:
 
 
 def test_an_undo_on_the_grid_says_where_to_put_the_model_back_by_square() -> None:
-    scenario, ruleset, state = load_game("dungeon-crawl")
     said: list[str] = []
-    game = LiveGame(
-        scenario=scenario,
-        ruleset=ruleset,
-        ai=find_controller(scenario.scenario.ai_controller),
-        dice=AutoDice(1),
-        say=said.append,
-        initial=state,
-    )
+    game = live_game("dungeon-crawl", 1, said)[0]
     table = VirtualTable(game)
     for _ in range(500):
         moved = game.stage is Stage.AI_ORDER and game.expected is not None

@@ -5,17 +5,12 @@ the game goes on with it, in set-up and mid-battle; play never stalls on a tag i
 from __future__ import annotations
 
 from assistant.live_hub import Command
-from assistant.scenarios import load_game
 from assistant.session.by_hand import OFFER_AFTER_S
-from assistant.session.dice import AutoDice
 from assistant.session.game import LiveGame, Stage
 from assistant.session.observation import Observation, PieceSeen
 from assistant.session.view import build_view
-from engine.actions import ActionKind
-from engine.dice import SeededDice
-from engine.model import Role
-from engine.protocols import find_controller
-from engine.runner import controllers_for, play_battle
+from engine.runner import BattleRecord
+from tests.session.live_games import live_game
 from tests.session.virtual_table import VirtualTable
 
 SCENARIO, SEED = "crossroads-ambush", 3
@@ -23,26 +18,9 @@ HIDDEN = ("goblin-boss", "sergeant")
 """One model of each side whose tag the camera never reads."""
 
 
-def _game(said: list[str]) -> tuple[LiveGame, object]:
-    scenario, ruleset, state = load_game(SCENARIO)
-    record = play_battle(state, ruleset, controllers_for(scenario), SeededDice(SEED))
-    human = state.side_of_role(Role.HUMAN)
-    assert human is not None
-    plan = tuple(
-        a
-        for a in record.actions
-        if (a.unit_id and state.unit(a.unit_id).side == human.name)
-        or (a.kind == ActionKind.PASS and a.side == human.name)
-    )
-    game = LiveGame(
-        scenario=scenario,
-        ruleset=ruleset,
-        ai=find_controller(scenario.scenario.ai_controller),
-        dice=AutoDice(SEED),
-        say=said.append,
-        initial=state,
-        human_plan=plan,
-    )
+def _game(said: list[str]) -> tuple[LiveGame, BattleRecord]:
+    game, record = live_game(SCENARIO, SEED, said, planned=True)
+    assert record is not None
     return game, record
 
 
@@ -128,12 +106,9 @@ def test_a_battle_with_two_unread_tags_plays_to_the_simulated_outcome() -> None:
     game, record = _game(said)
     table = UnreadTable(game, HIDDEN)
     table.play()
-    assert game.state.winner == record.final.winner  # type: ignore[attr-defined]
-    assert game.state.round == record.final.round  # type: ignore[attr-defined]
-    assert [u.status for u in game.state.units] == [
-        u.status
-        for u in record.final.units  # type: ignore[attr-defined]
-    ]
+    assert game.state.winner == record.final.winner
+    assert game.state.round == record.final.round
+    assert [u.status for u in game.state.units] == [u.status for u in record.final.units]
     assert table.placed >= 1  # an AI order for a hidden model was carried out by hand
 
 

@@ -23,12 +23,11 @@ from assistant.footage import battle_scene, overhead_camera
 from assistant.live_hub import Command
 from assistant.scenarios import load_game
 from assistant.session.by_hand import OFFER_AFTER_S
-from assistant.session.dice import AutoDice
-from assistant.session.game import LiveGame, Stage
+from assistant.session.game import Stage
 from assistant.session.reader import TableReader
 from assistant.session.view import build_view
 from assistant.speech import Speaker, wav_duration_s
-from engine.protocols import find_controller
+from tests.session.live_games import live_game
 from vision.detector import Detector
 from vision.render.frame import render_frame
 from vision.types import Frame
@@ -72,18 +71,11 @@ def test_set_up_speech_says_each_change_once_in_short_sentences(
     tables: tuple[Image, Image], tmp_path: Path
 ) -> None:
     bad, good = tables
-    scenario, ruleset, state = load_game(SCENARIO)
+    scenario, _, state = load_game(SCENARIO)
     names = {u.id: u.name for u in state.units}
     profile = profile_from_frames(_frames([(good, 0.3)]), Detector(), 24, 24)[0]
     said: list[str] = []
-    game = LiveGame(
-        scenario=scenario,
-        ruleset=ruleset,
-        ai=find_controller(scenario.scenario.ai_controller),
-        dice=AutoDice(1),
-        say=said.append,
-        initial=state,
-    )
+    game = live_game(SCENARIO, 1, said)[0]
     reader = TableReader(scenario, profile)
     for frame in _frames([(bad, OFFER_AFTER_S + 1.0), (good, 2.0), (good, 2.0)]):
         game.observe(reader.read(frame))

@@ -11,15 +11,13 @@ import pytest
 from page_helpers import open_page
 
 from assistant.live_hub import Command, LiveHub
-from assistant.scenarios import load_game
 from assistant.session.by_hand import OFFER_AFTER_S
-from assistant.session.dice import AutoDice
 from assistant.session.game import LiveGame, Stage
 from assistant.session.observation import Observation
 from assistant.session.view import build_view
 from assistant.web import ServerHandle
-from engine.protocols import find_controller
 from tests.browser import CHROMIUM, MISSING
+from tests.session.live_games import live_game
 from tests.session.virtual_table import VirtualTable
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(not CHROMIUM.exists(), reason=MISSING)]
@@ -29,15 +27,7 @@ HIDDEN = "goblin-boss"
 
 def _setting_up() -> LiveGame:
     """crossroads-ambush in set-up, the Goblin Boss's tag unseen for a few seconds."""
-    scenario, ruleset, state = load_game("crossroads-ambush")
-    game = LiveGame(
-        scenario=scenario,
-        ruleset=ruleset,
-        ai=find_controller(scenario.scenario.ai_controller),
-        dice=AutoDice(3),
-        say=lambda _text: None,
-        initial=state,
-    )
+    game = live_game("crossroads-ambush", 3)[0]
     table = VirtualTable(game)
     while table.t < OFFER_AFTER_S + 1.0:
         obs = table.observation()

@@ -25,17 +25,12 @@ import pytest
 from page_helpers import open_page
 
 from assistant.live_hub import BoardView, LiveHub
-from assistant.scenarios import load_game
-from assistant.session.dice import AutoDice
 from assistant.session.game import LiveGame, Stage
 from assistant.session.view import build_view
 from assistant.web import ServerHandle
-from engine.actions import ActionKind
-from engine.dice import SeededDice
 from engine.model import Role
-from engine.protocols import find_controller
-from engine.runner import controllers_for, play_battle
 from tests.browser import CHROMIUM, MISSING
+from tests.session.live_games import live_game
 from tests.session.virtual_table import VirtualTable
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(not CHROMIUM.exists(), reason=MISSING)]
@@ -85,27 +80,8 @@ SYSTEMS = {
 def _view(system: System) -> BoardView:
     """The page's view of the system's battle at its chosen moment: a perfect player at a
     virtual table, declaring what the autopilot declared in ``simulate`` with the same seed."""
-    scenario, ruleset, state = load_game(system.scenario)
-    record = play_battle(state, ruleset, controllers_for(scenario), SeededDice(system.seed))
-    human = state.side_of_role(Role.HUMAN)
-    assert human is not None
-    plan = tuple(
-        a
-        for a in record.actions
-        if (a.unit_id and state.unit(a.unit_id).side == human.name)
-        or (a.kind == ActionKind.PASS and a.side == human.name)
-        or (a.kind == ActionKind.CHOOSE and a.side == human.name)
-    )
-    game = LiveGame(
-        scenario=scenario,
-        ruleset=ruleset,
-        ai=find_controller(scenario.scenario.ai_controller),
-        dice=AutoDice(system.seed),
-        say=lambda _text: None,
-        initial=state,
-        human_plan=plan,
-        confirm_hidden=True,
-    )
+    game = live_game(system.scenario, system.seed, planned=True)[0]
+    game.confirm_hidden = True
     table = VirtualTable(game)
     for _ in range(3000):
         if system.ready(game):
