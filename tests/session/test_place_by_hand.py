@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from assistant.live_hub import Command
 from assistant.session.by_hand import OFFER_AFTER_S
-from assistant.session.game import LiveGame, Stage
+from assistant.session.game import Expectation, LiveGame, Stage
 from assistant.session.observation import Observation, PieceSeen
 from assistant.session.view import build_view
 from engine.runner import BattleRecord
@@ -131,18 +131,25 @@ def test_confirm_in_set_up_takes_the_unseen_pieces_as_set_out() -> None:
         assert game.placements.poses[uid].by_hand
 
 
-def test_mid_battle_a_hidden_ordered_model_is_placed_by_hand_and_judged_there() -> None:
-    said: list[str] = []
+def _ordered_move_hidden(said: list[str]) -> tuple[LiveGame, Expectation]:
+    """The first AI order that moves a model, carried out with its tag hidden at its new
+    place (the camera sees it nowhere)."""
     game, _ = _game(said)
     table = VirtualTable(game)
     while not (game.stage is Stage.AI_ORDER and game.expected and game.expected.moves):
         table.step()
     exp = game.expected
     assert exp is not None
-    step = game.state.step
-    # Its tag is never seen at its new place: the order waits, and says how to go on.
     table.poses.pop(exp.unit_id)
     game.observe(table.observation())
+    return game, exp
+
+
+def test_mid_battle_a_hidden_ordered_model_is_placed_by_hand_and_judged_there() -> None:
+    said: list[str] = []
+    game, exp = _ordered_move_hidden(said)
+    step = game.state.step
+    # Its tag is never seen at its new place: the order waits, and says how to go on.
     assert game.state.step == step and game.stage is Stage.AI_ORDER
     name = game.state.unit(exp.unit_id).name
     assert said[-1] == (
@@ -193,14 +200,7 @@ def test_on_the_players_turn_a_hidden_model_placed_by_hand_is_the_move() -> None
 
 def test_an_ordered_model_confirmed_unseen_stands_by_hand_where_it_was_ordered() -> None:
     said: list[str] = []
-    game, _ = _game(said)
-    table = VirtualTable(game)
-    while not (game.stage is Stage.AI_ORDER and game.expected and game.expected.moves):
-        table.step()
-    exp = game.expected
-    assert exp is not None
-    table.poses.pop(exp.unit_id)
-    game.observe(table.observation())
+    game, exp = _ordered_move_hidden(said)
     step = game.state.step
     game.command(Command("confirm"))  # the page's button, or the button tag
     assert game.state.step > step
