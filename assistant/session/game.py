@@ -821,14 +821,6 @@ def moved_units(state: GameState, obs: Observation, tol: Tolerances) -> list[Uni
     return out
 
 
-def setup_problems(
-    scenario: Scenario, state: GameState, obs: Observation, tol: Tolerances
-) -> list[str]:
-    """What keeps the table from matching the scenario, in plain sentences (models in their
-    zones, tagged terrain where the scenario puts it: ``assistant.session.setup_check``)."""
-    return setup_check.setup_problems(scenario, state, obs)
-
-
 def adopt_positions(state: GameState, obs: Observation, tol: Tolerances) -> GameState:
     """The starting state with each unit where its model stands (or exactly where the
     scenario puts it, when the model is within tolerance of that)."""
