@@ -6,11 +6,9 @@ from __future__ import annotations
 from assistant.scenarios import load_game
 from assistant.session.dice import AutoDice
 from assistant.session.game import LiveGame
-from engine.actions import ActionKind
-from engine.dice import SeededDice
-from engine.model import Role
 from engine.protocols import find_controller
-from engine.runner import BattleRecord, controllers_for, play_battle
+from engine.runner import BattleRecord
+from tests.session.virtual_table import simulated_plan
 
 
 def live_game(
@@ -18,18 +16,7 @@ def live_game(
 ) -> tuple[LiveGame, BattleRecord | None]:
     """The game (what it says goes to ``said``), and the simulated battle when ``planned``."""
     scenario, ruleset, state = load_game(name)
-    record = None
-    plan: tuple = ()
-    if planned:
-        record = play_battle(state, ruleset, controllers_for(scenario), SeededDice(seed))
-        human = state.side_of_role(Role.HUMAN)
-        assert human is not None
-        plan = tuple(
-            a
-            for a in record.actions
-            if (a.unit_id and state.unit(a.unit_id).side == human.name)
-            or (a.kind in (ActionKind.PASS, ActionKind.CHOOSE) and a.side == human.name)
-        )
+    plan, record = simulated_plan(name, seed) if planned else ((), None)
     game = LiveGame(
         scenario=scenario,
         ruleset=ruleset,

@@ -5,12 +5,12 @@ from __future__ import annotations
 from assistant.scenarios import load_game
 from assistant.session.game import Dice, LiveGame, Stage
 from assistant.session.observation import Observation, PieceSeen
-from engine.actions import ActionKind
+from engine.actions import Action, ActionKind
 from engine.dice import SeededDice
 from engine.geometry import bearing_deg
 from engine.model import Role
 from engine.protocols import find_controller
-from engine.runner import controllers_for, play_battle
+from engine.runner import BattleRecord, controllers_for, play_battle
 
 
 class VirtualTable:
@@ -78,9 +78,9 @@ class VirtualTable:
         self.run_until(Stage.OVER, max_steps)
 
 
-def planned_game(name: str, seed: int, dice: Dice, said: list[str]) -> LiveGame:
-    """A live game of scenario ``name`` whose player's actions are those of the simulated
-    battle with ``seed`` (the AI against the autopilot); what it says goes to ``said``."""
+def simulated_plan(name: str, seed: int) -> tuple[tuple[Action, ...], BattleRecord]:
+    """The player's actions in the simulated battle of scenario ``name`` with ``seed`` (the AI
+    against the autopilot): moves, passes and choices, in order; and that battle."""
     scenario, ruleset, state = load_game(name)
     record = play_battle(state, ruleset, controllers_for(scenario), SeededDice(seed))
     human = state.side_of_role(Role.HUMAN)
@@ -89,8 +89,15 @@ def planned_game(name: str, seed: int, dice: Dice, said: list[str]) -> LiveGame:
         a
         for a in record.actions
         if (a.unit_id and state.unit(a.unit_id).side == human.name)
-        or (a.kind == ActionKind.PASS and a.side == human.name)
+        or (a.kind in (ActionKind.PASS, ActionKind.CHOOSE) and a.side == human.name)
     )
+    return plan, record
+
+
+def planned_game(name: str, seed: int, dice: Dice, said: list[str]) -> LiveGame:
+    """A live game of scenario ``name`` whose player's actions are those of the simulated
+    battle with ``seed`` (the AI against the autopilot); what it says goes to ``said``."""
+    scenario, ruleset, state = load_game(name)
     return LiveGame(
         scenario=scenario,
         ruleset=ruleset,
@@ -98,5 +105,5 @@ def planned_game(name: str, seed: int, dice: Dice, said: list[str]) -> LiveGame:
         dice=dice,
         say=said.append,
         initial=state,
-        human_plan=plan,
+        human_plan=simulated_plan(name, seed)[0],
     )
