@@ -7,10 +7,13 @@ and 4K with 10 mm tags on 25 mm bases, camera 0.8 m up, lens distortion, webcam 
 every clip in ``sample_footage/`` that has a ground-truth file beside it, prints: recall (of the
 tags the renderer says are visible), false ids, centre RMS (mm), heading RMS (deg), median ms per
 frame of the pipeline (grey image to poses; with region search and with full-frame search),
-frames per second, the ratio to plain ``cv2.aruco.ArucoDetector`` with default parameters on the
-same frames, and the median cost of decoding the frame (JPEG for renders, the video for clips).
-Also the height-correction figures of issue 4 (3 mm tags, tilted camera with distortion):
-corrected and uncorrected centre errors.
+frames per second, our detector alone on the whole frame and plain ``cv2.aruco.ArucoDetector``
+with default parameters (taking turns on the same frames), the ratios of the pipeline and of the
+detector to plain, and the median cost of decoding the frame (JPEG for renders, the video for
+clips).
+Also, on every real photo set of ``../shared/realdata``, the markers plain OpenCV finds and how
+many of them our detector misses (issue 24), and the height-correction figures of issue 4 (3 mm
+tags, tilted camera with distortion): corrected and uncorrected centre errors.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from calibration.intrinsics import from_arrays  # noqa: E402
 from calibration.profile import build_profile  # noqa: E402
-from vision.detector import Detector, to_grey  # noqa: E402
+from vision.detector import Detector, dictionary_by_name, to_grey  # noqa: E402
 from vision.render import Camera, random_scene, render_frame  # noqa: E402
 from vision.render.sequence import HandLeave, Hover, Wait, render_sequence  # noqa: E402
 from vision.tracker import TablePipeline, Tracker  # noqa: E402
@@ -102,14 +105,24 @@ def _time_pipeline(frames, profile, region_search: bool, pieces=()):
     return snaps, statistics.median(ms[3:]), statistics.median(cpu[3:])
 
 
-def _time_plain(frames) -> float:
-    det = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
-    ms = []
+def _time_detectors(frames, dictionary: str = "DICT_4X4_50") -> tuple[float, float]:
+    """Median ms per frame of our detector on the whole frame and of plain
+    ``cv2.aruco.ArucoDetector`` (default parameters), taking turns on each grey frame so that
+    both see the same load."""
+    plain = cv2.aruco.ArucoDetector(dictionary_by_name(dictionary))
+    ours = Detector(dictionary)
+    ours_ms, plain_ms = [], []
     for f in frames:
-        t0 = time.perf_counter()
-        det.detectMarkers(to_grey(f.image))
-        ms.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(ms)
+        grey = to_grey(f.image)
+        for _ in range(3):
+            t0 = time.perf_counter()
+            plain.detectMarkers(grey)
+            t1 = time.perf_counter()
+            ours.detect(grey)
+            t2 = time.perf_counter()
+            plain_ms.append((t1 - t0) * 1000)
+            ours_ms.append((t2 - t1) * 1000)
+    return statistics.median(ours_ms), statistics.median(plain_ms)
 
 
 def _time_jpeg_decode(frames) -> float:
@@ -125,21 +138,22 @@ def _time_jpeg_decode(frames) -> float:
 def _row(name, frames, truths, profile, decode_ms, pieces=()):
     snaps, roi_ms, roi_cpu = _time_pipeline(frames, profile, True, pieces)
     _, full_ms, _ = _time_pipeline(frames, profile, False, pieces)
-    plain_ms = _time_plain(frames)
+    detector_ms, plain_ms = _time_detectors(frames, profile.dictionary)
     recall, false_ids, rms, hrms = _score(snaps, truths)
     print(
         f"| {name} | {len(frames)} | {recall:.3f} | {false_ids} | {rms:.3f} | {hrms:.2f} | "
-        f"{roi_ms:.1f} | {roi_cpu:.1f} | {1000 / roi_ms:.0f} | {full_ms:.1f} | {plain_ms:.1f} | "
-        f"{roi_ms / plain_ms:.2f} | {decode_ms:.1f} |",
+        f"{roi_ms:.1f} | {roi_cpu:.1f} | {1000 / roi_ms:.0f} | {full_ms:.1f} | {detector_ms:.1f} | "
+        f"{plain_ms:.1f} | {roi_ms / plain_ms:.2f} | {detector_ms / plain_ms:.2f} | "
+        f"{decode_ms:.1f} |",
         flush=True,
     )
 
 
 HEADER = (
     "| set | frames | recall | false ids | centre RMS mm | heading RMS deg | pipeline ms "
-    "(region search) | its CPU ms | fps | pipeline ms (full frame) | plain ArUco ms | ratio | "
-    "decode ms |\n"
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    "(region search) | its CPU ms | fps | pipeline ms (full frame) | detector ms (full frame) | "
+    "plain ArUco ms | pipeline / plain | detector / plain | decode ms |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -204,6 +218,35 @@ def footage(path: Path, max_frames: int) -> None:
     )
 
 
+def real_photos() -> None:
+    """Issue 24: on every real photo set of ../shared/realdata, the markers plain OpenCV finds,
+    how many of them our detector misses, and both detectors' median ms per photo."""
+    from tests.vision.plain_compare import (
+        REAL_SETS,
+        REALDATA,
+        dictionary_of,
+        missed_by_detector,
+        plain_markers,
+    )
+
+    print("\nReal photos (../shared/realdata): markers plain OpenCV finds, and ours misses")
+    if not REALDATA.is_dir():
+        print(f"  {REALDATA} is absent: skipped")
+        return
+    print("| folder | photos | plain finds | ours misses | detector ms | plain ms |")
+    print("|---|---|---|---|---|---|")
+    for folder, pattern, dictionary in REAL_SETS:
+        name = dictionary_of(dictionary)
+        plain = cv2.aruco.ArucoDetector(dictionary_by_name(name))
+        ours = Detector(name)
+        photos = sorted((REALDATA / folder).glob(pattern))
+        frames = [Frame(i, 0.0, cv2.imread(str(p))) for i, p in enumerate(photos)]
+        found = sum(len(plain_markers(to_grey(f.image), plain)) for f in frames)
+        missed = sum(len(missed_by_detector(to_grey(f.image), ours, plain)) for f in frames)
+        ours_ms, plain_ms = _time_detectors(frames, name)
+        print(f"| {folder} | {len(frames)} | {found} | {missed} | {ours_ms:.2f} | {plain_ms:.2f} |")
+
+
 def height_correction() -> None:
     """Issue 4: 3 mm tags seen by a tilted camera with lens distortion, with and without the
     height correction, with and without lens intrinsics."""
@@ -254,6 +297,7 @@ def main() -> int:
         footage(clip, args.footage_frames)
     if not clips:
         print("| sample_footage/: no clips yet |")
+    real_photos()
     height_correction()
     return 0
 

@@ -9,59 +9,13 @@ clipboard frame) and most tags of a washed-out render.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
+from plain_compare import REAL_SETS, REALDATA, dictionary_of, missed_by_detector, plain_markers
 
 from vision.detector import Detector, dictionary_by_name, to_grey
-from vision.types import TagSighting
-
-REALDATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "realdata"
-
-#: (folder, file pattern, dictionary): every folder of ../shared/realdata that holds photos.
-REAL_SETS = [
-    ("apriltag", "*.jpg", "DICT_APRILTAG_36h11"),
-    ("swatbotics_apriltag/clipboard", "*.png", "DICT_APRILTAG_36h11"),
-    ("swatbotics_apriltag/mapping", "*.JPG", "DICT_APRILTAG_36h11"),
-    ("swatbotics_apriltag/calibration", "*.JPG", "DICT_4X4_50"),
-    ("opencv_contrib/calib", "*.jpg", "DICT_6X6_250"),
-    ("opencv_contrib/legacy_png", "*.png", "opencv_contrib/support/tutorial_dict.yml"),
-    ("dice", "*.jpg", "DICT_4X4_50"),
-]
-
-#: Centres of one marker found by both detectors agree within this (pixels): plain OpenCV
-#: refines no corners, ours refines them on the contour and moves each edge 0.5 px outward.
-SAME_PLACE_PX = 2.0
-
-
-def _centres(corners: npt.ArrayLike) -> npt.NDArray[np.float64]:
-    return np.asarray(corners, dtype=np.float64).reshape(-1, 4, 2).mean(axis=1)
-
-
-def missed_by_detector(
-    grey: npt.NDArray[np.uint8], detector: Detector, plain: cv2.aruco.ArucoDetector
-) -> list[tuple[int, tuple[float, float]]]:
-    """The markers (id, centre px) plain OpenCV finds in ``grey`` that ``detector`` does not."""
-    corners, ids, _ = plain.detectMarkers(grey)
-    if ids is None:
-        return []
-    ours: list[TagSighting] = detector.detect(grey)
-    ours_at = {int(s.tag_id): [] for s in ours}
-    for s in ours:
-        ours_at[int(s.tag_id)].append(_centres(s.corners_px)[0])
-    missed = []
-    for tag_id, centre in zip(np.asarray(ids).ravel().tolist(), _centres(corners), strict=True):
-        near = [c for c in ours_at.get(int(tag_id), []) if np.hypot(*(c - centre)) < SAME_PLACE_PX]
-        if not near:
-            missed.append((int(tag_id), (round(float(centre[0])), round(float(centre[1])))))
-    return missed
-
-
-def _dictionary(name: str) -> str:
-    return str(REALDATA / name) if name.endswith(".yml") else name
 
 
 @pytest.mark.parametrize(("folder", "pattern", "dictionary"), REAL_SETS)
@@ -69,7 +23,7 @@ def test_every_marker_plain_opencv_finds_in_real_photos(folder, pattern, diction
     photos = sorted((REALDATA / folder).glob(pattern))
     if not photos:
         pytest.skip(f"real test photos {REALDATA / folder} are absent (../shared/realdata)")
-    name = _dictionary(dictionary)
+    name = dictionary_of(dictionary)
     detector = Detector(name)
     plain = cv2.aruco.ArucoDetector(dictionary_by_name(name))
     missed = {}
@@ -84,14 +38,13 @@ def test_every_marker_plain_opencv_finds_in_real_photos(folder, pattern, diction
 
 def test_the_real_photos_hold_markers_plain_opencv_finds():
     """The comparison above means something: plain OpenCV finds hundreds of markers there."""
+    if not REALDATA.is_dir():
+        pytest.skip(f"real test photos {REALDATA} are absent (../shared/realdata)")
     found = 0
     for folder, pattern, dictionary in REAL_SETS:
-        plain = cv2.aruco.ArucoDetector(dictionary_by_name(_dictionary(dictionary)))
+        plain = cv2.aruco.ArucoDetector(dictionary_by_name(dictionary_of(dictionary)))
         for photo in sorted((REALDATA / folder).glob(pattern)):
-            ids = plain.detectMarkers(to_grey(cv2.imread(str(photo))))[1]
-            found += 0 if ids is None else len(ids)
-    if found == 0 and not REALDATA.is_dir():
-        pytest.skip(f"real test photos {REALDATA} are absent (../shared/realdata)")
+            found += len(plain_markers(to_grey(cv2.imread(str(photo))), plain))
     assert found >= 350
 
 
@@ -123,6 +76,6 @@ def washed_out(
 def test_every_tag_plain_opencv_finds_under_washed_out_light(bright_render, contrast, blur_px):
     grey = washed_out(bright_render, contrast, blur_px)
     plain = cv2.aruco.ArucoDetector(dictionary_by_name("DICT_4X4_50"))
-    ids = plain.detectMarkers(grey)[1]
-    assert ids is not None and len(ids) >= 12  # the light leaves plain OpenCV something to find
+    # the light leaves plain OpenCV something to find
+    assert len(plain_markers(grey, plain)) >= 12
     assert missed_by_detector(grey, Detector(), plain) == []
