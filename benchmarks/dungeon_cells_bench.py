@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from assistant.commands.calibrate import profile_from_frames  # noqa: E402
 from assistant.scenarios import load_game  # noqa: E402
 from assistant.session.reader import TableReader  # noqa: E402
+from assistant.table_fit import profile_from_frames  # noqa: E402
 from assistant.tables.dungeon_cells import read_cell  # noqa: E402
 from assistant.tables.dungeon_demo import grid_camera, grid_scene  # noqa: E402
 from engine.rulesets.dungeon_state import rules_of  # noqa: E402

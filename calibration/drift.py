@@ -3,8 +3,14 @@
 Every frame the corner tags in view are mapped to the table through the current mapping; if they
 land more than ``threshold_mm`` (1 mm) from where they belong, the mapping is re-fitted from the
 corner tags in view: a full homography and pose from three or four tags, a similarity correction
-of the old homography from one or two. A bump is reported once (however many frames it takes);
-losing every corner tag keeps the last mapping, with a warning once per loss.
+of the old homography from one or two.
+
+A bump usually takes a few frames, each re-fitted. It is said once, when it is over (the first
+frame whose corner tags sit where they belong again), with its whole size: how far the corner
+tags moved from where the mapping before the bump put them, and how many re-fits it took. A
+camera that keeps moving is said every ``LONG_BUMP_FRAMES`` frames, with what it moved so far, so
+that no run of re-fits goes unsaid. Losing every corner tag keeps the last mapping, with a
+warning once per loss; a failed re-fit is said once per bump.
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ from calibration.profile import TableProfile, fit_mapping
 from calibration.table import MM_PER_IN, TableFit, apply_homography, corner_layout
 
 DRIFT_THRESHOLD_MM = 1.0
+LONG_BUMP_FRAMES = 30
+"""A bump still going on after this many frames (a second at 30 fps) is said as it stands."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +44,8 @@ class DriftCheck:
     """Corner tags seen."""
     warning: str | None
     """A sentence to show once, or None."""
+    bump_mm: float | None = None
+    """The whole size of the bump said in this frame (mm on the table), or None."""
 
 
 class DriftMonitor:
@@ -49,7 +59,7 @@ class DriftMonitor:
         self.mapping: TableMapping = profile.mapping()
         self._layout = corner_layout(profile.width_in, profile.depth_in, profile.corner_tag_mm)
         self._lost_warned = False
-        self._moving = False
+        self._bump: _Bump | None = None
         self.refits = 0
 
     def check(self, corners_px: Mapping[int, Sequence[tuple[float, float]]]) -> DriftCheck:
@@ -65,33 +75,47 @@ class DriftMonitor:
                 self._lost_warned = True
             return DriftCheck(None, False, ids, warning)
         self._lost_warned = False
+        moved = self._moved_mm(self.mapping, seen)
+        bump = self._bump
+        if moved <= self.threshold_mm:
+            if bump is None:
+                return DriftCheck(moved, False, ids, None)
+            self._bump = None
+            if not bump.refits:  # every re-fit failed (said) and the camera came back
+                return DriftCheck(moved, False, ids, None)
+            size = self._moved_mm(bump.before, seen)
+            return DriftCheck(moved, False, ids, bump.said(size, ids, over=True), size)
+        if bump is None:
+            bump = self._bump = _Bump(self.mapping)
+        bump.frames += 1
+        try:
+            self._refit(seen)
+        except CalibrationError as exc:
+            warning = None
+            if not bump.failure_said:
+                bump.failure_said = True
+                warning = f"camera moved by {moved:.1f} mm; re-fit failed: {exc}"
+            return DriftCheck(moved, False, ids, warning)
+        self.refits += 1
+        bump.refits += 1
+        if bump.frames < LONG_BUMP_FRAMES:
+            return DriftCheck(moved, True, ids, None)
+        # still moving: say what it did so far, then count afresh from here
+        size = self._moved_mm(bump.before, seen)
+        self._bump = _Bump(self.mapping)
+        return DriftCheck(moved, True, ids, bump.said(size, ids, over=False), size)
+
+    def _moved_mm(self, mapping: TableMapping, seen: Mapping[int, np.ndarray]) -> float:
+        """Median distance (mm) of the seen corner tags, mapped through ``mapping``, from their
+        places on the table."""
         moves = []
-        for i in ids:
-            on_table = self.mapping.to_table_in(seen[i], 0.0)
+        for i, corners in seen.items():
+            on_table = mapping.to_table_in(corners, 0.0)
             moves.append(
                 float(np.linalg.norm(on_table - np.array(self._layout[i]), axis=1).mean())
                 * MM_PER_IN
             )
-        moved = float(np.median(moves))
-        if moved <= self.threshold_mm:
-            self._moving = False
-            return DriftCheck(moved, False, ids, None)
-        try:
-            self._refit(seen)
-        except CalibrationError as exc:
-            return DriftCheck(
-                moved, False, ids, f"camera moved by {moved:.1f} mm; re-fit failed: {exc}"
-            )
-        self.refits += 1
-        # one bump is often seen over a few frames: say so once per bump
-        warning = None
-        if not self._moving:
-            warning = (
-                f"camera or table moved by {moved:.1f} mm: table mapping re-fitted from corner "
-                f"tags {list(ids)}"
-            )
-        self._moving = True
-        return DriftCheck(moved, True, ids, warning)
+        return float(np.median(moves))
 
     def _refit(self, seen: Mapping[int, np.ndarray]) -> None:
         p = self.profile
@@ -127,3 +151,26 @@ class DriftMonitor:
         )
         self.profile = p.with_mapping(fit, p.pose)
         self.mapping = self.profile.mapping()
+
+
+@dataclass
+class _Bump:
+    """A bump being followed: the mapping before it, frames and re-fits so far."""
+
+    before: TableMapping
+    frames: int = 0
+    refits: int = 0
+    failure_said: bool = False
+
+    def said(self, size_mm: float, ids: tuple[int, ...], *, over: bool) -> str:
+        """The sentence for this bump, ``size_mm`` its size (so far, unless ``over``)."""
+        times = "once" if self.refits == 1 else f"{self.refits} times"
+        if over:
+            return (
+                f"camera or table moved by {size_mm:.1f} mm: table mapping re-fitted {times} "
+                f"from corner tags {list(ids)}"
+            )
+        return (
+            f"the camera keeps moving: moved by {size_mm:.1f} mm in {self.frames} frames, table "
+            f"mapping re-fitted {times}; fix it to a rigid stand that nothing can bump"
+        )

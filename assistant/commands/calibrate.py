@@ -14,115 +14,25 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
-
 from assistant.errors import UserError
-from calibration.errors import CalibrationError
-from calibration.intrinsics import Intrinsics
-from calibration.profile import TableProfile, build_profile, load_intrinsics, save_profile
-from calibration.quality import QualityReport, TagSize, assess
-from calibration.table import CORNER_IDS
-from vision.detector import Detector, to_grey
-from vision.sources import CameraSource, open_source
-from vision.types import Frame
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the command line loads the heavy modules only when calibrate runs
+    import numpy as np
+    import numpy.typing as npt
+
     from assistant.kit_files import KitInUse
+    from calibration.intrinsics import Intrinsics
+    from calibration.profile import TableProfile
+    from calibration.quality import QualityReport, TagSize
 
 NAME = "calibrate"
 HELP = "Map the table from its four corner tags, report the set-up's quality and save a profile."
 
 CAMERA_WARMUP_FRAMES = 10
-
-
-@dataclass(frozen=True)
-class CornerFrames:
-    """Corner tags gathered over the first frames of a source."""
-
-    corners_px: dict[int, npt.NDArray[np.float64]]
-    """Per corner id, the median of its four pixel corners over the frames used."""
-    image: npt.NDArray[np.uint8]
-    """The last frame used (for the quality checks)."""
-    image_size_px: tuple[int, int]
-    frames_used: int
-    frames_missing: int
-    """Frames looked at that lacked some corner tag."""
-
-
-def gather_corners(
-    frames: Iterable[Frame], detector: Detector, *, max_frames: int = 90, wanted: int = 5
-) -> CornerFrames:
-    """Corner tags from the first frames that show all four (up to ``wanted`` of them, the
-    pixels combined by median); frames with fewer are used only if no frame shows all four."""
-    complete: list[tuple[dict[int, npt.NDArray[np.float64]], Frame]] = []
-    partial: list[tuple[dict[int, npt.NDArray[np.float64]], Frame]] = []
-    missing = 0
-    for n, frame in enumerate(frames):
-        if n >= max_frames:
-            break
-        found: dict[int, npt.NDArray[np.float64]] = {}
-        twice: set[int] = set()
-        for s in detector.detect(to_grey(frame.image)):
-            if s.tag_id in CORNER_IDS:
-                if s.tag_id in found:
-                    twice.add(int(s.tag_id))
-                found[int(s.tag_id)] = np.array(s.corners_px, dtype=np.float64)
-        for i in twice:
-            del found[i]
-        if len(found) == len(CORNER_IDS):
-            complete.append((found, frame))
-            if len(complete) >= wanted:
-                break
-        else:
-            missing += 1
-            if found:
-                partial.append((found, frame))
-    chosen = complete
-    if not chosen and partial:
-        most = max(len(f) for f, _ in partial)
-        chosen = [p for p in partial if len(p[0]) == most][:wanted]
-    if not chosen:
-        raise CalibrationError(
-            f"no corner tags (ids {list(CORNER_IDS)}) found in {missing} frames: put the four "
-            "40 mm corner tags at the play area's corners, in view"
-        )
-    ids = sorted(chosen[0][0])
-    corners = {i: np.median(np.stack([f[i] for f, _ in chosen if i in f]), axis=0) for i in ids}
-    last = chosen[-1][1].image
-    return CornerFrames(
-        corners_px=corners,
-        image=last,
-        image_size_px=(int(last.shape[1]), int(last.shape[0])),
-        frames_used=len(chosen),
-        frames_missing=missing,
-    )
-
-
-def profile_from_frames(
-    frames: Iterable[Frame],
-    detector: Detector,
-    width_in: float,
-    depth_in: float,
-    *,
-    max_frames: int = 90,
-) -> tuple[TableProfile, CornerFrames]:
-    """A table profile (no lens intrinsics) from the corner tags in the first frames, and what
-    was gathered to make it."""
-    gathered = gather_corners(frames, detector, max_frames=max_frames)
-    profile = build_profile(
-        gathered.corners_px,
-        gathered.image_size_px,
-        width_in,
-        depth_in,
-        dictionary=detector.dictionary_name,
-    )
-    return profile, gathered
 
 
 def calibrate_from_source(
@@ -138,6 +48,11 @@ def calibrate_from_source(
     camera_size_px: tuple[int, int] | None = None,
 ) -> tuple[TableProfile, QualityReport]:
     """Open a source, gather its corner tags, fit the profile and judge it."""
+    from assistant.table_fit import gather_corners, judge
+    from calibration.profile import build_profile
+    from vision.detector import Detector
+    from vision.sources import CameraSource, open_source
+
     detector = Detector(dictionary)
     w, h = camera_size_px or (None, None)
     with open_source(spec, width_px=w, height_px=h) as source:
@@ -160,16 +75,7 @@ def calibrate_from_source(
         default_tag_height_mm=tag_height_mm,
     )
     profile = _with_tray(profile, gathered.image)
-    report = assess(
-        profile,
-        gathered.image,
-        {i: [tuple(p) for p in c] for i, c in gathered.corners_px.items()},
-        tag_mm=tag_mm,
-        tags=tags,
-        frames_missing_corners=gathered.frames_missing if gathered.frames_used > 1 else 0,
-        frames_used=gathered.frames_used,
-    )
-    return profile, report
+    return profile, judge(profile, gathered, tag_mm, tags)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -237,6 +143,7 @@ def _resolution(text: str | None) -> tuple[int, int] | None:
 
 def _with_tray(profile: TableProfile, image: npt.NDArray[np.uint8]) -> TableProfile:
     """The profile with the dice tray its two tags name in the image, if they are in view."""
+    from calibration.errors import CalibrationError
     from vision.dice import find_tray
 
     try:
@@ -263,6 +170,8 @@ def run(args: argparse.Namespace) -> int:
     if args.tag_mm is not None and args.kit is not None:
         raise UserError("give --kit or --tag-mm, not both: the kit gives every tag's size")
     from assistant.kit_files import kit_tag_sizes, kit_words
+    from calibration.errors import CalibrationError
+    from calibration.profile import load_intrinsics, save_profile
 
     kit_used = _kit_for(args)
     intrinsics = None
@@ -321,6 +230,7 @@ def run(args: argparse.Namespace) -> int:
 def _kit_for(args: argparse.Namespace) -> KitInUse | None:
     """The kit to check: --kit, else the one the profile about to be replaced named."""
     from assistant.kit_files import kit_in_use
+    from calibration.errors import CalibrationError
 
     if args.kit is not None:
         return kit_in_use(args.kit)

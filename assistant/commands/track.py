@@ -3,7 +3,10 @@
 One JSON object per processed frame: ``{"frame": i, "t": s, "settled": bool, "tags": [{"id",
 "x", "y", "heading", "state"}]}``, tag centres in table inches (x right, y away from the player,
 from the play area's left front corner) at the tags' plane height; corner tags excluded. Without
-``--profile`` the table is mapped from the corner tags in the first frames (said on stderr).
+``--profile`` the table is mapped from the corner tags in the first frames (said on stderr) and
+the set-up is judged as ``calibrate`` judges it, for base tags of ``--tag-mm``: what calibrate
+refuses (a moving camera, a camera tilted too far, tags too small to read...) is refused with the
+same reasons, and its warnings are printed on stderr.
 """
 
 from __future__ import annotations
@@ -14,15 +17,15 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from assistant.commands.calibrate import profile_from_frames
 from assistant.errors import UserError
-from calibration.profile import TableProfile, load_profile
-from calibration.table import CORNER_IDS
-from vision.detector import Detector
-from vision.sources import CameraSource, FrameSource, open_source
-from vision.tracker import TablePipeline, Tracker
-from vision.types import BoardSnapshot, Frame
+
+if TYPE_CHECKING:  # the command line loads the heavy modules only when track runs
+    from calibration.profile import TableProfile
+    from vision.detector import Detector
+    from vision.sources import FrameSource
+    from vision.types import BoardSnapshot, Frame
 
 NAME = "track"
 HELP = "Print every tracked tag's pose in table inches, frame by frame."
@@ -57,6 +60,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--depth", type=float, default=24.0, help="table depth, inches (no profile)"
+    )
+    parser.add_argument(
+        "--tag-mm",
+        type=float,
+        default=10.0,
+        help="side of the smallest base tag tracked, mm: without --profile the set-up is judged "
+        "as calibrate judges it for this size (refused under 16 px; default 10)",
     )
     parser.add_argument("--dictionary", default=None, help="ArUco dictionary (default: profile's)")
     parser.add_argument(
@@ -117,14 +127,25 @@ def snapshot_record(snapshot: BoardSnapshot) -> dict[str, object]:
 
 
 def _fit_profile(source: FrameSource, args: argparse.Namespace, detector: Detector) -> TableProfile:
-    profile, gathered = profile_from_frames(
-        source, detector, args.width, args.depth, max_frames=150
+    """The table mapped from the source's first frames, refused as calibrate refuses it."""
+    from assistant.table_fit import checked_profile
+
+    profile, gathered, warnings = checked_profile(
+        source,
+        detector,
+        args.width,
+        args.depth,
+        source=args.source,
+        tag_mm=args.tag_mm,
+        max_frames=150,
     )
     print(
         f"soloscope track: no --profile: table mapped from corner tags "
         f"{sorted(gathered.corners_px)} in {gathered.frames_used} frame(s) of {args.source}",
         file=sys.stderr,
     )
+    for w in warnings:
+        print(f"soloscope track: warning: {w}", file=sys.stderr)
     return profile
 
 
@@ -154,6 +175,14 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--max-frames must be 1 or more, got {args.max_frames}")
     if args.hold_s < 0:
         raise UserError(f"--hold-s must be 0 or more, got {args.hold_s}")
+    if args.tag_mm <= 0:
+        raise UserError(f"--tag-mm must be positive, got {args.tag_mm}")
+    from calibration.profile import load_profile
+    from calibration.table import CORNER_IDS
+    from vision.detector import Detector
+    from vision.sources import CameraSource, open_source
+    from vision.tracker import TablePipeline, Tracker
+
     ids = parse_ids(args.ids) if args.ids else None
     if ids is not None and ids & set(CORNER_IDS):
         raise UserError(f"--ids must not include the corner tags {list(CORNER_IDS)}")

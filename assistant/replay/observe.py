@@ -23,6 +23,7 @@ import numpy.typing as npt
 from assistant.errors import UserError
 from assistant.replay.footage import FootageReader
 from assistant.replay.hands import HandWatch
+from assistant.table_fit import CornerFrames
 from calibration.profile import TableProfile, build_profile
 from calibration.table import CORNER_IDS
 from vision.detector import Detector, Region
@@ -56,6 +57,53 @@ def _grey(image: npt.NDArray[np.uint8]) -> GreyImage:
     return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)  # type: ignore[return-value]
 
 
+def gather_footage_corners(
+    reader: FootageReader,
+    detector: SightingDetector,
+    *,
+    search_s: float = 30.0,
+    frames_wanted: int = 5,
+) -> CornerFrames:
+    """The corner tags seen in the footage's first ``search_s`` seconds: up to
+    ``frames_wanted`` frames that show the most corner tags, each corner's pixels combined by
+    median; raises NoCornerTagsError when fewer than two corner tags are ever seen."""
+    stride = max(1, round(reader.fps / 3))
+    limit = search_s * reader.fps
+    best: list[tuple[dict[int, npt.NDArray[np.float64]], GreyImage]] = []
+    missing = 0
+    for frame in reader.frames(stride, grey=True):
+        if frame.index > limit:
+            break
+        found: dict[int, npt.NDArray[np.float64]] = {}
+        for s in detector.detect(frame.image):
+            if s.tag_id in CORNER_IDS:
+                found[int(s.tag_id)] = np.array(s.corners_px, dtype=np.float64)
+        if len(found) < len(CORNER_IDS):
+            missing += 1
+        if len(found) >= 2:
+            best.append((found, frame.image))
+            if sum(len(b) == 4 for b, _ in best) >= frames_wanted:
+                break
+    if not best:
+        raise NoCornerTagsError(
+            f"no corner tags (ids {list(CORNER_IDS)}) found in {reader.path} in its first "
+            f"{search_s:.0f} s: the replay needs them to map the table (or give --profile)"
+        )
+    most = max(len(b) for b, _ in best)
+    chosen = [b for b in best if len(b[0]) == most][:frames_wanted]
+    corners = {
+        i: np.median(np.stack([b[i] for b, _ in chosen if i in b]), axis=0) for i in chosen[0][0]
+    }
+    return CornerFrames(
+        corners_px=corners,
+        image=chosen[-1][1],
+        image_size_px=reader.size_px,
+        frames_used=len(chosen),
+        frames_missing=missing,
+        per_frame=tuple(b for b, _ in chosen),
+    )
+
+
 def fit_profile_from_footage(
     reader: FootageReader,
     detector: SightingDetector,
@@ -65,36 +113,12 @@ def fit_profile_from_footage(
     search_s: float = 30.0,
     frames_wanted: int = 5,
 ) -> TableProfile:
-    """Calibrate the table from the corner tags seen in the footage's first ``search_s`` seconds.
-
-    Uses up to ``frames_wanted`` frames that show the most corner tags and takes the median of
-    each corner's pixels; raises NoCornerTagsError when fewer than two corner tags are ever seen.
-    """
-    stride = max(1, round(reader.fps / 3))
-    limit = search_s * reader.fps
-    best: list[dict[int, npt.NDArray[np.float64]]] = []
-    for frame in reader.frames(stride, grey=True):
-        if frame.index > limit:
-            break
-        found: dict[int, npt.NDArray[np.float64]] = {}
-        for s in detector.detect(frame.image):
-            if s.tag_id in CORNER_IDS:
-                found[int(s.tag_id)] = np.array(s.corners_px, dtype=np.float64)
-        if len(found) >= 2:
-            best.append(found)
-            if sum(len(b) == 4 for b in best) >= frames_wanted:
-                break
-    if not best:
-        raise NoCornerTagsError(
-            f"no corner tags (ids {list(CORNER_IDS)}) found in {reader.path} in its first "
-            f"{search_s:.0f} s: the replay needs them to map the table (or give --profile)"
-        )
-    most = max(len(b) for b in best)
-    chosen = [b for b in best if len(b) == most][:frames_wanted]
-    corners = {
-        i: np.median(np.stack([b[i] for b in chosen]), axis=0) for i in chosen[0] if i in chosen[0]
-    }
-    return build_profile(corners, reader.size_px, width_in, depth_in)
+    """Calibrate the table from the corner tags seen in the footage's first ``search_s`` seconds
+    (:func:`gather_footage_corners`; not judged: see :func:`assistant.table_fit.judge`)."""
+    gathered = gather_footage_corners(
+        reader, detector, search_s=search_s, frames_wanted=frames_wanted
+    )
+    return build_profile(gathered.corners_px, reader.size_px, width_in, depth_in)
 
 
 @dataclass

@@ -31,6 +31,7 @@ from assistant.replay.observe import (
     NoCornerTagsError,
     SightingDetector,
     fit_profile_from_footage,
+    gather_footage_corners,
     make_detector,
 )
 from assistant.replay.reconstruct import (
@@ -42,7 +43,8 @@ from assistant.replay.reconstruct import (
 )
 from assistant.replay.review import load_corrections, write_review
 from assistant.replay.timeline import Timeline, TimelineBuilder, TimelineSettings
-from calibration.profile import TableProfile, load_profile
+from assistant.table_fit import judge, refusals_as_warnings, seen_tag_mm, smallest_tag_mm
+from calibration.profile import TableProfile, build_profile, load_profile
 from calibration.quality import MAX_REPROJECTION_MM
 from calibration.safe_files import write_atomic, write_json_atomic
 
@@ -125,8 +127,11 @@ def _keyframe(image: npt.NDArray[np.uint8], width_px: int) -> bytes:
 
 
 def _profile_for(
-    options: ReplayOptions, reader: FootageReader, roster: Roster | None
+    options: ReplayOptions, reader: FootageReader, roster: Roster | None, warnings: list[str]
 ) -> TableProfile:
+    """The --profile (checked against the footage), or the table mapped from the footage's
+    corner tags and judged as ``calibrate`` judges a set-up: what calibrate would refuse goes
+    into ``warnings`` (the footage is filmed already; the replay goes ahead)."""
     detector = make_detector()
     if options.profile is not None:
         profile = load_profile(options.profile)
@@ -135,7 +140,19 @@ def _profile_for(
     width, depth = (
         (roster.width_in, roster.depth_in) if roster else (options.width_in, options.depth_in)
     )
-    return fit_profile_from_footage(reader, detector, width, depth)
+    gathered = gather_footage_corners(reader, detector)
+    profile = build_profile(gathered.corners_px, reader.size_px, width, depth)
+    # the scenario's smallest base tag, else the smallest tag seen (not judged when none is)
+    pieces = roster.pieces if roster is not None else ()
+    base_tags = [t.size_mm for p in pieces if p.base_diameter_mm > 0 for t in p.tags]
+    tag_mm = (
+        smallest_tag_mm(base_tags)
+        if base_tags
+        else seen_tag_mm(profile, detector.detect(gathered.image))
+    )
+    report = judge(profile, gathered, tag_mm)
+    warnings.extend(refusals_as_warnings(report, str(options.footage)))
+    return profile
 
 
 def _check_profile(
@@ -283,7 +300,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
         scenario, roster = _session_roster(records, warnings, kit)
     if scenario is None:
         scenario, roster = _footage_roster(options.footage, warnings, kit)
-    profile = _profile_for(options, reader, roster)
+    profile = _profile_for(options, reader, roster, warnings)
     out = options.out_dir
     out.mkdir(parents=True, exist_ok=True)
     frames_dir = out / FRAMES_DIR

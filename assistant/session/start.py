@@ -16,7 +16,6 @@ import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from assistant.commands.calibrate import profile_from_frames
 from assistant.errors import UserError
 from assistant.kit_files import KitInUse, kit_in_use, kit_words, with_kit
 from assistant.live_hub import LiveHub
@@ -45,6 +44,7 @@ from assistant.session.store import (
 )
 from assistant.session.view import build_view
 from assistant.speech import Speaker, parse_speech_option
+from assistant.table_fit import checked_profile, profile_from_frames, smallest_tag_mm
 from assistant.web.auth import token_banner
 from assistant.web.server import ServerHandle, serve
 from calibration.profile import TableProfile, load_profile
@@ -102,9 +102,29 @@ def _kit_for(opts: SessionOptions, profile: TableProfile) -> KitInUse | None:
 
 
 def fit_profile(source_spec: str, width_in: float, depth_in: float) -> TableProfile:
-    """A table profile from the corner tags in the first frames of a source."""
+    """A table profile from the corner tags in the first frames of a source (not judged)."""
     with open_source(source_spec) as source:
         return profile_from_frames(source, Detector(), width_in, depth_in)[0]
+
+
+def fit_checked_profile(
+    source_spec: str,
+    width_in: float,
+    depth_in: float,
+    *,
+    tag_mm: float,
+    echo: Callable[[str], None] = print,
+) -> TableProfile:
+    """The table mapped from the corner tags in the first frames of a source, judged as
+    ``calibrate`` judges a set-up for base tags of ``tag_mm``: refused (UserError) with
+    calibrate's reasons before anything is written, else its warnings are echoed."""
+    with open_source(source_spec) as source:
+        profile, _, warnings = checked_profile(
+            source, Detector(), width_in, depth_in, source=source_spec, tag_mm=tag_mm
+        )
+    for warning in warnings:
+        echo(f"Warning: {warning}")
+    return profile
 
 
 def _recording_folder(folder: Path) -> Path:
@@ -177,7 +197,7 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
         if opts.resume is not None:  # locked before it is read: nobody else writes it now
             folder, lock = lock_session_folder(opts, "")
         game, scenario_ref, seed = _game_to_play(opts, say)
-        profile = _profile_for(opts, game.scenario)
+        profile = _profile_for(opts, game.scenario, echo)
         kit = _kit_for(opts, profile)
         warned: list[str] = []
         game.scenario = with_kit(game.scenario, kit, warned.append)
@@ -225,13 +245,21 @@ def run_session(opts: SessionOptions, echo: Callable[[str], None] = print) -> Se
             hub.close()
 
 
-def _profile_for(opts: SessionOptions, scenario: Scenario) -> TableProfile:
-    """The table profile (``--profile``, or fitted from the source's corner tags), checked
-    against the scenario's table."""
+def _profile_for(
+    opts: SessionOptions, scenario: Scenario, echo: Callable[[str], None]
+) -> TableProfile:
+    """The table profile (``--profile``, or fitted from the source's corner tags and judged as
+    ``calibrate`` judges it), checked against the scenario's table."""
     profile = (
         load_profile(opts.profile)
         if opts.profile is not None
-        else fit_profile(opts.source, scenario.table.width_in, scenario.table.depth_in)
+        else fit_checked_profile(
+            opts.source,
+            scenario.table.width_in,
+            scenario.table.depth_in,
+            tag_mm=smallest_tag_mm([t.size_mm for u in scenario.units for t in u.tags]),
+            echo=echo,
+        )
     )
     table = scenario.table
     if (profile.width_in, profile.depth_in) != (table.width_in, table.depth_in):

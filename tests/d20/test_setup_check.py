@@ -18,7 +18,6 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from assistant.commands.calibrate import profile_from_frames
 from assistant.footage import battle_scene, overhead_camera
 from assistant.scenario_files import scenario_toml
 from assistant.scenarios import load_game
@@ -35,6 +34,7 @@ from assistant.session.setup_check import (
     terrain_problem,
 )
 from assistant.session.start import SessionOptions, run_session
+from assistant.table_fit import profile_from_frames
 from engine.dice import SeededDice
 from engine.generators.scenario import generate_scenario
 from engine.generators.scenario_table import ScenarioKind

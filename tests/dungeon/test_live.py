@@ -19,12 +19,12 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from assistant.commands.calibrate import profile_from_frames
 from assistant.scenarios import load_game
 from assistant.session.dice import AutoDice
 from assistant.session.game import LiveGame, Stage
 from assistant.session.observation import Observation
 from assistant.session.reader import TableReader
+from assistant.table_fit import profile_from_frames
 from assistant.tables.dungeon_demo import grid_camera, grid_scene, stand_in_rolls
 from engine.actions import ActionKind
 from engine.dice import SeededDice

@@ -43,7 +43,8 @@ class SynthTag:
 
 @dataclass(frozen=True)
 class SynthCamera:
-    """Ideal pinhole camera above the table: focal length px, image size, height mm, tilt deg."""
+    """Ideal pinhole camera above the table: focal length px, image size, height mm, tilt deg
+    (tipped toward the far side, stepped back toward the player to look at the table centre)."""
 
     width_px: int = 1920
     height_px: int = 1080
@@ -60,7 +61,7 @@ class SynthCamera:
     def rt(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
         """Rotation and translation world mm -> camera."""
         r0 = np.array([[1.0, 0, 0], [0, -1, 0], [0, 0, -1]])
-        rt, _ = cv2.Rodrigues(np.array([math.radians(self.tilt_deg), 0.0, 0.0]))
+        rt, _ = cv2.Rodrigues(np.array([-math.radians(self.tilt_deg), 0.0, 0.0]))
         r = rt @ r0
         off = self.height_mm * math.tan(math.radians(self.tilt_deg))
         c = np.array([self.centre_mm[0], self.centre_mm[1] - off, self.height_mm])

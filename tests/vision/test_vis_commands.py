@@ -87,10 +87,26 @@ def test_track_prints_poses_and_excludes_corner_tags(table_folder, tmp_path, cap
 
 
 def test_track_without_profile_fits_one_and_says_so(table_folder, capsys):
-    assert main(["track", str(table_folder), "--json", "--ids", "4-9"]) == 0
+    args = ["track", str(table_folder), "--json", "--ids", "4-9", "--tag-mm", "20"]
+    assert main(args) == 0
     captured = capsys.readouterr()
     assert "no --profile" in captured.err
+    assert "soloscope track: warning: no lens calibration" in captured.err  # calibrate's warning
     assert len(json.loads(captured.out.strip().splitlines()[-1])["tags"]) == 6
+
+
+def test_track_without_profile_refuses_what_calibrate_refuses(table_folder, tmp_path, capsys):
+    """Issue 24: track mapped the table itself and went ahead on a set-up calibrate refuses
+    (here 10 mm tags at 14 px); it now refuses it, with calibrate's own reason."""
+    source = str(table_folder)
+    assert main(["calibrate", "--source", source, "--save", str(tmp_path / "p.json")]) == 2
+    calibrate_err = capsys.readouterr().err
+    reason = calibrate_err.split("reliably: ", 1)[1].strip()
+    assert "10 mm tags are 14 px wide" in reason
+    assert main(["track", source, "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and reason in captured.err
+    assert captured.err.startswith("soloscope track:") and "\n" not in captured.err.strip()
 
 
 def test_track_with_corner_tags_missing_in_some_frames(table_folder, tmp_path, capsys):
