@@ -1,20 +1,23 @@
 """The ``soloscope`` command line.
 
-Each subcommand lives in its own module under ``assistant.commands`` and exposes
-``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``. Modules are found
-by name, so adding a command is adding a file.
+Each subcommand lives in its own module under ``assistant.commands`` and exposes ``NAME``,
+``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``; :data:`assistant.commands.COMMANDS`
+lists them by name, module and help line. Only the module of the command being run is imported
+(and only its arguments are built), so a command starts without loading every other command's
+dependencies. A command whose arguments depend on what follows it on the command line (``odds
+RULESET``: each ruleset's own) may expose ``add_arguments_for(parser, argv)`` instead, ``argv``
+being the words after the command's name.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
 import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from assistant import commands
+from assistant.commands import COMMANDS, Command
 from assistant.errors import UserError
 from calibration.errors import CalibrationError
 from calibration.safe_files import LockError
@@ -45,36 +48,39 @@ class CommandParser(argparse.ArgumentParser):
         return parsed, extras
 
 
-def _command_modules() -> list[ModuleType]:
-    found = []
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda i: i.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{commands.__name__}.{info.name}")
-        if hasattr(module, "NAME") and hasattr(module, "run"):
-            found.append(module)
-    return found
+def command_module(command: Command) -> ModuleType:
+    """The module of one subcommand (imported now)."""
+    return importlib.import_module(f"assistant.commands.{command.module}")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every discovered subcommand."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser: every subcommand listed with its help line; the arguments of the
+    one ``argv`` names (its first word), or of every subcommand when ``argv`` is None."""
     parser = CommandParser(
         prog="soloscope",
         description="A solo miniatures wargaming assistant: an overhead camera reads the "
         "table, the AI opponent gives its orders aloud and on a web page.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in _command_modules():
-        p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
-        module.add_arguments(p)
+    chosen = argv[0] if argv else None
+    for command in COMMANDS:
+        p = sub.add_parser(command.name, help=command.help, description=command.help)
+        if argv is not None and command.name != chosen:
+            continue
+        module = command_module(command)
+        if hasattr(module, "add_arguments_for"):
+            module.add_arguments_for(p, None if argv is None else list(argv[1:]))
+        else:
+            module.add_arguments(p)
         p.set_defaults(_run=module.run)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``soloscope``; returns the process exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(words)
+    args = parser.parse_args(words)
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2

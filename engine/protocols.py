@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
+from typing import Protocol, cast
 
+from engine import catalogue
 from engine.actions import Action, Event, Order
 from engine.dice import RandomSource
 from engine.errors import EngineError
@@ -142,7 +143,7 @@ class RulesetBase:
         return []
 
 
-ANY_RULESET = "*"
+ANY_RULESET = catalogue.ANY_RULESET
 """In ``Controller.rulesets``: the controller drives any ruleset (through the protocol)."""
 
 
@@ -214,66 +215,52 @@ class UnknownNameError(EngineError):
     """A ruleset or controller name that is not registered."""
 
 
-_RULESETS: dict[str, Callable[[], Ruleset]] = {}
-_CONTROLLERS: dict[str, Callable[[], Controller]] = {}
-
-
 def register_ruleset(name: str, factory: Callable[[], Ruleset]) -> None:
     """Make a ruleset findable by name."""
-    _RULESETS[name] = factory
+    catalogue.add_ruleset(name, factory)
 
 
 def register_controller(name: str, factory: Callable[[], Controller]) -> None:
     """Make a controller findable by name."""
-    _CONTROLLERS[name] = factory
+    catalogue.add_controller(name, factory)
 
 
 def unregister_ruleset(name: str) -> None:
     """Forget a registered ruleset (a test-only or third-party system); no-op if unknown."""
-    _RULESETS.pop(name, None)
+    catalogue.drop_ruleset(name)
 
 
 def unregister_controller(name: str) -> None:
     """Forget a registered controller; no-op if unknown."""
-    _CONTROLLERS.pop(name, None)
-
-
-def _load_builtins() -> None:
-    # Importing the packages runs their registration lines.
-    import engine.controllers
-    import engine.rulesets  # noqa: F401
+    catalogue.drop_controller(name)
 
 
 def find_ruleset(name: str) -> Ruleset:
-    """The ruleset registered under ``name``."""
-    _load_builtins()
-    try:
-        return _RULESETS[name]()
-    except KeyError:
-        known = ", ".join(sorted(_RULESETS)) or "none"
-        raise UnknownNameError(f"no ruleset named {name!r} (known: {known})") from None
+    """The ruleset registered under ``name`` (a built-in one's module loads on first use)."""
+    factory = catalogue.ruleset_factory(name)
+    if factory is None:
+        known = ", ".join(catalogue.ruleset_names()) or "none"
+        raise UnknownNameError(f"no ruleset named {name!r} (known: {known})")
+    return cast(Ruleset, factory())
 
 
 def find_controller(name: str) -> Controller:
-    """The controller registered under ``name``."""
-    _load_builtins()
-    try:
-        return _CONTROLLERS[name]()
-    except KeyError:
-        known = ", ".join(sorted(_CONTROLLERS)) or "none"
-        raise UnknownNameError(f"no controller named {name!r} (known: {known})") from None
+    """The controller registered under ``name`` (a built-in one's module loads on first use)."""
+    factory = catalogue.controller_factory(name)
+    if factory is None:
+        known = ", ".join(catalogue.controller_names()) or "none"
+        raise UnknownNameError(f"no controller named {name!r} (known: {known})")
+    return cast(Controller, factory())
 
 
 def ruleset_names() -> list[str]:
     """Every registered ruleset name, sorted."""
-    _load_builtins()
-    return sorted(_RULESETS)
+    return catalogue.ruleset_names()
 
 
 def controller_names() -> list[str]:
     """Every registered controller name, sorted."""
-    _load_builtins()
-    return sorted(_CONTROLLERS)
+    return catalogue.controller_names()
 
 
 def rulesets_played(controller: Controller) -> list[str]:

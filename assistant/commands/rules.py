@@ -1,17 +1,15 @@
-"""``soloscope rules``: the registered rulesets and controllers."""
+"""``soloscope rules``: the registered rulesets and controllers.
+
+Listed from :mod:`engine.catalogue`, which knows the built-in systems by name, title and source
+without importing them: the answer comes at once.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 
-from engine.protocols import (
-    controller_names,
-    find_controller,
-    find_ruleset,
-    ruleset_names,
-    rulesets_played,
-)
+from engine.catalogue import controller_plays, ruleset_titles
 
 NAME = "rules"
 HELP = "List the registered rulesets and AI controllers."
@@ -24,20 +22,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print each ruleset with its title, and each controller with the rulesets it plays."""
-    rulesets = [find_ruleset(name) for name in ruleset_names()]
-    controllers = [find_controller(name) for name in controller_names()]
+    rulesets = ruleset_titles()
+    controllers = controller_plays()
     if args.json:
         out = {
-            "rulesets": [{"name": r.name, "title": r.title, "source": r.source} for r in rulesets],
-            "controllers": [{"name": c.name, "plays": rulesets_played(c)} for c in controllers],
+            "rulesets": [{"name": n, "title": t, "source": s} for n, t, s in rulesets],
+            "controllers": [{"name": n, "plays": plays} for n, plays in controllers],
         }
         print(json.dumps(out))
         return 0
     print("Rulesets:")
-    for r in rulesets:
-        source = "" if r.source == r.title else f" (from {r.source})"
-        print(f"  {r.name:<16} {r.title}{source}")
+    for name, title, source in rulesets:
+        where = "" if source == title else f" (from {source})"
+        print(f"  {name:<16} {title}{where}")
     print("Controllers:")
-    for c in controllers:
-        print(f"  {c.name:<16} plays: {', '.join(rulesets_played(c))}")
+    for name, plays in controllers:
+        print(f"  {name:<16} plays: {', '.join(plays)}")
     return 0

@@ -1,10 +1,11 @@
-"""The bundled table adapters: one import per ruleset runs its registration line."""
+"""The bundled table adapters: each ruleset's name and the module whose registration line
+makes its adapter findable (imported when that ruleset's adapter is first asked for)."""
 
-from assistant.tables import (
-    d20,  # noqa: F401
-    dungeon,  # noqa: F401
-    firefight_lite,  # noqa: F401
-    narrative,  # noqa: F401
-    skirmish2d6,  # noqa: F401
-    strike,  # noqa: F401
-)
+BUILTIN_ADAPTERS: dict[str, str] = {
+    "d20": "assistant.tables.d20",
+    "dungeon": "assistant.tables.dungeon",
+    "firefight-lite": "assistant.tables.firefight_lite",
+    "narrative": "assistant.tables.narrative",
+    "skirmish2d6": "assistant.tables.skirmish2d6",
+    "strike": "assistant.tables.strike",
+}

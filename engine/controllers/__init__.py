@@ -1,13 +1,5 @@
-"""Controllers (AI generals and the autopilot), one module each, registered by name."""
+"""Controllers (AI generals and the autopilot), one module each, registered by name.
 
-from engine.controllers import (  # noqa: F401
-    autopilot,
-    cards,
-    dungeon_heroes,
-    narrative_ai,
-    patrol_d8,
-    random_player,
-    skirmish_ai,
-    status_d20,
-    strike_ai,
-)
+Each is listed in :data:`engine.catalogue.BUILTIN_CONTROLLERS`, which imports its module when it
+is first asked for: this package imports none of them.
+"""

@@ -1,10 +1,6 @@
-"""Rulesets, one module each, registered by name when this package is imported."""
+"""Rulesets, one module each (a system split past ~400 lines keeps its parts beside it).
 
-from engine.rulesets import (
-    d20,  # noqa: F401
-    dungeon,  # noqa: F401
-    firefight_lite,  # noqa: F401
-    narrative,  # noqa: F401
-    skirmish2d6,  # noqa: F401
-    strike,  # noqa: F401
-)
+Each system's module ends with its ``register_ruleset(...)`` line, and is listed in
+:data:`engine.catalogue.BUILTIN_RULESETS`, which imports it when the system is first asked for:
+this package imports none of them, so loading one system does not load all six.
+"""

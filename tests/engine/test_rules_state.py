@@ -12,12 +12,11 @@ from typing import ClassVar
 import pytest
 from builders import AI, HUMANS, build, scenario, unit
 
-from engine import protocols
 from engine.cards import Deck, standard_deck
 from engine.dice import SeededDice
 from engine.errors import EngineError
 from engine.model import GameState, RulesState, Unit
-from engine.protocols import register_ruleset
+from engine.protocols import register_ruleset, unregister_ruleset
 from engine.rulesets.narrative import NarrativeRuleset
 from engine.rulesets.narrative_state import (
     NarrativeState,
@@ -80,7 +79,7 @@ def flagged_ruleset() -> Iterator[str]:
 
     register_ruleset(Flagged.name, Flagged)
     yield Flagged.name
-    protocols._RULESETS.pop(Flagged.name, None)
+    unregister_ruleset(Flagged.name)
 
 
 def test_options_of_any_type_and_a_ruleset_s_own(flagged_ruleset: str) -> None:
