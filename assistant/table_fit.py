@@ -3,8 +3,11 @@
 ``soloscope calibrate`` saves a profile only when the set-up could track. ``track``, ``play`` and
 ``replay`` map the table themselves when they are given no profile, and judge the set-up the same
 way (:func:`calibration.quality.assess`: a moving camera, a camera tilted too far, tags too small
-to read, corner tags that do not fit the table...): :func:`refuse_unfit` turns the report into
-one refusal naming every reason, or gives back its warnings.
+to read, corner tags that do not fit the table...). What calibrate refuses is refused for a live
+camera, which the player can fix as calibrate says (:func:`refuse_unfit`: one refusal naming every
+reason; calibrate's warnings are shown). Footage already filmed cannot be fixed: it is read all
+the same, and what calibrate would refuse is said as warnings (:func:`refusals_as_warnings`);
+calibrate's milder warnings, advice for setting up a camera, are left out there.
 """
 
 from __future__ import annotations
@@ -152,15 +155,15 @@ def refuse_unfit(report: QualityReport, source: str) -> tuple[str, ...]:
     return report.warnings
 
 
-def refusals_as_warnings(report: QualityReport, source: str) -> list[str]:
-    """What ``calibrate`` would refuse in the set-up seen in ``source``, as warnings: for footage
-    already filmed, which cannot be filmed again (the replay goes ahead and says why it may be
-    wrong). Calibrate's milder warnings (no lens calibration, tags under the reliable size) are
-    advice for the next set-up and are left out."""
-    return [
+def refusals_as_warnings(report: QualityReport, source: str) -> tuple[str, ...]:
+    """What ``calibrate`` would refuse in the set-up filmed in ``source``, as warnings: footage
+    cannot be filmed again, so it is read all the same and the warnings say why it may be
+    misread. Calibrate's milder warnings (no lens calibration, tags under the reliable size) are
+    advice for setting up a camera and are left out."""
+    return tuple(
         f"calibrate would refuse the set-up filmed in {source}, so pieces may be misread: {r}"
         for r in report.refusals
-    ]
+    )
 
 
 def smallest_tag_mm(sizes_mm: Sequence[float], default_mm: float = 10.0) -> float:
@@ -192,13 +195,15 @@ def checked_profile(
     *,
     source: str,
     tag_mm: float,
+    live: bool,
     max_frames: int = 90,
 ) -> tuple[TableProfile, CornerFrames, tuple[str, ...]]:
-    """The table mapped from the first frames, judged as ``calibrate`` judges it: refused
-    (UserError) for what calibrate refuses, else the profile, what was gathered and the
-    warnings to show."""
+    """The table mapped from the first frames of ``source``, judged as ``calibrate`` judges it:
+    from a ``live`` camera, refused (UserError) for what calibrate refuses; else the profile,
+    what was gathered and the warnings to show (for footage, what calibrate would refuse)."""
     profile, gathered = profile_from_frames(
         frames, detector, width_in, depth_in, max_frames=max_frames
     )
-    warnings = refuse_unfit(judge(profile, gathered, tag_mm), source)
+    report = judge(profile, gathered, tag_mm)
+    warnings = refuse_unfit(report, source) if live else refusals_as_warnings(report, source)
     return profile, gathered, warnings

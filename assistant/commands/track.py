@@ -4,9 +4,10 @@ One JSON object per processed frame: ``{"frame": i, "t": s, "settled": bool, "ta
 "x", "y", "heading", "state"}]}``, tag centres in table inches (x right, y away from the player,
 from the play area's left front corner) at the tags' plane height; corner tags excluded. Without
 ``--profile`` the table is mapped from the corner tags in the first frames (said on stderr) and
-the set-up is judged as ``calibrate`` judges it, for base tags of ``--tag-mm``: what calibrate
-refuses (a moving camera, a camera tilted too far, tags too small to read...) is refused with the
-same reasons, and its warnings are printed on stderr.
+the set-up is judged as ``calibrate`` judges it, for base tags of ``--tag-mm``: from a camera,
+what calibrate refuses (a moving camera, a camera tilted too far, tags too small to read...) is
+refused with the same reasons and its warnings are printed on stderr; footage, which cannot be
+filmed again, is tracked all the same, with what calibrate would refuse said on stderr.
 """
 
 from __future__ import annotations
@@ -127,8 +128,9 @@ def snapshot_record(snapshot: BoardSnapshot) -> dict[str, object]:
 
 
 def _fit_profile(source: FrameSource, args: argparse.Namespace, detector: Detector) -> TableProfile:
-    """The table mapped from the source's first frames, refused as calibrate refuses it."""
+    """The table mapped from the source's first frames, judged as calibrate judges it."""
     from assistant.table_fit import checked_profile
+    from vision.sources import CameraSource
 
     profile, gathered, warnings = checked_profile(
         source,
@@ -137,6 +139,7 @@ def _fit_profile(source: FrameSource, args: argparse.Namespace, detector: Detect
         args.depth,
         source=args.source,
         tag_mm=args.tag_mm,
+        live=isinstance(source, CameraSource),
         max_frames=150,
     )
     print(

@@ -116,11 +116,18 @@ def fit_checked_profile(
     echo: Callable[[str], None] = print,
 ) -> TableProfile:
     """The table mapped from the corner tags in the first frames of a source, judged as
-    ``calibrate`` judges a set-up for base tags of ``tag_mm``: refused (UserError) with
-    calibrate's reasons before anything is written, else its warnings are echoed."""
+    ``calibrate`` judges a set-up for base tags of ``tag_mm``: from a camera, refused
+    (UserError) with calibrate's reasons before anything is written; its warnings (for footage,
+    what calibrate would refuse) are echoed."""
     with open_source(source_spec) as source:
         profile, _, warnings = checked_profile(
-            source, Detector(), width_in, depth_in, source=source_spec, tag_mm=tag_mm
+            source,
+            Detector(),
+            width_in,
+            depth_in,
+            source=source_spec,
+            tag_mm=tag_mm,
+            live=isinstance(source, CameraSource),
         )
     for warning in warnings:
         echo(f"Warning: {warning}")
