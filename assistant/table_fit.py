@@ -194,16 +194,18 @@ def checked_profile(
     depth_in: float,
     *,
     source: str,
-    tag_mm: float,
+    tag_mm: float | None,
     live: bool,
+    tags: Sequence[TagSize] = (),
     max_frames: int = 90,
 ) -> tuple[TableProfile, CornerFrames, tuple[str, ...]]:
-    """The table mapped from the first frames of ``source``, judged as ``calibrate`` judges it:
-    from a ``live`` camera, refused (UserError) for what calibrate refuses; else the profile,
-    what was gathered and the warnings to show (for footage, what calibrate would refuse)."""
+    """The table mapped from the first frames of ``source``, judged as ``calibrate`` judges it
+    for the tags given (:func:`judge`): from a ``live`` camera, refused (UserError) for what
+    calibrate refuses; else the profile, what was gathered and the warnings to show (for
+    footage, what calibrate would refuse)."""
     profile, gathered = profile_from_frames(
         frames, detector, width_in, depth_in, max_frames=max_frames
     )
-    report = judge(profile, gathered, tag_mm)
+    report = judge(profile, gathered, tag_mm, tags)
     warnings = refuse_unfit(report, source) if live else refusals_as_warnings(report, source)
     return profile, gathered, warnings

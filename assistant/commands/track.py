@@ -4,7 +4,7 @@ One JSON object per processed frame: ``{"frame": i, "t": s, "settled": bool, "ta
 "x", "y", "heading", "state"}]}``, tag centres in table inches (x right, y away from the player,
 from the play area's left front corner) at the tags' plane height; corner tags excluded. Without
 ``--profile`` the table is mapped from the corner tags in the first frames (said on stderr) and
-the set-up is judged as ``calibrate`` judges it, for base tags of ``--tag-mm``: from a camera,
+the set-up is judged as ``calibrate`` judges it, for the tags of ``--kit`` or ``--tag-mm``: from a camera,
 what calibrate refuses (a moving camera, a camera tilted too far, tags too small to read...) is
 refused with the same reasons and its warnings are printed on stderr; footage, which cannot be
 filmed again, is tracked all the same, with what calibrate would refuse said on stderr.
@@ -65,9 +65,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--tag-mm",
         type=float,
-        default=10.0,
-        help="side of the smallest base tag tracked, mm: without --profile the set-up is judged "
-        "as calibrate judges it for this size (refused under 16 px; default 10)",
+        default=None,
+        help="side of the base tags, mm, when you have no kit file: without --profile the set-up "
+        "is judged as calibrate judges it for this size (refused under 16 px)",
     )
     parser.add_argument("--dictionary", default=None, help="ArUco dictionary (default: profile's)")
     parser.add_argument(
@@ -129,9 +129,11 @@ def snapshot_record(snapshot: BoardSnapshot) -> dict[str, object]:
 
 def _fit_profile(source: FrameSource, args: argparse.Namespace, detector: Detector) -> TableProfile:
     """The table mapped from the source's first frames, judged as calibrate judges it."""
+    from assistant.kit_files import kit_in_use, kit_tag_sizes
     from assistant.table_fit import checked_profile
     from vision.sources import CameraSource
 
+    kit = kit_in_use(args.kit)
     profile, gathered, warnings = checked_profile(
         source,
         detector,
@@ -139,6 +141,7 @@ def _fit_profile(source: FrameSource, args: argparse.Namespace, detector: Detect
         args.depth,
         source=args.source,
         tag_mm=args.tag_mm,
+        tags=() if kit is None else kit_tag_sizes(kit.kit),
         live=isinstance(source, CameraSource),
         max_frames=150,
     )
@@ -178,8 +181,10 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--max-frames must be 1 or more, got {args.max_frames}")
     if args.hold_s < 0:
         raise UserError(f"--hold-s must be 0 or more, got {args.hold_s}")
-    if args.tag_mm <= 0:
+    if args.tag_mm is not None and args.tag_mm <= 0:
         raise UserError(f"--tag-mm must be positive, got {args.tag_mm}")
+    if args.tag_mm is not None and args.kit is not None:
+        raise UserError("give --kit or --tag-mm, not both: the kit gives every tag's size")
     from calibration.profile import load_profile
     from calibration.table import CORNER_IDS
     from vision.detector import Detector

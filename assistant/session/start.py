@@ -13,11 +13,11 @@ import json
 import secrets
 import sys
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from assistant.errors import UserError
-from assistant.kit_files import KitInUse, kit_in_use, kit_words, with_kit
+from assistant.kit_files import KitInUse, kit_in_use, kit_tag_sizes, kit_words, with_kit
 from assistant.live_hub import LiveHub
 from assistant.recorder import SessionRecorder
 from assistant.scenarios import load_game
@@ -48,6 +48,7 @@ from assistant.table_fit import checked_profile, profile_from_frames, smallest_t
 from assistant.web.auth import token_banner
 from assistant.web.server import ServerHandle, serve
 from calibration.profile import TableProfile, load_profile
+from calibration.quality import TagSize
 from calibration.safe_files import FileLock
 from engine.actions import Action
 from engine.errors import EngineError
@@ -91,7 +92,7 @@ def read_declarations(path: Path) -> tuple[Action, ...]:
     return tuple(actions)
 
 
-def _kit_for(opts: SessionOptions, profile: TableProfile) -> KitInUse | None:
+def _kit_for(opts: SessionOptions, profile: TableProfile | None) -> KitInUse | None:
     """The kit the table is read with: --kit, the profile's, or on --resume the saved game's."""
     used = kit_in_use(opts.kit, opts.profile, profile if opts.profile is not None else None)
     if used is None and opts.resume is not None:
@@ -112,13 +113,14 @@ def fit_checked_profile(
     width_in: float,
     depth_in: float,
     *,
-    tag_mm: float,
+    tag_mm: float | None,
+    tags: Sequence[TagSize] = (),
     echo: Callable[[str], None] = print,
 ) -> TableProfile:
     """The table mapped from the corner tags in the first frames of a source, judged as
-    ``calibrate`` judges a set-up for base tags of ``tag_mm``: from a camera, refused
-    (UserError) with calibrate's reasons before anything is written; its warnings (for footage,
-    what calibrate would refuse) are echoed."""
+    ``calibrate`` judges a set-up for base tags of ``tag_mm`` or a kit's ``tags``: from a
+    camera, refused (UserError) with calibrate's reasons before anything is written; its
+    warnings (for footage, what calibrate would refuse) are echoed."""
     with open_source(source_spec) as source:
         profile, _, warnings = checked_profile(
             source,
@@ -127,6 +129,7 @@ def fit_checked_profile(
             depth_in,
             source=source_spec,
             tag_mm=tag_mm,
+            tags=tags,
             live=isinstance(source, CameraSource),
         )
     for warning in warnings:
@@ -257,17 +260,20 @@ def _profile_for(
 ) -> TableProfile:
     """The table profile (``--profile``, or fitted from the source's corner tags and judged as
     ``calibrate`` judges it), checked against the scenario's table."""
-    profile = (
-        load_profile(opts.profile)
-        if opts.profile is not None
-        else fit_checked_profile(
+    if opts.profile is not None:
+        profile = load_profile(opts.profile)
+    else:  # judged for the kit's tags when one is given, else for the scenario's smallest
+        kit_first = _kit_for(opts, None)
+        profile = fit_checked_profile(
             opts.source,
             scenario.table.width_in,
             scenario.table.depth_in,
-            tag_mm=smallest_tag_mm([t.size_mm for u in scenario.units for t in u.tags]),
+            tag_mm=None
+            if kit_first is not None
+            else smallest_tag_mm([t.size_mm for u in scenario.units for t in u.tags]),
+            tags=() if kit_first is None else kit_tag_sizes(kit_first.kit),
             echo=echo,
         )
-    )
     table = scenario.table
     if (profile.width_in, profile.depth_in) != (table.width_in, table.depth_in):
         raise UserError(

@@ -99,15 +99,26 @@ def test_track_without_profile_says_what_calibrate_refuses(table_folder, tmp_pat
     refuses (here 10 mm tags at 14 px). Footage cannot be filmed again, so it is tracked, and
     calibrate's reason is said on stderr before the first frame."""
     source = str(table_folder)
-    assert main(["calibrate", "--source", source, "--save", str(tmp_path / "p.json")]) == 2
+    save = ["--save", str(tmp_path / "p.json")]
+    assert main(["calibrate", "--source", source, "--tag-mm", "10", *save]) == 2
     calibrate_err = capsys.readouterr().err
     reason = calibrate_err.split("reliably: ", 1)[1].strip()
     assert "10 mm tags are 14 px wide" in reason
-    assert main(["track", source, "--json"]) == 0
+    assert main(["track", source, "--json", "--tag-mm", "10"]) == 0
     captured = capsys.readouterr()
     said = [line for line in captured.err.splitlines() if "calibrate would refuse" in line]
     assert len(said) == 1 and said[0].startswith("soloscope track: warning:") and reason in said[0]
     assert len(captured.out.strip().splitlines()) == 4
+    assert main(["track", source, "--json"]) == 0  # no tag size given: not judged, as calibrate
+    assert "calibrate would refuse" not in capsys.readouterr().err
+
+
+def test_track_tag_mm_must_be_a_size_and_not_beside_a_kit(table_folder, tmp_path, capsys):
+    assert main(["track", str(table_folder), "--tag-mm", "0"]) == 2
+    assert "--tag-mm must be positive, got 0" in capsys.readouterr().err
+    kit = str(tmp_path / "kit.kit.json")
+    assert main(["track", str(table_folder), "--tag-mm", "12", "--kit", kit]) == 2
+    assert "give --kit or --tag-mm, not both" in capsys.readouterr().err
 
 
 def test_track_with_corner_tags_missing_in_some_frames(table_folder, tmp_path, capsys):

@@ -100,13 +100,13 @@ def test_replay_goes_ahead_and_says_what_calibrate_would_refuse(setups, setup, t
 
 
 def test_a_still_straight_camera_is_judged_for_the_tags_in_use(tmp_path, capsys):
-    """At 1.43 px/mm, 10 mm tags (track's default) are refused and 20 mm ones are not: track
-    judges --tag-mm; the replay judges the scenario's smallest base tag, or without a scenario
-    the smallest tag it sees."""
+    """At 1.43 px/mm, 10 mm tags are refused and 20 mm ones are not: track judges --tag-mm;
+    the replay judges the scenario's smallest base tag, or without a scenario the smallest tag
+    it sees."""
     still = _folder(tmp_path, [SynthCamera()] * 3)
     assert main(["track", str(still), "--json", "--tag-mm", "20"]) == 0
     assert "calibrate would refuse" not in capsys.readouterr().err
-    assert main(["track", str(still), "--json"]) == 0
+    assert main(["track", str(still), "--json", "--tag-mm", "10"]) == 0
     assert "10 mm tags are 14 px wide" in capsys.readouterr().err
     bare = run_replay(ReplayOptions(footage=still, out_dir=tmp_path / "bare"))
     assert not [w for w in bare.warnings if "calibrate would refuse" in w]
