@@ -18,7 +18,6 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from assistant.commands.calibrate import profile_from_frames
 from assistant.footage import battle_scene, overhead_camera
 from assistant.live_hub import Command
 from assistant.scenarios import load_game
@@ -27,6 +26,7 @@ from assistant.session.game import Stage
 from assistant.session.reader import TableReader
 from assistant.session.view import build_view
 from assistant.speech import Speaker, wav_duration_s
+from assistant.table_fit import profile_from_frames
 from tests.session.live_games import live_game
 from vision.detector import Detector
 from vision.render.frame import render_frame
