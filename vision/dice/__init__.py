@@ -27,12 +27,14 @@ from calibration.tray import (
     locate_tray,
     standalone_tray,
 )
+from vision.dice.photo import SURE, read_photo
 from vision.dice.reader import read_view
 from vision.dice.size import estimate_die_side
 from vision.dice.types import DiceRead, DieFound, DieUnread, Unreadable
 from vision.dice.view import DiceView, image_view, tray_view
 
 __all__ = [
+    "SURE",
     "DiceRead",
     "DiceView",
     "DieFound",
@@ -115,7 +117,14 @@ def _table_from_corner_tags(
 
 def read_dice(image: npt.NDArray[np.uint8], view: DiceView | None = None) -> DiceRead:
     """Read the dice in a BGR (or grey) camera image: through ``view`` (from :func:`tray_view`
-    with the table profile), or as :func:`view_of_image` decides."""
+    with the table profile), or as :func:`view_of_image` decides. A tray's view is read by the
+    tray reader (:mod:`vision.dice.reader`); a whole picture by the photo reader
+    (:mod:`vision.dice.photo`), which reports a value under :data:`SURE` confidence as an
+    unsure die with its guess."""
     if image.ndim == 2:
         image = np.repeat(image[..., None], 3, axis=2)
-    return read_view(image, view if view is not None else view_of_image(image))
+    if view is None:
+        view = view_of_image(image)
+    if view.maps is None:
+        return read_photo(image, view)
+    return read_view(image, view)

@@ -19,6 +19,8 @@ class Unreadable(StrEnum):
     """Its pips do not form a die face."""
     EDGE = "edge"
     """Partly outside the tray or the picture."""
+    UNSURE = "unsure"
+    """Its face was read, but not surely enough to give the value without asking."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,10 @@ class DieUnread:
     x_px: float
     y_px: float
     tray_mm: tuple[float, float] | None = None
+    guess: int | None = None
+    """For an unsure die: the value it most likely shows (to ask the player about)."""
+    confidence: float = 0.0
+    """For an unsure die: how surely ``guess`` was read, 0-1 (under the reader's threshold)."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,139 @@
+"""Which face a small set of pips shows, allowing for the way real dice and real cameras bend
+the ideal layout.
+
+A face's pips are fitted to the layout of its value by an affine map (any turn, the
+foreshortening of a camera that looks down at a slant, and the makers' habit of setting the
+two rows of a six closer together than the pips of a four): the pips are matched to the
+layout's places under every ordering at once and the ordering with the smallest residual is
+kept. Three pips must lie on a line, evenly spaced; two pips are a diagonal. What comes out is
+the face's value, centre, the die's side and axes in pixels, and how well and how squarely the
+pips fit. Whether the fitted face is really a die's top face is judged by
+:mod:`vision.dice.photo`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+F64 = npt.NDArray[np.float64]
+
+PIP_OFFSET = 0.27
+"""A corner pip's offset from the face centre along one axis, over the die's side."""
+HALF_SIDE = 0.5 / PIP_OFFSET
+"""Half the die's side in layout units (a corner pip sits at (1, 1))."""
+
+LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
+    4: ((-1, -1), (1, -1), (1, 1), (-1, 1)),
+    5: ((-1, -1), (1, -1), (1, 1), (-1, 1), (0, 0)),
+    6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
+}
+"""Places of the four, five and six in layout units (the others are fitted otherwise)."""
+
+
+@dataclass(frozen=True)
+class PatternFit:
+    """Pips fitted to one face layout (image or view pixels)."""
+
+    value: int
+    centre: F64
+    """The face centre (the layout's origin), pixels."""
+    axes: F64
+    """2 x 2: the layout's unit vectors u, v in pixels (columns), so that a place (i, j) lies at
+    centre + axes @ (i, j)."""
+    residual: float
+    """RMS distance of the pips from their places, over the pip offset."""
+    squash: float
+    """Smaller over larger singular value of ``axes`` (1: seen square-on; a six's columns sit
+    closer than its rows on many dice, so a six squarely seen may measure 0.6)."""
+    skew_deg: float
+    """How far the layout's axes are from a right angle, degrees."""
+
+    offset_px: float = 0.0
+    """The pip offset (centre to a corner pip along one axis), pixels: the larger axis."""
+
+    @property
+    def side_px(self) -> float:
+        """The die's side, pixels."""
+        return self.offset_px / PIP_OFFSET
+
+    def to_layout(self, points: F64) -> F64:
+        """Pixel points (N, 2) in layout units."""
+        return np.asarray(
+            np.linalg.solve(self.axes, (np.asarray(points) - self.centre).T).T, dtype=np.float64
+        )
+
+
+@cache
+def _orderings(value: int) -> tuple[npt.NDArray[np.intp], F64]:
+    """Every ordering of ``value`` pips (n!, n) and the least-squares solver of the layout's
+    affine fit (3, n)."""
+    places = np.array(LAYOUTS[value], dtype=np.float64)
+    design = np.hstack([places, np.ones((len(places), 1))])
+    perms = np.array(list(itertools.permutations(range(value))), dtype=np.intp)
+    return perms, np.linalg.pinv(design)
+
+
+def fit_pattern(points: F64) -> PatternFit | None:
+    """The layout that ``points`` (N, 2 pixels; N = 2-6) fit best, or None when they make no
+    face (three not on an even line, four to six on no affine copy of their layout)."""
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    n = len(pts)
+    if n == 2:
+        return _diagonal(pts[0], pts[1], 2, 0.0)
+    if n == 3:
+        return _three(pts)
+    if n not in LAYOUTS:
+        return None
+    perms, solver = _orderings(n)
+    q = pts[perms]  # (P, n, 2)
+    coef = np.einsum("kn,pnd->pkd", solver, q)  # (P, 3, 2): rows u, v, centre
+    places = np.array(LAYOUTS[n], dtype=np.float64)
+    design = np.hstack([places, np.ones((n, 1))])
+    fitted = np.einsum("nk,pkd->pnd", design, coef)
+    err = np.sqrt(((fitted - q) ** 2).sum(axis=2).mean(axis=1))
+    best = int(np.argmin(err))
+    axes = coef[best, :2, :].T  # columns u, v
+    centre = coef[best, 2, :]
+    sv = np.linalg.svd(axes, compute_uv=False)
+    if sv[1] <= 1e-6:
+        return None
+    squash = float(sv[1] / sv[0])
+    cosang = float(axes[:, 0] @ axes[:, 1]) / float(
+        np.linalg.norm(axes[:, 0]) * np.linalg.norm(axes[:, 1])
+    )
+    skew = abs(90.0 - math.degrees(math.acos(max(-1.0, min(1.0, cosang)))))
+    return PatternFit(n, centre, axes, float(err[best]) / float(sv[0]), squash, skew, float(sv[0]))
+
+
+def _diagonal(a: F64, b: F64, value: int, residual: float) -> PatternFit:
+    """A two (or three) from the two corner pips of its diagonal: a square face whose
+    diagonal runs from ``a`` to ``b``."""
+    centre = (a + b) / 2.0
+    d = (b - a) / 2.0  # centre to b = u + v for a square layout
+    rot = np.array([[0.0, -1.0], [1.0, 0.0]])
+    perp = rot @ d
+    u = (d + perp) / 2.0
+    v = (d - perp) / 2.0
+    axes = np.stack([u, v], axis=1)
+    return PatternFit(value, centre, axes, residual, 1.0, 0.0, float(np.linalg.norm(u)))
+
+
+def _three(pts: F64) -> PatternFit | None:
+    """Three pips on an even line (the middle one at the ends' midpoint), as a diagonal."""
+    best: PatternFit | None = None
+    for mid in range(3):
+        a, b = (pts[i] for i in range(3) if i != mid)
+        length = float(np.linalg.norm(b - a))
+        if length <= 1e-6:
+            continue
+        off = float(np.linalg.norm(pts[mid] - (a + b) / 2.0)) / (length / 2.0)
+        resid = off * math.sqrt(2.0)  # in pip offsets: half the diagonal is sqrt(2) of them
+        if best is None or resid < best.residual:
+            best = _diagonal(a, b, 3, resid)
+    return best
