@@ -3,7 +3,9 @@
 With ``--profile`` the dice are read in the profile's tray (or the tray its two tags name in the
 picture); without, in the tray the tags name, or else in the whole picture. ``--json`` prints one
 object per frame: ``{"dice": [{"value", "x", "y", "confidence"}], "unreadable": N}`` with centres
-in image pixels.
+in image pixels. A die whose value is not read surely (confidence under 0.9) is not in
+``dice``: it counts in ``unreadable``, and the words name it unsure with the value it looks
+like, for the player to check.
 """
 
 from __future__ import annotations
@@ -68,7 +70,14 @@ def describe(reading: DiceRead) -> list[str]:
         f"{' '.join(map(str, values)) or '-'}" + (f" (total {sum(values)})" if values else "")
     ]
     for u in reading.unreadable:
-        lines.append(f"not read ({u.reason.value}) at x={u.x_px:.0f}, y={u.y_px:.0f} px")
+        where = f"at x={u.x_px:.0f}, y={u.y_px:.0f} px"
+        if u.guess is not None:
+            lines.append(
+                f"unsure {where}: it looks like a {u.guess} (confidence {u.confidence:.2f}); "
+                "check it"
+            )
+        else:
+            lines.append(f"not read ({u.reason.value}) {where}")
     return lines
 
 

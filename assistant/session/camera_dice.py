@@ -98,6 +98,7 @@ _REASON = {
     Unreadable.BLURRED: "is too blurred to count",
     Unreadable.UNCLEAR: "shows pips I cannot make out",
     Unreadable.EDGE: "is half off the tray",
+    Unreadable.UNSURE: "shows a face I cannot read for sure",
 }
 
 

@@ -126,5 +126,8 @@ def read_dice(image: npt.NDArray[np.uint8], view: DiceView | None = None) -> Dic
     if view is None:
         view = view_of_image(image)
     if view.maps is None:
-        return read_photo(image, view)
+        from vision.detector import Detector
+
+        tags = [np.asarray(t.corners_px, dtype=np.float64) for t in Detector().detect(image)]
+        return read_photo(image, view, tags)
     return read_view(image, view)

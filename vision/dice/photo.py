@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +40,11 @@ WEIGHTS_FILE = Path(__file__).with_name("confidence.json")
 CONFIDENCE_WEIGHTS = np.array(json.loads(WEIGHTS_FILE.read_text())["weights"], dtype=np.float64)
 """One weight per feature, then the bias."""
 
+TAG_MARGIN = 1.4
+"""A tag's cells and white margin, over its black square: no pips there."""
+FACE_L_SHARE = {Polarity.DARK: 0.2, Polarity.LIGHT: 0.6}
+"""How much the face's lightness around two pips of one face may differ, over the lighter
+(the ring around a light pip catches the glow of its neighbours)."""
 SIZE_SLACK = 1.4
 """How much smaller or larger than the estimated range a die may be (the estimate comes from
 pips and may miss the size of a few big or small dice)."""
@@ -91,28 +96,20 @@ class PhotoFace:
         return self.fit.side_px
 
 
-def _alike(a: Pip, b: Pip) -> bool:
-    """Two pips that could be on one face: same kind, about the same size, on faces about as
-    light."""
-    if a.polarity is not b.polarity:
-        return False
-    if max(a.diameter, b.diameter) > 1.5 * min(a.diameter, b.diameter):
-        return False
-    return abs(a.face_l - b.face_l) <= 20.0 + 0.2 * max(a.face_l, b.face_l)
-
-
 def _alike_matrix(pips: list[Pip]) -> npt.NDArray[np.bool_]:
-    """:func:`_alike` for every pair of pips at once."""
+    """For every pair of pips, whether they could be on one face: same kind, about the same
+    size, on faces about as light."""
     dark = np.array([p.polarity is Polarity.DARK for p in pips])
     diam = np.array([p.diameter for p in pips])
     face_l = np.array([p.face_l for p in pips])
     big = np.maximum(diam[:, None], diam[None, :])
     small = np.minimum(diam[:, None], diam[None, :])
     light = np.maximum(face_l[:, None], face_l[None, :])
+    share = np.where(dark[:, None], FACE_L_SHARE[Polarity.DARK], FACE_L_SHARE[Polarity.LIGHT])
     return np.asarray(
         (dark[:, None] == dark[None, :])
         & (big <= 1.5 * small)
-        & (np.abs(face_l[:, None] - face_l[None, :]) <= 20.0 + 0.2 * light)
+        & (np.abs(face_l[:, None] - face_l[None, :]) <= 20.0 + share * light)
     )
 
 
@@ -412,10 +409,11 @@ def confidence(face: PhotoFace, typical: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
-def read_photo(image: Image, view: DiceView) -> DiceRead:
+def read_photo(image: Image, view: DiceView, tags_px: Sequence[F64] = ()) -> DiceRead:
     """Read the dice in a photo through its whole-image ``view``: the values read surely,
-    and the dice seen but not read surely (unsure, with the value guessed)."""
-    faces, typical, scale = photo_faces(image, view)
+    and the dice seen but not read surely (unsure, with the value guessed). ``tags_px``: the
+    corners (4 x 2, image pixels) of the tags in the picture, whose cells are no pips."""
+    faces, typical, scale = photo_faces(image, view, tags_px)
     found = []
     unsure = []
     for f in faces:
@@ -435,18 +433,29 @@ def read_photo(image: Image, view: DiceView) -> DiceRead:
             )
     found.sort(key=lambda d: (d.y_px, d.x_px))
     unsure.sort(key=lambda d: (d.y_px, d.x_px))
+    if not found:
+        # with no face read surely, the faces left are as likely specks as dice: a picture
+        # of no dice must report none (measured on the empty parts of the real photos)
+        return DiceRead((), ())
     return DiceRead(tuple(found), tuple(unsure))
 
 
-def photo_faces(image: Image, view: DiceView) -> tuple[list[PhotoFace], float, float]:
+def photo_faces(
+    image: Image, view: DiceView, tags_px: Sequence[F64] = ()
+) -> tuple[list[PhotoFace], float, float]:
     """The faces found in a photo (view pixels, each checked), the dice' typical side (view
-    pixels) and the view's scale (view pixels per image pixel)."""
+    pixels) and the view's scale (view pixels per image pixel). Pips on the tags whose
+    corners ``tags_px`` gives (image pixels) are left out."""
     top = view.render(image)
     if top.ndim == 2:
         top = cv2.cvtColor(top, cv2.COLOR_GRAY2BGR)
     lightness = cv2.cvtColor(top, cv2.COLOR_BGR2Lab)[..., 0].copy()
     s_lo, s_hi = view.die_side_px[0] / SIZE_SLACK, view.die_side_px[1] * SIZE_SLACK
     valid = np.full(lightness.shape, 255, np.uint8)
+    for quad in tags_px:
+        q = np.asarray(quad, dtype=np.float64).reshape(4, 2) * view.scale
+        grown = q.mean(axis=0) + TAG_MARGIN * (q - q.mean(axis=0))
+        cv2.fillConvexPoly(valid, np.round(grown).astype(np.int32), 0)
     smooth = cv2.GaussianBlur(lightness, (0, 0), max(0.8, 0.02 * s_lo))
     responses = pip_responses(lightness, int(np.clip(0.33 * s_hi, 7, 41)))
     pips = find_pips(lightness, responses, valid, (0.09 * s_lo, 0.32 * s_hi))
