@@ -1,4 +1,4 @@
-"""Dice benchmark: speed and accuracy of the d6 reader on rendered trays.
+"""Dice benchmark: speed and accuracy of the d6 reader on real photos and rendered trays.
 
 Run by ``make bench`` (not by the tests): ``.venv/bin/python benchmarks/dice_bench.py``.
 
@@ -9,6 +9,12 @@ tray image (the top-down view is made once per set-up, as the live loop does; it
 printed apart) and the accuracy: dice read exactly / dice present, misread, reported unreadable,
 missed, extra, and rolls whose count of dice seen is right. Then the same for harder sets (4K,
 mixed sizes and colours, worn pips and glare, a cocked die per roll).
+
+First, when ``../shared/realdata/dice`` is there, the photo reader on those real photos:
+dice with a certain value read right (confidence 0.9 or more), wrong, unsure (asked), missed,
+and readings where no die lies; overall, per value, per source, on the tuning photos and the
+held-out ones apart; the reliability table (values given per confidence band, share right,
+unsure dice with their guess included); milliseconds per photo and per die found.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.dice import read_dice, tray_view, view_of_image  # noqa: E402
+from vision.dice.realset import REALDATA, RealScore, load_photos  # noqa: E402
+from vision.dice.types import DieFound  # noqa: E402
 from vision.render.dice_sets import (  # noqa: E402
     DiceSet,
     Score,
@@ -62,11 +70,72 @@ def run_set(name: str, specs: list[DiceSet], seeds: range) -> None:
     )
 
 
+def real_photos() -> None:
+    """The photo reader on the real photos: counts, reliability, speed."""
+    if not (REALDATA / "labels.json").is_file():
+        print(f"dice reader, real photos: skipped ({REALDATA} is absent)")
+        return
+    print("dice reader, real photos (../shared/realdata/dice; tuning and held-out photos apart)")
+    halves = {False: RealScore(), True: RealScore()}
+    guesses = RealScore()
+    sources: dict[str, RealScore] = {}
+    ms: list[float] = []
+    dice_seen = 0
+    for photo in load_photos():
+        image = photo.image()
+        t0 = time.perf_counter()
+        reading = read_dice(image)
+        ms.append((time.perf_counter() - t0) * 1000)
+        dice_seen += reading.count
+        score = RealScore()
+        score.add(photo, reading)
+        halves[photo.held_out].merge(score)
+        sources.setdefault(photo.source, RealScore()).merge(score)
+        guessed = type(reading)(
+            reading.dice
+            + tuple(
+                DieFound(u.guess, u.x_px, u.y_px, u.confidence)
+                for u in reading.unreadable
+                if u.guess is not None
+            ),
+            (),
+        )
+        guesses.add(photo, guessed)
+    both = RealScore()
+    both.merge(halves[False])
+    both.merge(halves[True])
+    print(f"  {'all photos':<24} {both.line()}")
+    print(f"  {'tuning photos':<24} {halves[False].line()}")
+    print(f"  {'held-out photos':<24} {halves[True].line()}")
+    for name, score in sorted(sources.items()):
+        print(f"  {'source ' + name:<24} {score.line()}")
+    for value in range(1, 7):
+        tally = both.per_value.get(value, {})
+        total = sum(tally.values())
+        print(
+            f"  value {value}: right {tally.get('right', 0)}/{total}, "
+            f"wrong {tally.get('wrong', 0)}, unsure {tally.get('unread', 0)}, "
+            f"missed {tally.get('missed', 0)}"
+        )
+    for label, half in (("tuning", halves[False]), ("held-out", halves[True])):
+        print(f"  reliability of the values given, {label} photos:")
+        print("\n".join("  " + row for row in half.reliability()))
+    print("  reliability with the unsure dice' guesses (all photos):")
+    print("\n".join("  " + row for row in guesses.reliability()))
+    per_die = sum(ms) / max(1, dice_seen)
+    print(
+        f"  {statistics.median(ms):.0f} ms per photo (median, 640 px), "
+        f"{per_die:.1f} ms per die seen",
+        flush=True,
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rolls", type=int, default=6, help="rolls per set (default 6)")
     args = parser.parse_args()
     seeds = range(1, 1 + args.rolls)
+    real_photos()
     print("dice reader, rendered trays (table camera 0.8 m up, tray beside the play area)")
     for n in (2, 12, 40):
         specs = [DiceSet(n=n, surface=s) for s in SURFACES]
