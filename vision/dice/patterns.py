@@ -21,10 +21,10 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from vision.dice.faces import PIP_OFFSET
+
 F64 = npt.NDArray[np.float64]
 
-PIP_OFFSET = 0.27
-"""A corner pip's offset from the face centre along one axis, over the die's side."""
 HALF_SIDE = 0.5 / PIP_OFFSET
 """Half the die's side in layout units (a corner pip sits at (1, 1))."""
 

@@ -120,13 +120,13 @@ def find_faces(pips: list[Pip], side_px: tuple[float, float]) -> list[PhotoFace]
     if n < 2:
         return []
     s_lo, s_hi = side_px
-    reach = 2.0 * math.sqrt(2.0) * 0.27 * s_hi * 1.1
+    reach = 2.0 * math.sqrt(2.0) * PIP_OFFSET * s_hi * 1.1
     xy = np.array([[p.x, p.y] for p in pips], dtype=np.float64)
     dist = np.linalg.norm(xy[:, None] - xy[None, :], axis=2)
     like = _alike_matrix(pips)
     linked = like & (dist <= reach)
     np.fill_diagonal(linked, False)
-    span_lo = 2.0 * 0.27 * s_lo * 0.9
+    span_lo = 2.0 * PIP_OFFSET * s_lo * 0.9
     faces: list[PhotoFace] = []
 
     def grow(group: tuple[int, ...], options: list[int]) -> None:
