@@ -10,11 +10,12 @@ printed apart) and the accuracy: dice read exactly / dice present, misread, repo
 missed, extra, and rolls whose count of dice seen is right. Then the same for harder sets (4K,
 mixed sizes and colours, worn pips and glare, a cocked die per roll).
 
-First, when ``../shared/realdata/dice`` is there, the photo reader on those real photos:
-dice with a certain value read right (confidence 0.9 or more), wrong, unsure (asked), missed,
-and readings where no die lies; overall, per value, per source, on the tuning photos and the
-held-out ones apart; the reliability table (values given per confidence band, share right,
-unsure dice with their guess included); milliseconds per photo and per die found.
+First, when ``../shared/realdata/dice`` is there, the reader on those real photos: dice with
+a certain value read right (confidence 0.9 or more), wrong, unsure (asked), missed, and
+readings where no die lies; overall, on the held-out photos (never used to train or calibrate
+the nets) and the tuning ones apart, per source, per die size, per value; the reliability
+table (values given per confidence band, share right, unsure dice with their guess included);
+milliseconds per photo and per die.
 """
 
 from __future__ import annotations
@@ -23,12 +24,17 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.dice import read_dice, tray_view, view_of_image  # noqa: E402
+from vision.dice import DiceRead, read_dice, tray_view, view_of_image  # noqa: E402
+from vision.dice.learned import read_learned  # noqa: E402
 from vision.dice.realset import REALDATA, RealScore, load_photos  # noqa: E402
 from vision.dice.types import DieFound  # noqa: E402
 from vision.render.dice_sets import (  # noqa: E402
@@ -39,6 +45,7 @@ from vision.render.dice_sets import (  # noqa: E402
 )
 
 SURFACES = ("dark_felt", "light_paper", "light_wood")
+Image = npt.NDArray[np.uint8]
 
 
 def run_set(name: str, specs: list[DiceSet], seeds: range) -> None:
@@ -70,27 +77,41 @@ def run_set(name: str, specs: list[DiceSet], seeds: range) -> None:
     )
 
 
-def real_photos() -> None:
-    """The photo reader on the real photos: counts, reliability, speed."""
+def size_group(file: str) -> str:
+    """The die size of a real photo's dice, as the set's README groups them."""
+    if file.startswith("matteop65"):
+        return "dice 35-65 px"
+    if file.startswith("rune55") and int(file.split("-")[1].split(".")[0]) >= 4:
+        return "dice 80-250 px"
+    return "dice 25-50 px"
+
+
+def real_photos(read: Callable[[Image], DiceRead] = read_dice, name: str = "dice reader") -> None:
+    """A reader on the real photos: counts, reliability, speed."""
     if not (REALDATA / "labels.json").is_file():
-        print(f"dice reader, real photos: skipped ({REALDATA} is absent)")
+        print(f"{name}, real photos: skipped ({REALDATA} is absent)")
         return
-    print("dice reader, real photos (../shared/realdata/dice; tuning and held-out photos apart)")
+    print(f"{name}, real photos (../shared/realdata/dice; tuning and held-out photos apart)")
     halves = {False: RealScore(), True: RealScore()}
     guesses = RealScore()
     sources: dict[str, RealScore] = {}
+    sizes: dict[str, RealScore] = {}
     ms: list[float] = []
     dice_seen = 0
+    dice_labelled = 0
+    read(load_photos()[0].image())  # load what the reader loads before timing
     for photo in load_photos():
         image = photo.image()
         t0 = time.perf_counter()
-        reading = read_dice(image)
+        reading = read(image)
         ms.append((time.perf_counter() - t0) * 1000)
         dice_seen += reading.count
+        dice_labelled += len(photo.dice)
         score = RealScore()
         score.add(photo, reading)
         halves[photo.held_out].merge(score)
         sources.setdefault(photo.source, RealScore()).merge(score)
+        sizes.setdefault(size_group(photo.file), RealScore()).merge(score)
         guessed = type(reading)(
             reading.dice
             + tuple(
@@ -109,6 +130,8 @@ def real_photos() -> None:
     print(f"  {'held-out photos':<24} {halves[True].line()}")
     for name, score in sorted(sources.items()):
         print(f"  {'source ' + name:<24} {score.line()}")
+    for name, score in sorted(sizes.items()):
+        print(f"  {name:<24} {score.line()}")
     for value in range(1, 7):
         tally = both.per_value.get(value, {})
         total = sum(tally.values())
@@ -122,10 +145,10 @@ def real_photos() -> None:
         print("\n".join("  " + row for row in half.reliability()))
     print("  reliability with the unsure dice' guesses (all photos):")
     print("\n".join("  " + row for row in guesses.reliability()))
-    per_die = sum(ms) / max(1, dice_seen)
     print(
         f"  {statistics.median(ms):.0f} ms per photo (median, 640 px), "
-        f"{per_die:.1f} ms per die seen",
+        f"{sum(ms) / max(1, dice_labelled):.1f} ms per die in the photos, "
+        f"{sum(ms) / max(1, dice_seen):.1f} ms per die seen",
         flush=True,
     )
 
@@ -136,6 +159,7 @@ def main() -> int:
     args = parser.parse_args()
     seeds = range(1, 1 + args.rolls)
     real_photos()
+    real_photos(read_learned, "learned dice reader (vision.dice.learned, not yet in use)")
     print("dice reader, rendered trays (table camera 0.8 m up, tray beside the play area)")
     for n in (2, 12, 40):
         specs = [DiceSet(n=n, surface=s) for s in SURFACES]

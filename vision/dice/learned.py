@@ -1,0 +1,195 @@
+"""The learned dice reader: one reader for a tray's top-down view and for any picture of
+dice, built on two small nets (:mod:`vision.dice.net`, trained by ``make train-dice``).
+
+Not yet the reader :func:`vision.dice.read_dice` uses: on the real photos it finds nearly every
+die but reads too few of them surely (``benchmarks/dice_bench.py`` prints both readers side by
+side); :func:`read_learned` runs it.
+
+1. The finder (:func:`vision.dice.net.find`) marks die-top centres and sides. A tray's view
+   is searched once, shrunk so that a 16 mm die is the finder's middle size; a picture with no
+   tray is searched at :data:`PHOTO_SCALES`, coarsest first (:func:`photo_spots`).
+2. The face reader (:func:`vision.dice.net.read_faces`) reads a crop of each: not a die, a
+   value 1-6, or a die not lying flat. A value read with a probability of :data:`SURE` or more
+   is given; a die under it is reported unsure with its most likely value (to ask about);
+   a die not lying flat is reported cocked; a spot the face reader calls no die is dropped.
+
+Decided where the issue leaves room: a die whose top face runs off the picture (or off the
+tray's view) by more than a quarter of its side is reported at the edge, not read; a die that
+leans is reported cocked whatever its top face shows (the player re-rolls it, as RULES.md's
+dice procedures expect of a die that is not flat).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from calibration.pose import ASSUMED_FOCAL_PER_WIDTH
+from vision.dice.net import (
+    CLASSES,
+    COCKED,
+    FIND_NOMINAL_PX,
+    FIND_SIDE_PX,
+    Spot,
+    find,
+    read_faces,
+)
+from vision.dice.photo import SURE
+from vision.dice.types import DiceRead, DieFound, DieUnread, Unreadable
+from vision.dice.view import DIE_TOP_MM, DiceView
+
+Image = npt.NDArray[np.uint8]
+F64 = npt.NDArray[np.float64]
+
+NOT_A_DIE = 0.5
+"""Probability of "no die" from which a spot is dropped."""
+PHOTO_SCALES = (0.5, 0.13)
+"""Shrink factors a picture with no tray is searched at: dice of about 16-64 px at the
+first, about 62-250 px at the second."""
+EDGE_SHARE = 0.25
+"""How much of a die's side may lie outside the picture before it is reported at the edge."""
+TAG_MARGIN = 1.4
+"""A tag's cells and white margin, over its black square: no dice there."""
+
+
+def _merge(spots: list[Spot]) -> list[Spot]:
+    """Spots best first, dropping any whose centre lies within half a side of a better one."""
+    kept: list[Spot] = []
+    for s in sorted(spots, key=lambda s: -s.score):
+        if all(math.hypot(s.x - k.x, s.y - k.y) > 0.5 * max(s.side, k.side) for k in kept):
+            kept.append(s)
+    return kept
+
+
+def photo_spots(image: Image, tags_px: Sequence[F64] = ()) -> list[Spot]:
+    """The die-top centres in a picture with no tray (picture pixels), found at every scale
+    of :data:`PHOTO_SCALES` (none on the tags whose corners ``tags_px`` gives). Where spots of
+    a finer scale lie on a die of a coarser one, the face reader decides: they are its pips
+    (or marks) unless one of them is surer a die than the big one, which is then a clump of
+    small dice taken for one."""
+    lo, hi = FIND_SIDE_PX
+    levels = []
+    for scale in sorted(PHOTO_SCALES):
+        level = [
+            s
+            for s in find(image, scale)
+            if lo * 0.9 <= s.side * scale <= hi * 1.1 and not _on_tag(s, tags_px)
+        ]
+        levels.append(_merge(level))
+    if len(levels) < 2 or not levels[0]:
+        return [s for level in levels for s in level]
+    spots = [s for level in levels for s in level]
+    p_none = dict(zip(map(id, spots), read_faces(image, spots)[:, 0], strict=True))
+    dropped: set[int] = set()
+    for big in levels[0]:
+        if p_none[id(big)] >= NOT_A_DIE:
+            continue
+        small = [s for level in levels[1:] for s in level if _inside(s, big)]
+        if small and min(p_none[id(s)] for s in small) < p_none[id(big)]:
+            dropped.add(id(big))
+        else:
+            dropped.update(id(s) for s in small)
+    return [s for s in spots if id(s) not in dropped]
+
+
+def _inside(s: Spot, big: Spot) -> bool:
+    """Whether ``s`` lies on the top face of the much larger ``big``."""
+    return big.side > 1.5 * s.side and math.hypot(s.x - big.x, s.y - big.y) < 0.6 * big.side
+
+
+def _on_tag(s: Spot, tags_px: Sequence[F64]) -> bool:
+    for quad in tags_px:
+        q = np.asarray(quad, dtype=np.float64).reshape(4, 2)
+        grown = q.mean(axis=0) + TAG_MARGIN * (q - q.mean(axis=0))
+        if cv2.pointPolygonTest(grown.astype(np.float32), (s.x, s.y), False) >= 0:
+            return True
+    return False
+
+
+def read_spots(picture: Image, spots: list[Spot]) -> list[tuple[Spot, npt.NDArray[np.float64]]]:
+    """Each spot with the face reader's probabilities (:data:`vision.dice.net.CLASSES`),
+    spots it calls no die left out, and of two dice on one place the surer kept."""
+    probs = read_faces(picture, spots)
+    dice = [(s, p) for s, p in zip(spots, probs, strict=True) if p[0] < NOT_A_DIE]
+    dice.sort(key=lambda sp: sp[1][0])
+    kept: list[tuple[Spot, npt.NDArray[np.float64]]] = []
+    for s, p in dice:
+        if all(math.hypot(s.x - k.x, s.y - k.y) > 0.6 * min(s.side, k.side) for k, _ in kept):
+            kept.append((s, p))
+    return kept
+
+
+def read_view(image: Image, view: DiceView, tags_px: Sequence[F64] = ()) -> DiceRead:
+    """Read the dice in a BGR camera image through ``view``: a tray's top-down view (from
+    :func:`vision.dice.view.tray_view`) or the whole picture (``tags_px``: the corners of tags
+    in it, image pixels, where no die is looked for)."""
+    top = view.render(image)
+    if view.px_per_mm is not None:
+        scale = FIND_NOMINAL_PX / (DIE_TOP_MM * view.px_per_mm)
+        spots = _merge(find(top, scale))
+    else:
+        spots = photo_spots(top, [np.asarray(q, np.float64) * view.scale for q in tags_px])
+    found: list[DieFound] = []
+    unread: list[DieUnread] = []
+    h, w = top.shape[:2]
+    for s, p in read_spots(top, spots):
+        xy = view.to_image_px((s.x, s.y))[0]
+        mm = view.to_tray_mm((s.x, s.y))
+        tray_mm = None if mm is None else (float(mm[0, 0]), float(mm[0, 1]))
+        x, y = float(xy[0]), float(xy[1])
+        if (
+            view.valid is not None
+            and view.valid[min(h - 1, max(0, round(s.y))), min(w - 1, max(0, round(s.x)))] == 0
+        ):
+            continue  # on a tag or outside the camera image
+        out = EDGE_SHARE * s.side
+        if (
+            s.x - s.side / 2 < -out
+            or s.y - s.side / 2 < -out
+            or s.x + s.side / 2 > w - 1 + out
+            or s.y + s.side / 2 > h - 1 + out
+        ):
+            unread.append(DieUnread(Unreadable.EDGE, x, y, tray_mm))
+            continue
+        value = int(np.argmax(p[1:7])) + 1
+        if int(np.argmax(p[1:])) + 1 == COCKED:
+            unread.append(DieUnread(Unreadable.COCKED, x, y, tray_mm))
+        elif p[value] >= SURE:
+            found.append(
+                DieFound(value, x, y, float(p[value]), side_px=s.side / view.scale, tray_mm=tray_mm)
+            )
+        else:
+            unread.append(
+                DieUnread(Unreadable.UNSURE, x, y, tray_mm, guess=value, confidence=float(p[value]))
+            )
+    found.sort(key=lambda d: (d.y_px, d.x_px))
+    unread.sort(key=lambda d: (d.y_px, d.x_px))
+    return DiceRead(tuple(found), tuple(unread), view.tray_mm)
+
+
+def read_learned(image: Image, view: DiceView | None = None) -> DiceRead:
+    """Read the dice in a BGR (or grey) camera image with the learned reader: through a
+    tray's ``view``, or the whole picture (its tags found and left out)."""
+    if image.ndim == 2:
+        image = np.repeat(image[..., None], 3, axis=2)
+    if view is not None and view.maps is not None:
+        return read_view(image, view)
+    from vision.detector import Detector
+
+    h, w = image.shape[:2]
+    whole = DiceView(
+        maps=None,
+        size_px=(w, h),
+        die_side_px=(8.0, float(max(w, h))),
+        nadir_px=((w - 1) / 2.0, (h - 1) / 2.0),
+        camera_px=ASSUMED_FOCAL_PER_WIDTH * w,
+    )
+    tags = [np.asarray(t.corners_px, dtype=np.float64) for t in Detector().detect(image)]
+    return read_view(image, whole, tags)
+
+
+__all__ = ["CLASSES", "photo_spots", "read_learned", "read_spots", "read_view"]

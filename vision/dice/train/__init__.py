@@ -1,0 +1,2 @@
+"""Training the dice networks: procedural pictures of dice (:mod:`.synth`), the training
+script (:mod:`.train`, needs PyTorch: ``make train-dice``)."""
