@@ -13,7 +13,7 @@ import numpy as np
 
 from vision.dice import net
 from vision.dice.net import CROP_PX, CROP_SIDES, crop
-from vision.dice.train.synth import draw_scene
+from vision.dice.train.scene import draw_scene
 
 
 def test_the_weights_are_small_and_described() -> None:

@@ -26,7 +26,8 @@ import numpy.typing as npt
 
 from vision.dice.net import CROP_PX, FIND_NOMINAL_PX, FIND_SIDE_PX, STRIDE, crop
 from vision.dice.realset import REALDATA, load_photos
-from vision.dice.train.synth import SynthDie, draw_scene
+from vision.dice.train.scene import draw_scene
+from vision.dice.train.synth import SynthDie
 
 Image = npt.NDArray[np.uint8]
 F32 = npt.NDArray[np.float32]

@@ -98,6 +98,25 @@ def _turn(x: torch.Tensor, k: int, flip: bool) -> torch.Tensor:
     return torch.flip(x, dims=(-1,)) if flip else x
 
 
+def _optimiser(
+    net: nn.Module, lr: float, steps: int
+) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LRScheduler]:
+    """AdamW with a one-cycle schedule peaking at ``lr`` over ``steps``."""
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    return opt, sched
+
+
+def _train_mode(net: nn.Module, keep_norm: bool) -> None:
+    """The net in training mode; with ``keep_norm`` (fine-tuning) its normalisation stays as
+    it was learned."""
+    net.train()
+    if keep_norm:
+        for m in net.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.eval()
+
+
 def train_faces(
     x: np.ndarray,
     y: np.ndarray,
@@ -118,16 +137,10 @@ def train_faces(
     xt = torch.from_numpy(x)
     yt = torch.from_numpy(y)
     batch = 256
-    steps = epochs * math.ceil(len(yt) / batch)
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    opt, sched = _optimiser(net, lr, epochs * math.ceil(len(yt) / batch))
     step = 0
     for epoch in range(epochs):
-        net.train()
-        if warm is not None:  # fine-tuning: the normalisation stays as it was learned
-            for m in net.modules():
-                if isinstance(m, nn.BatchNorm2d):
-                    m.eval()
+        _train_mode(net, keep_norm=warm is not None)
         order = torch.randperm(len(yt), generator=g)
         total, right, seen = 0.0, 0, 0
         for k in range(0, len(yt), batch):
@@ -253,15 +266,9 @@ def train_finder(
         net.load_state_dict(torch.load(warm))
     lr = 2e-3 if warm is None else 5e-4
     batch = 32
-    steps = epochs * math.ceil(len(images) / batch)
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    opt, sched = _optimiser(net, lr, epochs * math.ceil(len(images) / batch))
     for epoch in range(epochs):
-        net.train()
-        if warm is not None:
-            for m in net.modules():
-                if isinstance(m, nn.BatchNorm2d):
-                    m.eval()
+        _train_mode(net, keep_norm=warm is not None)
         order = torch.randperm(len(images), generator=g)
         total_h, total_s, n = 0.0, 0.0, 0
         for k in range(0, len(images), batch):
