@@ -119,7 +119,7 @@ def test_an_unsure_die_is_named_with_its_guess() -> None:
         (DieUnread(Unreadable.UNSURE, 40.0, 60.0, guess=4, confidence=0.72),),
     )
     assert describe(reading) == [
-        "1 dice read: 5 (total 5)",
+        "1 die read: 5 (total 5)",
         "unsure at x=40, y=60 px: it looks like a 4 (confidence 0.72); check it",
     ]
     assert reading.to_json()["unreadable"] == 1
