@@ -1,19 +1,19 @@
 """Train the dice finder and face reader and write them to ``vision/dice/models``.
 
     make train-dice        # installs the CPU build of PyTorch into .venv, then runs:
-    python -m vision.dice.train [--part all|faces|faces-tune|finder|finder-tune|calibrate]
+    python -m vision.dice.train [--part all|faces|finder|finder-tune|calibrate]
 
-``finder`` and ``faces`` train one net each from scratch (they may run side by side);
-``finder-tune`` and ``faces-tune`` are the second stages, from the first stages' weights
-(``dice_finder.pt``, ``dice_faces.pt`` beside the nets, not committed) on fewer procedural
-pictures and the tuning photos more often; ``calibrate`` fits the face reader's temperature once
-both nets are written; ``all`` does the five in turn.
+``faces`` trains the face reader from scratch on procedural pictures, the project's renders
+and many degraded crops of the tuning photos' dice (``--photo-repeats`` per die); ``finder``
+trains the finder from scratch and ``finder-tune`` is its second stage, from the first
+stage's weights (``dice_finder.pt`` beside the nets, not committed) on fewer procedural
+pictures and the tuning photos more often; ``calibrate`` fits the face reader's temperature
+once both nets are written; ``all`` does the four in turn.
 
 Seeded (``--seed``, default 0): the same inputs give the same weights up to the float rounding
 of PyTorch's CPU kernels. Measured on this project's 2-core machine while it was shared (load
-12-30, ``nice``): faces 44 min and finder 69 min side by side (about 16 of them making the
-pictures), faces-tune 34 min, finder-tune 13 min, calibrate under a minute (wall time, most
-of it waiting for the CPU). It needs
+6-30, ``nice``): faces 34 min (2 of them making the crops), finder 69 min, finder-tune 13 min,
+calibrate under a minute (wall time, most of it waiting for the CPU). It needs
 ``../shared/realdata/dice`` for the tuning photos (the held-out photos are never read) and
 fits the temperature on :data:`.data.CALIBRATION_PHOTOS`, which the face reader never trains on.
 """
@@ -74,8 +74,8 @@ def face_data(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The face reader's training crops and labels (each photo cut ``photo_repeats`` times)."""
     xs, ys = [], []
-    for pic in synthetic:
-        x, y = face_samples(rng, pic, per_die=1, negatives=2)
+    for i, pic in enumerate(synthetic):
+        x, y = face_samples(rng, pic, per_die=1, negatives=2, degraded=i % 2 == 1)
         xs += x
         ys += y
     for pic in trays:
@@ -90,7 +90,7 @@ def face_data(
             ys += y
     for pic in photos:
         for _ in range(photo_repeats):
-            x, y = face_samples(rng, pic, per_die=1, negatives=2)
+            x, y = face_samples(rng, pic, per_die=1, negatives=2, degraded=True)
             xs += x
             ys += y
     return stack(xs), np.array(ys, np.int64)
@@ -130,22 +130,18 @@ def renders(args: argparse.Namespace, start: float) -> tuple[list[Picture], list
     return trays, tables
 
 
-def train_faces(args: argparse.Namespace, start: float, tune: bool) -> dict[str, object]:
-    """Train and write the face reader; what went into it. ``tune``: the second stage, from
-    the first stage's weights, on fewer procedural pictures and the photos more often."""
+def train_faces(args: argparse.Namespace, start: float) -> dict[str, object]:
+    """Train and write the face reader; what went into it."""
     from vision.dice.train import fit  # PyTorch is needed from here on
 
-    rng = np.random.default_rng(args.seed + (2 if tune else 0))
-    count = args.tune_pictures if tune else args.face_pictures
-    synthetic = build_pictures(args.seed + (7 if tune else 0), count, True, args.workers)
+    rng = np.random.default_rng(args.seed)
+    synthetic = build_pictures(args.seed, args.face_pictures, True, args.workers)
     _log(start, f"{len(synthetic)} procedural pictures for the face reader")
     trays, tables = renders(args, start)
     photos = [p for _, p in tuning_pictures(calibration=False)]
-    x, y = face_data(rng, synthetic, trays, tables, photos, 90 if tune else 30)
+    x, y = face_data(rng, synthetic, trays, tables, photos, args.photo_repeats)
     _log(start, f"face reader: {len(y)} crops, per class {np.bincount(y, minlength=8).tolist()}")
-    warm = (args.warm or args.out / "dice_faces.pt") if tune else None
-    epochs = args.tune_epochs if tune else args.face_epochs
-    net = fit.train_faces(x, y, epochs, args.seed, lambda t: _log(start, t), warm)
+    net = fit.train_faces(x, y, args.face_epochs, args.seed, lambda t: _log(start, t))
     args.out.mkdir(parents=True, exist_ok=True)
     fit.export_faces(net, args.out)
     return {
@@ -153,8 +149,9 @@ def train_faces(args: argparse.Namespace, start: float, tune: bool) -> dict[str,
         "rendered_trays": len(trays),
         "rendered_tables": len(tables),
         "tuning_photos": len(photos),
+        "photo_repeats": args.photo_repeats,
         "crops": len(y),
-        "epochs": epochs,
+        "epochs": args.face_epochs,
     }
 
 
@@ -190,19 +187,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--part",
-        choices=("all", "finder", "finder-tune", "faces", "faces-tune", "calibrate"),
+        choices=("all", "finder", "finder-tune", "faces", "calibrate"),
         default="all",
     )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--face-pictures", type=int, default=1600)
+    parser.add_argument("--face-pictures", type=int, default=1000)
+    parser.add_argument(
+        "--photo-repeats", type=int, default=100, help="crops cut from each die of a tuning photo"
+    )
     parser.add_argument("--finder-pictures", type=int, default=2400)
     parser.add_argument("--trays", type=int, default=30, help="project renders of a tray")
     parser.add_argument("--tables", type=int, default=4, help="project renders of the table")
-    parser.add_argument("--face-epochs", type=int, default=4)
-    parser.add_argument("--tune-pictures", type=int, default=400)
+    parser.add_argument("--face-epochs", type=int, default=6)
     parser.add_argument("--finder-tune-pictures", type=int, default=600)
     parser.add_argument("--finder-tune-epochs", type=int, default=2)
-    parser.add_argument("--tune-epochs", type=int, default=6)
     parser.add_argument("--finder-epochs", type=int, default=4)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=MODELS)
@@ -213,20 +211,11 @@ def main(argv: list[str] | None = None) -> int:
         help="start the finder's second stage from these PyTorch weights (default: the "
         "first stage's, dice_finder.pt beside the nets)",
     )
-    parser.add_argument(
-        "--warm",
-        type=Path,
-        default=None,
-        help="start the face reader's second stage from these PyTorch weights (a state "
-        "dict; default: the first stage's, dice_faces.pt beside the nets)",
-    )
     args = parser.parse_args(argv)
     start = time.time()
     made: dict[str, object] = {}
     if args.part in ("all", "faces"):
-        made["faces"] = train_faces(args, start, tune=False)
-    if args.part in ("all", "faces-tune"):
-        made["faces_tune"] = train_faces(args, start, tune=True)
+        made["faces"] = train_faces(args, start)
     if args.part in ("all", "finder"):
         made["finder"] = train_finder(args, start, tune=False)
     if args.part in ("all", "finder-tune"):
@@ -240,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     meta.setdefault("version", 1)
     meta.setdefault("temperature", 1.0)
     meta["find_threshold"] = FIND_THRESHOLD
+    meta.pop("faces_tune", None)
     meta.update(made)
     args.out.mkdir(parents=True, exist_ok=True)
     meta_file.write_text(json.dumps(meta, indent=2) + "\n")

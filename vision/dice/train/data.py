@@ -245,12 +245,47 @@ def finder_sample(
     return window, heat, logside, side_mask, weight
 
 
+def degrade(rng: np.random.Generator, image: Image) -> Image:
+    """A crop as another camera might have given it: squeezed or sheared a little (a die seen
+    at a slant), blurred, noisy, JPEG-compressed, each now and then."""
+    c = (CROP_PX - 1) / 2.0
+    out = image
+    if rng.random() < 0.6:
+        a = np.eye(2) + rng.normal(0.0, 0.07, (2, 2))
+        m = np.hstack([a, (np.array([c, c]) - a @ np.array([c, c]))[:, None]])
+        out = cv2.warpAffine(out, m, (CROP_PX, CROP_PX), borderMode=cv2.BORDER_REPLICATE)
+    if rng.random() < 0.4:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.3))
+    if rng.random() < 0.4:
+        noise = rng.normal(0.0, rng.uniform(2.0, 10.0), out.shape)
+        out = np.clip(out.astype(np.float64) + noise, 0, 255).astype(np.uint8)
+    if rng.random() < 0.4:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 90))])
+        if ok:
+            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return np.ascontiguousarray(out, dtype=np.uint8)
+
+
 def face_samples(
-    rng: np.random.Generator, picture: Picture, per_die: int = 1, negatives: int = 2
+    rng: np.random.Generator,
+    picture: Picture,
+    per_die: int = 1,
+    negatives: int = 2,
+    degraded: bool = False,
 ) -> tuple[list[Image], list[int]]:
     """Face reader samples from ``picture``: crops of each die (turned, shifted and sized as a
     finder may place them) labelled with its value (7: cocked), and ``negatives`` crops of
-    places that are no die's centre, of a die's pip taken for a die, of half a die, labelled 0."""
+    places that are no die's centre, of a die's pip taken for a die, of half a die, labelled 0;
+    each crop passed through :func:`degrade` when ``degraded``."""
+    xs, ys = _face_samples(rng, picture, per_die, negatives)
+    if degraded:
+        xs = [degrade(rng, x) for x in xs]
+    return xs, ys
+
+
+def _face_samples(
+    rng: np.random.Generator, picture: Picture, per_die: int, negatives: int
+) -> tuple[list[Image], list[int]]:
     image = picture.image
     h, w = image.shape[:2]
     xs: list[Image] = []

@@ -30,16 +30,17 @@ class FaceNet(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            _block(3, 16),
+            _block(3, 24),
             nn.MaxPool2d(2),
-            _block(16, 32),
-            _block(32, 32),
+            _block(24, 48),
+            _block(48, 48),
             nn.MaxPool2d(2),
-            _block(32, 64),
+            _block(48, 96),
+            _block(96, 96),
             nn.MaxPool2d(2),
-            _block(64, 64),
+            _block(96, 96),
         )
-        self.head = nn.Sequential(nn.Dropout(0.2), nn.Linear(64, len(CLASSES)))
+        self.head = nn.Sequential(nn.Dropout(0.3), nn.Linear(96, len(CLASSES)))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         f = self.features(x).mean(dim=(2, 3))
@@ -123,24 +124,18 @@ def train_faces(
     epochs: int,
     seed: int,
     log: Callable[[str], None],
-    warm: Path | None = None,
 ) -> FaceNet:
-    """Train the face reader on crops ``x`` (N, 32, 32, 3 BGR) labelled ``y`` (from the
-    weights in ``warm`` when given)."""
+    """Train the face reader from scratch on crops ``x`` (N, 32, 32, 3 BGR) labelled ``y``."""
     torch.manual_seed(seed)
     torch.set_num_threads(THREADS)
     g = torch.Generator().manual_seed(seed)
     net = FaceNet()
-    if warm is not None:
-        net.load_state_dict(torch.load(warm))
-    lr = 3e-3 if warm is None else 1e-3
     xt = torch.from_numpy(x)
     yt = torch.from_numpy(y)
-    batch = 256
-    opt, sched = _optimiser(net, lr, epochs * math.ceil(len(yt) / batch))
-    step = 0
+    batch = 128
+    opt, sched = _optimiser(net, 3e-3, epochs * math.ceil(len(yt) / batch))
     for epoch in range(epochs):
-        _train_mode(net, keep_norm=warm is not None)
+        net.train()
         order = torch.randperm(len(yt), generator=g)
         total, right, seen = 0.0, 0, 0
         for k in range(0, len(yt), batch):
@@ -159,83 +154,15 @@ def train_faces(
             loss.backward()
             opt.step()
             sched.step()
-            step += 1
             total += float(loss.detach()) * len(idx)
             right += int((logits.argmax(1) == yt[idx]).sum())
             seen += len(idx)
         log(
-            f"face reader epoch {epoch + 1}/{epochs}: loss {total / seen:.4f}, train accuracy {right / seen:.4f}"
+            f"face reader epoch {epoch + 1}/{epochs}: loss {total / seen:.4f}, "
+            f"train accuracy {right / seen:.4f}"
         )
     net.eval()
     return net
-
-
-def faces_from_onnx(path: Path) -> dict[str, torch.Tensor]:
-    """A face reader's PyTorch weights rebuilt from its ONNX export (whose convolutions carry
-    their normalisation folded in): each convolution as exported, each normalisation the
-    identity plus the folded bias."""
-    import onnx
-    from onnx import numpy_helper
-
-    model = onnx.load(str(path))
-    weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
-    convs = [n for n in model.graph.node if n.op_type == "Conv"]
-    net = FaceNet()
-    state = net.state_dict()
-    blocks = [m for m in net.features if isinstance(m, nn.Sequential)]
-    for node, block in zip(convs, blocks, strict=True):
-        i = list(net.features).index(block)
-        w, b = weights[node.input[1]], weights[node.input[2]]
-        state[f"features.{i}.0.weight"] = torch.from_numpy(w.copy())
-        state[f"features.{i}.1.weight"] = torch.ones(len(b))
-        state[f"features.{i}.1.bias"] = torch.from_numpy(b.copy())
-        state[f"features.{i}.1.running_mean"] = torch.zeros(len(b))
-        state[f"features.{i}.1.running_var"] = torch.full((len(b),), 1.0 - 1e-5)
-    state["head.1.weight"] = torch.from_numpy(weights["head.1.weight"].copy())
-    state["head.1.bias"] = torch.from_numpy(weights["head.1.bias"].copy())
-    return state
-
-
-FINDER_BLOCKS = (
-    "e1",
-    "e2.0",
-    "e2.1",
-    "e3.0",
-    "e3.1",
-    "e4.0",
-    "e4.1",
-    "top",
-    "lat8",
-    "d8",
-    "lat4",
-    "d4",
-    "out",
-)
-"""The finder's convolutions in the order its forward pass (and so its ONNX export) runs them."""
-
-
-def finder_from_onnx(path: Path) -> dict[str, torch.Tensor]:
-    """A finder's PyTorch weights rebuilt from its ONNX export (normalisation folded into the
-    convolutions, as :func:`faces_from_onnx`)."""
-    import onnx
-    from onnx import numpy_helper
-
-    model = onnx.load(str(path))
-    weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
-    convs = [n for n in model.graph.node if n.op_type == "Conv"]
-    state = FinderNet().state_dict()
-    for node, name in zip(convs, FINDER_BLOCKS, strict=True):
-        w, b = weights[node.input[1]], weights[node.input[2]]
-        if f"{name}.weight" in state:  # a plain convolution with its bias
-            state[f"{name}.weight"] = torch.from_numpy(w.copy())
-            state[f"{name}.bias"] = torch.from_numpy(b.copy())
-            continue
-        state[f"{name}.0.weight"] = torch.from_numpy(w.copy())
-        state[f"{name}.1.weight"] = torch.ones(len(b))
-        state[f"{name}.1.bias"] = torch.from_numpy(b.copy())
-        state[f"{name}.1.running_mean"] = torch.zeros(len(b))
-        state[f"{name}.1.running_var"] = torch.full((len(b),), 1.0 - 1e-5)
-    return state
 
 
 def _focal(logit: torch.Tensor, heat: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
