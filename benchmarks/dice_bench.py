@@ -159,7 +159,7 @@ def main() -> int:
     args = parser.parse_args()
     seeds = range(1, 1 + args.rolls)
     real_photos()
-    real_photos(read_learned, "learned dice reader (vision.dice.learned, not yet in use)")
+    real_photos(read_learned, "the learned reader alone (vision.dice.learned)")
     print("dice reader, rendered trays (table camera 0.8 m up, tray beside the play area)")
     for n in (2, 12, 40):
         specs = [DiceSet(n=n, surface=s) for s in SURFACES]

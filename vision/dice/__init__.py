@@ -27,10 +27,12 @@ from calibration.tray import (
     locate_tray,
     standalone_tray,
 )
-from vision.dice.photo import SURE, read_photo
+from vision.dice import learned
+from vision.dice.agree import agree
+from vision.dice.photo import read_photo
 from vision.dice.reader import read_view
 from vision.dice.size import estimate_die_side
-from vision.dice.types import DiceRead, DieFound, DieUnread, Unreadable
+from vision.dice.types import SURE, DiceRead, DieFound, DieUnread, Unreadable
 from vision.dice.view import DiceView, image_view, tray_view
 
 __all__ = [
@@ -117,10 +119,11 @@ def _table_from_corner_tags(
 
 def read_dice(image: npt.NDArray[np.uint8], view: DiceView | None = None) -> DiceRead:
     """Read the dice in a BGR (or grey) camera image: through ``view`` (from :func:`tray_view`
-    with the table profile), or as :func:`view_of_image` decides. A tray's view is read by the
-    tray reader (:mod:`vision.dice.reader`); a whole picture by the photo reader
-    (:mod:`vision.dice.photo`), which reports a value under :data:`SURE` confidence as an
-    unsure die with its guess."""
+    with the table profile), or as :func:`view_of_image` decides. Two readers read the view
+    and one reading is decided from both (:mod:`vision.dice.agree`): the pip reader (a tray's
+    view: :mod:`vision.dice.reader`; a whole picture: :mod:`vision.dice.photo`) and the
+    learned reader (:mod:`vision.dice.learned`). A value under :data:`SURE` confidence is
+    reported as an unsure die with its guess."""
     if image.ndim == 2:
         image = np.repeat(image[..., None], 3, axis=2)
     if view is None:
@@ -129,5 +132,6 @@ def read_dice(image: npt.NDArray[np.uint8], view: DiceView | None = None) -> Dic
         from vision.detector import Detector
 
         tags = [np.asarray(t.corners_px, dtype=np.float64) for t in Detector().detect(image)]
-        return read_photo(image, view, tags)
-    return read_view(image, view)
+        pips = read_photo(image, view, tags)
+        return agree(pips, learned.read_view(image, learned.whole_view(image), tags), tray=False)
+    return agree(read_view(image, view), learned.read_view(image, view), tray=True)

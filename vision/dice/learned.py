@@ -1,9 +1,8 @@
 """The learned dice reader: one reader for a tray's top-down view and for any picture of
 dice, built on two small nets (:mod:`vision.dice.net`, trained by ``make train-dice``).
 
-Not yet the reader :func:`vision.dice.read_dice` uses: on the real photos it finds nearly every
-die but reads too few of them surely (``benchmarks/dice_bench.py`` prints both readers side by
-side); :func:`read_learned` runs it.
+:func:`vision.dice.read_dice` runs it beside the pip readers and decides with both
+(:mod:`vision.dice.agree`); :func:`read_learned` runs it alone (the benchmark measures it so).
 
 1. The finder (:func:`vision.dice.net.find`) marks die-top centres and sides. A tray's view
    is searched once, shrunk so that a 16 mm die is the finder's middle size; a picture with no
@@ -38,8 +37,7 @@ from vision.dice.net import (
     find,
     read_faces,
 )
-from vision.dice.photo import SURE
-from vision.dice.types import DiceRead, DieFound, DieUnread, Unreadable
+from vision.dice.types import SURE, DiceRead, DieFound, DieUnread, Unreadable
 from vision.dice.view import DIE_TOP_MM, DiceView
 
 Image = npt.NDArray[np.uint8]
@@ -66,11 +64,17 @@ def _merge(spots: list[Spot]) -> list[Spot]:
 
 
 def photo_spots(image: Image, tags_px: Sequence[F64] = ()) -> list[Spot]:
-    """The die-top centres in a picture with no tray (picture pixels), found at every scale
-    of :data:`PHOTO_SCALES` (none on the tags whose corners ``tags_px`` gives). Where spots of
-    a finer scale lie on a die of a coarser one, the face reader decides: they are its pips
-    (or marks) unless one of them is surer a die than the big one, which is then a clump of
-    small dice taken for one."""
+    """The die-top centres in a picture with no tray (:func:`read_photo_spots` without the
+    face reader's probabilities)."""
+    return [s for s, _ in read_photo_spots(image, tags_px)]
+
+
+def read_photo_spots(image: Image, tags_px: Sequence[F64] = ()) -> list[tuple[Spot, F64]]:
+    """The die-top centres in a picture with no tray (picture pixels), each with the face
+    reader's probabilities, found at every scale of :data:`PHOTO_SCALES` (none on the tags
+    whose corners ``tags_px`` gives). Where spots of a finer scale lie on a die of a coarser
+    one, the face reader decides: they are its pips (or marks) unless one of them is surer a
+    die than the big one, which is then a clump of small dice taken for one."""
     lo, hi = FIND_SIDE_PX
     levels = []
     for scale in sorted(PHOTO_SCALES):
@@ -80,10 +84,9 @@ def photo_spots(image: Image, tags_px: Sequence[F64] = ()) -> list[Spot]:
             if lo * 0.9 <= s.side * scale <= hi * 1.1 and not _on_tag(s, tags_px)
         ]
         levels.append(_merge(level))
-    if len(levels) < 2 or not levels[0]:
-        return [s for level in levels for s in level]
     spots = [s for level in levels for s in level]
-    p_none = dict(zip(map(id, spots), read_faces(image, spots)[:, 0], strict=True))
+    probs = dict(zip(map(id, spots), read_faces(image, spots), strict=True))
+    p_none = {k: float(p[0]) for k, p in probs.items()}
     dropped: set[int] = set()
     for big in levels[0]:
         if p_none[id(big)] >= NOT_A_DIE:
@@ -93,7 +96,7 @@ def photo_spots(image: Image, tags_px: Sequence[F64] = ()) -> list[Spot]:
             dropped.add(id(big))
         else:
             dropped.update(id(s) for s in small)
-    return [s for s in spots if id(s) not in dropped]
+    return [(s, probs[id(s)]) for s in spots if id(s) not in dropped]
 
 
 def _inside(s: Spot, big: Spot) -> bool:
@@ -110,13 +113,16 @@ def _on_tag(s: Spot, tags_px: Sequence[F64]) -> bool:
     return False
 
 
-def read_spots(picture: Image, spots: list[Spot]) -> list[tuple[Spot, npt.NDArray[np.float64]]]:
+def read_spots(picture: Image, spots: list[Spot]) -> list[tuple[Spot, F64]]:
     """Each spot with the face reader's probabilities (:data:`vision.dice.net.CLASSES`),
     spots it calls no die left out, and of two dice on one place the surer kept."""
-    probs = read_faces(picture, spots)
-    dice = [(s, p) for s, p in zip(spots, probs, strict=True) if p[0] < NOT_A_DIE]
+    return _keep_dice(list(zip(spots, read_faces(picture, spots), strict=True)))
+
+
+def _keep_dice(read: list[tuple[Spot, F64]]) -> list[tuple[Spot, F64]]:
+    dice = [(s, p) for s, p in read if p[0] < NOT_A_DIE]
     dice.sort(key=lambda sp: sp[1][0])
-    kept: list[tuple[Spot, npt.NDArray[np.float64]]] = []
+    kept: list[tuple[Spot, F64]] = []
     for s, p in dice:
         if all(math.hypot(s.x - k.x, s.y - k.y) > 0.6 * min(s.side, k.side) for k, _ in kept):
             kept.append((s, p))
@@ -130,13 +136,14 @@ def read_view(image: Image, view: DiceView, tags_px: Sequence[F64] = ()) -> Dice
     top = view.render(image)
     if view.px_per_mm is not None:
         scale = FIND_NOMINAL_PX / (DIE_TOP_MM * view.px_per_mm)
-        spots = _merge(find(top, scale))
+        read = read_spots(top, _merge(find(top, scale)))
     else:
-        spots = photo_spots(top, [np.asarray(q, np.float64) * view.scale for q in tags_px])
+        tags = [np.asarray(q, np.float64) * view.scale for q in tags_px]
+        read = _keep_dice(read_photo_spots(top, tags))
     found: list[DieFound] = []
     unread: list[DieUnread] = []
     h, w = top.shape[:2]
-    for s, p in read_spots(top, spots):
+    for s, p in read:
         xy = view.to_image_px((s.x, s.y))[0]
         mm = view.to_tray_mm((s.x, s.y))
         tray_mm = None if mm is None else (float(mm[0, 0]), float(mm[0, 1]))
@@ -155,13 +162,13 @@ def read_view(image: Image, view: DiceView, tags_px: Sequence[F64] = ()) -> Dice
         ):
             unread.append(DieUnread(Unreadable.EDGE, x, y, tray_mm))
             continue
+        ends = view.to_image_px([(s.x - s.side / 2, s.y), (s.x + s.side / 2, s.y)])
+        side_px = float(np.hypot(*(ends[1] - ends[0])))
         value = int(np.argmax(p[1:7])) + 1
         if int(np.argmax(p[1:])) + 1 == COCKED:
             unread.append(DieUnread(Unreadable.COCKED, x, y, tray_mm))
         elif p[value] >= SURE:
-            found.append(
-                DieFound(value, x, y, float(p[value]), side_px=s.side / view.scale, tray_mm=tray_mm)
-            )
+            found.append(DieFound(value, x, y, float(p[value]), side_px=side_px, tray_mm=tray_mm))
         else:
             unread.append(
                 DieUnread(Unreadable.UNSURE, x, y, tray_mm, guess=value, confidence=float(p[value]))
@@ -171,25 +178,30 @@ def read_view(image: Image, view: DiceView, tags_px: Sequence[F64] = ()) -> Dice
     return DiceRead(tuple(found), tuple(unread), view.tray_mm)
 
 
-def read_learned(image: Image, view: DiceView | None = None) -> DiceRead:
-    """Read the dice in a BGR (or grey) camera image with the learned reader: through a
-    tray's ``view``, or the whole picture (its tags found and left out)."""
-    if image.ndim == 2:
-        image = np.repeat(image[..., None], 3, axis=2)
-    if view is not None and view.maps is not None:
-        return read_view(image, view)
-    from vision.detector import Detector
-
+def whole_view(image: Image) -> DiceView:
+    """The whole picture as the learned reader's view (no tray; searched at every scale)."""
     h, w = image.shape[:2]
-    whole = DiceView(
+    return DiceView(
         maps=None,
         size_px=(w, h),
         die_side_px=(8.0, float(max(w, h))),
         nadir_px=((w - 1) / 2.0, (h - 1) / 2.0),
         camera_px=ASSUMED_FOCAL_PER_WIDTH * w,
     )
+
+
+def read_learned(image: Image, view: DiceView | None = None) -> DiceRead:
+    """Read the dice in a BGR (or grey) camera image with the learned reader alone: through a
+    tray's ``view``, or the whole picture (its tags found and left out). The benchmark's
+    measure of this reader apart; :func:`vision.dice.read_dice` decides with both readers."""
+    if image.ndim == 2:
+        image = np.repeat(image[..., None], 3, axis=2)
+    if view is not None and view.maps is not None:
+        return read_view(image, view)
+    from vision.detector import Detector
+
     tags = [np.asarray(t.corners_px, dtype=np.float64) for t in Detector().detect(image)]
-    return read_view(image, whole, tags)
+    return read_view(image, whole_view(image), tags)
 
 
-__all__ = ["CLASSES", "photo_spots", "read_learned", "read_spots", "read_view"]
+__all__ = ["CLASSES", "photo_spots", "read_learned", "read_spots", "read_view", "whole_view"]

@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from vision.dice.patterns import PIP_OFFSET, PatternFit, fit_pattern
 from vision.dice.pips import F64, Pip, Polarity, find_pips, pip_responses
-from vision.dice.types import DiceRead, DieFound, DieUnread, Unreadable
+from vision.dice.types import SURE, DiceRead, DieFound, DieUnread, Unreadable
 from vision.dice.view import DiceView
 
 Image = npt.NDArray[np.uint8]
@@ -48,8 +48,6 @@ FACE_L_SHARE = {Polarity.DARK: 0.2, Polarity.LIGHT: 0.6}
 SIZE_SLACK = 1.4
 """How much smaller or larger than the estimated range a die may be (the estimate comes from
 pips and may miss the size of a few big or small dice)."""
-SURE = 0.9
-"""Confidence from which a value is given; under it the die is reported unsure."""
 NOT_A_DIE = 0.6
 """Confidence under which a face is not reported at all: on the tuning photos most faces found
 under it lie where no die is (specks of a cloth, a tag's cells), and no table frame of the

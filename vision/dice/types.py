@@ -23,6 +23,11 @@ class Unreadable(StrEnum):
     """Its face was read, but not surely enough to give the value without asking."""
 
 
+SURE = 0.9
+"""Least confidence at which the reader gives a value; under it a die is reported unsure, with
+its guess, to ask about."""
+
+
 @dataclass(frozen=True)
 class DieFound:
     """A die whose top face was read."""
