@@ -43,6 +43,11 @@ def attackable(attacker: Unit, target: Unit) -> bool:
     return is_combatant(attacker) and card(target).neutral in ("citizen", "bot")
 
 
+def _shielded(target: Unit) -> str:
+    """K♥: no attack, reaction fire included, may name a figure a monk could cover."""
+    return f"a monk could shield {target.name}: no attack may target it"
+
+
 def cell_of(action: Action) -> Cell | None:
     raw = action.get("cell")
     if raw is None or len(raw) != 2:
@@ -85,6 +90,8 @@ def check_reaction(state: GameState, unit: Unit, action: Action, why: str) -> li
             problems.append(f"{attacker.name} is no longer on the table")
         elif not flow.sight_ok(state, unit, cell(unit), attacker) or card(unit).range == 0:
             problems.append(f"{unit.name} cannot see {attacker.name} in range to return fire")
+        elif monk_shielded(state, cell(unit), cell(attacker)):
+            problems.append(_shielded(attacker))
         return problems
     if kind == "run_for_cover" and why in ("defence", "event"):
         to = cell_of(action)
@@ -96,6 +103,8 @@ def check_reaction(state: GameState, unit: Unit, action: Action, why: str) -> li
     if kind == "overwatch_fire" and why == "overwatch":
         if trigger is None or action.target_id != trigger.unit:
             problems.append("overwatch fire is at the figure starting its action")
+        elif monk_shielded(state, cell(unit), cell(state.unit(trigger.unit or ""))):
+            problems.append(_shielded(state.unit(trigger.unit or "")))
         return problems
     if kind == "move_with" and why == "move_with":
         mover = state.unit(trigger.unit if trigger and trigger.unit else "")
@@ -158,7 +167,7 @@ def check_action(state: GameState, unit: Unit, action: Action) -> list[str]:
     if kind == "assault" and to != here and to not in reach(state, unit, card(unit).move):
         return [f"{unit.name} cannot reach {cell_name(to)}"]
     if monk_shielded(state, to, cell(target)):
-        return [f"a monk could shield {target.name}: no attack may target it"]
+        return [_shielded(target)]
     if kind == "assault":
         if chebyshev(to, cell(target)) != 1:
             return [f"{unit.name} must end next to {target.name} to assault it"]

@@ -21,6 +21,7 @@ from engine.rulesets.firefight_lite_board import (
     grid_of,
     hostile,
     is_combatant,
+    monk_shielded,
     sees,
     sees_from,
 )
@@ -137,7 +138,8 @@ def can_defend(state: GameState, target: Unit) -> bool:
 
 def begin(state: GameState, action: Action, dice: RandomSource) -> tuple[GameState, list[Event]]:
     """A unit starts an action: its Turn Done mark, the overwatchers that see it fire first
-    (Stay Frosty), then the action itself."""
+    (Stay Frosty; not one that a monk could shield the figure from, K♥), then the action
+    itself."""
     unit = state.unit(action.unit_id or "")
     if not unit.activated or FROSTY in unit.statuses:
         unit = replace(unit, activated=True, statuses=unit.statuses - {FROSTY})
@@ -151,6 +153,7 @@ def begin(state: GameState, action: Action, dice: RandomSource) -> tuple[GameSta
                 and hostile(watcher, unit)
                 and chebyshev(cell(watcher), cell(unit)) <= card(watcher).range
                 and sees(state, watcher, unit)
+                and not monk_shielded(state, cell(watcher), cell(unit))
             ):
                 trigger = event(
                     "overwatch",

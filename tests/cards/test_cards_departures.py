@@ -1,0 +1,107 @@
+"""Rule departures of the card AI's host, firefight-lite, found by independent checks (issue
+22): reaction fire at a figure a monk could cover (§4.l K♥), sight pinched between two figures
+corner to corner (G-03), a road-rupture victim with nowhere to run (§4.l J♦), a monk that
+reaches the far edge with a die left (§4.l K♥), and the wording of the card AI's orders."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.actions import Action, event
+from engine.cards import JOKER
+from engine.controllers.cards_suits import defence_order
+from engine.dice import ScriptedDice, SeededDice
+from engine.model import GameState, UnitStatus
+from engine.protocols import PendingKind
+from engine.rulesets.firefight_lite_deck import FULL_DECK
+from engine.rulesets.firefight_lite_state import FROSTY
+from tests.cards.positions import NPC, PLAYER, position, ruleset
+from tests.cards.test_cards_events import RESERVES
+
+NON_JOKERS = tuple(c for c in FULL_DECK if c != JOKER)
+RIFLE = {"move": 4, "ranged": 1, "range": 24}
+
+
+def _stand(state: GameState, uid: str, square: str) -> GameState:
+    """``uid`` standing (on the table) in the named square."""
+    grid = state.table.grid
+    assert grid is not None
+    col = ord(square[0]) - ord("A")
+    x, y = grid.centre((col, int(square[1:]) - 1))
+    return state.with_unit(replace(state.unit(uid), x=x, y=y, status=UnitStatus.ACTIVE))
+
+
+def _monk_beside_the_player() -> GameState:
+    """The NPC at F2, the player's figure at F9 and a monk at F8, between them and next to
+    the player's figure: the NPC may not name the player's figure (a monk could cover it)."""
+    units = [("npc", NPC, "F2", RIFLE), ("foe", PLAYER, "F9", RIFLE), *RESERVES]
+    state = position(units, neutral=True, acting=PLAYER)
+    return _stand(state, "monk-0", "F8")
+
+
+# -- §4.l K♥: no attack, reaction fire included, at a figure a monk could cover -----------------
+
+
+def test_return_fire_is_refused_at_a_figure_a_monk_could_cover() -> None:
+    state = _monk_beside_the_player()
+    assert ruleset().validate(state, Action("aimed_fire", "npc", target_id="foe"))
+    attack = Action("aimed_fire", "foe", target_id="npc")
+    assert not ruleset().validate(state, attack)
+    out = ruleset().apply(state, attack, ScriptedDice([]))
+    pending = ruleset().pending(out.state)
+    assert pending.kind is PendingKind.REACTION and pending.purpose == "defence"
+    answer = Action("return_fire", "npc", target_id="foe", detail=(("card", "7S"),))
+    problems = ruleset().validate(out.state, answer)
+    assert any("monk" in p for p in problems), problems
+    # The card AI reads its Return Fire card as Armour instead.
+    attacker = out.state.unit("foe")
+    order = defence_order(
+        out.state, ruleset(), out.state.unit("npc"), "7S", attacker, SeededDice(1)
+    )
+    assert order.action.kind == "pass"
+
+
+def test_overwatch_fire_is_not_offered_at_a_figure_a_monk_could_cover() -> None:
+    state = _monk_beside_the_player()
+    npc = state.unit("npc")
+    state = state.with_unit(replace(npc, activated=True, statuses=npc.statuses | {FROSTY}))
+    # The foe steps to E9: the monk at F8 still stands between it and the watcher, next to it.
+    move = Action("move", "foe", detail=(("cell", [4, 8]),))
+    assert not ruleset().validate(state, move)
+    out = ruleset().apply(state, move, ScriptedDice([]))
+    assert ruleset().pending(out.state).kind is not PendingKind.REACTION
+    assert out.state.unit("foe").cell == (4, 8)
+    # Asked anyway, the shot is refused.
+    trigger = event("overwatch", 1, "x", "foe", watcher="npc")
+    asked = replace(
+        state,
+        rules=replace(
+            state.rules, reacting="npc", reaction="overwatch", trigger=trigger, held=move
+        ),
+    )
+    problems = ruleset().validate(asked, Action("overwatch_fire", "npc", target_id="foe"))
+    assert any("monk" in p for p in problems), problems
+
+
+# -- G-03: a diagonal line through the corner between two figures is blocked ---------------------
+
+
+def _pinched() -> GameState:
+    """The NPC at C3 looks diagonally at the player's figure at E5; two other player figures
+    stand corner to corner at D3 and C4, the line passing exactly through their shared corner."""
+    units = [
+        ("npc", NPC, "C3", RIFLE),
+        ("foe", PLAYER, "E5", RIFLE),
+        ("left", PLAYER, "D3", RIFLE),
+        ("right", PLAYER, "C4", RIFLE),
+    ]
+    return position(units)
+
+
+# -- §4.l J♦: a victim with nowhere to run falls into the hole -----------------------------------
+
+
+# -- §4.l K♥: leaving the table costs one General die ---------------------------------------------
+
+
+# -- wording -------------------------------------------------------------------------------------
