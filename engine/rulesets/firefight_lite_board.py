@@ -187,15 +187,35 @@ def sees_from(
     figure looked at has left (it no longer blocks)."""
     if at == target_cell:
         return True
-    clear, crossed = terrain_clear(state, at, target_cell)
-    if not clear:
+    if not terrain_clear(state, at, target_cell)[0]:
         return False
-    if not crossed:
+    return figures_clear(state, _hostile_cells(state, viewer), at, target_cell, moved_from)
+
+
+def figures_clear(
+    state: GameState,
+    blockers: frozenset[Cell],
+    a: Cell,
+    b: Cell,
+    moved_from: Cell | None = None,
+) -> bool:
+    """Whether the figures standing in ``blockers`` (``moved_from`` excepted) leave the line
+    from ``a`` to ``b`` clear, its terrain being clear (RULES §1.4): a blocking figure's square
+    crossed, or a corner passed exactly between two diagonal squares that each hold a blocking
+    figure or blocking terrain, blocks it; a corner grazed by one alone does not."""
+    if not blockers:
         return True
-    blockers = _hostile_cells(state, viewer)
-    if blockers.isdisjoint(crossed):
+    crossed, corners = _line(a, b)
+    if not blockers.isdisjoint(crossed) and any(c in blockers and c != moved_from for c in crossed):
+        return False
+    if not corners:
         return True
-    return not any(c in blockers and c != moved_from for c in crossed)
+    walls = squares(state).blocking
+
+    def blocks(c: Cell) -> bool:
+        return c in walls or (c in blockers and c != moved_from)
+
+    return not any(blocks(p) and blocks(q) for p, q in corners)
 
 
 def per_state(state: GameState) -> dict[tuple[object, ...], Any]:
@@ -408,15 +428,10 @@ def _square_cover(state: GameState, unit: Unit, at: Cell) -> int:
             line = lines.get((ec, at))
             if line is None:
                 line = terrain_clear(state, ec, at)
-            clear, crossed = line
-            if not clear:
+            if not line[0]:
                 continue
-            if crossed:
-                blockers = _hostile_cells(state, enemy)
-                if not blockers.isdisjoint(crossed) and any(
-                    c in blockers and c != moved_from for c in crossed
-                ):
-                    continue
+            if not figures_clear(state, _hostile_cells(state, enemy), ec, at, moved_from):
+                continue
         found = covers.get((ec, at))
         cover = found if found is not None and found >= 1 else cover_between(state, ec, at)
         if cover < worst:

@@ -13,9 +13,10 @@ from engine.controllers.cards_suits import defence_order
 from engine.dice import ScriptedDice, SeededDice
 from engine.model import GameState, UnitStatus
 from engine.protocols import PendingKind
+from engine.rulesets.firefight_lite_board import sees, square_cover
 from engine.rulesets.firefight_lite_deck import FULL_DECK
 from engine.rulesets.firefight_lite_state import FROSTY
-from tests.cards.positions import NPC, PLAYER, position, ruleset
+from tests.cards.positions import NPC, PLAYER, position, ruleset, wall
 from tests.cards.test_cards_events import RESERVES
 
 NON_JOKERS = tuple(c for c in FULL_DECK if c != JOKER)
@@ -96,6 +97,40 @@ def _pinched() -> GameState:
         ("right", PLAYER, "C4", RIFLE),
     ]
     return position(units)
+
+
+def test_sight_through_the_corner_between_two_hostile_figures_is_blocked() -> None:
+    state = _pinched()
+    assert not sees(state, state.unit("npc"), state.unit("foe"))
+    problems = ruleset().validate(state, Action("aimed_fire", "npc", target_id="foe"))
+    assert any("cannot see" in p for p in problems), problems
+    # The figures do not block the foe's own friends (G-03 as for seed 003): only hostiles do.
+    assert sees(state, state.unit("foe"), state.unit("left"))
+    # One figure alone at the corner does not block (a grazed corner).
+    alone = _stand(state, "right", "A1")
+    assert sees(alone, alone.unit("npc"), alone.unit("foe"))
+
+
+def test_sight_through_the_corner_between_a_figure_and_a_wall_is_blocked() -> None:
+    units = [("npc", NPC, "C3", RIFLE), ("foe", PLAYER, "E5", RIFLE), ("left", PLAYER, "D3", RIFLE)]
+    block = [("pillar", "pillar", wall(2, 8, 3, 9), {"blocks_los": True, "impassable": True})]
+    state = position(units, block)
+    assert not sees(state, state.unit("npc"), state.unit("foe"))
+
+
+def test_a_square_seen_only_through_a_pinched_corner_is_hidden() -> None:
+    """D002-09's cover of a square reads sight the same way: the NPC at E5, seen by the player's
+    figure at C3 only through the corner between two NPC figures at D3 and C4, is out of sight."""
+    units = [
+        ("foe", PLAYER, "C3", RIFLE),
+        ("npc", NPC, "E5", RIFLE),
+        ("left", NPC, "D3", RIFLE),
+        ("right", NPC, "C4", RIFLE),
+    ]
+    state = position(units)
+    npc = state.unit("npc")
+    assert npc.cell is not None
+    assert square_cover(state, npc, npc.cell) == 3  # HIDDEN
 
 
 # -- §4.l J♦: a victim with nowhere to run falls into the hole -----------------------------------
