@@ -282,12 +282,27 @@ def _run_or_fall(
         state = state.with_unit(replace(unit, status=UnitStatus.FALLEN))
         evs.append(event("fall", state.round, f"{unit.name} is {fate}.", uid))
         return state, evs
+    state, more = _run_for_cover(state, uid, fate, avoid)
+    return state, [*evs, *more]
+
+
+def _run_for_cover(state: GameState, uid: str, fate: str, avoid: Cell | None) -> Result:
+    """The event's Run-for-Cover move, then Turn Done. A figure standing in the square it must
+    leave (``avoid``: the road rupture's hole) with no free square within half its move has
+    nowhere to run: it meets the event's fate (decision: it falls into the hole, swept away;
+    it never stays standing in impassable ground)."""
+    unit = state.unit(uid)
     to = run_for_cover_square(state, unit, avoid)
+    if to == cell(unit) == avoid:
+        state = state.with_unit(replace(unit, status=UnitStatus.FALLEN))
+        return state, [
+            event("fall", state.round, f"{unit.name} has nowhere to run and is {fate}.", uid)
+        ]
     state = state.with_unit(replace(unit, activated=True))
-    if to != cell(unit):
-        state, ev = move_unit(state, uid, to, "runs for cover", by_event=True)
-        evs.append(ev)
-    return state, evs
+    if to == cell(unit):
+        return state, []
+    state, ev = move_unit(state, uid, to, "runs for cover", by_event=True)
+    return state, [ev]
 
 
 def dead_fall(state: GameState, dice: RandomSource) -> Result:
@@ -303,7 +318,8 @@ def dead_fall(state: GameState, dice: RandomSource) -> Result:
 
 def road_rupture(state: GameState, dice: RandomSource) -> Result:
     """J♦: a random combatant's square gives way: one die for a hit (5+); hit and no dodge:
-    swept away; otherwise it runs for cover, Turn Done. The square is an impassable hole."""
+    swept away; otherwise it runs for cover, Turn Done (with nowhere to run: swept away). The
+    square is an impassable hole."""
     state, target, evs = select(state, dice, _combatant_ids(state), "road rupture")
     if target is None:
         return state, evs
@@ -321,13 +337,7 @@ def road_rupture(state: GameState, dice: RandomSource) -> Result:
     if roll >= 5:
         state, more = _run_or_fall(state, dice, target, "swept away", start)
     else:
-        unit = state.unit(target)
-        to = run_for_cover_square(state, unit, start)
-        state = state.with_unit(replace(unit, activated=True))
-        more = []
-        if to != start:
-            state, ev = move_unit(state, target, to, "runs for cover", by_event=True)
-            more.append(ev)
+        state, more = _run_for_cover(state, target, "swept away", start)
     return _rubble(state, start, "hole"), [*evs, *more]
 
 

@@ -13,11 +13,12 @@ from engine.controllers.cards_suits import defence_order
 from engine.dice import ScriptedDice, SeededDice
 from engine.model import GameState, UnitStatus
 from engine.protocols import PendingKind
+from engine.rulesets import firefight_lite_events as ev
 from engine.rulesets.firefight_lite_board import sees, square_cover
 from engine.rulesets.firefight_lite_deck import FULL_DECK
 from engine.rulesets.firefight_lite_state import FROSTY
 from tests.cards.positions import NPC, PLAYER, position, ruleset, wall
-from tests.cards.test_cards_events import RESERVES
+from tests.cards.test_cards_events import RESERVES, SOLDIER
 
 NON_JOKERS = tuple(c for c in FULL_DECK if c != JOKER)
 RIFLE = {"move": 4, "ranged": 1, "range": 24}
@@ -134,6 +135,26 @@ def test_a_square_seen_only_through_a_pinched_corner_is_hidden() -> None:
 
 
 # -- §4.l J♦: a victim with nowhere to run falls into the hole -----------------------------------
+
+
+def test_a_road_rupture_victim_with_nowhere_to_run_is_swept_away() -> None:
+    """p1 (a move of 1: it runs for cover one square) at A12 in the corner, boxed in by its own
+    side's figures: the ground gives way under it, the weak spot misses (2), but no square it
+    could run to is free."""
+    boxed = [
+        ("p1", PLAYER, "A12", {**SOLDIER, "move": 1}),
+        ("b1", PLAYER, "A11", SOLDIER),
+        ("b2", PLAYER, "B11", SOLDIER),
+        ("b3", PLAYER, "B12", SOLDIER),
+        ("v1", NPC, "F2", SOLDIER),
+    ]
+    state = position(boxed, events=True, acting=NPC)
+    # Only p1 is dealt a card that can win the selection: the highest card, the Ace of spades.
+    deck = ("AS", *[c for c in NON_JOKERS if c != "AS"])
+    after, events = ev.road_rupture(state, ScriptedDice([2, 1, 1, 1, 1, 1, 1], deck))
+    assert after.unit("p1").status is UnitStatus.FALLEN, [e.text for e in events]
+    assert not ruleset().check_state(after)
+    assert any("nowhere to run" in e.text for e in events)
 
 
 # -- §4.l K♥: leaving the table costs one General die ---------------------------------------------
