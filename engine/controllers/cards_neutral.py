@@ -79,8 +79,9 @@ def _walk(
 
 
 def monk(state: GameState, unit: Unit, dice: RandomSource) -> Order:
-    """K♥: three squares on towards the opposite edge; round an obstacle to the right (d6 1-3)
-    or the left (4-6); off the table from the far edge."""
+    """K♥: three squares (General dice) on towards the opposite edge; round an obstacle to the
+    right (d6 1-3) or the left (4-6); leaving the table from the far edge costs one die, so a
+    monk that reaches the edge square with a die left steps off in the same turn."""
     grid = grid_of(state)
     heading = unit.heading_deg
     dc, dr = _step(heading)
@@ -91,9 +92,18 @@ def monk(state: GameState, unit: Unit, dice: RandomSource) -> Order:
         )
     blocked = squares(state).impassable | occupied(state, unit.id)
     at = here
-    for _ in range(card(unit).move):
+    for used in range(card(unit).move):
         ahead = (at[0] + dc, at[1] + dr)
         if not grid.contains(ahead):
+            if at in reach(state, unit, used):
+                leave = Action(
+                    "leave",
+                    unit.id,
+                    path=move_path(state, unit, at),
+                    detail=(("cell", [at[0], at[1]]),),
+                )
+                why = f"the monk walks to {cell_name(at)} at the far edge and leaves"
+                return Order(leave, "procession", why)
             break
         if ahead in blocked:
             roll = dice.roll(6, f"procession: {unit.name} goes round an obstacle")

@@ -294,9 +294,16 @@ class FirefightLite(RulesetBase):
         kind = str(action.kind)
         neutral = card(unit).neutral
         if kind == "leave":
+            events: list[Event] = []
+            to = cell_of(action)
+            if to is not None and to != cell(unit):
+                state, walked = flow.move_unit(state, unit.id, to)
+                events.append(walked)
+                unit = state.unit(unit.id)
             state = state.with_unit(replace(unit, status=UnitStatus.ROUTED_OFF, activated=True))
             return state, [
-                event("left_table", state.round, f"{unit.name} leaves the table.", unit.id)
+                *events,
+                event("left_table", state.round, f"{unit.name} leaves the table.", unit.id),
             ]
         start = cell(unit)
         state, events = flow.begin(state, action, dice)

@@ -142,11 +142,16 @@ def check_action(state: GameState, unit: Unit, action: Action) -> list[str]:
     if kind in ("stay_frosty", "hold"):
         return []
     if kind == "leave":
+        # Stepping off costs one General die (K♥): a walk to an edge square first may take
+        # the others.
         grid = state.table.grid
         assert grid is not None
-        if here[0] in (0, grid.cols - 1) or here[1] in (0, grid.rows - 1):
+        walk = card(unit).move - 1
+        if to != here and to not in reach(state, unit, walk):
+            return [f"{unit.name} cannot reach {cell_name(to)} and leave with a move of {walk + 1}"]
+        if to[0] in (0, grid.cols - 1) or to[1] in (0, grid.rows - 1):
             return []
-        return [f"{unit.name} is not on an edge square"]
+        return [f"{cell_name(to)} is not an edge square"]
     target_id = action.target_id or ""
     if not state.has_unit(target_id):
         return [f"{kind.replace('_', ' ')} needs a target"]

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from engine.actions import Action, event
 from engine.cards import JOKER
+from engine.controllers import cards_neutral
 from engine.controllers.cards_suits import defence_order
 from engine.dice import ScriptedDice, SeededDice
 from engine.model import GameState, UnitStatus
@@ -158,6 +159,29 @@ def test_a_road_rupture_victim_with_nowhere_to_run_is_swept_away() -> None:
 
 
 # -- §4.l K♥: leaving the table costs one General die ---------------------------------------------
+
+
+def test_a_monk_with_a_die_left_at_the_far_edge_leaves_this_turn() -> None:
+    """A monk two squares from the far edge, walking north with three General dice: two take
+    it to the edge square, the third takes it off the table."""
+    units = [("p1", PLAYER, "A12", SOLDIER), ("v1", NPC, "L1", SOLDIER), *RESERVES]
+    state = position(units, neutral=True, acting=NPC)
+    state = _stand(state, "monk-0", "F3")
+    state = replace(state, rules=replace(state.rules, phase="neutral"))
+    monk = state.unit("monk-0")
+    assert monk.heading_deg == 0.0
+    order = cards_neutral.monk(state, monk, SeededDice(1))
+    assert order.action.kind == "leave", order
+    assert not ruleset().validate(state, order.action)
+    out = ruleset().apply(state, order.action, ScriptedDice([]))
+    assert out.state.unit("monk-0").status is UnitStatus.ROUTED_OFF
+    # Three squares from the edge, it walks to the edge square and leaves next turn.
+    far = _stand(state, "monk-0", "F4")
+    order = cards_neutral.monk(far, far.unit("monk-0"), SeededDice(1))
+    assert order.action.kind == "move" and order.action.get("cell") == [5, 0]
+    # A leave with a move takes at most two squares before the die that leaves.
+    too_far = Action("leave", "monk-0", detail=(("cell", [5, 0]),))
+    assert ruleset().validate(far, too_far)
 
 
 # -- wording -------------------------------------------------------------------------------------
