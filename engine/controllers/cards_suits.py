@@ -20,7 +20,6 @@ from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit
 from engine.protocols import Ruleset
 from engine.rulesets.firefight_lite_board import (
-    COVER_NAMES,
     HIDDEN,
     card,
     cell,
@@ -36,7 +35,8 @@ from engine.rulesets.firefight_lite_deck import card_name, is_picture, trigger_s
 from engine.scenario import cell_name
 
 SOFT, HARD = 1, 2
-COVER_WORDS = (*COVER_NAMES, "out of sight")
+COVER_WORDS = ("in the open", "in soft cover", "in hard cover", "out of sight")
+"""How an order's reason says the cover of a square (``square_cover``'s 0 to 3)."""
 
 
 def _detail(drawn: str, to: Cell | None = None) -> tuple[tuple[str, object], ...]:
@@ -74,6 +74,11 @@ def gap_field(cols: int, rows: int, enemies: frozenset[Cell]) -> list[list[int]]
     assert field is not None
     out: list[list[int]] = field.tolist()
     return out
+
+
+def squares_word(n: int) -> str:
+    """ "1 square", "4 squares"."""
+    return f"{n} square" if n == 1 else f"{n} squares"
 
 
 def activation_order(state: GameState, ids: Sequence[str], dice: RandomSource) -> list[str]:
@@ -275,15 +280,16 @@ class SuitPlan:
         return self.order(
             "move",
             "diamonds 2: move away",
-            f"it withdraws to {self.place(spot)} ({cover})",
+            f"it withdraws to {self.place(spot)}, {cover}",
             to=spot,
         )
 
     # -- destinations (D002-09) ---------------------------------------------------------------
 
     def place(self, at: Cell) -> str:
+        """ "the hedge at E5" (terrain names carry their article), or "E5" in the open."""
         name = squares(self.state).names.get(at)
-        return f"the {name} at {cell_name(at)}" if name else cell_name(at)
+        return f"{name} at {cell_name(at)}" if name else cell_name(at)
 
     def close_in(self, need: int, rule: str, suit: str) -> Order | None:
         """Spades/Hearts move: as close to the nearest enemy as it can among squares with at
@@ -310,7 +316,10 @@ class SuitPlan:
                 if suit == "hearts":
                     return None
                 return self.order("hold", rule, "it cannot get any closer")
-            reason = f"it closes to {gap} of the nearest enemy at {self.place(spot)} ({COVER_WORDS[top]})"
+            reason = (
+                f"it moves to {self.place(spot)}, {squares_word(gap)} from the nearest enemy, "
+                f"{COVER_WORDS[top]}"
+            )
             return self.order("move", rule, reason, to=spot)
         if suit == "hearts":
             return None

@@ -388,6 +388,9 @@ class FirefightLite(RulesetBase):
         return sample(self, state, unit_id, dice)
 
     def action_word(self, action: Action) -> str:
+        """The kind, except a defence card's pass, which is the Armour it reads as (§4.g)."""
+        if str(action.kind) == "pass" and action.get("card"):
+            return "armour"
         return str(action.kind)
 
 

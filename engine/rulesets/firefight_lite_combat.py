@@ -22,6 +22,8 @@ from engine.rulesets.firefight_lite_board import COVER_NAMES, card, cell, cover_
 HIT_ON = 5
 SAVE_BASE = 4
 DODGE_ON = 4
+COVER_SAID = ("no cover", "soft cover", "hard cover")
+"""How a shot's line says the target's cover (0 open, 1 soft, 2 hard)."""
 
 
 def dodge(dice: RandomSource, unit: Unit, why: str) -> tuple[bool, int]:
@@ -88,7 +90,7 @@ def shoot(
     hit = total >= HIT_ON
     text = (
         f"{shooter.name} {word} {target.name}: {roll}"
-        f"{' +1 aimed' if aimed else ''}, {COVER_NAMES[cover]} cover: "
+        f"{' +1 aimed' if aimed else ''}, {COVER_SAID[cover]}: "
         f"{'hit' if hit else 'miss'}."
     )
     ev = event(

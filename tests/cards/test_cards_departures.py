@@ -10,12 +10,13 @@ from dataclasses import replace
 from engine.actions import Action, event
 from engine.cards import JOKER
 from engine.controllers import cards_neutral
-from engine.controllers.cards_suits import defence_order
+from engine.controllers.cards_suits import SuitPlan, defence_order
 from engine.dice import ScriptedDice, SeededDice
 from engine.model import GameState, UnitStatus
 from engine.protocols import PendingKind
 from engine.rulesets import firefight_lite_events as ev
 from engine.rulesets.firefight_lite_board import sees, square_cover
+from engine.rulesets.firefight_lite_combat import shoot
 from engine.rulesets.firefight_lite_deck import FULL_DECK
 from engine.rulesets.firefight_lite_state import FROSTY
 from tests.cards.positions import NPC, PLAYER, position, ruleset, wall
@@ -185,3 +186,25 @@ def test_a_monk_with_a_die_left_at_the_far_edge_leaves_this_turn() -> None:
 
 
 # -- wording -------------------------------------------------------------------------------------
+
+
+def test_card_ai_orders_name_their_units_and_cover_in_words() -> None:
+    units = [("npc", NPC, "F2", RIFLE), ("foe", PLAYER, "F12", RIFLE)]
+    hedge = [("hedge", "hedge", wall(4, 7, 7, 7.3), {"cover": "soft"})]
+    state = position(units, hedge)
+    order = SuitPlan(state, ruleset(), state.unit("npc"), "2H", SeededDice(1)).decide()
+    assert order.action.kind == "move"
+    assert order.reason.startswith("it moves to the hedge at "), order.reason
+    assert " squares from the nearest enemy, in soft cover" in order.reason, order.reason
+    # Diamonds: a withdrawal into the open says so in words.
+    units = [("npc", NPC, "F6", RIFLE), ("foe", PLAYER, "F12", RIFLE)]
+    state = position(units)
+    order = SuitPlan(state, ruleset(), state.unit("npc"), "2D", SeededDice(1)).decide()
+    assert order.action.kind == "move"
+    assert "(none)" not in order.reason and "in the open" in order.reason, order.reason
+    # An Armour card's pass is logged as the armour it reads as.
+    armour = Action("pass", "npc", side=NPC, detail=(("card", "7C"),))
+    assert ruleset().action_word(armour) == "armour"
+    # A shot's line says "no cover", never "none cover".
+    _, events = shoot(state, "npc", "foe", ScriptedDice([1]))
+    assert "none cover" not in events[0].text and "no cover" in events[0].text
