@@ -182,9 +182,9 @@ def _unit_action_problems(state: GameState, unit: Unit, action: Action) -> list[
     )
     end = unit.position
     if moving:
-        path_problem = _path_problem(state, unit, action.path, move_in, carried)
-        if path_problem:
-            problems.append(path_problem)
+        bad_path = path_problem(state, unit, action.path, move_in, carried)
+        if bad_path:
+            problems.append(bad_path)
         elif action.path:
             end = action.path[-1]
         if not problems:
@@ -266,13 +266,15 @@ def _facing_problems(unit: Unit, action: Action) -> list[str]:
     ]
 
 
-def _path_problem(
+def path_problem(
     state: GameState,
     unit: Unit,
     path: tuple[Point, ...],
     move_in: float,
     carrying: str | None,
 ) -> str:
+    """Why ``path`` is not a legal seed-000 move of at most ``move_in`` for the unit (one leg
+    of up to M or two of up to M/2, §2.e; a carrier may run off the table); empty when legal."""
     if not path:
         return ""
     start = path[0]

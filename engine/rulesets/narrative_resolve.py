@@ -246,12 +246,21 @@ def attack(
     )
     if not wounded:
         return state, None
+    return wound(state, target, dice, events)
+
+
+def wound(
+    state: GameState, target: Unit, dice: RandomSource, events: list[Event]
+) -> tuple[GameState, Unit | None]:
+    """A wound on the target (§2.h): a token in a free wound slot, else it falls; returns the
+    target if it fell."""
+    tcard = card_of(target)
     if target.wounds < tcard.wound_slots:
         target = replace(target, wounds=target.wounds + 1)
         events.append(
             event(
                 EventType.WOUND,
-                rnd,
+                state.round,
                 f"{target.name} takes a wound ({target.wounds} of {tcard.wound_slots} slots).",
                 target.id,
                 wounds=target.wounds,
@@ -259,9 +268,19 @@ def attack(
             )
         )
         return state.with_unit(target), None
+    return fall(state, target, dice, events), target
+
+
+def fall(
+    state: GameState, target: Unit, dice: RandomSource, events: list[Event], text: str = ""
+) -> GameState:
+    """The target falls and is removed (``text``: how, else "falls"): it drops what it
+    carries, and its company may check for rout (§2.i)."""
+    rnd = state.round
     fallen = replace(with_carrying(target, None), status=UnitStatus.FALLEN)
     state = state.with_unit(fallen)
-    events.append(event(EventType.FALL, rnd, f"{target.name} falls: remove the model.", target.id))
+    said = text or f"{target.name} falls: remove the model."
+    events.append(event(EventType.FALL, rnd, said, target.id))
     dropped = carrying(target)
     if dropped is not None:
         objective = state.objective(dropped)
@@ -275,8 +294,7 @@ def attack(
                 objective=objective.id,
             )
         )
-    state = removal(state, fallen, events, dice)
-    return state, target
+    return removal(state, fallen, events, dice)
 
 
 def company_words(state: GameState, company: str) -> str:

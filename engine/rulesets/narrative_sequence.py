@@ -39,6 +39,15 @@ def candidates(state: GameState, side: str) -> tuple[str | None, tuple[str, ...]
 
 def initiative(state: GameState, dice: RandomSource) -> Outcome:
     """A new round: the battle may end first (round limit, stalemate); else roll initiative."""
+    opened = open_round(state)
+    if opened.state.winner is not None:
+        return opened
+    return roll_initiative(opened.state, dice, list(opened.events))
+
+
+def open_round(state: GameState) -> Outcome:
+    """A new round begins (activations cleared), unless the battle ends first: the round limit
+    is reached, or a stalemate."""
     rnd = state.round + 1
     events: list[Event] = []
     limit = state.option("max_rounds", 0.0)
@@ -50,6 +59,13 @@ def initiative(state: GameState, dice: RandomSource) -> Outcome:
     units = tuple(replace(u, activated=False) if u.activated else u for u in state.units)
     state = with_rules(replace(state, round=rnd, units=units), passes_in_row=0)
     events.append(event(EventType.ROUND_START, rnd, f"Round {rnd} begins."))
+    return Outcome(state, tuple(events))
+
+
+def roll_initiative(state: GameState, dice: RandomSource, events: list[Event]) -> Outcome:
+    """The round's initiative d6 (1-3 the AI side first, 4-6 the human side), and the first
+    side with someone ready takes the turn."""
+    rnd = state.round
     roll = dice.roll(6, "initiative: 1-3 the AI side starts, 4-6 the human side")
     ai = state.side_of_role(Role.AI)
     human = state.side_of_role(Role.HUMAN)
@@ -94,7 +110,7 @@ def pass_turn(state: GameState) -> Outcome:
     ready = _generals_ready(state)
     if passes >= ready:
         why = {1: "the only general with characters ready passed", 2: "both generals passed"}
-        return _end_round(state, events, why.get(ready, f"all {ready} generals passed"))
+        return end_round(state, events, why.get(ready, f"all {ready} generals passed"))
     other = state.other_side(side)
     if candidates(state, other)[1]:
         return Outcome(replace(state, active_side=other), tuple(events))
@@ -122,10 +138,11 @@ def _settle_turn(
     other = state.other_side(side)
     if fallback and candidates(state, other)[1]:
         return Outcome(replace(state, active_side=other), tuple(events))
-    return _end_round(state, events, "no one is left to activate")
+    return end_round(state, events, "no one is left to activate")
 
 
-def _end_round(state: GameState, events: list[Event], why: str) -> Outcome:
+def end_round(state: GameState, events: list[Event], why: str) -> Outcome:
+    """The round ends (``why``, for the log); the next waits for its start."""
     events.append(event(EventType.ROUND_END, state.round, f"Round {state.round} ends: {why}."))
     return Outcome(
         with_rules(replace(state, active_side=None), waiting=PendingKind.CHANCE, passes_in_row=0),
@@ -135,46 +152,84 @@ def _end_round(state: GameState, events: list[Event], why: str) -> Outcome:
 
 def activation(state: GameState, action: Action, dice: RandomSource) -> Outcome:
     """One character's (checked) action: its activation, or its melee bonus activation."""
-    unit = state.unit(action.unit_id or "")
-    rnd = state.round
     events: list[Event] = []
-    bonus = rules_of(state).waiting is PendingKind.CONTINUE
-    if not bonus:
+    state = begin_activation(state, action, events)
+    state = act_move(state, action, dice, events)
+    state, felled = strike(state, action, dice, events)
+    return close_activation(state, action, felled, events)
+
+
+def begin_activation(state: GameState, action: Action, events: list[Event]) -> GameState:
+    """The character starts its action: it activates (a bonus activation is its second
+    action, not a new activation) and the round waits for the next character."""
+    unit = state.unit(action.unit_id or "")
+    if rules_of(state).waiting is not PendingKind.CONTINUE:
         events.append(
-            event(EventType.ACTIVATION, rnd, f"{unit.name} activates.", unit.id, side=unit.side)
+            event(
+                EventType.ACTIVATION,
+                state.round,
+                f"{unit.name} activates.",
+                unit.id,
+                side=unit.side,
+            )
         )
-        unit = replace(unit, activated=True)
-        state = state.with_unit(unit)
-    state = with_rules(
+        state = state.with_unit(replace(unit, activated=True))
+    return with_rules(
         state,
         passes_in_row=0,
         waiting=PendingKind.CHOOSE_UNIT,
         bonus_unit=None,
         bonus_toward=None,
     )
+
+
+def act_move(
+    state: GameState, action: Action, dice: RandomSource, events: list[Event]
+) -> GameState:
+    """The action's pick-up and its movement (a flight, a move, the move before a shot or a
+    charge) or its pivot on the spot."""
+    unit = state.unit(action.unit_id or "")
     if action.pick_up is not None:
         state, unit = pick_up(state, unit, action.pick_up, events)
     kind = action.kind
-    felled: Unit | None = None
     if kind == ActionKind.FLEE:
         state, unit = rout(state, unit, action.path, dice, events)
     elif kind in (ActionKind.MOVE, ActionKind.MOVE_AND_SHOOT, ActionKind.MOVE_INTO_MELEE):
         state, unit = move(state, unit, action, events, dice)
-    if unit.on_table and action.target_id is not None and kind != ActionKind.MOVE:
-        target = state.unit(action.target_id)
-        if kind in (ActionKind.SHOOT, ActionKind.MOVE_AND_SHOOT):
-            heading = bearing_deg(unit.position, target.position)
-            unit = replace(unit, heading_deg=heading)
-            state = state.with_unit(unit)
-        moved = kind == ActionKind.MOVE_AND_SHOOT
-        state, felled = attack(state, unit, target, moved, dice, events)
-    elif kind == ActionKind.MOVE and action.heading_deg is not None and not action.path:
-        unit = replace(unit, heading_deg=normalize_deg(action.heading_deg))
+    if kind == ActionKind.MOVE and action.heading_deg is not None and not action.path:
+        state = state.with_unit(replace(unit, heading_deg=normalize_deg(action.heading_deg)))
+    return state
+
+
+def strike(
+    state: GameState, action: Action, dice: RandomSource, events: list[Event]
+) -> tuple[GameState, Unit | None]:
+    """The action's attack, if it has one and its character still stands (a shooter turns to
+    face its target first); the target, if it fell."""
+    unit = state.unit(action.unit_id or "")
+    kind = action.kind
+    if not unit.on_table or action.target_id is None or kind == ActionKind.MOVE:
+        return state, None
+    target = state.unit(action.target_id)
+    if not target.on_table:
+        return state, None
+    if kind in (ActionKind.SHOOT, ActionKind.MOVE_AND_SHOOT):
+        unit = replace(unit, heading_deg=bearing_deg(unit.position, target.position))
         state = state.with_unit(unit)
-    state, over = _check_end(state, events)
+    return attack(state, unit, target, kind == ActionKind.MOVE_AND_SHOOT, dice, events)
+
+
+def close_activation(
+    state: GameState, action: Action, felled: Unit | None, events: list[Event]
+) -> Outcome:
+    """After the action: the battle may be over; a melee that felled its enemy earns a bonus
+    activation (§2.d); else the turn passes to the other side."""
+    rnd = state.round
+    kind = action.kind
+    state, over = check_end(state, events)
     if over:
         return Outcome(state, tuple(events))
-    unit = state.unit(unit.id)
+    unit = state.unit(action.unit_id or "")
     melee = kind in (ActionKind.MOVE_INTO_MELEE, ActionKind.CONTINUE_MELEE)
     if felled is not None and melee and unit.on_table:
         half = card_of(unit).move_in / 2.0
@@ -205,7 +260,8 @@ def _end_activation(state: GameState, unit: Unit, events: list[Event]) -> Outcom
     return _settle_turn(state, state.other_side(unit.side), events)
 
 
-def _check_end(state: GameState, events: list[Event]) -> tuple[GameState, bool]:
+def check_end(state: GameState, events: list[Event]) -> tuple[GameState, bool]:
+    """The battle ends when a side has no character left on the table; whether it did."""
     standing = {s.name: len(state.units_of(s.name)) for s in state.sides}
     beaten = [name for name, n in standing.items() if n == 0]
     if not beaten:
