@@ -9,9 +9,10 @@ reshuffles, D002-03, and the figure draws again). It chooses to act first when o
 figures sees an enemy (D002-05), fires from overwatch at once (Stay Frosty), and moves the
 neutral figures of the random events (``cards_neutral``).
 
-On any other ruleset (the narrative rules) the deck is its own, kept in the side's controller
-memory (``Order.memory``), and the card's intent is carried out through the ruleset's sample
-of legal actions (``cards_any``).
+On any other ruleset (the narrative rules) the card's intent is carried out through the
+ruleset's vocabulary, queries and sample of legal actions (``cards_any``): with the game's
+deck where the ruleset hosts the card AI (its events, defence cards and Stay Frosty shots
+come with it), else with a deck of its own in the side's controller memory.
 """
 
 from __future__ import annotations
@@ -32,13 +33,10 @@ from engine.protocols import (
 from engine.rulesets.firefight_lite_board import card, hostiles_of, sees
 from engine.rulesets.firefight_lite_deck import card_name
 from engine.rulesets.firefight_lite_state import DECK, NAME
+from engine.rulesets.narrative_cards import CARD_AI
 from engine.scenario import cell_name
 
-CONTROLLER = "cards"
-
-
-def _own_deck(state: GameState) -> bool:
-    return state.ruleset == NAME and any(d.name == DECK for d in state.decks)
+CONTROLLER = CARD_AI
 
 
 class CardsAI(ControllerBase):
@@ -87,7 +85,7 @@ class CardsAI(ControllerBase):
             return reaction or Order(
                 Action("pass", unit_id, side=unit.side), "declines", "no reaction"
             )
-        if not _own_deck(state):
+        if state.ruleset != NAME:
             return cards_any.decide(state, ruleset, unit_id, dice)
         unit = state.unit(unit_id)
         kind = card(unit).neutral
@@ -103,8 +101,8 @@ class CardsAI(ControllerBase):
     ) -> Order | None:
         """A defence card (§4.g); overwatch fire at once; armour against an event's hit; it
         does not move with a passing citizen or bot."""
-        if not _own_deck(state):
-            return None
+        if state.ruleset != NAME:
+            return cards_any.react(state, ruleset, pending, dice)
         unit = state.unit(pending.unit or "")
         why = pending.purpose
         if why == "overwatch" and pending.trigger is not None:

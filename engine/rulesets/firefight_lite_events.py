@@ -45,29 +45,38 @@ Result = tuple[GameState, list[Event]]
 
 def event_phase(state: GameState, dice: RandomSource) -> Result:
     """Draw the top card and act on it (§4.c step 1)."""
-    deck = ready(state.deck(DECK), dice)
-    drawn, deck = deck.draw(dice, f"event card, turn {state.round}")
-    state = with_rules(state.with_deck(deck), phase="initiative")
-    if drawn == JOKER:
-        state = state.with_deck(joker_reshuffle(state.deck(DECK).discarded(drawn), dice))
-        return state, [
-            event("no_event", state.round, "Joker: the deck is reshuffled; no event.", card=drawn)
-        ]
-    if card_rank(drawn) not in ("J", "Q", "K"):
-        state = state.with_deck(state.deck(DECK).discarded(drawn))
-        return state, [event("no_event", state.round, f"{card_name(drawn)}: no event.", card=drawn)]
-    name = EVENTS[drawn]
-    head = event(
-        "random_event",
-        state.round,
-        f"{card_name(drawn)}: {name}!",
-        card=drawn,
-        event=name,
-    )
+    state, drawn, head = draw_event_card(with_rules(state, phase="initiative"), dice)
+    if drawn is None:
+        return state, head
     state = with_rules(state, events_done=(*rules(state).events_done, drawn))
     state, more = HANDLERS[drawn](state, dice)
     state = state.with_deck(state.deck(DECK).with_removed(drawn))
-    return state, [head, *more]
+    return state, [*head, *more]
+
+
+def draw_event_card(
+    state: GameState, dice: RandomSource, turn: str = "turn"
+) -> tuple[GameState, str | None, list[Event]]:
+    """The Random Events card (§4.c step 1, any host; ``turn``: the host's word for a turn): a
+    Joker reshuffles the deck (D002-03) and A-10 are discarded, with no event (None); J, Q or K
+    is returned with its ``random_event`` line, for the caller to resolve and then remove from
+    the game."""
+    deck = ready(state.deck(DECK), dice)
+    drawn, deck = deck.draw(dice, f"event card, {turn} {state.round}")
+    state = state.with_deck(deck)
+    if drawn == JOKER:
+        state = state.with_deck(joker_reshuffle(state.deck(DECK).discarded(drawn), dice))
+        said = "Joker: the deck is reshuffled; no event."
+        return state, None, [event("no_event", state.round, said, card=drawn)]
+    if card_rank(drawn) not in ("J", "Q", "K"):
+        state = state.with_deck(state.deck(DECK).discarded(drawn))
+        said = f"{card_name(drawn)}: no event."
+        return state, None, [event("no_event", state.round, said, card=drawn)]
+    name = EVENTS[drawn]
+    head = event(
+        "random_event", state.round, f"{card_name(drawn)}: {name}!", card=drawn, event=name
+    )
+    return state, drawn, [head]
 
 
 def select(

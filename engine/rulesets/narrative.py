@@ -7,21 +7,27 @@ move) wounds on more than 3, a 1 always misses, a 6 always wounds.
 
 This module holds the ruleset class (setup, what the battle waits for, the dispatch of an
 action, the state invariants); the checks are in :mod:`.narrative_checks`, the order of play
-in :mod:`.narrative_sequence` and what an action does in :mod:`.narrative_resolve`.
+in :mod:`.narrative_sequence` and what an action does in :mod:`.narrative_resolve`. A battle
+whose AI side is the playing-card AI's adds its deck, Random Events and reactions
+(:mod:`.narrative_cards`).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import replace
+from types import MappingProxyType
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine.actions import Action, ActionKind, IllegalActionError
+from engine.cards import Deck
 from engine.dice import RandomSource
 from engine.geometry import Edge
 from engine.model import GameState, Role, Side, Unit
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
+from engine.rulesets import narrative_cards
 from engine.rulesets.narrative_board import NarrativeCard, card_of
 from engine.rulesets.narrative_checks import HEADING_TOL_DEG, action_problems, flight_edges
 from engine.rulesets.narrative_query import NarrativeQuery
@@ -31,6 +37,7 @@ from engine.rulesets.narrative_sequence import activation, candidates, initiativ
 from engine.rulesets.narrative_state import (
     NarrativeState,
     NarrativeUnit,
+    card_host,
     carrying,
     company_of,
     rules_of,
@@ -48,6 +55,13 @@ __all__ = [
 ]
 
 NAME = "narrative"
+WORDS = {
+    str(ActionKind.FLEE): "rout",
+    str(ActionKind.OVERWATCH): "stay_frosty",
+    str(ActionKind.REACT_FIRE): "reaction_shot",
+    str(ActionKind.REACT_EVADE): "run_for_cover",
+}
+"""Log words of action kinds other than their own name."""
 
 
 class _CardSpec(BaseModel):
@@ -78,27 +92,43 @@ class NarrativeRuleset(RulesetBase):
             ActionKind.MOVE_INTO_MELEE,
             ActionKind.CONTINUE_MELEE,
             ActionKind.FLEE,
+            *narrative_cards.HOST_KINDS,
+            narrative_cards.RESHUFFLE,
         }
     )
-    """The action kinds of seed 000 (a flight is ``flee``; its log word is "rout")."""
+    """The action kinds of seed 000 (a flight is ``flee``; its log word is "rout"), and those
+    of a battle with the card AI (:mod:`.narrative_cards`): Stay Frosty (``overwatch``), the
+    reactions (``react_fire``, ``react_evade``) and a Joker's ``reshuffle``."""
+    options: Mapping[str, str] = MappingProxyType(
+        {
+            "random_events": "with the card AI: the Random Events phase each round "
+            "(true or false, default true)"
+        }
+    )
 
     def sample_actions(self, state: GameState, unit_id: str, dice: RandomSource) -> list[Action]:
         """Legal actions of the character now: its forced action, or shots, firing positions,
         charges, a carrier's run, pivots and random moves (:mod:`.narrative_sample`)."""
+        if card_host(state) is not None and self.pending(state).kind is PendingKind.REACTION:
+            return narrative_cards.sample_reactions(state, unit_id)
         unit = state.unit(unit_id)
         legal = [a for a in candidate_actions(state, unit, dice) if not self.validate(state, a)]
         if not legal:
             pivot = Action(ActionKind.MOVE, unit.id, heading_deg=unit.heading_deg)
             legal = [pivot] if not self.validate(state, pivot) else []
-        return legal
+        frosty = narrative_cards.overwatch_action(state, unit.id)
+        return [*legal, frosty] if frosty is not None else legal
 
     def query(self, state: GameState) -> NarrativeQuery:
         """Seed-000 table queries for controllers."""
         return NarrativeQuery(state)
 
     def action_word(self, action: Action) -> str:
-        """The word orders and logs use for the action's kind: seed 000 calls a flight a rout."""
-        return "rout" if action.kind == ActionKind.FLEE else str(action.kind)
+        """The word orders and logs use for the action's kind: seed 000 calls a flight a rout;
+        the card AI's words for its Stay Frosty, its reactions and an Armour card's pass."""
+        if action.kind == ActionKind.PASS and action.get("card"):
+            return "armour"
+        return WORDS.get(str(action.kind), str(action.kind))
 
     # ----------------------------------------------------------------- setup
     def new_game(self, scenario: Scenario) -> GameState:
@@ -146,6 +176,16 @@ class NarrativeRuleset(RulesetBase):
         sizes: dict[str, int] = {}
         for u in units:
             sizes[company_of(u)] = sizes.get(company_of(u), 0) + 1
+        rules = NarrativeState(company_sizes=tuple(sorted(sizes.items())))
+        decks: tuple[Deck, ...] = ()
+        if narrative_cards.hosts_card_ai(scenario):
+            host, deck = narrative_cards.new_host(scenario)
+            rules, decks = replace(rules, cards=host), (deck,)
+        elif "random_events" in scenario.options:
+            raise ScenarioError(
+                f"{scenario.source}: options.random_events: only a battle with the card AI "
+                f'(ai_controller = "{narrative_cards.CARD_AI}") has a Random Events phase'
+            )
         return GameState(
             ruleset=NAME,
             scenario=scenario.scenario.name,
@@ -155,7 +195,8 @@ class NarrativeRuleset(RulesetBase):
             terrain=terrain,
             objectives=objectives,
             options=tuple(sorted(scenario.options.items())),
-            rules=NarrativeState(company_sizes=tuple(sorted(sizes.items()))),
+            rules=rules,
+            decks=decks,
         )
 
     # --------------------------------------------------------------- pending
@@ -164,6 +205,10 @@ class NarrativeRuleset(RulesetBase):
         rules = rules_of(state)
         if rules.waiting is PendingKind.OVER:
             return Pending(PendingKind.OVER)
+        if rules.cards is not None:
+            found = narrative_cards.pending(state, rules.cards)
+            if found is not None:
+                return found
         if rules.waiting is PendingKind.CHANCE:
             return Pending(PendingKind.CHANCE, purpose="initiative")
         if rules.waiting is PendingKind.CONTINUE and rules.bonus_unit is not None:
@@ -178,7 +223,17 @@ class NarrativeRuleset(RulesetBase):
     # -------------------------------------------------------------- validate
     def validate(self, state: GameState, action: Action) -> list[str]:
         """Why ``action`` is illegal now, as plain sentences (empty: legal)."""
-        return action_problems(state, action, self.pending(state), self.action_kinds)
+        pending = self.pending(state)
+        if card_host(state) is not None:
+            found = narrative_cards.problems(state, action, pending)
+            if found is not None:
+                return found
+        elif action.kind in narrative_cards.HOST_KINDS or action.kind == narrative_cards.RESHUFFLE:
+            what = str(action.kind).replace("_", " ")
+            return [f"{what} belongs to the card AI's figures, and it does not play this battle"]
+        elif action.get("card") is not None:
+            return ["this battle has no card AI deck to draw a card from"]
+        return action_problems(state, action, pending, self.action_kinds)
 
     # ----------------------------------------------------------------- apply
     def apply(self, state: GameState, action: Action, dice: RandomSource) -> Outcome:
@@ -186,7 +241,10 @@ class NarrativeRuleset(RulesetBase):
         problems = self.validate(state, action)
         if problems:
             raise IllegalActionError(problems, action, state.round, state.step)
+        pending = self.pending(state)
         state = replace(state, step=state.step + 1)
+        if card_host(state) is not None:
+            return narrative_cards.apply(state, action, dice, pending)
         if action.kind == ActionKind.CHANCE:
             return initiative(state, dice)
         if action.kind == ActionKind.PASS:
@@ -253,6 +311,8 @@ class NarrativeRuleset(RulesetBase):
         companies = {company_of(u) for u in state.units}
         for company in sorted(rules.routing_companies - companies):
             problems.append(f"routing company {company!r} has no characters")
+        if rules.cards is not None:
+            problems += narrative_cards.state_problems(state, rules.cards)
         return problems
 
 

@@ -1,6 +1,7 @@
 """The narrative ruleset's (seed 000) own parts of the state: what the round waits for, passes
-in a row, the co-operative rotation, a bonus activation, routing companies (``state.rules``),
-and each character's company and carried objective (``unit.rules``).
+in a row, the co-operative rotation, a bonus activation, routing companies, the card AI's part
+when it commands the AI side (``state.rules``), and each character's company and carried
+objective (``unit.rules``).
 """
 
 from __future__ import annotations
@@ -8,10 +9,43 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.actions import Action, Event
 from engine.errors import EngineError
 from engine.geometry import Point
 from engine.model import GameState, RulesState, Unit, UnitRules
 from engine.protocols import PendingKind
+
+
+@dataclass(frozen=True)
+class CardHost:
+    """What the narrative rules hold for the playing-card AI when it commands the AI side
+    (RULES §4, D002-01's seed-000 column; :mod:`.narrative_cards`): the round's Random Events
+    draw, and the reactions of its figures (a defence card when attacked before activating,
+    a Stay Frosty reaction shot) and of the player's figures to an event's hit. The deck itself
+    is the game's (``GameState.decks``, "cards")."""
+
+    events_on: bool = True
+    """The Random Events phase at the start of each round (option ``random_events``)."""
+    initiative_due: bool = False
+    """The round has begun and its event card is drawn: its initiative roll comes next."""
+    events_done: tuple[str, ...] = ()
+    """Event cards resolved so far (each once per game)."""
+    drawing: str | None = None
+    """A figure that drew a Joker: it draws again (CONTINUE)."""
+    reacting: str | None = None
+    """The figure a REACTION waits for."""
+    reaction: str = ""
+    """"defence" (attacked before activating, §4.g), "overwatch" (Stay Frosty) or "event"
+    (an event's hit: armour or run for cover, no Return Fire)."""
+    trigger: Event | None = None
+    """What the reaction answers."""
+    held: Action | None = None
+    """The action that resumes once the reaction is answered (the attack, or the action an
+    enemy started in sight of an overwatcher)."""
+    asked: tuple[str, ...] = ()
+    """Overwatchers already asked about the held action."""
+    event_hits: tuple[int, ...] = ()
+    """Strengths of the hits an event reaction is about (sniper, booby trap)."""
 
 
 @dataclass(frozen=True)
@@ -31,6 +65,8 @@ class NarrativeState(RulesState):
     routing_companies: frozenset[str] = frozenset()
     company_sizes: tuple[tuple[str, int], ...] = ()
     """Starting number of characters per company."""
+    cards: CardHost | None = None
+    """The card AI's part, when it commands the AI side (None otherwise)."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +126,19 @@ def bonus_move_for(state: GameState, unit: Unit) -> float | None:
     if rules.waiting is PendingKind.CONTINUE and rules.bonus_unit == unit.id:
         return rules.bonus_move_in
     return None
+
+
+def card_host(state: GameState) -> CardHost | None:
+    """The card AI's part of the state, when it commands the AI side."""
+    return rules_of(state).cards
+
+
+def with_card_host(state: GameState, **changes: Any) -> GameState:
+    """A copy with fields of the card AI's part changed (it must have one)."""
+    host = card_host(state)
+    if host is None:
+        raise EngineError("this narrative battle has no card AI")
+    return with_rules(state, cards=replace(host, **changes))
 
 
 def in_bonus(state: GameState) -> bool:

@@ -216,8 +216,9 @@ def test_a_physical_deck_game_resumes_as_one(tmp_path: Path) -> None:
 
 
 def test_the_card_ai_on_the_narrative_rules_takes_cards_from_a_real_deck() -> None:
-    """crossroads-cards with --cards physical: the goblins' deck is in their memory; a Joker
-    entered asks for the card again, after a shuffle."""
+    """crossroads-cards with --cards physical: the goblins' deck is the game's, as on
+    firefight-lite: the round's event card comes first, then the goblins' cards; a Joker
+    entered for a goblin reshuffles the deck and its card is asked for again."""
     scenario, ruleset, state = load_game("crossroads-cards")
     dice = make_dice(False, True, 2)
     game = LiveGame(
@@ -230,8 +231,14 @@ def test_the_card_ai_on_the_narrative_rules_takes_cards_from_a_real_deck() -> No
     )
     table = VirtualTable(game)
     _until_card(game, table)
-    assert "action card for Goblin" in game.dice.wants_card  # type: ignore[union-attr]
+    assert game.dice.wants_card.startswith("event card")  # type: ignore[union-attr]
+    game.command(Command("dice", value=card_code("2C")))
+    assert "2C" in game.state.deck("cards").discard
+    _until_card(game, table)
+    assert "card for Goblin" in game.dice.wants_card  # type: ignore[union-attr]
     game.command(Command("dice", value=card_code("joker")))
-    assert "again after the Joker (shuffle" in game.dice.wants_card  # type: ignore[union-attr]
+    _until_card(game, table)
+    assert "card for Goblin" in game.dice.wants_card  # type: ignore[union-attr]
+    assert game.state.deck("cards").discard == ()  # the Joker's reshuffle took them all back
     game.command(Command("dice", value=card_code("9S")))
     assert game.order is not None and game.order.rule.startswith("9 of spades")

@@ -141,18 +141,24 @@ def test_the_card_ai_drives_a_narrative_scenario(capsys: pytest.CaptureFixture[s
     assert scenario.scenario.ruleset == "narrative" and scenario.scenario.ai_controller == "cards"
     lines = _simulate("crossroads-cards", 4, capsys)
     orders = [ln for ln in lines if ln["type"] == "order" and ln["unit"].startswith("goblin")]
-    assert orders and all(" of " in ln["rule"] or ln["rule"] == "forced" for ln in orders)
+    assert orders and all(
+        " of " in ln["rule"] or ln["rule"] in ("forced", "Joker", "stay frosty") for ln in orders
+    )
     draws = [ln for ln in lines if ln["type"] == "draw"]
-    assert draws and all("action" in ln["purpose"] for ln in draws)
+    assert draws and all(
+        any(word in ln["purpose"] for word in ("event", "action", "defence", "selection"))
+        for ln in draws
+    )
+    assert sum("event card" in ln["purpose"] for ln in draws) == lines[-1]["round"]
     assert any(ln["type"] == "shuffle" for ln in lines)
     assert lines[-1]["type"] == "end"
-    # Its deck lives in the goblins' memory: 54 cards, each once.
+    # Its deck is the game's, as on firefight-lite: 54 cards, each once.
     ruleset = find_ruleset("narrative")
     state = ruleset.new_game(scenario)
     from engine.runner import controllers_for
 
     record = play_battle(state, ruleset, controllers_for(scenario), SeededDice(4))
-    memory = dict(record.final.memory_of("Goblins"))
-    cards = list(memory["draw"]) + list(memory["discard"])
-    assert sorted(cards) == sorted(FULL_DECK)
+    deck = record.final.deck("cards")
+    assert sorted(deck.draw_pile + deck.discard + deck.removed) == sorted(FULL_DECK)
+    assert dict(record.final.memory_of("Goblins")) == {}
     assert NEUTRAL and NPC  # the shared names stay in use

@@ -229,9 +229,8 @@ def test_the_card_ai_plays_a_narrative_scenario_live_to_the_simulated_outcome() 
     VirtualTable(game).play(max_steps=6000)
     assert game.state.winner == record.final.winner
     assert [u.status for u in game.state.units] == [u.status for u in record.final.units]
-    # The card AI's deck lives in its side's memory (a routing warden's forced flight is
-    # ordered by the AI at the table, so only the goblins' memory is compared).
-    assert game.state.memory_of("Goblins") == record.final.memory_of("Goblins")
+    # The card AI's deck is the game's: the same cards drawn, discarded and set aside.
+    assert game.state.deck("cards") == record.final.deck("cards")
     assert any(" of " in s for s in said)  # its orders name their card
 
 

@@ -77,7 +77,7 @@ MISTAKES = [
         "max_rounds = 10",
         "max_round = 10",
         "options.max_round",
-        "unknown option (allowed: contact_tol_in, max_rounds)",
+        "unknown option (allowed: contact_tol_in, max_rounds, random_events)",
     ),
     (
         "bad-round-limit",

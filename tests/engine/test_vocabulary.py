@@ -108,10 +108,19 @@ def test_the_narrative_ruleset_declares_its_kinds_and_refuses_others() -> None:
         "move_into_melee",
         "continue_melee",
         "flee",
+        # The card AI's, in a battle it commands (engine.rulesets.narrative_cards).
+        "overwatch",
+        "react_fire",
+        "react_evade",
+        "reshuffle",
     }
     assert ruleset.validate(state, Action("initiative")) == [
         "'initiative' is not an action of this ruleset (its actions: chance, continue_melee, "
-        "flee, move, move_and_shoot, move_into_melee, pass, shoot)"
+        "flee, move, move_and_shoot, move_into_melee, overwatch, pass, react_evade, "
+        "react_fire, reshuffle, shoot)"
+    ]
+    assert ruleset.validate(state, Action("overwatch", "b")) == [
+        "overwatch belongs to the card AI's figures, and it does not play this battle"
     ]
     assert ruleset.action_word(Action(ActionKind.FLEE, "a")) == "rout"
     assert ruleset.action_word(Action(ActionKind.SHOOT, "a")) == "shoot"
