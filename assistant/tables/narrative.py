@@ -15,6 +15,7 @@ from assistant.errors import UserError
 from assistant.live_hub import SightLineView
 from assistant.session.announce import cover_areas
 from assistant.session.observation import PieceSeen
+from assistant.tables import firefight_lite_words as card_words
 from assistant.tables import narrative_moves as moves
 from assistant.tables import narrative_orders as orders
 from assistant.tables import register_adapter
@@ -30,7 +31,7 @@ from assistant.tables.base import (
     targets_of,
     unit_status,
 )
-from engine.actions import Action, ActionKind, Order
+from engine.actions import Action, ActionKind, Event, Order
 from engine.geometry import Point, cover_between
 from engine.model import GameState, Role, Unit, UnitStatus
 from engine.odds import (
@@ -39,10 +40,19 @@ from engine.odds import (
     narrative_wound_chance,
 )
 from engine.protocols import PendingKind, Ruleset
+from engine.rulesets.firefight_lite_state import FROSTY
 from engine.rulesets.narrative_board import card_of, gap_between, sight_between
-from engine.rulesets.narrative_state import bonus_move_for, carrying, is_routing, with_carrying
+from engine.rulesets.narrative_state import (
+    bonus_move_for,
+    card_host,
+    carrying,
+    is_routing,
+    with_carrying,
+)
 
 NAME = "narrative"
+CARD_EVENTS = frozenset({"random_event", "no_event", "selection", "deck_refilled", "joker"})
+"""Events of the card AI's deck, said with what to do with the real cards."""
 
 
 class NarrativeAdapter(BaseAdapter):
@@ -70,8 +80,43 @@ class NarrativeAdapter(BaseAdapter):
         if routing:
             return Turn("forced", side, pending.candidates, unit_id=routing[0], may_pass=False)
         return Turn(
-            "human", side, pending.candidates, general=pending.general, may_pass=pending.may_pass
+            "human",
+            side,
+            pending.candidates,
+            unit_id=pending.unit,
+            general=pending.general,
+            may_pass=pending.may_pass,
         )
+
+    def pass_action(self, state: GameState, side: str) -> Action:
+        """A pass; in a reaction (the card AI's events), the reacting figure's Armour."""
+        reacting = card_reaction(state)
+        if reacting is not None:
+            return Action(ActionKind.PASS, reacting.id, side=side)
+        return Action(ActionKind.PASS, side=side)
+
+    def turn_prompt(self, state: GameState, turn: Turn) -> str:
+        reacting = card_reaction(state)
+        if reacting is None:
+            return super().turn_prompt(state, turn)
+        return (
+            f"{reacting.name} is hit: armour (pass), or run for cover (move it up to half its "
+            "move, then declare run for cover)?"
+        )
+
+    def declare_prompt(self, state: GameState, turn: Turn) -> str:
+        if card_reaction(state) is not None:
+            return self.turn_prompt(state, turn)
+        return super().declare_prompt(state, turn)
+
+    def event_words(self, state: GameState, event: Event) -> str | None:
+        """The card AI's deck instructions as on firefight-lite; a move the rules made (an
+        event's run for cover) is said with where to put the model."""
+        if event.type in CARD_EVENTS:
+            return card_words.event_words(state, event)
+        if event.type == "move" and event.get("by") == "event":
+            return event.text
+        return super().event_words(state, event)
 
     # --------------------------------------------------------------- orders
     def order_instruction(self, state: GameState, order: Order) -> str:
@@ -90,6 +135,8 @@ class NarrativeAdapter(BaseAdapter):
     def declarations(
         self, state: GameState, turn: Turn, moved: str | None
     ) -> tuple[Declaration, ...]:
+        if card_reaction(state) is not None:
+            return (Declaration("armour"), Declaration("run_for_cover"))
         enemies = targets_of(state, turn.side)
         options = [Declaration("done"), Declaration("melee", enemies), Declaration("pass")]
         if any(card_of(state.unit(u)).shoot_range_in for u in turn.candidates):
@@ -113,6 +160,9 @@ class NarrativeAdapter(BaseAdapter):
         move: ObservedMove | None,
         unit_id: str | None,
     ) -> Action | str:
+        reacting = card_reaction(state)
+        if reacting is not None:
+            return _reaction(reacting, what, move)
         return moves.observed_action(state, ruleset, what, target, move, unit_id)
 
     # -------------------------------------------------------------- the page
@@ -123,9 +173,12 @@ class NarrativeAdapter(BaseAdapter):
         carried = carrying(unit)
         if carried is not None:
             values = (CardValue("carries", state.objective(carried).name),)
+        statuses = ["routing"] if status == "active" and is_routing(state, unit) else []
+        if FROSTY in unit.statuses:
+            statuses.append("stay frosty")
         return UnitCard(
             status=status,
-            statuses=("routing",) if status == "active" and is_routing(state, unit) else (),
+            statuses=tuple(statuses),
             values=values,
             wound_slots=card.wound_slots,
             ranges_in=(card.shoot_range_in,) if card.shoot_range_in else (),
@@ -214,6 +267,25 @@ class NarrativeAdapter(BaseAdapter):
 
     def activation_note(self, state: GameState, unit: Unit) -> str:
         return "bonus" if bonus_move_for(state, unit) is not None else ""
+
+
+def card_reaction(state: GameState) -> Unit | None:
+    """The player's figure answering an event's hit, in a battle with the card AI."""
+    host = card_host(state)
+    if host is None or host.reacting is None or host.reaction != "event":
+        return None
+    return state.unit(host.reacting)
+
+
+def _reaction(unit: Unit, what: str, move: ObservedMove | None) -> Action | str:
+    """Armour (a pass) or Run for Cover (the move the camera saw) against an event's hit."""
+    if what in ("armour", "pass", "done") and (move is None or not move[1] or len(move[1]) < 2):
+        return Action(ActionKind.PASS, unit.id, side=unit.side)
+    if what in ("run_for_cover", "done"):
+        if move is None or not move[1] or len(move[1]) < 2:
+            return f"Move {unit.name} up to half its move toward cover first, then declare."
+        return Action(ActionKind.REACT_EVADE, unit.id, path=move[1])
+    return f"{unit.name} answers the hit with armour or run for cover, not {what}."
 
 
 register_adapter(NAME, NarrativeAdapter)

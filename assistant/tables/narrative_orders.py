@@ -15,15 +15,30 @@ from engine.actions import Action, ActionKind, Order
 from engine.geometry import Cover, bearing_deg, cover_between, in_forward_arc, path_cost_in
 from engine.geometry import Point as PointIn
 from engine.model import GameState, Unit
+from engine.rulesets.firefight_lite_deck import card_name
 from engine.rulesets.narrative_board import card_of, gap_between, sight_between
 
 SHOTS = (ActionKind.SHOOT, ActionKind.MOVE_AND_SHOOT)
+AIMED = (*SHOTS, ActionKind.REACT_FIRE)
+"""Actions whose shooter turns to face its target (a card AI's reaction shot too)."""
 
 
 def order_instruction(state: GameState, order: Order) -> str:
-    """What the player does with the AI's piece ("Raider Chief: move 4 inches toward ...")."""
+    """What the player does with the AI's piece ("Raider Chief: move 4 inches toward ..."); a
+    card AI's order names its card ("7 of spades for Goblin Archer: ...")."""
     action = order.action
     unit = state.unit(action.unit_id or "")
+    drawn = action.get("card")
+    if action.kind == "reshuffle":
+        return (
+            f"Joker for {unit.name}: shuffle the discard pile and both Jokers back into the "
+            "deck (the cards set aside stay out), then draw again."
+        )
+    body = _instruction(state, action, unit)
+    return f"{card_name(drawn)} for {unit.name}: {body}." if drawn else f"{unit.name}: {body}."
+
+
+def _instruction(state: GameState, action: Action, unit: Unit) -> str:
     target = state.unit(action.target_id) if action.target_id else None
     parts: list[str] = []
     path = action.path
@@ -49,27 +64,36 @@ def order_instruction(state: GameState, order: Order) -> str:
         parts.append(turn or "stay where it is")
     if action.pick_up:
         parts.insert(0, f"pick up {state.objective(action.pick_up).name}")
+    if action.kind == ActionKind.OVERWATCH:
+        return "stay frosty: hold its ground, ready to shoot the first enemy to act in its sight"
+    if action.kind == ActionKind.PASS:
+        return "trust its armour"
+    if action.kind == ActionKind.REACT_EVADE:
+        parts.insert(0, "run for cover")
     if target is not None:
-        if action.kind in SHOTS:
+        if action.kind in AIMED:
             aim = turn_phrase(
                 heading, bearing_deg(path[-1] if path else unit.position, target.position)
             )
             shot = f"shoot {target.name}"
-            parts.append(f"{aim} and {shot}" if aim and action.kind == ActionKind.SHOOT else shot)
+            if action.kind == ActionKind.REACT_FIRE:
+                shot += " at once"
+            parts.append(
+                f"{aim} and {shot}" if aim and action.kind != ActionKind.MOVE_AND_SHOOT else shot
+            )
         elif action.kind == ActionKind.MOVE_INTO_MELEE:
             parts.append(f"into contact with {target.name}, and attack")
         elif action.kind == ActionKind.CONTINUE_MELEE:
             parts.append(f"fight on against {target.name}")
     if not parts:
         parts.append("hold its ground")
-    body = ", ".join(p for p in parts if p)
-    return f"{unit.name}: {body}."
+    return ", ".join(p for p in parts if p)
 
 
 def shot_heading(state: GameState, order: Order, expected: Expectation) -> Expectation:
     """A shooter ends facing its target (it turns to shoot)."""
     action = order.action
-    if action.target_id and action.kind in SHOTS:
+    if action.target_id and action.kind in AIMED:
         end = (expected.x_in, expected.y_in)
         heading = bearing_deg(end, state.unit(action.target_id).position) % 360.0
         return Expectation(

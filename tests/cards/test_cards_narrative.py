@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from assistant.cli import main
-from engine.actions import Action, ActionKind
+from engine.actions import Action, ActionKind, Order
 from engine.cards import JOKER, Deck
 from engine.controllers.cards import CardsAI
 from engine.dice import ScriptedDice, SeededDice
@@ -381,3 +381,57 @@ def test_every_card_order_does_what_its_rule_says(capsys: pytest.CaptureFixture[
             if line["action"] in ("shoot", "move_and_shoot", "reaction_shot"):
                 assert "attack" in step or "attacked" in step, (line, step)
     assert {"move and fire", "stay frosty", "armour", "run for cover", "assault"} <= seen
+
+
+# -- at the table ------------------------------------------------------------------------------
+
+
+def test_the_table_says_the_card_ais_stay_frosty_reactions_and_jokers() -> None:
+    from assistant.tables import find_adapter
+
+    adapter = find_adapter("narrative")
+    units = [unit("h", HUMANS, 12, 5), unit("g", AI, 15, 15, rng=12, heading=180)]
+    _, state = _position(units)
+
+    def said(kind: str, card: str | None = None, **kw: Any) -> str:
+        detail = (("card", card),) if card else ()
+        order = Order(Action(kind, "g", detail=detail, **kw), "rule", "why")
+        return adapter.order_instruction(state, order)
+
+    assert said(ActionKind.OVERWATCH, "3C").startswith("3 of clubs for g: stay frosty: hold")
+    assert said(ActionKind.PASS, "4C") == "4 of clubs for g: trust its armour."
+    assert said("reshuffle", JOKER).startswith("Joker for g: shuffle the discard pile")
+    fire = Order(Action(ActionKind.REACT_FIRE, "g", target_id="h"), "stay frosty", "why")
+    assert "shoot h at once" in adapter.order_instruction(state, fire)
+    expected = adapter.expectation(state, fire)
+    assert abs(expected.heading_deg - 196.7) < 0.1  # it turns to face h
+    run = Order(Action(ActionKind.REACT_EVADE, "g", path=((15.0, 15.0), (17.0, 15.0))), "r", "w")
+    assert adapter.order_instruction(state, run).startswith("g: run for cover, ")
+
+
+def test_the_player_answers_an_events_hit_at_the_table() -> None:
+    from assistant.tables import find_adapter
+
+    adapter = find_adapter("narrative")
+    units = [unit("h", HUMANS, 12, 5), unit("g", AI, 12, 20, rng=12)]
+    ruleset, state = _position(units)
+    hit, _ = ev.sniper(state, ScriptedDice([6], ["AS"]))
+    turn = adapter.turn(hit, ruleset)
+    assert (turn.kind, turn.unit_id) == ("human", "h")
+    assert [d.action for d in adapter.declarations(hit, turn, None)] == ["armour", "run_for_cover"]
+    assert "armour" in adapter.turn_prompt(hit, turn) and "run for cover" in adapter.turn_prompt(
+        hit, turn
+    )
+    armour = adapter.pass_action(hit, HUMANS)
+    assert armour.unit_id == "h" and not ruleset.validate(hit, armour)
+    path = ((12.0, 5.0), (10.0, 5.0))
+    seen = ("h", path, "", 270.0)
+    run = adapter.observed_action(hit, ruleset, "run_for_cover", None, seen, None)
+    assert isinstance(run, Action) and run.kind == ActionKind.REACT_EVADE
+    assert not ruleset.validate(hit, run)
+    asked = adapter.observed_action(hit, ruleset, "run_for_cover", None, None, None)
+    assert isinstance(asked, str) and asked.startswith("Move h")
+    # A run the rules make (a dead fall) is said with where to put the model.
+    fell, events = ev.dead_fall(state, ScriptedDice([4], ["AS", "2C"]))
+    words = [adapter.event_words(fell, e) for e in events if e.type == "move"]
+    assert words and all(w and "move the model there" in w for w in words)

@@ -231,7 +231,7 @@ def test_the_card_ai_plays_a_narrative_scenario_live_to_the_simulated_outcome() 
     assert [u.status for u in game.state.units] == [u.status for u in record.final.units]
     # The card AI's deck is the game's: the same cards drawn, discarded and set aside.
     assert game.state.deck("cards") == record.final.deck("cards")
-    assert any(" of " in s for s in said)  # its orders name their card
+    assert any(" for Goblin" in s and " of " in s for s in said)  # its orders name their card
 
 
 def test_a_move_made_by_the_rules_is_announced_with_where_to_put_the_model() -> None:
