@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.actions import Action, ActionKind, Order
+from engine.board import board_key, remember
 from engine.cards import JOKER, Deck
 from engine.dice import RandomSource, choice
 from engine.geometry import Point, advance, edge_gap_in, path_cost_in
@@ -197,20 +198,31 @@ class Reading:
 
     def cover_from(self, at: Point, against: Sequence[Unit] | None = None) -> int:
         """The spot's cover (D002-09): the worst against the enemies that could see the
-        figure there (0 none, 1 soft, 2 hard), ``HIDDEN`` when none could."""
+        figure there (0 none, 1 soft, 2 hard), ``HIDDEN`` when none could. Remembered for
+        the board (every card drawn for the figure asks the same)."""
+        foes = tuple(self.enemies if against is None else against)
+        key = ("card-ai-cover", board_key(self.state, self.unit), at, tuple(e.id for e in foes))
+        return remember(self.state, key, lambda: self._cover_from(at, foes))
+
+    def _cover_from(self, at: Point, foes: Sequence[Unit]) -> int:
         view = self.view_from(at)
         moved = replace(self.unit, x=at[0], y=at[1])
         worst = HIDDEN
-        for enemy in self.enemies if against is None else against:
+        for enemy in foes:
             if view.visible(enemy, moved):
                 worst = min(worst, COVER[view.cover_at(at, enemy, self.unit.radius_in)])
         return worst
 
     def spots(self) -> list[Action]:
         """Moves the figure could make: the ruleset's sample, the best closing move, and
-        straight moves in 12 directions at a third, two thirds and all of its allowance."""
+        straight moves in 12 directions at a third, two thirds and all of its allowance (those
+        remembered for the board and the allowance)."""
         moves = [a for a in self.sample if a.kind == ActionKind.MOVE and len(a.path) > 1]
         allowance = self.query.movement_allowance_in(self.unit)
+        key = ("card-ai-spots", board_key(self.state, self.unit), allowance)
+        return moves + remember(self.state, key, lambda: self._spots(allowance))
+
+    def _spots(self, allowance: float) -> list[Action]:
         here = self.unit.position
         ends = []
         if self.enemies:
@@ -219,12 +231,20 @@ class Reading:
         for fraction in LENGTHS:
             for k in range(HEADINGS):
                 ends.append((here, advance(here, 360.0 * k / HEADINGS, allowance * fraction)))
+        moves = []
         for path in ends:
             if len(path) > 1:
                 action = Action(ActionKind.MOVE, self.unit.id, path=path)
                 if self.legal(action):
                     moves.append(action)
         return moves
+
+    def fires_from(self, path: tuple[Point, ...], target: Unit) -> Action | None:
+        """The move and shoot along ``path`` at ``target``, if the rules allow it (remembered
+        for the board)."""
+        action = Action(ActionKind.MOVE_AND_SHOOT, self.unit.id, path=path, target_id=target.id)
+        key = ("card-ai-fires", board_key(self.state, self.unit), path, target.id)
+        return action if remember(self.state, key, lambda: self.legal(action)) else None
 
     # -- the reading ----------------------------------------------------------------------------
 
@@ -308,12 +328,9 @@ class Reading:
                 continue
             options.append((self._fire_key(a.path[-1], target, away), a))
         for move in self.spots():
-            end = move.path[-1]
-            action = Action(
-                ActionKind.MOVE_AND_SHOOT, self.unit.id, path=move.path, target_id=target.id
-            )
-            if self.legal(action):
-                options.append((self._fire_key(end, target, away), action))
+            action = self.fires_from(move.path, target)
+            if action is not None:
+                options.append((self._fire_key(move.path[-1], target, away), action))
         good = [
             (k, a)
             for k, a in options
