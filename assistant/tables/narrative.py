@@ -79,14 +79,7 @@ class NarrativeAdapter(BaseAdapter):
             )
         if routing:
             return Turn("forced", side, pending.candidates, unit_id=routing[0], may_pass=False)
-        return Turn(
-            "human",
-            side,
-            pending.candidates,
-            unit_id=pending.unit,
-            general=pending.general,
-            may_pass=pending.may_pass,
-        )
+        return super().turn(state, ruleset)
 
     def pass_action(self, state: GameState, side: str) -> Action:
         """A pass; in a reaction (the card AI's events), the reacting figure's Armour."""

@@ -100,7 +100,8 @@ def select(
     return state, chosen, [ev]
 
 
-def _player_ids(state: GameState) -> list[str]:
+def player_ids(state: GameState) -> list[str]:
+    """The player's figures on the table (D002-16: the events that hit \"your\" figures)."""
     human = state.side_of_role(Role.HUMAN)
     return [u.id for u in state.units_of(human.name)] if human else []
 
@@ -109,20 +110,38 @@ def _combatant_ids(state: GameState) -> list[str]:
     return [u.id for side in combatant_sides(state) for u in state.units_of(side)]
 
 
+HitWaits = Callable[[GameState, str, tuple[int, ...], str], Result]
+"""How a host waits for the answer of a figure an event hits (target, hit strengths, what)."""
+
+
 def sniper(state: GameState, dice: RandomSource) -> Result:
-    """K♠: 1d6 per player figure; any 6 and a random player figure takes one strength-2 hit;
-    it may defend, but not by Return Fire (D002-16: the player chooses)."""
-    ids = _player_ids(state)
+    """K♠ (see :func:`sniper_shot`)."""
+    return sniper_shot(state, dice, _event_hit)
+
+
+def sniper_shot(state: GameState, dice: RandomSource, waits: HitWaits) -> Result:
+    """K♠ on any host: 1d6 per player figure; any 6 and a random player figure takes one
+    strength-2 hit; it may defend, but not by Return Fire (D002-16: the player chooses)."""
+    ids = player_ids(state)
     rolls = [dice.roll(6, f"sniper: {state.unit(u).name}") for u in ids]
     if 6 not in rolls:
         return state, [event("event_effect", state.round, "The sniper finds no shot.", rolls=rolls)]
     state, target, evs = select(state, dice, ids, "sniper target")
-    return _event_hit(state, target, (2,), "The sniper's laser", evs)
+    if target is None:
+        return state, evs
+    state, more = waits(state, target, (2,), "The sniper's laser")
+    return state, [*evs, *more]
 
 
 def booby_trap(state: GameState, dice: RandomSource) -> Result:
-    """J♠: a random player figure; two dice, each 6 a strength-1 hit (no Return Fire)."""
-    state, target, evs = select(state, dice, _player_ids(state), "booby trap")
+    """J♠ (see :func:`booby_trap_hits`)."""
+    return booby_trap_hits(state, dice, _event_hit)
+
+
+def booby_trap_hits(state: GameState, dice: RandomSource, waits: HitWaits) -> Result:
+    """J♠ on any host: a random player figure; two dice, each 6 a strength-1 hit (no Return
+    Fire)."""
+    state, target, evs = select(state, dice, player_ids(state), "booby trap")
     if target is None:
         return state, evs
     rolls = [dice.roll(6, f"booby trap: {state.unit(target).name}") for _ in range(2)]
@@ -139,26 +158,24 @@ def booby_trap(state: GameState, dice: RandomSource) -> Result:
     )
     if not hits:
         return state, evs
-    return _event_hit(state, target, (1,) * hits, "The booby trap", evs)
+    state, more = waits(state, target, (1,) * hits, "The booby trap")
+    return state, [*evs, *more]
 
 
-def _event_hit(
-    state: GameState, target: str | None, hits: tuple[int, ...], what: str, evs: list[Event]
-) -> Result:
-    if target is None:
-        return state, evs
-    unit = state.unit(target)
-    trigger = event(
-        "event_hit",
-        state.round,
-        f"{what} hits {unit.name}: armour or run for cover?",
-        target,
-        hits=list(hits),
-    )
+def hit_trigger(
+    state: GameState, target: str, hits: tuple[int, ...], what: str, **extra: object
+) -> Event:
+    """The ``event_hit`` line that asks the hit figure for its answer (any host)."""
+    said = f"{what} hits {state.unit(target).name}: armour or run for cover?"
+    return event("event_hit", state.round, said, target, hits=list(hits), **extra)
+
+
+def _event_hit(state: GameState, target: str, hits: tuple[int, ...], what: str) -> Result:
+    trigger = hit_trigger(state, target, hits, what)
     state = with_rules(
         state, reacting=target, reaction="event", trigger=trigger, event_hits=hits, phase="event"
     )
-    return state, [*evs, trigger]
+    return state, [trigger]
 
 
 def barrage(state: GameState, dice: RandomSource) -> Result:

@@ -379,36 +379,34 @@ def _proceed(state: GameState, action: Action, dice: RandomSource, events: list[
     watcher = _next_watcher(state, action)
     if watcher is not None:
         mover = state.unit(action.unit_id or "")
-        trigger = event(
-            "overwatch",
-            state.round,
-            f"{mover.name} starts an action in sight of {watcher.name}, who stays frosty.",
-            mover.id,
-            watcher=watcher.id,
-        )
-        state = with_card_host(
-            state, reacting=watcher.id, reaction="overwatch", trigger=trigger, held=action
-        )
-        return Outcome(state, (*events, trigger))
+        said = f"{mover.name} starts an action in sight of {watcher.name}, who stays frosty."
+        trigger = event("overwatch", state.round, said, mover.id, watcher=watcher.id)
+        return _wait(state, watcher, "overwatch", trigger, action, events)
     state = with_card_host(state, asked=())
     state = act_move(state, action, dice, events)
     defender = _defender(state, action)
     if defender is not None:
         attacker = state.unit(action.unit_id or "")
+        said = f"{attacker.name} attacks {defender.name}, who has not activated yet."
         trigger = event(
             "attacked",
             state.round,
-            f"{attacker.name} attacks {defender.name}, who has not activated yet.",
+            said,
             defender.id,
             attacker=attacker.id,
             attack=str(action.kind),
         )
-        state = with_card_host(
-            state, reacting=defender.id, reaction="defence", trigger=trigger, held=action
-        )
-        return Outcome(state, (*events, trigger))
+        return _wait(state, defender, "defence", trigger, action, events)
     state, felled = strike(state, action, dice, events)
     return close_activation(state, action, felled, events)
+
+
+def _wait(
+    state: GameState, unit: Unit, why: str, trigger: Event, held: Action, events: list[Event]
+) -> Outcome:
+    """The action waits for ``unit``'s reaction (``why``) to ``trigger``."""
+    state = with_card_host(state, reacting=unit.id, reaction=why, trigger=trigger, held=held)
+    return Outcome(state, (*events, trigger))
 
 
 def _next_watcher(state: GameState, action: Action) -> Unit | None:
@@ -534,7 +532,7 @@ def _answer_overwatch(
 
 def _answer_event(state: GameState, host: CardHost, answer: Action, dice: RandomSource) -> Outcome:
     unit = state.unit(host.reacting or "")
-    what = str(host.trigger.get("what", "The event")) if host.trigger else "The event"
+    what = str(host.trigger.get("cause", "The event")) if host.trigger else "The event"
     state = _cleared(state, event_hits=())
     kind = str(answer.kind)
     events = [reaction_event(state, unit, WORDS[kind], answer)]

@@ -41,10 +41,16 @@ from shapely.geometry import Polygon
 from engine.actions import Event, event
 from engine.dice import RandomSource
 from engine.geometry import advance, point_gap_in
-from engine.model import GameState, Role, TerrainPiece, Unit
+from engine.model import GameState, TerrainPiece, Unit
 from engine.rulesets.firefight_lite_combat import dodge
 from engine.rulesets.firefight_lite_deck import EVENTS
-from engine.rulesets.firefight_lite_events import draw_event_card, select
+from engine.rulesets.firefight_lite_events import (
+    booby_trap_hits,
+    draw_event_card,
+    hit_trigger,
+    select,
+    sniper_shot,
+)
 from engine.rulesets.firefight_lite_state import DECK
 from engine.rulesets.narrative_board import card_of
 from engine.rulesets.narrative_cards_cover import best_run
@@ -84,11 +90,6 @@ def event_phase(state: GameState, dice: RandomSource) -> Result:
     return state, events
 
 
-def _player_ids(state: GameState) -> list[str]:
-    human = state.side_of_role(Role.HUMAN)
-    return [u.id for u in state.units_of(human.name)] if human else []
-
-
 def _figure_ids(state: GameState) -> list[str]:
     return [u.id for side in state.sides for u in state.units_of(side.name)]
 
@@ -124,15 +125,7 @@ def event_hit(
 
 def _hit_waits(state: GameState, target: str, hits: tuple[int, ...], what: str) -> Result:
     """The player's figure is hit: it answers (armour or run for cover) before the hits."""
-    unit = state.unit(target)
-    trigger = event(
-        "event_hit",
-        state.round,
-        f"{what} hits {unit.name}: armour or run for cover?",
-        target,
-        hits=list(hits),
-        what=what,
-    )
+    trigger = hit_trigger(state, target, hits, what, cause=what)
     state = with_card_host(
         state, reacting=target, reaction="event", trigger=trigger, event_hits=hits
     )
@@ -141,38 +134,12 @@ def _hit_waits(state: GameState, target: str, hits: tuple[int, ...], what: str) 
 
 def sniper(state: GameState, dice: RandomSource) -> Result:
     """K♠: 1d6 per player figure; any 6 and a random player figure takes a strength-2 hit."""
-    ids = _player_ids(state)
-    rolls = [dice.roll(6, f"sniper: {state.unit(u).name}") for u in ids]
-    if 6 not in rolls:
-        return state, [event("event_effect", state.round, "The sniper finds no shot.", rolls=rolls)]
-    state, target, evs = select(state, dice, ids, "sniper target")
-    if target is None:
-        return state, evs
-    state, more = _hit_waits(state, target, (2,), "The sniper's shot")
-    return state, [*evs, *more]
+    return sniper_shot(state, dice, _hit_waits)
 
 
 def booby_trap(state: GameState, dice: RandomSource) -> Result:
     """J♠: a random player figure; two dice, a strength-1 hit for each 6."""
-    state, target, evs = select(state, dice, _player_ids(state), "booby trap")
-    if target is None:
-        return state, evs
-    rolls = [dice.roll(6, f"booby trap: {state.unit(target).name}") for _ in range(2)]
-    hits = rolls.count(6)
-    evs.append(
-        event(
-            "event_effect",
-            state.round,
-            f"The booby trap: {rolls[0]}, {rolls[1]}: {hits} hit{'s' if hits != 1 else ''}.",
-            target,
-            rolls=rolls,
-            hits=hits,
-        )
-    )
-    if not hits:
-        return state, evs
-    state, more = _hit_waits(state, target, (1,) * hits, "The booby trap")
-    return state, [*evs, *more]
+    return booby_trap_hits(state, dice, _hit_waits)
 
 
 def barrage(state: GameState, dice: RandomSource) -> Result:
