@@ -168,7 +168,6 @@ class Reading:
         self.n = trigger_squares(drawn)
         self.sample = sample
         self.enemies = state.enemies_of(unit)
-        self._views: dict[Point, TableQuery] = {}
 
     # -- measures ------------------------------------------------------------------------------
 
@@ -187,15 +186,6 @@ class Reading:
             default=0,
         )
 
-    def view_from(self, at: Point) -> TableQuery:
-        """The ruleset's queries with the figure standing at ``at``."""
-        found = self._views.get(at)
-        if found is None:
-            moved = replace(self.unit, x=at[0], y=at[1])
-            found = self.ruleset.query(self.state.with_unit(moved))
-            self._views[at] = found
-        return found
-
     def cover_from(self, at: Point, against: Sequence[Unit] | None = None) -> int:
         """The spot's cover (D002-09): the worst against the enemies that could see the
         figure there (0 none, 1 soft, 2 hard), ``HIDDEN`` when none could. Remembered for
@@ -205,12 +195,13 @@ class Reading:
         return remember(self.state, key, lambda: self._cover_from(at, foes))
 
     def _cover_from(self, at: Point, foes: Sequence[Unit]) -> int:
-        view = self.view_from(at)
+        # Sight between two units never reads their own bases (G-03), so the figure moved
+        # to ``at`` is asked of the table as it stands.
         moved = replace(self.unit, x=at[0], y=at[1])
         worst = HIDDEN
         for enemy in foes:
-            if view.visible(enemy, moved):
-                worst = min(worst, COVER[view.cover_at(at, enemy, self.unit.radius_in)])
+            if self.query.visible(enemy, moved):
+                worst = min(worst, COVER[self.query.cover_at(at, enemy, self.unit.radius_in)])
         return worst
 
     def spots(self) -> list[Action]:
@@ -362,36 +353,42 @@ class Reading:
         stands."""
         rule = "spades 3: move" if self.suit == "S" else "hearts 2: move to soft cover or better"
         here = self.gap_from(self.unit.position)
-        best: tuple[tuple[int, int], Action] | None = None
+        bands: dict[int, list[Action]] = {}
         for move in self.spots():
-            end = move.path[-1]
-            gap = self.gap_from(end)
-            if gap >= here:
-                continue
-            cover = self.cover_from(end)
-            if cover < need:
-                continue
-            key = (-gap, cover)
-            if best is None or key > best[0]:
-                best = (key, move)
-        if best is None:
-            return None
-        (neg_gap, cover), move = best
-        reason = f"it closes to {_inches(-neg_gap)} from the nearest enemy, {COVER_WORDS[cover]}"
-        return move, rule, reason
+            gap = self.gap_from(move.path[-1])
+            if gap < here:
+                bands.setdefault(gap, []).append(move)
+        # Nearest band first: the first band with a spot in the cover asked for holds the
+        # answer (its best cover; the first such spot on a tie).
+        for gap in sorted(bands):
+            covered = [(self.cover_from(m.path[-1]), m) for m in bands[gap]]
+            good = [(c, m) for c, m in covered if c >= need]
+            if good:
+                cover = max(c for c, _ in good)
+                move = next(m for c, m in good if c == cover)
+                reason = f"it closes to {_inches(gap)} from the nearest enemy, {COVER_WORDS[cover]}"
+                return move, rule, reason
+        return None
 
     def withdraw(self) -> tuple[Action, str, str]:
         """Diamonds 2/3 (D002-09): among spots at least as far from the nearest enemy as now,
         the best cover, then the farthest; Stay Frosty when none improves on where it stands."""
         here = (self.cover_from(self.unit.position), self.gap_from(self.unit.position))
-        best: tuple[tuple[int, int], Action] | None = None
+        bands: dict[int, list[Action]] = {}
         for move in self.spots():
-            end = move.path[-1]
-            key = (self.cover_from(end), self.gap_from(end))
-            if key[1] < here[1] or key <= here:
-                continue
-            if best is None or key > best[0]:
-                best = (key, move)
+            gap = self.gap_from(move.path[-1])
+            if gap >= here[1]:
+                bands.setdefault(gap, []).append(move)
+        best: tuple[tuple[int, int], Action] | None = None
+        # Farthest band first: once a band holds a spot out of sight, no nearer spot can beat
+        # it (the key is cover, then distance), so the rest need no sight lines.
+        for gap in sorted(bands, reverse=True):
+            for move in bands[gap]:
+                key = (self.cover_from(move.path[-1]), gap)
+                if key > here and (best is None or key > best[0]):
+                    best = (key, move)
+            if best is not None and best[0][0] == HIDDEN:
+                break
         if best is None:
             return self.frosty("diamonds 3", "it already holds the farthest cover it can reach")
         (cover, gap), move = best
