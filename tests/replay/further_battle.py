@@ -3,20 +3,17 @@
 its own (test_further_battle_hover.py, test_further_battle_nudge.py) so that ``make test`` runs
 them on both cores at once.
 
-- ``hover``: crossroads-cards (the playing-card AI on the crossroads table), seed 5, a hand
-  hovering over the board for 4 s after the fourth move (it touches nothing; nothing may be
-  read as moved or taken off under it). The cards are never seen: each AI order is worked out
-  on the draws that fit the footage.
-- ``nudge``: crossroads-cards, seed 4, the camera bumped (4 mm and 0.4 degrees) after the
-  sixth move. Two of its shots are taken at the very edge of their range or past a base the
-  line of sight grazes, which the camera reads a fraction of an inch out: the replay must take
-  the reading within the camera's error that the dice in the tray need.
+- ``hover``: crossroads-ambush, seed 4, a hand hovering over the board for 4 s after the fourth
+  move (it touches nothing; nothing may be read as moved or taken off under it).
+- ``nudge``: crossroads-ambush, seed 5, the camera bumped (4 mm and 0.4 degrees) after the
+  sixth move; the replay must still read every move after the bump.
 
-Both are of another scenario than the sample's (crossroads-ambush, seed 3; its seeds 2, 4 and
-5 are measured by ``benchmarks/replay_battles.py``). Both tables carry the kit's 1080p tags
-(14 mm on 32 mm bases). ford-at-dawn, the other bundled
-narrative table, carries 10 mm tags for a 4K camera (about 14 px at 1080p); its 1080p renders
-are measured by ``benchmarks/replay_battles.py``, not held here.
+Both are other battles than the sample's (crossroads-ambush, seed 3). The card AI hosted on the
+narrative rules (crossroads-cards) now draws its events and defence cards and makes reaction
+shots, none of which the footage shows; its battles are measured by
+``benchmarks/replay_battles.py`` but not held here until the replay weighs those draws by their
+odds. ford-at-dawn's 25 mm bases carry tags too small for 1080p; its renders are measured by the
+benchmark too.
 
 The bar is the sample battle's: the same rounds, activations within one, the same models
 fallen, the same winner, and no model that ends on the table reported taken off. The footage's
@@ -34,8 +31,8 @@ from assistant.cli import main
 from tests.replay.truth_check import pieces_on_table_at_end, score
 
 BATTLES: dict[str, tuple[str, int, list[str]]] = {
-    "hover": ("crossroads-cards", 5, ["--hover-after", "4", "--hover-s", "4"]),
-    "nudge": ("crossroads-cards", 4, ["--nudge-after", "6"]),
+    "hover": ("crossroads-ambush", 4, ["--hover-after", "4", "--hover-s", "4"]),
+    "nudge": ("crossroads-ambush", 5, ["--nudge-after", "6"]),
 }
 
 

@@ -1,4 +1,4 @@
-"""A further battle replayed from the footage alone (crossroads-cards, seed 5, a hand hovering 4 s after the fourth move); see further_battle.py."""
+"""A further battle replayed from the footage alone (crossroads-ambush, seed 4, a hand hovering 4 s after the fourth move); see further_battle.py."""
 
 from __future__ import annotations
 

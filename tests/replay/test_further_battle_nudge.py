@@ -1,4 +1,4 @@
-"""A further battle replayed from the footage alone (crossroads-cards, seed 4, the camera
+"""A further battle replayed from the footage alone (crossroads-ambush, seed 5, the camera
 bumped after the sixth move); see further_battle.py."""
 
 from __future__ import annotations
