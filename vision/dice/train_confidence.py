@@ -18,6 +18,7 @@ import sys
 
 import numpy as np
 
+from calibration.safe_files import write_atomic
 from vision.dice.photo import FEATURES, WEIGHTS_FILE, features, photo_faces
 from vision.dice.realset import REALDATA, load_photos, match_points
 from vision.dice.size import estimate_die_side
@@ -75,19 +76,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     x, y = examples()
     w = fit(x, y)
-    with open(args.out, "w") as out:
-        json.dump(
-            {
-                "about": "weights of vision.dice.photo's confidence (logistic regression), "
-                "written by python -m vision.dice.train_confidence from the tuning photos",
-                "features": list(FEATURES),
-                "weights": [round(float(v), 5) for v in w],
-                "examples": {"faces": len(y), "right": int(y.sum())},
-            },
-            out,
-            indent=1,
-        )
-        out.write("\n")
+    weights = {
+        "about": "weights of vision.dice.photo's confidence (logistic regression), "
+        "written by python -m vision.dice.train_confidence from the tuning photos",
+        "features": list(FEATURES),
+        "weights": [round(float(v), 5) for v in w],
+        "examples": {"faces": len(y), "right": int(y.sum())},
+    }
+    write_atomic(args.out, json.dumps(weights, indent=1) + "\n")
     print(f"{len(y)} faces ({int(y.sum())} right) -> {args.out}")
     for name, v in zip((*FEATURES, "bias"), w, strict=True):
         print(f"  {name:<12} {v:+.3f}")

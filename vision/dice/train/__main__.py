@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from calibration.safe_files import write_atomic
 from vision.dice.net import FIND_SIDE_PX, META_FILE, MODELS
 from vision.dice.train.data import (
     Picture,
@@ -232,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     meta.pop("faces_tune", None)
     meta.update(made)
     args.out.mkdir(parents=True, exist_ok=True)
-    meta_file.write_text(json.dumps(meta, indent=2) + "\n")
+    write_atomic(meta_file, json.dumps(meta, indent=2) + "\n")
     if args.part in ("all", "calibrate"):
         if args.out != MODELS:
             _log(start, "calibration reads the nets in vision/dice/models only: skipped")
@@ -243,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
             _log(start, report)
             meta["temperature"] = round(t, 4)
             meta["calibration"] = report
-            meta_file.write_text(json.dumps(meta, indent=2) + "\n")
+            write_atomic(meta_file, json.dumps(meta, indent=2) + "\n")
     _log(start, f"written to {args.out}")
     return 0
 

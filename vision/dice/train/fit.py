@@ -11,6 +11,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from calibration.safe_files import atomic_path
 from vision.dice.net import CLASSES, CROP_PX, FACES_FILE, FINDER_FILE
 
 THREADS = 2
@@ -229,31 +230,38 @@ def export_finder(finder: FinderNet, out: Path) -> None:
     """Write the finder as ONNX into ``out`` (any input size, multiples of 16; its PyTorch
     weights beside, not committed)."""
     finder.eval()
-    torch.save(finder.state_dict(), out / "dice_finder.pt")
-    torch.onnx.export(
-        finder,
-        torch.zeros(1, 3, 96, 96),
-        str(out / FINDER_FILE.name),
-        input_names=["image"],
-        output_names=["heat_side"],
-        dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "heat_side": {0: "n", 2: "h4", 3: "w4"}},
-        opset_version=13,
-        dynamo=False,
-    )
+    with atomic_path(out / "dice_finder.pt") as tmp:
+        torch.save(finder.state_dict(), tmp)
+    with atomic_path(out / FINDER_FILE.name) as onnx_tmp:
+        torch.onnx.export(
+            finder,
+            torch.zeros(1, 3, 96, 96),
+            str(onnx_tmp),
+            input_names=["image"],
+            output_names=["heat_side"],
+            dynamic_axes={
+                "image": {0: "n", 2: "h", 3: "w"},
+                "heat_side": {0: "n", 2: "h4", 3: "w4"},
+            },
+            opset_version=13,
+            dynamo=False,
+        )
 
 
 def export_faces(faces: FaceNet, out: Path) -> None:
     """Write the face reader as ONNX into ``out`` (and its PyTorch weights beside, to warm
     start a later run; not committed)."""
     faces.eval()
-    torch.save(faces.state_dict(), out / "dice_faces.pt")
-    torch.onnx.export(
-        faces,
-        torch.zeros(1, 3, CROP_PX, CROP_PX),
-        str(out / FACES_FILE.name),
-        input_names=["crop"],
-        output_names=["logits"],
-        dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}},
-        opset_version=13,
-        dynamo=False,
-    )
+    with atomic_path(out / "dice_faces.pt") as tmp:
+        torch.save(faces.state_dict(), tmp)
+    with atomic_path(out / FACES_FILE.name) as onnx_tmp:
+        torch.onnx.export(
+            faces,
+            torch.zeros(1, 3, CROP_PX, CROP_PX),
+            str(onnx_tmp),
+            input_names=["crop"],
+            output_names=["logits"],
+            dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}},
+            opset_version=13,
+            dynamo=False,
+        )
