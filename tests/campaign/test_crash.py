@@ -1,7 +1,8 @@
 """Crash safety (issue 16): ``campaign next --simulate`` and ``campaign resolve`` killed with
 SIGKILL at seeded random moments; every time the campaign is consistent and carries on.
 
-The suite runs the issue's 50 trials (each starts a real soloscope process, about a second);
+The suite runs the issue's 50 trials (each a soloscope process forked from one that imported
+soloscope once, killed after a seeded share of the step's CPU time: a few tenths of a second);
 ``benchmarks/campaign_crash.py`` runs 60 and prints how many were killed before and after the
 transaction."""
 
