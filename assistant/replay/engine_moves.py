@@ -22,6 +22,7 @@ from assistant.replay.engine_story import Story
 from assistant.replay.engine_unseen import (
     DICE_EVENTS,
     Unseen,
+    UnseenStep,
     error_reaches,
     play_unseen,
     reach_turn,
@@ -78,6 +79,9 @@ class MoveReader:
     tolerances: Tolerances
     unit_of_piece: Mapping[str, str]
     _dice: list[tuple[float, int | None]] | None
+    unseen_steps: dict[tuple[GameState, tuple[int | None, ...] | None], list[UnseenStep]]
+    """The unseen steps worked out from each state on each run of seen dice during the replay
+    under way (:func:`assistant.replay.engine_unseen.steps_from`)."""
 
     def _count(self, t: float) -> int:
         """How many seen dice came to rest before ``t`` (seconds)."""

@@ -95,6 +95,7 @@ class GameReplayer(MoveReader):
         for u in scenario.units:
             self.unit_of_piece.setdefault(u.id, u.id)
         self._dice: list[tuple[float, int | None]] | None = None
+        self.unseen_steps = {}
 
     def replay(
         self,
@@ -107,6 +108,7 @@ class GameReplayer(MoveReader):
         (x in, y in, heading degrees) by piece name as the footage first shows them; ``rolls``
         the dice seen in the tray (see the module docstring)."""
         self._dice = None
+        self.unseen_steps = {}  # remembered for this replay only (memory is freed after it)
         if rolls:
             self._dice = []
             for roll in sorted(rolls, key=lambda r: r.t_s):

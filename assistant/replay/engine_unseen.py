@@ -111,7 +111,7 @@ def play_unseen(
         reached: list[Unseen] = []
         for story in frontier:
             rest = None if seen is None else seen[story.used :]
-            for after, events, actor, used, all_seen, extra in _steps(game, story.state, rest):
+            for after, events, actor, used, all_seen, extra in steps_from(game, story.state, rest):
                 key = (after, story.used + used)
                 if key in visited or not _still(story.state, after, may_leave, still_in):
                     continue
@@ -188,9 +188,28 @@ def unseen_cost(unseen: Unseen) -> float:
     return float(steps) + unseen.nearby_cost
 
 
-def _steps(
-    game: MoveReader, state: GameState, seen: Seen | None = None
-) -> list[tuple[GameState, Sequence[Event], str, int, bool, float]]:
+UnseenStep = tuple[GameState, Sequence[Event], str, int, bool, float]
+"""One unseen step: (state after, events, acting unit, seen dice used, all dice seen, the extra
+cost of a step read within the camera's error of the seen place)."""
+
+
+def steps_from(game: MoveReader, state: GameState, seen: Seen | None = None) -> list[UnseenStep]:
+    """:func:`_steps`, remembered in ``game.unseen_steps`` for the replay under way: the
+    searches for the footage's removals and moves reach the same states on the same seen dice
+    again (half of their steps, in a whole battle). The steps are a function of the state and
+    the seen dice alone (``GameState`` equality covers everything the rules read), so a
+    remembered answer is the one the search would work out again."""
+    key = (state, None if seen is None else tuple(seen))
+    try:
+        return game.unseen_steps[key]
+    except KeyError:
+        pass
+    found = _steps(game, state, seen)
+    game.unseen_steps[key] = found
+    return found
+
+
+def _steps(game: MoveReader, state: GameState, seen: Seen | None = None) -> list[UnseenStep]:
     """Every unseen step the rules allow now, on every result of its dice (the seen dice
     ``seen`` first): (state after, events, acting unit, seen dice used, all dice seen, the
     extra cost of a step read within the camera's error of the seen place)."""
@@ -216,7 +235,7 @@ def _steps(
             actions += [(a, uid, 0, True, True) for a in stand_ins]
     if turn.may_pass and turn.side is not None and turn.action is None:
         actions.append((game.adapter.pass_action(state, turn.side), "", 0, True, False))
-    out: list[tuple[GameState, Sequence[Event], str, int, bool, float]] = []
+    out: list[UnseenStep] = []
     done: list[tuple[Action, int]] = []  # compared, not hashed: a detail may hold lists
     for action, uid, chose, chose_seen, stand_in in actions:
         if (action, chose) in done:

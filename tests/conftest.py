@@ -1,0 +1,26 @@
+"""Fixtures for the whole suite: work made once per test run and shared by the xdist workers
+(tests/run_once.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.resumed_sample import ResumedRun, play_resumed
+from tests.run_once import once_per_run
+
+
+@pytest.fixture(scope="session")
+def resumed_sample_run(tmp_path_factory: pytest.TempPathFactory) -> ResumedRun:
+    """The sample battle played by ``play``, stopped mid-battle and finished by ``play
+    --resume`` (tests/resumed_sample.py). Tests read it; none may change it."""
+    return once_per_run(tmp_path_factory, "resumed-sample-run", play_resumed)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Files with a test marked ``slow`` run first, each file's tests in their own order.
+
+    ``pytest -n 2 --dist loadfile`` hands whole files to the workers in collection order; with
+    the long files handed out first, the many quick ones even out the two workers' ends
+    instead of one long file running alone at the end."""
+    slow = {item.path for item in items if item.get_closest_marker("slow") is not None}
+    items.sort(key=lambda item: item.path not in slow)
