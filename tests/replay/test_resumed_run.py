@@ -1,14 +1,13 @@
 """A battle interrupted and resumed (``play`` then ``play --resume``) replays as one battle.
 
-The run is real: the bundled sample footage is cut in two at a settled moment in the middle,
-``soloscope play`` plays the first part and stops mid-battle, ``soloscope play --resume`` plays
-the second to the end. The run folder then holds ``recording/`` and ``recording-2/``, each with
-its own clock starting at 0.
+The run is real (tests/resumed_sample.py, played once per test run): the bundled sample footage
+is cut in two at a settled moment in the middle, ``soloscope play`` plays the first part and
+stops mid-battle, ``soloscope play --resume`` plays the second to the end. The run folder then
+holds ``recording/`` and ``recording-2/``, each with its own clock starting at 0.
 """
 
 from __future__ import annotations
 
-import io
 import json
 import math
 from pathlib import Path
@@ -23,9 +22,10 @@ from assistant.recorder import SessionRecorder, read_event_log
 from assistant.replay.reconstruct import read_session_events
 from assistant.replay.run import ReplayOptions, ReplayResult, run_replay
 from assistant.session.store import load_saved
-from tests.replay.conftest import SAMPLE, SAMPLE_TRUTH, SAMPLE_VIDEO
+from tests.replay.conftest import SAMPLE_TRUTH, SAMPLE_VIDEO
 from tests.replay.rendered_clip import BattleScript
 from tests.replay.viewer_page import chromium, event_list, open_viewer, scrub
+from tests.resumed_sample import ResumedRun
 
 pytestmark = pytest.mark.slow
 
@@ -33,57 +33,25 @@ NOT_GAME = ("announcement", "step", "session", "session_end")
 """Logged kinds that are not the engine's events of the battle."""
 
 
-def _cut(video: Path, at_frame: int, parts: tuple[Path, Path]) -> float:
-    """Write frames [0, at_frame) and [at_frame, end) of ``video`` to two files; the fps."""
-    cap = cv2.VideoCapture(str(video))
-    fps = float(cap.get(cv2.CAP_PROP_FPS))
-    writers: list[cv2.VideoWriter] = []
-    index = 0
-    while True:
-        ok, image = cap.read()
-        if not ok:
-            break
-        if not writers:
-            size = (image.shape[1], image.shape[0])
-            fourcc = cv2.VideoWriter.fourcc(*"mp4v")
-            writers = [cv2.VideoWriter(str(p), fourcc, fps, size) for p in parts]
-        writers[0 if index < at_frame else 1].write(image)
-        index += 1
-    cap.release()
-    for w in writers:
-        w.release()
-    return fps
-
-
 @pytest.fixture(scope="module")
-def resumed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def resumed(
+    resumed_sample_run: ResumedRun, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Any]:
     """The interrupted-and-resumed run of the sample battle, and its replay."""
-    meta_path = SAMPLE / "crossroads-seed3.json"
-    if not (SAMPLE_VIDEO.exists() and SAMPLE_TRUTH.exists() and meta_path.exists()):
+    played = resumed_sample_run
+    if not SAMPLE_TRUTH.exists():
         pytest.skip("sample_footage/crossroads-seed3.* is not there (see sample_footage/README)")
-    meta = json.loads(meta_path.read_text())
-    truth = json.loads(SAMPLE_TRUTH.read_text())
-    middle = len(truth["frames"]) // 2
-    at = next(f["frame"] for f in truth["frames"][middle:] if f["settled"])
-    tmp = tmp_path_factory.mktemp("resumed")
-    part_a, part_b = tmp / "part_a.mp4", tmp / "part_b.mp4"
-    fps = _cut(SAMPLE_VIDEO, at, (part_a, part_b))
-    run = tmp / "run"
-    declarations = str(SAMPLE / meta["declarations"])
-    common = ["--declarations", declarations, "--speech", "off", "--no-page"]
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("sys.stdin", io.StringIO(""))  # not interactive, even under pytest -s
-        first = ["play", "--source", str(part_a), "--scenario", meta["scenario"]]
-        assert main([*first, "--seed", str(meta["seed"]), "--out", str(run), *common]) == 0
-        assert main(["play", "--resume", str(run), "--source", str(part_b), *common]) == 0
+    for code, _, err in (played.first, played.resumed):
+        assert code == 0, err
+    run = played.run
     assert (run / "recording").is_dir() and (run / "recording-2").is_dir()
-    out = tmp / "replay"
+    out = tmp_path_factory.mktemp("resumed") / "replay"
     result = run_replay(ReplayOptions(SAMPLE_VIDEO, out, events=run))
     return {
-        "meta": meta,
+        "meta": played.meta,
         "run": run,
-        "cut_s": at / fps,
-        "part_a": part_a,
+        "cut_s": played.cut_s,
+        "part_a": played.part_a,
         "result": result,
         "doc": json.loads((out / "timeline.json").read_text()),
         "out": out,

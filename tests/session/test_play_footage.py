@@ -8,11 +8,9 @@ clip; frames go through the real detector and tracker.
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import shlex
-import shutil
 import urllib.request
 from dataclasses import replace
 from pathlib import Path
@@ -21,7 +19,7 @@ import pytest
 
 from assistant.cli import main
 from assistant.footage import battle_scene, overhead_camera
-from assistant.scenarios import load_game, scenario_path
+from assistant.scenarios import load_game
 from assistant.session.dice import AutoDice
 from assistant.session.game import LiveGame, Stage
 from assistant.session.start import SessionOptions, run_session
@@ -30,7 +28,8 @@ from engine.dice import SeededDice
 from engine.protocols import find_controller
 from engine.runner import controllers_for, play_battle
 from tests.browser import CHROMIUM, CHROMIUM_ARGS
-from tests.session.clips import SAMPLE, cut, sample_meta
+from tests.resumed_sample import SCENARIO_FILE, ResumedRun
+from tests.session.clips import sample_meta
 from tests.session.terminal import LivePlay
 from tests.session.virtual_table import VirtualTable
 from vision.render.clip import write_clip
@@ -38,6 +37,8 @@ from vision.render.effects import Effects
 from vision.render.scene import PlacedPiece
 from vision.render.sequence import HandLeave, Lift, Place, Wait, render_sequence
 from vision.types import PieceSpec, TagId, TagMount
+
+pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).resolve().parents[2]
 SCENARIO = "crossroads-ambush"
@@ -147,44 +148,20 @@ def test_unknown_tag_is_reported_once(tmp_path: Path) -> None:
 
 
 def test_footage_ending_mid_game_is_saved_and_resumes(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    resumed_sample_run: ResumedRun, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The footage stops mid-battle; ``play --resume`` carries on from another working
     directory (the scenario was a relative path), keeps every announcement, and the two
     recording folders hold every step and announcement once, in order."""
-    meta = sample_meta()
-    truth = json.loads((SAMPLE / meta["truth"]).read_text())
-    middle = len(truth["frames"]) // 2
-    at = next(f["frame"] for f in truth["frames"][middle:] if f["settled"])
-    part_a, part_b = tmp_path / "part_a.mp4", tmp_path / "part_b.mp4"
-    cut(SAMPLE / meta["video"], [(part_a, 0, at), (part_b, at, None)])
-    declarations = SAMPLE / meta["declarations"]
-    table = tmp_path / "table"
-    (table / "scenarios").mkdir(parents=True)
-    shutil.copy(scenario_path(SCENARIO), table / "scenarios" / "ambush.toml")
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # not interactive, even under pytest -s
-    monkeypatch.chdir(table)
-    code = main(
-        ["play", "--source", str(part_a), "--scenario", "scenarios/ambush.toml", "--seed", "3",
-         "--declarations", str(declarations), "--speech", "off", "--no-page", "--out", "run"]
-    )  # fmt: skip
-    assert code == 0, capsys.readouterr().err
-    run = table / "run"
-    first = json.loads((run / "game.json").read_text())
+    played = resumed_sample_run
+    meta, run, first = played.meta, played.run, played.first_game
+    code, _, err = played.first
+    assert code == 0, err
     said_first = [text for _, text in first["announcements"]]
-    assert first["scenario"] == str(table / "scenarios" / "ambush.toml")
+    assert first["scenario"] == str(played.table / SCENARIO_FILE)
     assert said_first[-1].startswith("The camera feed ended before the battle did.")
-    capsys.readouterr()
 
-    elsewhere = tmp_path / "elsewhere"
-    elsewhere.mkdir()
-    monkeypatch.chdir(elsewhere)
-    # The page is served, but nobody sits at a terminal: the run ends with the battle.
-    code = main(
-        ["play", "--resume", str(run), "--source", str(part_b), "--declarations",
-         str(declarations), "--speech", "off", "--port", "0"]
-    )  # fmt: skip
-    out, err = capsys.readouterr()
+    code, out, err = played.resumed
     assert code == 0, err
     final = json.loads((run / "game.json").read_text())
     said = [text for _, text in final["announcements"]]
@@ -210,7 +187,7 @@ def test_footage_ending_mid_game_is_saved_and_resumes(
     assert [e["text"] for e in every if e["type"] == "announcement"] == said
 
     # A finished battle is not resumed again (that would only repeat its last announcement).
-    code = main(["play", "--resume", str(run), "--source", str(part_b), "--no-page"])
+    code = main(["play", "--resume", str(run), "--source", str(played.part_b), "--no-page"])
     assert code == 2
     assert f"is already over ({meta['winner']} win); there is nothing to resume" in (
         capsys.readouterr().err
