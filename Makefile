@@ -18,7 +18,7 @@ test: sysdeps-test $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy engine
-	$(VENV)/bin/pytest -q -n 2 --dist loadfile
+	$(VENV)/bin/pytest -q -n 2 --dist loadfile --no-loadscope-reorder
 
 # Every script in benchmarks/ (a rule system's benchmark is a new file there, nothing else).
 bench: sysdeps-runtime $(STAMP)

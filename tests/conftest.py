@@ -19,8 +19,9 @@ def resumed_sample_run(tmp_path_factory: pytest.TempPathFactory) -> ResumedRun:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Files with a test marked ``slow`` run first, each file's tests in their own order.
 
-    ``pytest -n 2 --dist loadfile`` hands whole files to the workers in collection order; with
-    the long files handed out first, the many quick ones even out the two workers' ends
-    instead of one long file running alone at the end."""
+    ``make test`` (``pytest -n 2 --dist loadfile --no-loadscope-reorder``) hands whole files to
+    the workers in collection order (xdist's default order puts the files with most tests
+    first); with the long files handed out first, the many quick ones even out the two
+    workers' ends instead of one long file running alone at the end."""
     slow = {item.path for item in items if item.get_closest_marker("slow") is not None}
     items.sort(key=lambda item: item.path not in slow)
