@@ -19,6 +19,11 @@ REPO = Path(__file__).resolve().parents[2]
 LINE_TIMEOUT_S = 900.0
 
 
+def _default_sigint() -> None:
+    """In the child before it starts: SIGINT does what it does at a terminal."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class LivePlay:
     """``python -m assistant.cli ARGS`` with a terminal on standard input."""
 
@@ -38,6 +43,9 @@ class LivePlay:
             stderr=subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
             text=True,
+            # Ctrl-C must reach it even when the tests were started as a background job (whose
+            # shell ignores SIGINT, and that is inherited): the player's terminal delivers it.
+            preexec_fn=_default_sigint,
         )
         os.close(terminal_fd)
         self._reader = threading.Thread(target=self._read, daemon=True)
