@@ -43,6 +43,7 @@ from vision.render.scene import (
 from vision.render.sequence import (
     Action,
     Carry,
+    Fetch,
     HandLeave,
     HandTo,
     Hover,
@@ -69,6 +70,7 @@ __all__ = [
     "Carry",
     "ClipTruth",
     "Effects",
+    "Fetch",
     "Figure",
     "FrameTruth",
     "HandLeave",

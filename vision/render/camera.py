@@ -270,17 +270,13 @@ def _ideal_canvas(
 
 
 def _bilinear_upsample(grid: FloatArray, step: int, w: int, h: int) -> npt.NDArray[np.float32]:
-    """Sample a grid whose node (i, j) sits at pixel (j*step, i*step) at every pixel of w x h."""
+    """Sample a grid whose node (i, j) sits at pixel (j*step, i*step) at every pixel of w x h
+    (along x first, on the grid's rows only, then along y)."""
     xs = np.arange(w, dtype=np.float64) / step
     ys = np.arange(h, dtype=np.float64) / step
     x0 = np.minimum(xs.astype(np.int64), grid.shape[1] - 2)
     y0 = np.minimum(ys.astype(np.int64), grid.shape[0] - 2)
     fx = (xs - x0)[None, :]
     fy = (ys - y0)[:, None]
-    g00 = grid[y0][:, x0]
-    g01 = grid[y0][:, x0 + 1]
-    g10 = grid[y0 + 1][:, x0]
-    g11 = grid[y0 + 1][:, x0 + 1]
-    top = g00 * (1 - fx) + g01 * fx
-    bottom = g10 * (1 - fx) + g11 * fx
-    return (top * (1 - fy) + bottom * fy).astype(np.float32)
+    rows = grid[:, x0] * (1 - fx) + grid[:, x0 + 1] * fx
+    return (rows[y0] * (1 - fy) + rows[y0 + 1] * fy).astype(np.float32)

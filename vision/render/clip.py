@@ -19,10 +19,12 @@ from __future__ import annotations
 import contextlib
 import gzip
 import json
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from queue import Full, Queue
+from typing import Any, TypeVar
 
 import cv2
 
@@ -36,6 +38,8 @@ from vision.render.sequence import Action, Sequence, render_sequence
 from vision.types import Frame, PieceSpec, TagId, TagMount
 
 TRUTH_VERSION = 1
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -171,7 +175,7 @@ def write_clip(
     writer: cv2.VideoWriter | None = None
     records: list[dict[str, Any]] = []
     with contextlib.ExitStack() as finish:  # on leaving: release, then rename into place
-        for frame, truth in frames:
+        for frame, truth in prefetched(frames):
             if writer is None:
                 h, w = frame.image.shape[:2]
                 tmp = finish.enter_context(atomic_path(path_mp4))
@@ -194,6 +198,54 @@ def write_clip(
     except OSError as exc:
         raise VisionError(f"cannot write ground truth {path_truth_json}: {exc}") from exc
     return len(records)
+
+
+_DONE = object()
+
+
+def prefetched(items: Iterable[T], depth: int = 3) -> Iterator[T]:
+    """``items`` made on a thread of their own, up to ``depth`` ahead of the consumer: frames
+    are drawn while the video encoder (which lets other threads run) writes the ones before,
+    so a clip's render keeps two cores busy. An error while making them is raised here."""
+    queue: Queue[object] = Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def put(item: object) -> bool:
+        while not stop.is_set():
+            try:
+                queue.put(item, timeout=0.1)
+                return True
+            except Full:
+                continue
+        return False
+
+    def produce() -> None:
+        try:
+            for item in items:
+                if not put(item):
+                    return
+            put(_DONE)
+        except BaseException as exc:  # handed to the consumer, raised there
+            put(_Failed(exc))
+
+    worker = threading.Thread(target=produce, name="render-frames", daemon=True)
+    worker.start()
+    try:
+        while True:
+            got = queue.get()
+            if got is _DONE:
+                return
+            if isinstance(got, _Failed):
+                raise got.error
+            yield got  # type: ignore[misc]
+    finally:
+        stop.set()
+        worker.join(timeout=5.0)
+
+
+@dataclass(frozen=True)
+class _Failed:
+    error: BaseException
 
 
 def render_clip(

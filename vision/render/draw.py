@@ -51,6 +51,10 @@ class Canvas:
         v = self.camera.fy * pc[:, 1] / z + self.camera.cy + self.ideal.pad_top
         return np.stack([u, v], axis=1)
 
+    def hull(self, pts_px: Points) -> npt.NDArray[np.int32]:
+        """The convex hull of canvas points as an occluder (canvas pixels << _SHIFT, (N, 2))."""
+        return cv2.convexHull((pts_px * _SCALE).astype(np.int32)).reshape(-1, 2)
+
     def plane_homography(self, z_mm: float) -> Points:
         """3x3 homography from table (x, y) millimetres at height ``z_mm`` to canvas pixels."""
         r = self.camera.rotation
@@ -82,10 +86,10 @@ class Canvas:
         """Fill the convex hull of canvas points with ``color`` (anti-aliased)."""
         if len(pts_px) < 3:
             return
-        hull = cv2.convexHull((pts_px * _SCALE).astype(np.int32))
+        hull = self.hull(pts_px)
         cv2.fillConvexPoly(self.image, hull, color, cv2.LINE_AA, _SHIFT)
         if occluder:
-            self.occluders.append(hull.reshape(-1, 2))
+            self.occluders.append(hull)
 
     def fill_poly(self, pts_px: Points, color: tuple[int, int, int], occluder: bool) -> None:
         """Fill a simple (possibly concave) polygon of canvas points with ``color``."""
@@ -152,6 +156,29 @@ class Canvas:
                 continue
             cv2.fillPoly(occ, [(poly - off).reshape(-1, 1, 2)], 1, cv2.LINE_8, _SHIFT)
         return float((tag_mask & occ).sum()) / area
+
+
+@dataclass
+class ImageCanvas(Canvas):
+    """A canvas that is (a region of) the camera's finished image: shapes are projected
+    through the lens, and drawn straight into the picture (what lies above everything, the
+    hand, is drawn so after the lens). ``origin`` is the region's top-left pixel in the
+    image (x, y)."""
+
+    origin: tuple[int, int] = (0, 0)
+
+    @classmethod
+    def over(
+        cls, camera: Camera, image: npt.NDArray[np.uint8], origin: tuple[int, int] = (0, 0)
+    ) -> ImageCanvas:
+        """Draw over ``image``, the region at ``origin`` of ``camera``'s picture."""
+        h, w = image.shape[:2]
+        flat = IdealCanvas(w, h, 0, 0, None, None, None)
+        return cls(camera=camera, ideal=flat, image=image, origin=origin)
+
+    def project(self, points_mm: npt.ArrayLike) -> Points:
+        """World points (N, 3) in mm to pixels of this region of the image (lens included)."""
+        return self.camera.project(points_mm) - np.asarray(self.origin, np.float64)
 
 
 @lru_cache(maxsize=512)

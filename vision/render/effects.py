@@ -42,15 +42,39 @@ class Effects:
 
 def apply_effects(image: Image, effects: Effects, rng: np.random.Generator) -> Image:
     """The degraded copy of ``image`` (BGR uint8); ``rng`` drives the noise."""
+    return apply_sensor(apply_optics(image, effects), effects, rng)
+
+
+def optics_reach_px(effects: Effects) -> int:
+    """How far, in pixels, the optics carry a pixel's light to its neighbours: a region
+    padded by this much gives its inner part exactly as the whole image would."""
+    reach = 0
+    if effects.blur_sigma_px > 0:
+        reach += math.ceil(4.0 * effects.blur_sigma_px) + 1
+    if effects.motion_blur_px >= 1.0:
+        reach += math.ceil(effects.motion_blur_px) + 1
+    return reach
+
+
+def apply_optics(
+    image: Image,
+    effects: Effects,
+    *,
+    offset: tuple[int, int] = (0, 0),
+    frame_size: tuple[int, int] | None = None,
+) -> Image:
+    """What the lens and the room's light do (light falloff, blur, motion blur): the same for
+    every frame of a still picture, so a still layer goes through them once.
+
+    ``image`` may be a region of a frame of ``frame_size`` (width, height) pixels whose
+    top-left pixel is ``offset`` (x, y); its inner part, :func:`optics_reach_px` in from the
+    region's edges that are not the frame's, is then what the whole frame would give."""
     out = image
+    w, h = frame_size if frame_size is not None else (image.shape[1], image.shape[0])
     if effects.vignette > 0 or effects.light_gradient != 0:
-        gain = _gain_map(
-            image.shape[1],
-            image.shape[0],
-            effects.vignette,
-            effects.light_gradient,
-            effects.light_angle_deg,
-        )
+        gain = _gain_map(w, h, effects.vignette, effects.light_gradient, effects.light_angle_deg)
+        x0, y0 = offset
+        gain = gain[y0 : y0 + image.shape[0], x0 : x0 + image.shape[1]]
         out = cv2.multiply(out, gain, scale=1.0 / 128.0, dtype=cv2.CV_8U)
     if effects.blur_sigma_px > 0:
         out = cv2.GaussianBlur(out, (0, 0), effects.blur_sigma_px)
@@ -58,16 +82,42 @@ def apply_effects(image: Image, effects: Effects, rng: np.random.Generator) -> I
         out = cv2.filter2D(
             out, -1, _motion_kernel(effects.motion_blur_px, effects.motion_angle_deg)
         )
-    if effects.noise_sigma > 0:
-        bank = _noise_bank(out.shape, effects.noise_sigma)
-        dy, dx = (int(v) for v in rng.integers(0, _NOISE_SLACK, size=2))
-        h, w = out.shape[:2]
-        out = cv2.add(out, bank[dy : dy + h, dx : dx + w], dtype=cv2.CV_8U)
-    if effects.jpeg_quality is not None:
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(effects.jpeg_quality)])
-        if ok:
-            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return out if out is not image else image.copy()
+
+
+def apply_sensor(image: Image, effects: Effects, rng: np.random.Generator) -> Image:
+    """What the sensor and the video link do to one frame (noise, JPEG); ``rng`` drives the
+    noise. Returns a new image."""
+    return apply_jpeg(add_noise(image, effects, rng), effects)
+
+
+def add_noise(
+    image: Image,
+    effects: Effects,
+    rng: np.random.Generator,
+    *,
+    offset: tuple[int, int] = (0, 0),
+    frame_size: tuple[int, int] | None = None,
+) -> Image:
+    """``image`` with the sensor's noise (a new image); like :func:`apply_optics`, ``image``
+    may be a region at ``offset`` of a frame of ``frame_size`` (width, height) pixels: it gets
+    the noise the whole frame would get there. ``rng`` picks the frame's noise."""
+    if effects.noise_sigma <= 0:
+        return image.copy()
+    w, h = frame_size if frame_size is not None else (image.shape[1], image.shape[0])
+    bank = _noise_bank((h, w, *image.shape[2:]), effects.noise_sigma)
+    dy, dx = (int(v) for v in rng.integers(0, _NOISE_SLACK, size=2))
+    y0, x0 = dy + offset[1], dx + offset[0]
+    window = bank[y0 : y0 + image.shape[0], x0 : x0 + image.shape[1]]
+    return cv2.add(image, window, dtype=cv2.CV_8U)
+
+
+def apply_jpeg(image: Image, effects: Effects) -> Image:
+    """``image`` through the link's JPEG at ``effects.jpeg_quality`` (a copy when None)."""
+    if effects.jpeg_quality is None:
+        return image.copy()
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(effects.jpeg_quality)])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else image.copy()
 
 
 _NOISE_SLACK = 97

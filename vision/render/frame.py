@@ -15,15 +15,22 @@ import numpy.typing as npt
 
 from vision.errors import VisionError
 from vision.render.camera import MM_PER_INCH, Camera
-from vision.render.draw import Canvas, aruco_dictionary, ring
+from vision.render.draw import Canvas, ImageCanvas, aruco_dictionary, ring
 from vision.render.effects import Effects, apply_effects
-from vision.render.hand import HandPose, draw_hand, draw_hand_shadow, hand_over_table
+from vision.render.hand import (
+    HandPose,
+    draw_hand,
+    draw_hand_shadow,
+    hand_occluders,
+    hand_over_table,
+)
 from vision.render.mat import mat_texture
 from vision.render.scene import (
     Figure,
     PlacedPiece,
     PlacedTag,
     Scene,
+    TableSpec,
     Terrain,
     corner_tags,
     local_to_table_mm,
@@ -148,17 +155,61 @@ def render_clean(
     moving: bool = False,
 ) -> tuple[Image, FrameTruth]:
     """Like :func:`render_frame` but without light falloff, blur, noise or JPEG."""
+    board = draw_board(scene, camera, dictionary=dictionary)
+    canvas = board.canvas
+    image = through_lens(canvas)
+    if hand is not None:  # above everything: drawn over the finished picture, lens included
+        draw_hand_over(ImageCanvas.over(camera, image), hand)
+        canvas.occluders.extend(hand_occluders(canvas, hand))
+    tags = tuple(_tag_truth(canvas, camera, tag, before) for tag, before in board.drawn)
+    return image, frame_truth(scene, camera, tags, hand, off_table, frame, t, moving)
+
+
+def draw_hand_over(image: ImageCanvas, hand: HandPose) -> None:
+    """The hand's shadow, then the hand, drawn over (a region of) the camera's picture."""
+    draw_hand_shadow(image, hand)
+    draw_hand(image, hand)
+
+
+@dataclass
+class BoardDrawing:
+    """The table as drawn on the undistorted canvas, before any hand: the canvas (image and
+    occluders) and every tag drawn, with the occluder count when it was drawn."""
+
+    canvas: Canvas
+    drawn: list[tuple[PlacedTag, int]]
+
+
+def draw_background(table: TableSpec, camera: Camera, dictionary: str) -> BoardDrawing:
+    """The mat and the corner tags on a fresh canvas (what never changes while the camera
+    stays still)."""
+    aruco = aruco_dictionary(dictionary)
+    canvas = Canvas.for_camera(camera)
+    canvas.draw_mat(mat_texture(table, camera.px_per_mm_at_table() * 1.3))
+    drawn = [(tag, canvas.draw_tag(tag, aruco)) for tag in corner_tags(table)]
+    return BoardDrawing(canvas, drawn)
+
+
+def draw_board(
+    scene: Scene,
+    camera: Camera,
+    *,
+    dictionary: str = "DICT_4X4_50",
+    background: BoardDrawing | None = None,
+) -> BoardDrawing:
+    """The scene without a hand on the undistorted canvas: the mat and corner tags (a copy of
+    ``background`` when given, from :func:`draw_background` for the same table and camera),
+    then terrain, bases, tags and figures from the farthest to the nearest."""
     aruco = aruco_dictionary(dictionary)
     n_ids = int(aruco.bytesList.shape[0])
     bad = sorted({i for i in scene.tag_ids() if not 0 <= i < n_ids})
     if bad:
         raise VisionError(f"tag id(s) {bad} are not in {dictionary} (ids 0-{n_ids - 1})")
-    canvas = Canvas.for_camera(camera)
-    canvas.draw_mat(mat_texture(scene.table, camera.px_per_mm_at_table() * 1.3))
-
-    drawn: list[tuple[PlacedTag, int]] = []
-    for tag in corner_tags(scene.table):
-        drawn.append((tag, canvas.draw_tag(tag, aruco)))
+    if background is None:
+        background = draw_background(scene.table, camera, dictionary)
+    bg = background.canvas
+    canvas = Canvas(bg.camera, bg.ideal, bg.image.copy(), list(bg.occluders))
+    drawn = list(background.drawn)
     for _, kind, item in _painter_order(scene, camera):
         if kind == "terrain":
             assert isinstance(item, Terrain)
@@ -175,17 +226,35 @@ def render_clean(
         else:
             assert isinstance(item, PlacedPiece) and item.figure is not None
             _draw_figure(canvas, item, item.figure)
-    if hand is not None:
-        draw_hand_shadow(canvas, hand)
-        draw_hand(canvas, hand)
+    return BoardDrawing(canvas, drawn)
 
-    if canvas.ideal.fixed_maps is not None:
-        m1, m2 = canvas.ideal.fixed_maps
-        image = cv2.remap(canvas.image, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    else:
-        image = canvas.image
 
-    tags = tuple(_tag_truth(canvas, camera, tag, before) for tag, before in drawn)
+def through_lens(canvas: Canvas) -> Image:
+    """The finished canvas as the camera's image: the lens distortion applied."""
+    if canvas.ideal.fixed_maps is None:
+        return canvas.image.copy()
+    m1, m2 = canvas.ideal.fixed_maps
+    return cv2.remap(canvas.image, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def tag_truths(canvas: Canvas, drawn: list[tuple[PlacedTag, int]]) -> tuple[TagTruth, ...]:
+    """The truth of every drawn tag: its image corners and how much of it is covered by what
+    the canvas holds drawn after it."""
+    return tuple(_tag_truth(canvas, canvas.camera, tag, before) for tag, before in drawn)
+
+
+def frame_truth(
+    scene: Scene,
+    camera: Camera,
+    tags: tuple[TagTruth, ...],
+    hand: HandPose | None,
+    off_table: tuple[PlacedPiece, ...],
+    frame: int,
+    t: float,
+    moving: bool,
+) -> FrameTruth:
+    """A frame's truth from its tags' truth and the scene's poses (pieces off the table
+    reported with ``on_table=False``)."""
     pieces = [
         PieceTruth(p.name, p.x_in, p.y_in, p.heading_deg % 360.0, True, "terrain")
         for p in scene.terrain
@@ -195,7 +264,7 @@ def render_clean(
     ]
     pieces += [PieceTruth(p.name, p.x_in, p.y_in, p.heading_deg % 360.0, False) for p in off_table]
     over = hand_over_table(hand, scene.table)
-    truth = FrameTruth(
+    return FrameTruth(
         frame=frame,
         t=t,
         settled=not over and not moving,
@@ -204,7 +273,6 @@ def render_clean(
         camera=camera,
         hand_over_table=over,
     )
-    return image, truth
 
 
 def _tag_truth(canvas: Canvas, camera: Camera, tag: PlacedTag, before: int) -> TagTruth:

@@ -7,6 +7,7 @@ from +y (the direction the fingers point).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -18,6 +19,9 @@ from vision.render.draw import Canvas, ring
 from vision.render.scene import TableSpec, piece_axes
 
 SKIN_BGR = (120, 150, 205)
+
+Box = tuple[int, int, int, int]
+"""A rectangle of pixels: (x0, y0, x1, y1), x1 and y1 excluded."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,13 @@ def _parts(hand: HandPose) -> list[_Capsule]:
     return parts
 
 
+@lru_cache(maxsize=4)
+def _hand_solids(hand: HandPose) -> tuple[tuple[np.ndarray, float], ...]:
+    """Every part of the hand as (world points in mm, shade), forearm first (computed once per
+    pose: a frame draws the hand, its shadow and its footprint from the same points)."""
+    return tuple((_capsule_points(hand, part), part.shade) for part in _parts(hand))
+
+
 def _capsule_points(hand: HandPose, c: _Capsule) -> np.ndarray:
     fwd, right = piece_axes(hand.heading_deg)
     origin = np.array([hand.x_in * MM_PER_INCH, hand.y_in * MM_PER_INCH])
@@ -71,13 +82,18 @@ def _capsule_points(hand: HandPose, c: _Capsule) -> np.ndarray:
     return np.concatenate(rings)
 
 
+def _drawn_parts(canvas: Canvas, hand: HandPose) -> list[tuple[np.ndarray, float]]:
+    """The parts of the hand in front of the camera: (world points, shade), forearm first."""
+    return [
+        (pts, shade)
+        for pts, shade in _hand_solids(hand)
+        if not (canvas.camera.to_camera(pts)[:, 2] < 10.0).any()
+    ]
+
+
 def draw_hand(canvas: Canvas, hand: HandPose) -> None:
     """Draw the hand on the canvas (forearm first, fingers last); every part occludes."""
-    for part in _parts(hand):
-        pts = _capsule_points(hand, part)
-        if (canvas.camera.to_camera(pts)[:, 2] < 10.0).any():
-            continue
-        shade = part.shade
+    for pts, shade in _drawn_parts(canvas, hand):
         colour = tuple(int(min(255, v * shade)) for v in SKIN_BGR)
         canvas.fill_convex(canvas.project(pts), colour, occluder=True)  # type: ignore[arg-type]
 
@@ -86,11 +102,11 @@ SHADOW_LIGHT = (0.12, 0.2)
 """Horizontal shift of a shadow per millimetre of height (light from above, behind the camera)."""
 
 
-def draw_hand_shadow(canvas: Canvas, hand: HandPose, strength: float = 0.22) -> None:
-    """Darken the table under the hand with a soft shadow (room light from above)."""
+def _shadow(canvas: Canvas, hand: HandPose) -> tuple[list[np.ndarray], float, Box | None]:
+    """The shadow's outlines (canvas pixels), its blur (pixels) and the canvas box it darkens
+    (x0, y0, x1, y1; None when it falls outside the canvas)."""
     polys = []
-    for part in _parts(hand):
-        pts = _capsule_points(hand, part)
+    for pts, _ in _hand_solids(hand):
         z = pts[:, 2:3]
         flat = np.column_stack(
             [pts[:, 0:1] + SHADOW_LIGHT[0] * z, pts[:, 1:2] + SHADOW_LIGHT[1] * z, 0.0 * z]
@@ -104,22 +120,68 @@ def draw_hand_shadow(canvas: Canvas, hand: HandPose, strength: float = 0.22) -> 
     y0 = max(int(allpts[:, 1].min()) - pad, 0)
     x1 = min(int(allpts[:, 0].max()) + pad, w)
     y1 = min(int(allpts[:, 1].max()) + pad, h)
-    if x1 <= x0 or y1 <= y0:
+    box = (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else None
+    return polys, blur_px, box
+
+
+def draw_hand_shadow(canvas: Canvas, hand: HandPose, strength: float = 0.22) -> None:
+    """Darken the table under the hand with a soft shadow (room light from above)."""
+    polys, blur_px, box = _shadow(canvas, hand)
+    if box is None:
         return
-    mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+    x0, y0, x1, y1 = box
+    # A soft shadow: drawn and blurred at a scale that keeps the blur a few pixels wide.
+    k = max(1, int(blur_px / 3.0))
+    small = np.zeros((-(-(y1 - y0) // k), -(-(x1 - x0) // k)), np.float32)
     for poly in polys:
-        hull = cv2.convexHull((poly - np.array([x0, y0])).astype(np.int32))
-        cv2.fillConvexPoly(mask, hull, 1.0)
-    mask = cv2.GaussianBlur(mask, (0, 0), blur_px)
+        pts = (poly - np.array([x0, y0])) * (16.0 / k)
+        cv2.fillConvexPoly(small, cv2.convexHull(pts.astype(np.int32)), 1.0, cv2.LINE_AA, 4)
+    small = cv2.GaussianBlur(small, (0, 0), blur_px / k)
+    mask = cv2.resize(small, (small.shape[1] * k, small.shape[0] * k))[: y1 - y0, : x1 - x0]
+    light = cv2.merge([1.0 - strength * mask] * 3)
     roi = canvas.image[y0:y1, x0:x1]
-    roi[:] = (roi.astype(np.float32) * (1.0 - strength * mask)[..., None]).astype(np.uint8)
+    roi[:] = cv2.multiply(roi, light, dtype=cv2.CV_8U)
+
+
+def hand_occluders(canvas: Canvas, hand: HandPose) -> list[np.ndarray]:
+    """The hand's parts as occluders of ``canvas`` (what :func:`draw_hand` would add to its
+    occluders), without drawing them: for judging what the hand covers on one canvas while
+    drawing it on another."""
+    return [canvas.hull(canvas.project(pts)) for pts, _ in _drawn_parts(canvas, hand)]
+
+
+def hand_canvas_box(canvas: Canvas, hand: HandPose) -> Box | None:
+    """The canvas pixels that drawing the hand and its shadow may change: (x0, y0, x1, y1),
+    clipped to the canvas; None when neither falls on it."""
+    boxes = []
+    _, _, shadow = _shadow(canvas, hand)
+    if shadow is not None:
+        boxes.append(shadow)
+    h, w = canvas.image.shape[:2]
+    for pts, _ in _drawn_parts(canvas, hand):
+        px = canvas.project(pts)
+        x0, y0 = (
+            max(int(np.floor(px[:, 0].min())) - 2, 0),
+            max(int(np.floor(px[:, 1].min())) - 2, 0),
+        )
+        x1, y1 = min(int(np.ceil(px[:, 0].max())) + 3, w), min(int(np.ceil(px[:, 1].max())) + 3, h)
+        if x1 > x0 and y1 > y0:
+            boxes.append((x0, y0, x1, y1))
+    if not boxes:
+        return None
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
 
 
 def hand_footprint(hand: HandPose) -> Polygon:
     """The hand's outline projected straight down onto the table, millimetres."""
     polys = []
-    for part in _parts(hand):
-        pts = _capsule_points(hand, part)[:, :2]
+    for pts3, _ in _hand_solids(hand):
+        pts = pts3[:, :2]
         polys.append(shapely.convex_hull(shapely.multipoints(pts)))
     return shapely.union_all(polys)
 

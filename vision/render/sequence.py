@@ -14,14 +14,13 @@ import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
-import numpy as np
-
 from vision.render.camera import MM_PER_INCH, Camera
 from vision.render.dice import PlacedDie
 from vision.render.dice_footage import ClearDice, ShowDice, TrayPainter
-from vision.render.effects import Effects, apply_effects
-from vision.render.frame import FrameTruth, Image, render_clean
+from vision.render.effects import Effects
+from vision.render.frame import FrameTruth
 from vision.render.hand import HandPose
+from vision.render.pipeline import FramePipeline, Instant, PostProcess
 from vision.render.scene import PlacedPiece, Scene
 from vision.types import Frame
 
@@ -88,6 +87,17 @@ class Place:
 
 
 @dataclass(frozen=True)
+class Fetch:
+    """The hand takes ``piece`` from beside the table (out of view) and brings it over the
+    table at (x_in, y_in), holding it (a figure brought on by an event; :class:`Place` sets it
+    down)."""
+
+    piece: PlacedPiece
+    x_in: float
+    y_in: float
+
+
+@dataclass(frozen=True)
 class HandLeave:
     """Take the hand (and anything it holds) off the table, out of view."""
 
@@ -117,6 +127,7 @@ Action = (
     | Hover
     | Lift
     | Carry
+    | Fetch
     | Place
     | HandLeave
     | Remove
@@ -136,6 +147,8 @@ class PieceMove:
     y_in: float
     heading_deg: float
     via_in: tuple[tuple[float, float], ...] = ()
+    entering: PlacedPiece | None = None
+    """The piece's model when it comes onto the table from beside it (not on it before)."""
 
 
 @dataclass(frozen=True)
@@ -155,7 +168,10 @@ def moves_script(
     """
     script: list[Action] = [Wait(start_s)]
     for m in moves:
-        script.append(Lift(m.piece))
+        if isinstance(m, PieceMove) and m.entering is not None:
+            script.append(Fetch(m.entering, m.x_in, m.y_in))
+        else:
+            script.append(Lift(m.piece))
         if isinstance(m, PieceMove):
             if m.via_in:
                 script.append(Carry(tuple(m.via_in)))
@@ -298,6 +314,16 @@ class Sequence:
             self._path(w, action.path_in, CARRY_HEIGHT_MM, action.seconds)
         elif isinstance(action, Lift):
             self._lift(w, action)
+        elif isinstance(action, Fetch):
+            if w.held is not None:
+                raise ValueError(f"the hand already holds {w.held!r}")
+            if any(p.name == action.piece.name for p in w.scene.pieces):
+                raise ValueError(f"{action.piece.name!r} is on the table already")
+            if w.hand is not None:
+                raise ValueError("the hand is over the table; it fetches a piece from beside it")
+            w.off_table[action.piece.name] = action.piece
+            w.held = action.piece.name
+            self._move_hand(w, action.x_in, action.y_in, CARRY_HEIGHT_MM, None)
         elif isinstance(action, Place):
             self._place(w, action)
         elif isinstance(action, HandLeave):
@@ -390,48 +416,33 @@ def render_sequence(
     effects: Effects | None = None,
     seed: int = 0,
     dictionary: str = "DICT_4X4_50",
+    post: tuple[PostProcess, ...] | None = None,
 ) -> Iterator[tuple[Frame, FrameTruth]]:
     """Render a script frame by frame: yields (Frame, FrameTruth) at ``fps``, in memory.
 
-    Frames whose scene, camera and hand are unchanged reuse the previous drawing (only the
-    sensor noise is new), so long still stretches are cheap. A scene with a ``tray`` has it
-    drawn beside the table in every frame, with the dice the script shows in it
-    (:class:`ShowDice`); the tray's layer is drawn once per dice state and camera.
+    Frames are made by :class:`~vision.render.pipeline.FramePipeline`: the board is drawn
+    once per board state, the hand per frame in the region it covers, and a frame that shows
+    the same as the one before repeats its image (do not modify the images yielded). A scene
+    with a ``tray`` has it drawn beside the table, with the dice the script shows in it
+    (:class:`ShowDice`). ``post`` replaces the per-frame post-processing (default: the
+    sensor noise and JPEG of ``effects``, seeded by ``seed``).
     """
     seq = script if isinstance(script, Sequence) else Sequence(scene, camera, script)
-    effects = Effects() if effects is None else effects
-    rng = np.random.default_rng(seed)
-    last_key: tuple[object, ...] | None = None
-    last: tuple[Image, FrameTruth] | None = None
-    table: tuple[Image, FrameTruth] | None = None
-    last_dice: tuple[PlacedDie, ...] = ()
     tray = seq.initial_scene.tray
-    painter = TrayPainter(tray) if tray is not None else None
+    pipeline = FramePipeline(
+        seq.initial_scene.table,
+        effects=effects,
+        seed=seed,
+        dictionary=dictionary,
+        tray_painter=TrayPainter(tray) if tray is not None else None,
+        post=post,
+    )
     for i in range(seq.n_frames(fps)):
         t = i / fps
         st = seq.state_at(t)
-        key = (id(st.scene), st.camera, st.hand, st.off_table, st.moving)
-        if table is None or last is None or key != last_key:
-            table = render_clean(
-                st.scene,
-                st.camera,
-                st.hand,
-                off_table=st.off_table,
-                dictionary=dictionary,
-                frame=i,
-                t=t,
-                moving=st.moving,
-            )
-            last = None
-            last_key = key
-        if painter is not None and (last is None or last_dice != st.dice):
-            last = (painter.over(table[0], st.dice, st.camera), table[1])
-        elif last is None:
-            last = table
-        last_dice = st.dice
-        clean, truth = last
-        truth = replace(truth, frame=i, t=t)
-        yield Frame(index=i, t=t, image=apply_effects(clean, effects, rng)), truth
+        now = Instant(st.scene, st.camera, st.hand, st.off_table, st.dice, st.moving)
+        image, truth = pipeline.frame(now, i, t)
+        yield Frame(index=i, t=t, image=image), truth
 
 
 def _off_table(x_in: float, holding: bool) -> HandPose:

@@ -1,0 +1,230 @@
+"""The frame pipeline of a rendered clip: each layer drawn once, only what changes drawn per frame.
+
+A frame of a clip is made in five stages:
+
+1. the background (the mat and the corner tags), drawn once per camera;
+2. the board (terrain, bases, tags and figures in painter's order), drawn over a copy of the
+   background and passed through the lens once per board state (a board state lasts from
+   one piece lifted or set down to the next); the tray and its dice are laid over it once
+   per dice state; the optics (light falloff, blur) and the sensor's noise are applied to it
+   once;
+3. the hand and its shadow, drawn per frame over the board in the region they cover only,
+   that region alone passed through the lens, the optics and fresh noise and pasted into the
+   board's picture (so the noise changes where the picture changes, and stays where it
+   stays);
+4. the per-frame post-processing (:class:`PostProcess`): by default the video link's JPEG
+   when ``Effects.jpeg_quality`` asks for it; webcam faults are further stages here;
+5. a frame whose picture does not change (the same board, dice and hand pose) repeats the
+   previous frame's image (unless a post-process changes every frame, ``per_frame``).
+
+Each frame's ground truth is worked out the same way: the board's tags once per board state,
+only the tags the hand may cover again per frame. Output is deterministic for a given seed;
+:data:`RENDER_VERSION` names the renderer's output (bump it when the pictures change).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+import numpy as np
+
+from vision.render.camera import Camera
+from vision.render.dice import PlacedDie
+from vision.render.dice_footage import TrayPainter
+from vision.render.draw import Canvas, ImageCanvas
+from vision.render.effects import Effects, add_noise, apply_jpeg, apply_optics, optics_reach_px
+from vision.render.frame import (
+    BoardDrawing,
+    FrameTruth,
+    Image,
+    TagTruth,
+    draw_background,
+    draw_board,
+    draw_hand_over,
+    frame_truth,
+    tag_truths,
+    through_lens,
+)
+from vision.render.hand import HandPose, hand_canvas_box, hand_occluders
+from vision.render.scene import PlacedPiece, Scene, TableSpec
+
+RENDER_VERSION = 2
+"""The renderer's output version: footage cached under another version is rendered again.
+2: layers drawn once, still frames repeated, the noise renewed only where the picture
+changes."""
+
+
+class PostProcess(Protocol):
+    """A per-frame stage after the optics (sensor noise, JPEG, a webcam fault): takes the
+    frame's picture and its index, returns the picture to write (a new array)."""
+
+    per_frame: bool
+    """True when it changes a still picture from one frame to the next (fresh noise in each
+    frame): still frames are then processed one by one instead of repeated."""
+
+    def __call__(self, image: Image, index: int) -> Image: ...
+
+
+@dataclass(frozen=True)
+class JpegLink:
+    """The video link's JPEG round trip at ``quality`` (MJPEG webcams)."""
+
+    quality: int
+    per_frame: bool = False
+
+    def __call__(self, image: Image, index: int) -> Image:
+        return apply_jpeg(image, Effects(jpeg_quality=self.quality))
+
+
+@dataclass
+class _Board:
+    """One board state drawn: the canvas (kept clean), its picture through the lens with and
+    without the optics (for the current dice), and its tags' truth."""
+
+    scene: Scene
+    camera: Camera
+    drawing: BoardDrawing
+    clean: Image
+    tags: tuple[TagTruth, ...]
+    dice: tuple[PlacedDie, ...] | None = None
+    with_dice: Image | None = None
+    seen: Image | None = None
+    """``with_dice`` through the optics."""
+
+
+@dataclass(frozen=True)
+class Instant:
+    """What one frame shows: the scene on the table, the camera, the hand, the pieces off
+    the table, the dice in the tray, and whether the camera is moving."""
+
+    scene: Scene
+    camera: Camera
+    hand: HandPose | None
+    off_table: tuple[PlacedPiece, ...] = ()
+    dice: tuple[PlacedDie, ...] = ()
+    moving: bool = False
+
+
+class FramePipeline:
+    """Draws the frames of one clip (see the module docstring); one instance per clip."""
+
+    def __init__(
+        self,
+        table: TableSpec,
+        *,
+        effects: Effects | None = None,
+        seed: int = 0,
+        dictionary: str = "DICT_4X4_50",
+        tray_painter: TrayPainter | None = None,
+        post: Sequence[PostProcess] | None = None,
+    ) -> None:
+        self.table = table
+        self.effects = Effects() if effects is None else effects
+        self.dictionary = dictionary
+        self.painter = tray_painter
+        self.rng = np.random.default_rng(seed)
+        """Picks each picture's sensor noise."""
+        if post is None:
+            quality = self.effects.jpeg_quality
+            post = () if quality is None else (JpegLink(quality),)
+        self.post: tuple[PostProcess, ...] = tuple(post)
+        self._background: tuple[Camera, BoardDrawing] | None = None
+        self._board: _Board | None = None
+        self._last: tuple[tuple[object, ...], Image, FrameTruth] | None = None
+        self.boards_drawn = 0
+        """How many board states were drawn (for tests of the cache)."""
+        self.frames_drawn = 0
+        """How many frames were drawn rather than repeated."""
+
+    def frame(self, now: Instant, index: int, t: float) -> tuple[Image, FrameTruth]:
+        """The picture and the truth of frame ``index`` at ``t`` seconds."""
+        key = (now.scene, now.camera, now.hand, now.off_table, now.dice, now.moving)
+        per_frame = any(p.per_frame for p in self.post)
+        if self._last is not None and self._last[0] == key and not per_frame:
+            _, image, truth = self._last
+            return image, replace(truth, frame=index, t=t)
+        board = self._board_for(now.scene, now.camera)
+        seen = self._with_dice(board, now.dice, now.camera)
+        tags = board.tags
+        if now.hand is not None:
+            seen, tags = self._with_hand(board, now, seen)
+        image = seen  # never modified in place: cached layers and repeated frames share it
+        for stage in self.post:
+            image = stage(image, index)
+        truth = frame_truth(
+            now.scene, now.camera, tags, now.hand, now.off_table, index, t, now.moving
+        )
+        self._last = (key, image, truth)
+        self.frames_drawn += 1
+        return image, truth
+
+    # -- layers --------------------------------------------------------------------------------
+
+    def _board_for(self, scene: Scene, camera: Camera) -> _Board:
+        if self._board is not None and self._board.scene is scene and self._board.camera == camera:
+            return self._board
+        if self._background is None or self._background[0] != camera:
+            self._background = (camera, draw_background(self.table, camera, self.dictionary))
+        drawing = draw_board(
+            scene, camera, dictionary=self.dictionary, background=self._background[1]
+        )
+        tags = tag_truths(drawing.canvas, drawing.drawn)
+        self._board = _Board(scene, camera, drawing, through_lens(drawing.canvas), tags)
+        self.boards_drawn += 1
+        return self._board
+
+    def _with_dice(self, board: _Board, dice: tuple[PlacedDie, ...], camera: Camera) -> Image:
+        if board.seen is None or board.dice != dice:
+            clean = board.clean
+            if self.painter is not None:
+                clean = self.painter.over(clean, dice, camera)
+            board.dice, board.with_dice = dice, clean
+            board.seen = add_noise(apply_optics(clean, self.effects), self.effects, self.rng)
+        return board.seen
+
+    def _with_hand(
+        self, board: _Board, now: Instant, seen: Image
+    ) -> tuple[Image, tuple[TagTruth, ...]]:
+        """The board's picture with the hand drawn in the region it covers (through the
+        optics, with fresh noise), and the tags' truth with the hand's cover."""
+        assert now.hand is not None and board.with_dice is not None
+        clean = board.with_dice
+        dirty = hand_canvas_box(ImageCanvas.over(now.camera, clean), now.hand)
+        if dirty is None:
+            return seen, board.tags
+        h, w = clean.shape[:2]
+        reach = optics_reach_px(self.effects)
+        x0, y0, x1, y1 = dirty
+        ox0, oy0 = max(x0 - reach, 0), max(y0 - reach, 0)
+        ox1, oy1 = min(x1 + reach, w), min(y1 + reach, h)
+        region = clean[oy0:oy1, ox0:ox1].copy()
+        draw_hand_over(ImageCanvas.over(now.camera, region, (ox0, oy0)), now.hand)
+        region = apply_optics(region, self.effects, offset=(ox0, oy0), frame_size=(w, h))
+        inner = region[y0 - oy0 : y1 - oy0, x0 - ox0 : x1 - ox0]
+        out = seen.copy()
+        out[y0:y1, x0:x1] = add_noise(
+            inner, self.effects, self.rng, offset=(x0, y0), frame_size=(w, h)
+        )
+        return out, self._covered(board, now.hand)
+
+    def _covered(self, board: _Board, hand: HandPose) -> tuple[TagTruth, ...]:
+        """The board's tags with the hand's cover added where its parts overlap them."""
+        base = board.drawing.canvas
+        parts = hand_occluders(base, hand)
+        if not parts:
+            return board.tags
+        canvas = Canvas(base.camera, base.ideal, base.image, [*base.occluders, *parts])
+        scale = 1 << 4
+        lo = np.min([p.min(axis=0) for p in parts], axis=0) / scale
+        hi = np.max([p.max(axis=0) for p in parts], axis=0) / scale
+        tags = list(board.tags)
+        for i, (tag, before) in enumerate(board.drawing.drawn):
+            quad = canvas.project(tag.corners_mm())
+            if (quad.max(axis=0) < lo).any() or (quad.min(axis=0) > hi).any():
+                continue
+            covered = canvas.covered_fraction(tag, before)
+            visible = tags[i].visible and covered == 0.0
+            tags[i] = replace(tags[i], covered_fraction=covered, visible=visible)
+        return tuple(tags)
