@@ -6,6 +6,7 @@ busy on one thread while frames are drawn on another."""
 from __future__ import annotations
 
 import time
+import warnings
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from vision.render import Camera, Effects, random_scene
 from vision.render.clip import prefetched, write_clip
 from vision.render.effects import apply_optics
 from vision.render.frame import render_clean
+from vision.render.hand import SKIN_BGR, HandPose
 from vision.render.pipeline import FramePipeline, Instant
 from vision.render.sequence import (
     Carry,
@@ -158,3 +160,16 @@ def test_prefetched_keeps_the_order_and_stops_with_its_consumer():
     assert count <= 3 + 2 + 2
     time.sleep(0.3)
     assert len(made) == count
+
+
+def test_a_forearm_reaching_far_past_the_picture_is_drawn_whole(scene):
+    """A low camera over a small board: the forearm reaches far outside the view, where the
+    lens model no longer holds (it threw pixel coordinates of 10^8 before)."""
+    low = Camera.overhead("720p", table_width_in=12, table_depth_in=12, height_mm=430)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        image, truth = render_clean(scene, low, HandPose(6.0, 0.5, 150.0))
+    assert truth.hand_over_table
+    bottom = image[-40:, 540:740].reshape(-1, 3).astype(int)
+    skin = np.abs(bottom - np.array(SKIN_BGR)).sum(axis=1) < 60
+    assert skin.mean() > 0.2  # the forearm runs out of the picture's bottom edge

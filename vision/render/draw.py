@@ -7,6 +7,7 @@ occluders so the tag's visibility can be judged.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -177,8 +178,30 @@ class ImageCanvas(Canvas):
         return cls(camera=camera, ideal=flat, image=image, origin=origin)
 
     def project(self, points_mm: npt.ArrayLike) -> Points:
-        """World points (N, 3) in mm to pixels of this region of the image (lens included)."""
-        return self.camera.project(points_mm) - np.asarray(self.origin, np.float64)
+        """World points (N, 3) in mm to pixels of this region of the image (lens included).
+
+        The lens model holds within the picture only; a point far outside it (a forearm
+        reaching past the edge) is first drawn in toward the view, to 1.5 times the radius of
+        the picture's corners, where the model still holds and lies outside the picture."""
+        cam = self.camera
+        pc = cam.to_camera(points_mm)
+        z = np.maximum(pc[:, 2], 1e-6)
+        x, y = pc[:, 0] / z, pc[:, 1] / z
+        corner = math.hypot(
+            max(cam.cx, cam.width_px - cam.cx) / cam.fx,
+            max(cam.cy, cam.height_px - cam.cy) / cam.fy,
+        )
+        r = np.hypot(x, y)
+        pull = np.minimum(1.0, 1.5 * corner / np.maximum(r, 1e-12))
+        x, y = x * pull, y * pull
+        k1, k2, p1, p2, k3 = cam.dist
+        r2 = x * x + y * y
+        radial = 1.0 + r2 * (k1 + r2 * (k2 + r2 * k3))
+        xd = x * radial + 2.0 * p1 * x * y + p2 * (r2 + 2.0 * x * x)
+        yd = y * radial + p1 * (r2 + 2.0 * y * y) + 2.0 * p2 * x * y
+        u = cam.fx * xd + cam.cx - self.origin[0]
+        v = cam.fy * yd + cam.cy - self.origin[1]
+        return np.stack([u, v], axis=1)
 
 
 @lru_cache(maxsize=512)
