@@ -10,22 +10,24 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from assistant.errors import UserError
 from assistant.pieces import terrain_kits, unit_specs
 from assistant.progress import ProgressFn, counted
 from assistant.session.store import exact_action_json
+from assistant.tables.dungeon_kit import printed_grid
 from calibration.safe_files import write_atomic, write_json_atomic
 from engine.actions import Action, Event, EventType
 from engine.dice import Roll, SeededDice
-from engine.model import GameState, Role
+from engine.model import GameState, Role, Unit
 from engine.protocols import Ruleset
-from engine.runner import controllers_for, next_action
+from engine.runner import MAX_STEPS, acting_side, controllers_for, next_action, with_order_memory
 from engine.scenario import Scenario
-from vision.render.camera import Camera
+from vision.render.camera import MM_PER_INCH, Camera
 from vision.render.clip import write_clip
 from vision.render.dice import TrayLook, tray_beside_table
 from vision.render.dice_footage import ClearDice, ShowDice, roll_for
@@ -45,10 +47,20 @@ from vision.render.sequence import (
     moves_script,
     render_sequence,
 )
+from vision.types import PieceSpec
 
-FOOTAGE_VERSION = 1
+FOOTAGE_VERSION = 2
+"""2: the battle exactly as ``simulate`` plays it, the stand-in's rolls in its declarations,
+grid boards printed and framed closely, flat markers without figures."""
+BOARD_BORDER_MM = 50.0
+"""What the camera sees beyond a printed grid board on every side (its corner tags), mm."""
 DICE_MODES = ("none", "tray")
 """``--dice``: no dice shown (the footage shows only the table), or every roll in the tray."""
+
+
+def frames_rendered(done: float, total: float | None) -> str:
+    """How far a render is, for its progress bar."""
+    return f"{done:.0f}/{total:.0f} frames rendered" if total else "playing the battle"
 
 
 @dataclass(frozen=True)
@@ -66,6 +78,10 @@ class BattleMoves:
     final: GameState
     moves: list[PieceMove | PieceRemoval] = field(default_factory=list)
     human_actions: list[Action] = field(default_factory=list)
+    stand_in_rolls: list[tuple[int, ...]] = field(default_factory=list)
+    """For each human action, the dice (their sides) the human side's stand-in rolled on the
+    game's dice while it decided: the declarations carry them so that the table rolls them
+    too and its dice run as in ``simulate``."""
     actions: list[Action] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     shown: list[PieceMove | PieceRemoval | TrayRoll] = field(default_factory=list)
@@ -80,29 +96,51 @@ class BattleMoves:
         return sum(e.type == EventType.ACTIVATION for e in self.events)
 
 
-def battle_moves(scenario: Scenario, ruleset: Ruleset, state: GameState, seed: int) -> BattleMoves:
-    """Play the battle (the AI against the autopilot) and list every physical change."""
+def battle_moves(
+    scenario: Scenario,
+    ruleset: Ruleset,
+    state: GameState,
+    seed: int,
+    max_actions: int | None = None,
+) -> BattleMoves:
+    """Play the battle as ``simulate`` does (the AI against the autopilot, the same seeded dice,
+    the same orders of several actions and controller memory) and list every physical change;
+    ``max_actions`` stops it after that many actions (a short cut of the battle)."""
     controllers = controllers_for(scenario)
     dice = SeededDice(seed)
     human = state.side_of_role(Role.HUMAN)
     assert human is not None
+    specs = {s.name: s for s in unit_specs(scenario)}
+
+    def model(unit: Unit) -> PlacedPiece | None:
+        spec = specs.get(unit.id)
+        return None if spec is None else _placed(spec, unit, scenario)
+
     out = BattleMoves(final=state)
-    logged = 0
-    for _ in range(5000):
-        chosen = next_action(state, ruleset, controllers, dice)
+    planned: list[Action] = []
+    for _ in range(MAX_STEPS if max_actions is None else max_actions):
+        deciding = len(dice.log)
+        chosen = next_action(state, ruleset, controllers, dice, planned)
         if chosen is None:
             break
-        action, _ = chosen
+        action, order = chosen
+        decided = dice.log[deciding:]
+        logged = len(dice.log)
         outcome = ruleset.apply(state, action, dice)
-        after = outcome.state
+        after = with_order_memory(outcome.state, acting_side(state, action), order)
         out.events.extend(outcome.events)
         out.actions.append(action)
         if acting_side(state, action) == human.name:
+            if any(not isinstance(r, Roll) for r in decided):
+                raise UserError(
+                    f"{scenario.scenario.name}: the player's stand-in draws cards while it "
+                    "decides; its battle cannot be replayed at the table"
+                )
             out.human_actions.append(action)
-        changes = list(_changes(state, after, action))
+            out.stand_in_rolls.append(tuple(r.sides for r in decided if isinstance(r, Roll)))
+        changes = list(_changes(state, after, action, model))
         out.moves.extend(changes)
         rolls = [r for r in dice.log[logged:] if isinstance(r, Roll)]
-        logged = len(dice.log)
         out.unshown.extend(r for r in rolls if r.sides != 6)
         first = [c for c in changes[:1] if isinstance(c, PieceMove) and c.piece == action.unit_id]
         out.shown.extend(first)
@@ -113,22 +151,22 @@ def battle_moves(scenario: Scenario, ruleset: Ruleset, state: GameState, seed: i
     return out
 
 
-def acting_side(state: GameState, action: Action) -> str | None:
-    """The side whose action this is: its unit's side, or the side named (a pass); None for
-    a step of the game itself (an initiative roll)."""
-    if action.unit_id and state.has_unit(action.unit_id):
-        return state.unit(action.unit_id).side
-    return action.side
-
-
 def _changes(
-    before: GameState, after: GameState, action: Action
+    before: GameState,
+    after: GameState,
+    action: Action,
+    model: Callable[[Unit], PlacedPiece | None],
 ) -> Iterator[PieceMove | PieceRemoval]:
+    """The changes ``action`` made on the table: the mover's move first, then the others'
+    moves, removals, and models brought (back) onto the table."""
     mover = action.unit_id
     order = sorted(before.units, key=lambda u: u.id != mover)
     for unit in order:
         new = after.unit(unit.id)
         if not unit.on_table:
+            entering = model(new) if new.on_table else None
+            if entering is not None:  # brought on by an event, or back on its feet
+                yield PieceMove(unit.id, new.x, new.y, new.heading_deg, entering=entering)
             continue
         if not new.on_table:
             yield PieceRemoval(unit.id)
@@ -139,31 +177,45 @@ def _changes(
 
 def battle_scene(scenario: Scenario, state: GameState, mat_seed: int = 0) -> Scene:
     """The scenario's table, terrain and characters as the renderer's scene."""
-    colours = [(60, 80, 150), (150, 90, 50)]
-    side_colour = {s.name: colours[i % 2] for i, s in enumerate(scenario.sides)}
     specs = {s.name: s for s in unit_specs(scenario)}
-    pieces = []
-    for unit in state.units:
-        spec = specs.get(unit.id)
-        if spec is None or not unit.on_table:
-            continue
-        base_mm = spec.base_diameter_mm
-        figure = Figure(forward_mm=-0.28 * base_mm, color_bgr=side_colour[unit.side])
-        pieces.append(PlacedPiece(spec, unit.x, unit.y, unit.heading_deg, figure=figure))
+    pieces = tuple(
+        _placed(specs[u.id], u, scenario) for u in state.units if u.id in specs and u.on_table
+    )
     terrain = tuple(
         Terrain(
             kit.spec, kit.x_in, kit.y_in, 0.0, kit.footprint_mm, height_mm=max(3.0, kit.height_mm)
         )
         for kit in terrain_kits(scenario)
     )
-    table = TableSpec(scenario.table.width_in, scenario.table.depth_in, seed=mat_seed)
-    return Scene(table=table, pieces=tuple(pieces), terrain=terrain)
+    table = TableSpec(
+        scenario.table.width_in,
+        scenario.table.depth_in,
+        seed=mat_seed,
+        board=printed_grid(scenario),
+    )
+    return Scene(table=table, pieces=pieces, terrain=terrain)
 
 
-def overhead_camera(scenario: Scenario, resolution: str = "1080p") -> Camera:
-    """A camera straight above the table centre, just high enough to frame the corner tags."""
-    depth_mm = max(scenario.table.depth_in, scenario.table.width_in * 9 / 16) * 25.4
-    height_mm = max(800.0, (depth_mm + 140.0) / 2.0 / math.tan(math.radians(25.0)))
+def _placed(spec: PieceSpec, unit: Unit, scenario: Scenario) -> PlacedPiece:
+    """A character's model: its base and tags, and a figure of its side's colour standing on
+    the rear of the base; a base whose only tag sits at its centre is a flat marker (a
+    counter, the Dungeon Crawl's), with no figure."""
+    colours = [(60, 80, 150), (150, 90, 50), (70, 140, 140)]
+    side = next(i for i, s in enumerate(scenario.sides) if s.name == unit.side)
+    marker = len(spec.tags) == 1 and (spec.tags[0].forward_mm, spec.tags[0].right_mm) == (0, 0)
+    figure = Figure(forward_mm=-0.28 * spec.base_diameter_mm, color_bgr=colours[side % 3])
+    return PlacedPiece(spec, unit.x, unit.y, unit.heading_deg, figure=None if marker else figure)
+
+
+def overhead_camera(scenario: Scenario, resolution: str = "1080p", *, board: bool = True) -> Camera:
+    """A camera straight above the table centre, as the README mounts it: 0.8 m up, higher for
+    a larger table (just high enough to frame the corner tags). A grid game's printed board
+    (``board``) is framed closely: just the board and its corner tags in view."""
+    border_mm = BOARD_BORDER_MM if board and printed_grid(scenario) is not None else 70.0
+    span_mm = max(scenario.table.depth_in, scenario.table.width_in * 9 / 16) * MM_PER_INCH
+    height_mm = (span_mm + 2 * border_mm) / 2.0 / math.tan(math.radians(25.0))
+    if border_mm != BOARD_BORDER_MM:
+        height_mm = max(800.0, height_mm)
     return Camera.overhead(
         resolution,
         table_width_in=scenario.table.width_in,
@@ -286,10 +338,7 @@ def render_battle(
     video = out_dir / f"{name}.mp4"
     truth = out_dir / f"{name}.truth.json"
     count = write_clip(video, truth, frames, fps=fps, scene=scene, camera=camera)
-    write_atomic(
-        out_dir / f"{name}.declarations.jsonl",
-        "".join(json.dumps(exact_action_json(a)) + "\n" for a in battle.human_actions),
-    )
+    write_declarations(out_dir / f"{name}.declarations.jsonl", battle)
     return {
         "version": FOOTAGE_VERSION,
         "scenario": scenario_ref,
@@ -307,6 +356,18 @@ def render_battle(
     }
 
 
+def write_declarations(path: Path, battle: BattleMoves) -> None:
+    """The human side's actions, one JSON object per line (the demo's stand-in player), each
+    with the dice its stand-in rolled while it decided (``stand_in_rolls``: their sides)."""
+    lines = []
+    for action, rolls in zip(battle.human_actions, battle.stand_in_rolls, strict=True):
+        line = exact_action_json(action)
+        if rolls:
+            line["stand_in_rolls"] = list(rolls)
+        lines.append(json.dumps(line) + "\n")
+    write_atomic(path, "".join(lines))
+
+
 def write_battle_footage(
     scenario: Scenario,
     scenario_ref: str,
@@ -322,21 +383,27 @@ def write_battle_footage(
     progress: ProgressFn | None = None,
     extra: Interruptions | None = None,
     dice: str = "none",
+    camera: Camera | None = None,
+    max_actions: int | None = None,
+    extra_meta: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Render the seeded battle to ``out_dir/NAME.mp4`` with ``NAME.truth.json``,
     ``NAME.declarations.jsonl`` and ``NAME.json``; returns the metadata written.
 
     ``progress`` hears (0, None) while the battle is played, then (frames written, frames in
     all) after every frame. ``dice`` "tray": every d6 roll is shown in a dice tray beside the
-    table, and ``NAME.json`` lists them ("rolls")."""
+    table, and ``NAME.json`` lists them ("rolls"). ``camera`` replaces
+    :func:`overhead_camera`; ``max_actions`` cuts the battle short; ``extra_meta`` is added to
+    the metadata."""
     if dice not in DICE_MODES:
         raise ValueError(f"dice must be one of {', '.join(DICE_MODES)}, not {dice!r}")
     out_dir.mkdir(parents=True, exist_ok=True)
     if progress is not None:
         progress(0, None)
-    battle = battle_moves(scenario, ruleset, state, seed)
+    battle = battle_moves(scenario, ruleset, state, seed, max_actions)
     scene = battle_scene(scenario, state)
-    camera = overhead_camera(scenario, resolution)
+    if camera is None:
+        camera = overhead_camera(scenario, resolution, board=dice != "tray")
     if dice == "tray":
         tray = footage_tray(scenario)
         scene = replace(scene, tray=tray)
@@ -359,5 +426,6 @@ def write_battle_footage(
             meta["rolls_not_shown"] = [
                 {"sides": r.sides, "result": r.result, "purpose": r.purpose} for r in battle.unshown
             ]
+    meta.update(extra_meta or {})
     write_json_atomic(out_dir / f"{name}.json", meta, indent=2)
     return meta

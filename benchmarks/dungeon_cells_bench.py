@@ -24,11 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from assistant.footage import battle_scene, overhead_camera  # noqa: E402
 from assistant.scenarios import load_game  # noqa: E402
 from assistant.session.reader import TableReader  # noqa: E402
 from assistant.table_fit import profile_from_frames  # noqa: E402
 from assistant.tables.dungeon_cells import read_cell  # noqa: E402
-from assistant.tables.dungeon_demo import grid_camera, grid_scene  # noqa: E402
 from engine.rulesets.dungeon_state import rules_of  # noqa: E402
 from vision.detector import Detector  # noqa: E402
 from vision.render.frame import render_frame  # noqa: E402
@@ -54,8 +54,8 @@ def main() -> int:
     assert grid is not None
     walls = rules_of(state).walls
     open_cells = [c for c in grid.cells() if c not in walls]
-    scene = grid_scene(scenario, state)
-    camera = grid_camera(scenario, args.resolution)
+    scene = battle_scene(scenario, state)
+    camera = overhead_camera(scenario, args.resolution)
     first, _ = render_frame(scene, camera)
     profile = profile_from_frames((Frame(i, i * 0.1, first) for i in range(3)), Detector(), 8, 8)[0]
     counts = {"clear": 0, "clear_ok": 0, "line": 0, "line_flagged": 0, "between": 0}

@@ -91,6 +91,10 @@ class LiveGame:
     initial: GameState
     human_plan: Sequence[Action] = ()
     """Declarations of the human side read from a file (the demo); empty at a real table."""
+    plan_rolls: Sequence[tuple[int, ...]] = ()
+    """For each declaration of ``human_plan``, the dice (their sides) its stand-in player
+    rolled on the game's dice to make up its mind in ``simulate``: rolled again (and not used)
+    as the declaration is made, so the game's dice run as in the simulated battle."""
     tolerances: Tolerances = field(default_factory=Tolerances)
     confirm_hidden: bool = False
     """Stand-in player (footage demo): confirm a model whose tags the camera cannot see, as a
@@ -361,7 +365,7 @@ class LiveGame:
         """Demo mode: the player's declarations come from a file; declare when the table agrees."""
         action = self.human_plan[self.plan_index]
         if action.kind == ActionKind.PASS or not action.unit_id:  # a pass, a choice
-            self.plan_index += 1
+            self._next_declaration()
             if self._apply(action):
                 self._advance()
             return
@@ -379,10 +383,17 @@ class LiveGame:
                 + ".",
             )
             return
-        self.plan_index += 1
+        self._next_declaration()
         self.announce(f"Declared: {self.adapter.describe_action(self.state, action)}.")
         if self._apply(action):
             self._advance()
+
+    def _next_declaration(self) -> None:
+        """Take the next declaration of the plan, rolling the dice its stand-in rolled."""
+        if self.plan_index < len(self.plan_rolls) and isinstance(self.dice, AutoDice):
+            for sides in self.plan_rolls[self.plan_index]:
+                self.dice.roll(sides, "the stand-in player makes up its mind")
+        self.plan_index += 1
 
     def _planned_move_made(
         self, unit: Unit, end: tuple[float, float], seen: PieceSeen | None

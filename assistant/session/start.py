@@ -73,12 +73,31 @@ def deck_explainer(game: LiveGame) -> Callable[[str, str], str]:
 
 def read_declarations(path: Path) -> tuple[Action, ...]:
     """The human side's actions, one JSON object per line (the demo's stand-in player)."""
+    return tuple(action_from_saved(line) for line in _declaration_lines(path))
+
+
+def read_stand_in_rolls(path: Path) -> tuple[tuple[int, ...], ...]:
+    """For each declaration, the dice (their sides) the stand-in player rolled on the game's
+    dice while it decided (the line's ``stand_in_rolls``; none when it has none)."""
+    out = []
+    for n, line in enumerate(_declaration_lines(path), start=1):
+        rolls = line.get("stand_in_rolls", [])
+        if not isinstance(rolls, list) or not all(isinstance(r, int) and r > 0 for r in rolls):
+            raise UserError(
+                f"cannot read the declarations file {path}: line {n}: stand_in_rolls must be "
+                f"a list of die sizes, not {rolls!r}"
+            )
+        out.append(tuple(rolls))
+    return tuple(out)
+
+
+def _declaration_lines(path: Path) -> list[dict[str, object]]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
         raise UserError(f"cannot read the declarations file {path}: {why}") from None
-    actions = []
+    out = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -86,10 +105,11 @@ def read_declarations(path: Path) -> tuple[Action, ...]:
             data = json.loads(line)
             if not isinstance(data, dict):
                 raise ValueError("it is not a JSON object")
-            actions.append(action_from_saved(data))
+            action_from_saved(data)
         except (ValueError, RecursionError, EngineError) as exc:
             raise UserError(f"{path}: line {number} is not a declaration ({exc})") from None
-    return tuple(actions)
+        out.append(data)
+    return out
 
 
 def _kit_for(opts: SessionOptions, profile: TableProfile | None) -> KitInUse | None:
@@ -297,6 +317,7 @@ def _game_to_play(
             )
         if opts.declarations:
             game.human_plan = read_declarations(opts.declarations)
+            game.plan_rolls = read_stand_in_rolls(opts.declarations)
             game.confirm_hidden = True
     else:
         if opts.scenario is None:
@@ -309,6 +330,7 @@ def _game_to_play(
         physical = opts.dice in ("physical", "camera")
         dice = make_dice(physical, opts.cards == "physical", seed or 0)
         plan = read_declarations(opts.declarations) if opts.declarations else ()
+        plan_rolls = read_stand_in_rolls(opts.declarations) if opts.declarations else ()
         game = LiveGame(
             scenario=scenario,
             ruleset=ruleset,
@@ -317,6 +339,7 @@ def _game_to_play(
             say=say,
             initial=state,
             human_plan=plan,
+            plan_rolls=plan_rolls,
             confirm_hidden=bool(plan),
             tolerances=Tolerances(opts.position_tol_in, opts.facing_tol_deg),
         )

@@ -11,21 +11,19 @@ stream at the table and are left out (see the report of issue 12)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
+from assistant.footage import battle_moves, battle_scene, overhead_camera
 from assistant.scenarios import load_game
 from assistant.session.dice import AutoDice
 from assistant.session.game import LiveGame, Stage
 from assistant.session.observation import Observation
 from assistant.session.reader import TableReader
 from assistant.table_fit import profile_from_frames
-from assistant.tables.dungeon_demo import grid_camera, grid_scene, stand_in_rolls
 from engine.actions import ActionKind
 from engine.dice import SeededDice
 from engine.geometry.grid import chebyshev
@@ -46,7 +44,7 @@ def _simulated(seed: int) -> tuple[BattleRecord, bool]:
     """The simulated battle, and whether the heroes' autopilot rolled a die of its own."""
     scenario, ruleset, state = load_game(SCENARIO)
     record = play_battle(state, ruleset, controllers_for(scenario), SeededDice(seed))
-    return record, stand_in_rolls(scenario, ruleset, state, seed) > 0
+    return record, any(battle_moves(scenario, ruleset, state, seed).stand_in_rolls)
 
 
 def _live(seed: int, record: BattleRecord | None = None) -> tuple[LiveGame, list[str]]:
@@ -112,8 +110,8 @@ class CameraTable(VirtualTable):
     def __init__(self, game: LiveGame) -> None:
         super().__init__(game)
         scenario, state = game.scenario, game.state
-        self.scene = grid_scene(scenario, state)
-        self.camera = grid_camera(scenario, "720p")
+        self.scene = battle_scene(scenario, state)
+        self.camera = overhead_camera(scenario, "720p")
         first = self._image()
         frames = (Frame(i, i * 0.1, first) for i in range(3))
         profile = profile_from_frames(frames, Detector(), 8, 8)[0]
@@ -276,27 +274,6 @@ def test_physical_dice_the_patrol_d8_is_asked_for_and_used() -> None:
     assert "8-sided die" in said[-1] and "patrol" in said[-1]
     game.command(Command(kind="dice", value=7))
     assert any(s.startswith("Dragon at H3: patrol roll 7: ") for s in said[-3:]), said[-3:]
-
-
-def test_the_demo_footage_is_cached_by_its_battles_fingerprint(tmp_path: Path) -> None:
-    """``soloscope demo --scenario dungeon-crawl`` renders once into the cache folder; footage
-    of another battle (another seed, another engine version) has another name."""
-    from assistant.tables.dungeon_demo import (
-        FOOTAGE_VERSION,
-        battle_digest,
-        demo_clip,
-        replayable_seed,
-    )
-
-    scenario, ruleset, state = load_game(SCENARIO)
-    seed = replayable_seed(scenario, ruleset, state)
-    digest = battle_digest(scenario, ruleset, state, seed)
-    assert digest != battle_digest(scenario, ruleset, state, seed + 1)
-    name = f"{SCENARIO}-seed{seed}-{digest}"
-    (tmp_path / f"{name}.mp4").write_bytes(b"rendered before")
-    meta = {"version": FOOTAGE_VERSION, "video": f"{name}.mp4"}
-    (tmp_path / f"{name}.json").write_text(json.dumps(meta), encoding="utf-8")
-    assert demo_clip(SCENARIO, None, tmp_path) == (tmp_path, name)
 
 
 def _read_back(
