@@ -32,6 +32,7 @@ from vision.render.clip import write_clip
 from vision.render.dice import TrayLook, tray_beside_table
 from vision.render.dice_footage import ClearDice, ShowDice, roll_for
 from vision.render.effects import Effects
+from vision.render.frame import pieces_in_sight
 from vision.render.scene import Figure, PlacedPiece, Scene, TableSpec, Terrain
 from vision.render.sequence import (
     Action as ScriptStep,
@@ -52,6 +53,10 @@ from vision.types import PieceSpec
 FOOTAGE_VERSION = 2
 """2: the battle exactly as ``simulate`` plays it, the stand-in's rolls in its declarations,
 grid boards printed and framed closely, flat markers without figures."""
+HIDDEN_REST_S = 9.0
+"""How long the board rests after a move that leaves the piece's tags covered (by its own
+figure, leaning outward near the edge of the view): the live settle judge takes a still change
+no tag explains into the background after 8 s, then the stand-in confirms the move."""
 BOARD_BORDER_MM = 50.0
 """What the camera sees beyond a printed grid board on every side (its corner tags), mm."""
 DICE_MODES = ("none", "tray")
@@ -356,6 +361,26 @@ def render_battle(
     }
 
 
+def settle_rests(
+    scene: Scene, camera: Camera, moves: list[PieceMove | PieceRemoval], settle_s: float
+) -> list[float]:
+    """How long the board rests after each move: ``settle_s``, or :data:`HIDDEN_REST_S` when
+    the moved piece's tags all end covered."""
+    rests = []
+    for move in moves:
+        if isinstance(move, PieceRemoval):
+            scene = scene.without_piece(move.piece)
+            rests.append(settle_s)
+            continue
+        if move.entering is not None:
+            placed = replace(move.entering, x_in=move.x_in, y_in=move.y_in)
+            scene = replace(scene, pieces=(*scene.pieces, placed))
+        scene = scene.with_piece_at(move.piece, move.x_in, move.y_in, move.heading_deg)
+        seen = pieces_in_sight(scene, camera, [move.piece])[move.piece]
+        rests.append(settle_s if seen else max(settle_s, HIDDEN_REST_S))
+    return rests
+
+
 def write_declarations(path: Path, battle: BattleMoves) -> None:
     """The human side's actions, one JSON object per line (the demo's stand-in player), each
     with the dice its stand-in rolled while it decided (``stand_in_rolls``: their sides)."""
@@ -386,6 +411,7 @@ def write_battle_footage(
     camera: Camera | None = None,
     max_actions: int | None = None,
     extra_meta: dict[str, Any] | None = None,
+    patient: bool = False,
 ) -> dict[str, Any]:
     """Render the seeded battle to ``out_dir/NAME.mp4`` with ``NAME.truth.json``,
     ``NAME.declarations.jsonl`` and ``NAME.json``; returns the metadata written.
@@ -394,7 +420,9 @@ def write_battle_footage(
     all) after every frame. ``dice`` "tray": every d6 roll is shown in a dice tray beside the
     table, and ``NAME.json`` lists them ("rolls"). ``camera`` replaces
     :func:`overhead_camera`; ``max_actions`` cuts the battle short; ``extra_meta`` is added to
-    the metadata."""
+    the metadata. ``patient``: the hand waits :data:`HIDDEN_REST_S` after a move that leaves
+    the piece's tags covered, as a player waits for the assistant to ask (the demo's
+    stand-in)."""
     if dice not in DICE_MODES:
         raise ValueError(f"dice must be one of {', '.join(DICE_MODES)}, not {dice!r}")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -409,7 +437,8 @@ def write_battle_footage(
         scene = replace(scene, tray=tray)
         steps = tray_script(battle.shown, tray, seed, settle_s=settle_s, start_s=2.0)
     else:
-        steps = moves_script(battle.moves, settle_s=settle_s, start_s=2.0)
+        rests = settle_rests(scene, camera, battle.moves, settle_s) if patient else None
+        steps = moves_script(battle.moves, settle_s=settle_s, start_s=2.0, rests=rests)
     if extra is not None:
         table_in = (scenario.table.width_in, scenario.table.depth_in)
         steps = interrupted(steps, extra, table_in, settle_s)

@@ -44,14 +44,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _frames_done(done: float, total: float | None) -> str:
-    return f"{done:.0f}/{total:.0f} frames rendered" if total else "playing the battle"
-
-
 def run(args: argparse.Namespace) -> int:
     """Play the battle and render it, with a progress bar on a terminal."""
     from assistant.errors import UserError
-    from assistant.footage import Interruptions, write_battle_footage
+    from assistant.footage import Interruptions, frames_rendered, write_battle_footage
     from assistant.progress import progress_bar
     from assistant.scenarios import load_game
 
@@ -67,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     if args.hover_after is not None or args.nudge_after is not None:
         extra = Interruptions(args.hover_after, args.hover_s, args.nudge_after)
     scenario, ruleset, state = load_game(args.scenario)
-    with progress_bar("footage", _frames_done, quiet=args.quiet) as update:
+    with progress_bar("footage", frames_rendered, quiet=args.quiet, lines=True) as update:
         meta = write_battle_footage(
             scenario,
             args.scenario,

@@ -1,90 +1,36 @@
-"""The d20 system with the ``status-d20`` AI through the camera (issue 13): ``soloscope footage``
-renders a seeded battle of the bundled grid scenario carried out by a virtual hand, ``soloscope
-play`` reads it through the real detector and tracker with the player's declarations and reaches
-the simulated outcome (winner, rounds, statuses), and ``soloscope replay`` reads the footage back
-with the session's event log.
-
-Two changes to the bundled scenario, nothing else: its tags (the default 10 mm, 5 mm ahead of
-the centre: too small for a 1080p frame of the whole table) printed at 12 mm, 6.5 mm ahead,
-clear of the rendered figure's body; and the heroes played by ``status-d20`` with dice of
-their own. The heroes' tie-breaks and tactic rolls would otherwise roll the game's dice, which
-the live session (the player's moves read from the table and the declarations) never rolls
-for the player, so every roll after the first would differ from the simulation."""
+"""The d20 system with the ``status-d20`` AI through the camera: the first eight actions of
+``soloscope demo --scenario d20-grid-skirmish --seed 5`` (its footage with the kit sized for
+the camera), read by the real detector and tracker, reach the state ``simulate`` reaches
+after as many actions: statuses change and a figure falls; the replay of the session's
+recording tells the same activations."""
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from assistant.cli import main
-from assistant.scenarios import load_game, scenario_path
-from assistant.session.store import load_saved
-from engine.dice import SeededDice
-from engine.runner import controllers_for, play_battle
-from tests.own_dice import own_dice_player as own_dice
+from tests.demo_path import DemoCut, play_cut
 
-SEED = 8
-"""Four rounds, 13 moves, two figures fall, the Heroes win; the cultists' statuses change."""
+SCENARIO, SEED, ACTIONS = "d20-grid-skirmish", 5, 8
 
 
-PLAYER = "status-d20-own-dice"
-"""The stand-in player of this test: ``status-d20`` with dice of its own (tests/own_dice.py)."""
-
-
-@pytest.fixture
-def own_dice_player() -> Iterator[None]:
-    """``status-d20-own-dice`` findable by name for the footage, the session and the replay."""
-    with own_dice("status-d20") as name:
-        assert name == PLAYER
-        yield
-
-
-def _scenario(tmp_path: Path) -> str:
-    """The bundled ``d20-grid-skirmish``: 12 mm tags 6.5 mm ahead, the heroes' own dice."""
-    text = Path(scenario_path("d20-grid-skirmish")).read_text(encoding="utf-8")
-    text = re.sub(r"\{ id = (\d+) \}", r"{ id = \1, size_mm = 12, forward_mm = 6.5 }", text)
-    text = text.replace('human_controller = "status-d20"', f'human_controller = "{PLAYER}"')
-    path = tmp_path / "d20-grid-skirmish.toml"
-    path.write_text(text, encoding="utf-8")
-    return str(path)
+@pytest.fixture(scope="module")
+def cut(tmp_path_factory: pytest.TempPathFactory) -> DemoCut:
+    return play_cut(tmp_path_factory, SCENARIO, SEED, ACTIONS)
 
 
 @pytest.mark.slow
-def test_a_rendered_d20_battle_plays_live_to_the_simulated_outcome_and_replays(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], own_dice_player: None
-) -> None:
-    scenario_file = _scenario(tmp_path)
-    scenario, ruleset, state = load_game(scenario_file)
-    simulated = play_battle(state, ruleset, controllers_for(scenario), SeededDice(SEED))
-    assert any(e.type == "status" for e in simulated.events)
+def test_the_demo_reaches_the_simulated_state_through_the_camera(cut: DemoCut) -> None:
+    assert {"status", "fall"} <= {e.type for e in cut.events}
+    assert cut.outcome == cut.clip.simulated()
+    assert len(cut.game.steps) == ACTIONS
 
-    clip = tmp_path / "clip"
-    footage = ["footage", scenario_file, "--seed", str(SEED), "--out", str(clip)]
-    assert main([*footage, "--resolution", "1080p", "--fps", "8", "--quiet"]) == 0
-    run = tmp_path / "run"
-    play = ["play", "--source", str(clip / "battle.mp4"), "--scenario", scenario_file]
-    play += ["--seed", str(SEED), "--declarations", str(clip / "battle.declarations.jsonl")]
-    assert main([*play, "--speech", "off", "--no-page", "--out", str(run)]) == 0
-    out = capsys.readouterr().out
-    assert f"The battle is over: {simulated.final.winner} win" in out
 
-    game, _, _ = load_saved(run / "game.json", lambda _text: None)
-    assert game.state.winner == simulated.final.winner
-    assert game.state.round == simulated.final.round
-    assert [(u.id, u.status, u.statuses) for u in game.state.units] == [
-        (u.id, u.status, u.statuses) for u in simulated.final.units
-    ]
-
-    replay = tmp_path / "replay"
-    args = ["replay", str(clip / "battle.mp4"), "--events", str(run)]
-    assert main([*args, "--scenario", scenario_file, "--out", str(replay), "--quiet"]) == 0
-    doc = json.loads((replay / "timeline.json").read_text(encoding="utf-8"))
+@pytest.mark.slow
+def test_the_replay_tells_the_same_activations(cut: DemoCut, tmp_path: Path) -> None:
+    doc = cut.replay(tmp_path / "replay")
     logged = [e for e in doc["events"] if e.get("source") == "log"]
-    activations = [e["text"] for e in logged if e["kind"] == "activation"]
-    assert activations == [e.text for e in simulated.events if e.type == "activation"]
-    assert [e["text"] for e in logged if e["kind"] == "end"] == [simulated.events[-1].text]
-    assert len(doc["moves"]) >= 10  # the moves the camera saw
+    assert [e["text"] for e in logged if e["kind"] == "activation"] == [
+        e.text for e in cut.events if e.type == "activation"
+    ]

@@ -102,6 +102,18 @@ class Camera:
         x, y, z = self.position_mm
         return replace(self, position_mm=(x + dx_mm, y + dy_mm, z), yaw_deg=self.yaw_deg + dyaw_deg)
 
+    def scaled(self, factor: float) -> Camera:
+        """The same camera with an image ``factor`` times as wide and high (same view)."""
+        return replace(
+            self,
+            width_px=max(1, round(self.width_px * factor)),
+            height_px=max(1, round(self.height_px * factor)),
+            fx=self.fx * factor,
+            fy=self.fy * factor,
+            cx=(self.cx + 0.5) * factor - 0.5,
+            cy=(self.cy + 0.5) * factor - 0.5,
+        )
+
     @cached_property
     def camera_matrix(self) -> FloatArray:
         """The 3x3 intrinsic matrix K (pixels)."""

@@ -7,6 +7,7 @@ leaning outward in perspective therefore covers whatever lies beyond it, its own
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import cv2
@@ -241,6 +242,22 @@ def tag_truths(canvas: Canvas, drawn: list[tuple[PlacedTag, int]]) -> tuple[TagT
     """The truth of every drawn tag: its image corners and how much of it is covered by what
     the canvas holds drawn after it."""
     return tuple(_tag_truth(canvas, canvas.camera, tag, before) for tag, before in drawn)
+
+
+def pieces_in_sight(
+    scene: Scene, camera: Camera, names: Iterable[str], *, dictionary: str = "DICT_4X4_50"
+) -> dict[str, bool]:
+    """For each named piece of the scene, whether the camera sees any of its tags whole (none
+    covered by a figure or terrain drawn after it). Judged on a picture a third as wide, which
+    is enough to tell a covered tag."""
+    small = camera.scaled(1.0 / 3.0)
+    board = draw_board(scene, small, dictionary=dictionary)
+    wanted = set(names)
+    seen = dict.fromkeys(wanted, False)
+    for tag, before in board.drawn:
+        if tag.piece in wanted and not seen[tag.piece]:
+            seen[tag.piece] = _tag_truth(board.canvas, small, tag, before).visible
+    return seen
 
 
 def frame_truth(

@@ -12,6 +12,7 @@ import bisect
 import itertools
 import math
 from collections.abc import Iterable, Iterator
+from collections.abc import Sequence as Listed
 from dataclasses import dataclass, field, replace
 
 from vision.render.camera import MM_PER_INCH, Camera
@@ -159,15 +160,20 @@ class PieceRemoval:
 
 
 def moves_script(
-    moves: Iterable[PieceMove | PieceRemoval], settle_s: float = 1.0, start_s: float = 1.0
+    moves: Iterable[PieceMove | PieceRemoval],
+    settle_s: float = 1.0,
+    start_s: float = 1.0,
+    rests: Listed[float] | None = None,
 ) -> tuple[Action, ...]:
     """The script for a list of moves and removals, each carried out by the hand.
 
     Every move: the hand enters, lifts the piece, carries it (by ``via_in``), places it, leaves,
-    then the board rests ``settle_s`` seconds. A removal lifts the piece and leaves with it.
+    then the board rests ``settle_s`` seconds (``rests[i]`` after the i-th move when given). A
+    removal lifts the piece and leaves with it. A piece coming onto the table is fetched from
+    beside it (:class:`Fetch`).
     """
     script: list[Action] = [Wait(start_s)]
-    for m in moves:
+    for n, m in enumerate(moves):
         if isinstance(m, PieceMove) and m.entering is not None:
             script.append(Fetch(m.entering, m.x_in, m.y_in))
         else:
@@ -177,7 +183,7 @@ def moves_script(
                 script.append(Carry(tuple(m.via_in)))
             script.append(Place(m.x_in, m.y_in, m.heading_deg))
         script.append(HandLeave())
-        script.append(Wait(settle_s))
+        script.append(Wait(settle_s if rests is None else rests[n]))
     return tuple(script)
 
 
