@@ -112,11 +112,15 @@ def battle_digest(scenario_ref: str, seed: int, max_actions: int | None = None) 
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:10]
 
 
-def clip_name(scenario_name: str, seed: int, digest: str, kit: KitChoice) -> str:
-    """The cache's name for a clip: scenario, seed, battle, camera and kit, renderer."""
+def clip_name(
+    scenario_name: str, seed: int, digest: str, kit: KitChoice, fps: float = DEMO_FPS
+) -> str:
+    """The cache's name for a clip: scenario, seed, battle, camera and kit, frame rate,
+    renderer."""
     kit_key = hashlib.sha256(kit.key().encode("utf-8")).hexdigest()[:6]
+    rate = "" if fps == DEMO_FPS else f"-{fps:g}fps"
     return (
-        f"{scenario_name}-seed{seed}-{digest}-{kit.resolution}-{kit_key}"
+        f"{scenario_name}-seed{seed}-{digest}-{kit.resolution}-{kit_key}{rate}"
         f"-r{RENDER_VERSION}f{FOOTAGE_VERSION}"
     )
 
@@ -145,17 +149,19 @@ def demo_clip(
     *,
     progress: ProgressFn | None = None,
     max_actions: int | None = None,
+    fps: float = DEMO_FPS,
 ) -> tuple[Path, str]:
     """The folder and clip name of the scenario's demo footage, rendered there on first use.
 
-    ``max_actions`` cuts the battle short after that many actions (a short clip, for tests).
-    ``progress`` hears (frames written, frames in all) while it renders."""
+    ``max_actions`` cuts the battle short after that many actions (a short clip, for tests);
+    ``fps`` renders at another frame rate (for the benchmark that measures what the tracker
+    needs). ``progress`` hears (frames written, frames in all) while it renders."""
     seed = DEMO_SEED if seed is None else seed
     scenario, _, _ = load_game(scenario_ref)
     kit = choose_kit(scenario)
     folder = cache_dir() if folder is None else folder
     digest = battle_digest(scenario_ref, seed, max_actions)
-    name = clip_name(scenario.scenario.name, seed, digest, kit)
+    name = clip_name(scenario.scenario.name, seed, digest, kit, fps)
     if max_actions is not None:
         name += f"-cut{max_actions}"
     if cached(folder, name) is not None:
@@ -178,6 +184,7 @@ def render_demo(
     *,
     progress: ProgressFn | None = None,
     max_actions: int | None = None,
+    fps: float = DEMO_FPS,
 ) -> dict[str, Any]:
     """Render the demo clip into ``out_dir``: ``NAME.mp4``, its truth, the stand-in's
     declarations, the kit-sized scenario ``NAME.scenario.toml`` and ``NAME.json``; returns the
@@ -194,7 +201,7 @@ def render_demo(
         out_dir,
         name=name,
         resolution=kit.resolution,
-        fps=DEMO_FPS,
+        fps=fps,
         settle_s=SETTLE_S,
         progress=progress,
         camera=kit.camera,
@@ -309,7 +316,6 @@ def outcome_line(scenario: str, seed: int, played: Outcome, simulated: Outcome) 
     if not differences:
         return f"Same outcome as {command}: {winner} after {simulated.rounds} rounds."
     return (
-        f"Not the same outcome as {command} ({winner} after {simulated.rounds} rounds): "
-        + "; ".join(differences[:4])
-        + "."
+        f"Note: this run ended differently from {command} ({winner} after "
+        f"{simulated.rounds} rounds): " + "; ".join(differences[:4]) + "."
     )

@@ -88,7 +88,7 @@ def choose_kit(scenario: Scenario) -> KitChoice:
 
 def size_kit(scenario: Scenario, resolution: str) -> KitChoice:
     """Every single base tag of the scenario sized for the demo camera at ``resolution``."""
-    camera = overhead_camera(scenario, resolution)
+    camera = overhead_camera(scenario, resolution, board=True)
     scales: dict[float, float] = {}
     sizes: dict[int, tuple[float, float]] = {}
     px_min = math.inf

@@ -212,7 +212,9 @@ def _placed(spec: PieceSpec, unit: Unit, scenario: Scenario) -> PlacedPiece:
     return PlacedPiece(spec, unit.x, unit.y, unit.heading_deg, figure=None if marker else figure)
 
 
-def overhead_camera(scenario: Scenario, resolution: str = "1080p", *, board: bool = True) -> Camera:
+def overhead_camera(
+    scenario: Scenario, resolution: str = "1080p", *, board: bool = False
+) -> Camera:
     """A camera straight above the table centre, as the README mounts it: 0.8 m up, higher for
     a larger table (just high enough to frame the corner tags). A grid game's printed board
     (``board``) is framed closely: just the board and its corner tags in view."""

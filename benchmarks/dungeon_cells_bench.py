@@ -55,7 +55,7 @@ def main() -> int:
     walls = rules_of(state).walls
     open_cells = [c for c in grid.cells() if c not in walls]
     scene = battle_scene(scenario, state)
-    camera = overhead_camera(scenario, args.resolution)
+    camera = overhead_camera(scenario, args.resolution, board=True)
     first, _ = render_frame(scene, camera)
     profile = profile_from_frames((Frame(i, i * 0.1, first) for i in range(3)), Detector(), 8, 8)[0]
     counts = {"clear": 0, "clear_ok": 0, "line": 0, "line_flagged": 0, "between": 0}

@@ -111,7 +111,7 @@ class CameraTable(VirtualTable):
         super().__init__(game)
         scenario, state = game.scenario, game.state
         self.scene = battle_scene(scenario, state)
-        self.camera = overhead_camera(scenario, "720p")
+        self.camera = overhead_camera(scenario, "720p", board=True)
         first = self._image()
         frames = (Frame(i, i * 0.1, first) for i in range(3))
         profile = profile_from_frames(frames, Detector(), 8, 8)[0]
