@@ -63,6 +63,9 @@ def _script(scene):
 
 
 def test_frames_drawn_in_layers_equal_frames_drawn_whole(scene, camera):
+    """The pictures (through the optics, without noise) and the truth, frame by frame: the
+    boards after a lift and a placing drawn only where the piece was and is, the hand only
+    where it reaches."""
     seq = Sequence(scene, camera, _script(scene))
     frames = list(render_sequence(scene, camera, seq, FPS, effects=NO_NOISE))
     assert len(frames) == seq.n_frames(FPS)
@@ -95,8 +98,9 @@ def test_still_frames_repeat_and_each_board_state_is_drawn_once(scene, camera):
         image, truth = pipeline.frame(now, i, i / FPS)
         assert (truth.frame, truth.t) == (i, i / FPS)
         images.append(image)
-    # the board before the lift, with the piece in the hand, and after it is set down
-    assert pipeline.boards_drawn == 3
+    # the board before the lift, with the piece in the hand, and after it is set down; the
+    # last two only where the piece was and is
+    assert pipeline.boards_drawn == 3 and pipeline.boards_in_part == 2
     assert images[1] is images[0]  # the still start: the same picture (and noise)
     assert pipeline.frames_drawn < len(images)
     moving = [i for i in range(1, len(images)) if images[i] is not images[i - 1]]

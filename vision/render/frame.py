@@ -7,6 +7,7 @@ leaning outward in perspective therefore covers whatever lies beyond it, its own
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -232,10 +233,45 @@ def draw_board(
 
 def through_lens(canvas: Canvas) -> Image:
     """The finished canvas as the camera's image: the lens distortion applied."""
+    w, h = canvas.camera.width_px, canvas.camera.height_px
+    return lens_region(canvas, (0, 0, w, h))
+
+
+def lens_region(canvas: Canvas, box: tuple[int, int, int, int]) -> Image:
+    """The region (x0, y0, x1, y1) of the camera's image that :func:`through_lens` gives for
+    the whole canvas, made alone."""
+    x0, y0, x1, y1 = box
     if canvas.ideal.fixed_maps is None:
-        return canvas.image.copy()
+        return canvas.image[y0:y1, x0:x1].copy()
     m1, m2 = canvas.ideal.fixed_maps
-    return cv2.remap(canvas.image, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.remap(
+        canvas.image,
+        m1[y0:y1, x0:x1],
+        m2[y0:y1, x0:x1],
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+def piece_canvas_box(canvas: Canvas, piece: PlacedPiece) -> tuple[int, int, int, int] | None:
+    """The canvas pixels drawing ``piece`` (base, tags, figure) may touch: (x0, y0, x1, y1),
+    clipped to the canvas; None when none."""
+    fwd, right = piece_axes(piece.heading_deg)
+    c = local_to_table_mm(piece.x_in, piece.y_in, piece.heading_deg, 0.0, 0.0)
+    reach = piece.spec.base_diameter_mm / 2.0 + 2.0
+    for m in piece.spec.tags:
+        reach = max(reach, math.hypot(m.forward_mm, m.right_mm) + m.size_mm + 2.0)
+    top = piece.base_height_mm + max([m.height_mm for m in piece.spec.tags] + [0.0])
+    if piece.figure is not None:
+        fig = piece.figure
+        reach = max(reach, abs(fig.forward_mm) + max(fig.width_mm, fig.depth_mm))
+        top = max(top, piece.base_height_mm + fig.height_mm)
+    pts = np.vstack([ring(c[0], c[1], z, reach, reach, fwd, right, 16) for z in (0.0, top)])
+    px = canvas.project(pts)
+    h, w = canvas.image.shape[:2]
+    x0, y0 = max(int(np.floor(px[:, 0].min())) - 3, 0), max(int(np.floor(px[:, 1].min())) - 3, 0)
+    x1, y1 = min(int(np.ceil(px[:, 0].max())) + 4, w), min(int(np.ceil(px[:, 1].max())) + 4, h)
+    return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else None
 
 
 def tag_truths(canvas: Canvas, drawn: list[tuple[PlacedTag, int]]) -> tuple[TagTruth, ...]:

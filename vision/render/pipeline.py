@@ -44,10 +44,12 @@ from vision.render.frame import (
     draw_board,
     draw_hand_over,
     frame_truth,
+    lens_region,
+    piece_canvas_box,
     tag_truths,
     through_lens,
 )
-from vision.render.hand import HandPose, hand_canvas_box, hand_occluders
+from vision.render.hand import Box, HandPose, hand_canvas_box, hand_occluders
 from vision.render.scene import PlacedPiece, Scene, TableSpec
 
 RENDER_VERSION = 2
@@ -135,6 +137,8 @@ class FramePipeline:
         self._last: tuple[tuple[object, ...], Image, FrameTruth] | None = None
         self.boards_drawn = 0
         """How many board states were drawn (for tests of the cache)."""
+        self.boards_in_part = 0
+        """How many of them had only the region of the pieces that changed drawn again."""
         self.frames_drawn = 0
         """How many frames were drawn rather than repeated."""
 
@@ -163,17 +167,81 @@ class FramePipeline:
     # -- layers --------------------------------------------------------------------------------
 
     def _board_for(self, scene: Scene, camera: Camera) -> _Board:
-        if self._board is not None and self._board.scene is scene and self._board.camera == camera:
-            return self._board
+        old = self._board
+        if old is not None and old.scene is scene and old.camera == camera:
+            return old
         if self._background is None or self._background[0] != camera:
             self._background = (camera, draw_background(self.table, camera, self.dictionary))
         drawing = draw_board(
             scene, camera, dictionary=self.dictionary, background=self._background[1]
         )
         tags = tag_truths(drawing.canvas, drawing.drawn)
-        self._board = _Board(scene, camera, drawing, through_lens(drawing.canvas), tags)
+        changed = self._changed_box(old, scene, camera, drawing.canvas)
+        if old is None or old.seen is None or changed is None:
+            board = _Board(scene, camera, drawing, through_lens(drawing.canvas), tags)
+        else:  # only the region of the pieces lifted, set down or moved is drawn again
+            board = self._redrawn(old, scene, drawing, tags, changed)
+            self.boards_in_part += 1
+        self._board = board
         self.boards_drawn += 1
-        return self._board
+        return board
+
+    def _changed_box(
+        self, old: _Board | None, scene: Scene, camera: Camera, canvas: Canvas
+    ) -> Box | None:
+        """The canvas region where ``scene`` differs from the old board's (the pieces that
+        left, came or moved, as drawn in either), or None when more than pieces changed."""
+        if (
+            old is None
+            or old.camera != camera
+            or self.painter is not None
+            or old.scene.table != scene.table
+            or old.scene.terrain != scene.terrain
+        ):
+            return None
+        before = {p.name: p for p in old.scene.pieces}
+        after = {p.name: p for p in scene.pieces}
+        moved = [before[n] for n in before if after.get(n) != before[n]]
+        moved += [after[n] for n in after if before.get(n) != after[n]]
+        boxes = [piece_canvas_box(canvas, piece) for piece in moved]
+        boxes = [b for b in boxes if b is not None]
+        if not boxes:
+            return None
+        return (
+            min(b[0] for b in boxes),
+            min(b[1] for b in boxes),
+            max(b[2] for b in boxes),
+            max(b[3] for b in boxes),
+        )
+
+    def _redrawn(
+        self,
+        old: _Board,
+        scene: Scene,
+        drawing: BoardDrawing,
+        tags: tuple[TagTruth, ...],
+        changed: Box,
+    ) -> _Board:
+        """The new board's pictures from the old board's, the changed region drawn again
+        (through the lens, the optics and fresh noise); the rest keeps its picture."""
+        assert old.seen is not None
+        h, w = old.clean.shape[:2]
+        clean = old.clean.copy()
+        seen = old.seen.copy()
+        box = _image_box(drawing.canvas, changed, (w, h))
+        if box is not None:
+            reach = optics_reach_px(self.effects)
+            x0, y0, x1, y1 = box
+            ox0, oy0 = max(x0 - reach, 0), max(y0 - reach, 0)
+            ox1, oy1 = min(x1 + reach, w), min(y1 + reach, h)
+            region = lens_region(drawing.canvas, (ox0, oy0, ox1, oy1))
+            clean[oy0:oy1, ox0:ox1] = region
+            region = apply_optics(region, self.effects, offset=(ox0, oy0), frame_size=(w, h))
+            inner = region[y0 - oy0 : y1 - oy0, x0 - ox0 : x1 - ox0]
+            seen[y0:y1, x0:x1] = add_noise(
+                inner, self.effects, self.rng, offset=(x0, y0), frame_size=(w, h)
+            )
+        return _Board(scene, old.camera, drawing, clean, tags, old.dice, clean, seen)
 
     def _with_dice(self, board: _Board, dice: tuple[PlacedDie, ...], camera: Camera) -> Image:
         if board.seen is None or board.dice != dice:
@@ -228,3 +296,43 @@ class FramePipeline:
             visible = tags[i].visible and covered == 0.0
             tags[i] = replace(tags[i], covered_fraction=covered, visible=visible)
         return tuple(tags)
+
+
+def _image_box(canvas: Canvas, box: Box, size: tuple[int, int]) -> Box | None:
+    """The image pixels (x0, y0, x1, y1) whose light comes from inside the canvas ``box``
+    (grown by 2 pixels for interpolation), or None when none does."""
+    w, h = size
+    ideal = canvas.ideal
+    x0, y0, x1, y1 = box
+    if ideal.map_x is None:
+        out = (max(x0, 0), max(y0, 0), min(x1, w), min(y1, h))
+        return out if out[2] > out[0] and out[3] > out[1] else None
+    cam = canvas.camera
+    xs = np.linspace(x0 - 2, x1 + 2, 24)
+    ys = np.linspace(y0 - 2, y1 + 2, 24)
+    edge = np.concatenate(
+        [
+            np.column_stack([xs, np.full_like(xs, y0 - 2)]),
+            np.column_stack([xs, np.full_like(xs, y1 + 2)]),
+            np.column_stack([np.full_like(ys, x0 - 2), ys]),
+            np.column_stack([np.full_like(ys, x1 + 2), ys]),
+        ]
+    )
+    # canvas pixels to camera rays, then through the lens to image pixels
+    rays = np.column_stack(
+        [
+            (edge[:, 0] - ideal.pad_left - cam.cx) / cam.fx,
+            (edge[:, 1] - ideal.pad_top - cam.cy) / cam.fy,
+            np.ones(len(edge)),
+        ]
+    )
+    px = ImageCanvas.over(cam, np.empty((0, 0, 3), np.uint8)).project(
+        rays @ cam.rotation + cam.position_mm
+    )
+    ix0 = max(int(np.floor(px[:, 0].min())) - 2, 0)
+    iy0 = max(int(np.floor(px[:, 1].min())) - 2, 0)
+    ix1 = min(int(np.ceil(px[:, 0].max())) + 3, w)
+    iy1 = min(int(np.ceil(px[:, 1].max())) + 3, h)
+    if ix1 <= ix0 or iy1 <= iy0:
+        return None
+    return ix0, iy0, ix1, iy1
