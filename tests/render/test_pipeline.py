@@ -19,7 +19,7 @@ from vision.render.clip import prefetched, write_clip
 from vision.render.effects import apply_optics
 from vision.render.frame import render_clean
 from vision.render.hand import SKIN_BGR, HandPose
-from vision.render.pipeline import FramePipeline, Instant
+from vision.render.pipeline import FramePipeline, Instant, PictureBuffer
 from vision.render.sequence import (
     Carry,
     Fetch,
@@ -30,6 +30,7 @@ from vision.render.sequence import (
     Sequence,
     Wait,
     render_sequence,
+    sequence_pictures,
 )
 
 FPS = 6.0
@@ -177,3 +178,15 @@ def test_a_forearm_reaching_far_past_the_picture_is_drawn_whole(scene):
     bottom = image[-40:, 540:740].reshape(-1, 3).astype(int)
     skin = np.abs(bottom - np.array(SKIN_BGR)).sum(axis=1) < 60
     assert skin.mean() > 0.2  # the forearm runs out of the picture's bottom edge
+
+
+def test_the_writers_buffer_paints_each_picture_whole(scene, camera):
+    """The clip writer keeps one frame and pastes only what changes into it: each frame it
+    writes equals the picture made whole."""
+    seq = Sequence(scene, camera, _script(scene))
+    buffer = PictureBuffer()
+    patched = 0
+    for _, _, picture, _ in sequence_pictures(scene, camera, seq, FPS, effects=NO_NOISE):
+        patched += picture.box is not None
+        assert np.array_equal(buffer.paint(picture), picture.image())
+    assert patched > 10

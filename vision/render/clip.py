@@ -33,8 +33,9 @@ from vision.errors import VisionError
 from vision.render.camera import Camera
 from vision.render.effects import Effects
 from vision.render.frame import FrameTruth, PieceTruth, TagTruth
+from vision.render.pipeline import Picture, PictureBuffer
 from vision.render.scene import Scene, TableSpec
-from vision.render.sequence import Action, Sequence, render_sequence
+from vision.render.sequence import Action, Sequence, sequence_pictures
 from vision.types import Frame, PieceSpec, TagId, TagMount
 
 TRUTH_VERSION = 1
@@ -171,19 +172,48 @@ def write_clip(
 ) -> int:
     """Write frames to an .mp4 (OpenCV's 'mp4v' by default) and their truth JSON; returns the
     number of frames written. Raises VisionError naming the path when it cannot be written."""
+    pictures = ((Picture(frame.image), truth) for frame, truth in frames)
+    return write_pictures(
+        path_mp4,
+        path_truth_json,
+        pictures,
+        fps=fps,
+        scene=scene,
+        camera=camera,
+        fourcc=fourcc,
+        compact=compact,
+    )
+
+
+def write_pictures(
+    path_mp4: str | Path,
+    path_truth_json: str | Path,
+    pictures: Iterable[tuple[Picture, FrameTruth]],
+    *,
+    fps: float,
+    scene: Scene,
+    camera: Camera,
+    fourcc: str = "mp4v",
+    compact: bool = False,
+) -> int:
+    """Like :func:`write_clip` for the pipeline's pictures (``sequence_pictures``): each is
+    painted into one buffer of the writer's, only the regions that change copied; the
+    pictures are made on a thread of their own while the encoder writes."""
     path_mp4, path_truth_json = Path(path_mp4), Path(path_truth_json)
     writer: cv2.VideoWriter | None = None
+    buffer = PictureBuffer()
     records: list[dict[str, Any]] = []
     with contextlib.ExitStack() as finish:  # on leaving: release, then rename into place
-        for frame, truth in prefetched(frames):
+        for picture, truth in prefetched(pictures):
+            image = buffer.paint(picture)
             if writer is None:
-                h, w = frame.image.shape[:2]
+                h, w = image.shape[:2]
                 tmp = finish.enter_context(atomic_path(path_mp4))
                 writer = cv2.VideoWriter(str(tmp), cv2.VideoWriter_fourcc(*fourcc), fps, (w, h))
                 finish.callback(writer.release)
                 if not writer.isOpened():
                     raise VisionError(f"cannot write video {path_mp4} with codec {fourcc!r}")
-            writer.write(frame.image)
+            writer.write(image)
             records.append(frame_truth_to_dict(truth, camera, compact=compact))
     doc = {
         "version": TRUTH_VERSION,
@@ -262,9 +292,15 @@ def render_clip(
 ) -> int:
     """Render a script and write its video and ground truth; returns the frame count."""
     seq = Sequence(scene, camera, script)
-    frames = render_sequence(scene, camera, seq, fps, effects=effects, seed=seed)
-    return write_clip(
-        path_mp4, path_truth_json, frames, fps=fps, scene=scene, camera=camera, compact=compact
+    pictures = sequence_pictures(scene, camera, seq, fps, effects=effects, seed=seed)
+    return write_pictures(
+        path_mp4,
+        path_truth_json,
+        ((picture, truth) for _, _, picture, truth in pictures),
+        fps=fps,
+        scene=scene,
+        camera=camera,
+        compact=compact,
     )
 
 

@@ -80,6 +80,50 @@ class JpegLink:
         return apply_jpeg(image, Effects(jpeg_quality=self.quality))
 
 
+@dataclass(frozen=True)
+class Picture:
+    """A frame's picture: a layer's image (``base``, shared, never modified) with ``patch``
+    over its region ``box`` (x0, y0, x1, y1) when the frame drew something there."""
+
+    base: Image
+    box: Box | None = None
+    patch: Image | None = None
+
+    def image(self) -> Image:
+        """The whole picture (``base`` itself when nothing is drawn over it)."""
+        if self.box is None or self.patch is None:
+            return self.base
+        out = self.base.copy()
+        x0, y0, x1, y1 = self.box
+        out[y0:y1, x0:x1] = self.patch
+        return out
+
+
+class PictureBuffer:
+    """One frame's worth of memory that pictures are painted into in turn, each taking only
+    its region and the region of the one before (a full copy only when the layer changes):
+    for a writer that is done with a picture before it asks for the next."""
+
+    def __init__(self) -> None:
+        self._image: Image | None = None
+        self._base: Image | None = None
+        self._box: Box | None = None
+
+    def paint(self, picture: Picture) -> Image:
+        """The whole picture, in the buffer (or ``base`` itself: nothing drawn over it)."""
+        if picture.box is None or picture.patch is None:
+            return picture.base
+        if self._image is None or self._base is not picture.base:
+            self._image, self._base, self._box = picture.base.copy(), picture.base, None
+        elif self._box is not None:
+            x0, y0, x1, y1 = self._box
+            self._image[y0:y1, x0:x1] = picture.base[y0:y1, x0:x1]
+        x0, y0, x1, y1 = picture.box
+        self._image[y0:y1, x0:x1] = picture.patch
+        self._box = picture.box
+        return self._image
+
+
 @dataclass
 class _Board:
     """One board state drawn: the canvas (kept clean), its picture through the lens with and
@@ -134,7 +178,7 @@ class FramePipeline:
         self.post: tuple[PostProcess, ...] = tuple(post)
         self._background: tuple[Camera, BoardDrawing] | None = None
         self._board: _Board | None = None
-        self._last: tuple[tuple[object, ...], Image, FrameTruth] | None = None
+        self._last: tuple[tuple[object, ...], Picture, FrameTruth] | None = None
         self.boards_drawn = 0
         """How many board states were drawn (for tests of the cache)."""
         self.boards_in_part = 0
@@ -143,26 +187,35 @@ class FramePipeline:
         """How many frames were drawn rather than repeated."""
 
     def frame(self, now: Instant, index: int, t: float) -> tuple[Image, FrameTruth]:
-        """The picture and the truth of frame ``index`` at ``t`` seconds."""
+        """The picture and the truth of frame ``index`` at ``t`` seconds (the picture may be
+        shared with other frames and layers: never modify it)."""
+        picture, truth = self.picture(now, index, t)
+        return picture.image(), truth
+
+    def picture(self, now: Instant, index: int, t: float) -> tuple[Picture, FrameTruth]:
+        """Like :meth:`frame`, the picture as a layer's image and the region drawn over it
+        for this frame (a writer that keeps a frame of its own pastes just that)."""
         key = (now.scene, now.camera, now.hand, now.off_table, now.dice, now.moving)
         per_frame = any(p.per_frame for p in self.post)
         if self._last is not None and self._last[0] == key and not per_frame:
-            _, image, truth = self._last
-            return image, replace(truth, frame=index, t=t)
+            _, picture, truth = self._last
+            return picture, replace(truth, frame=index, t=t)
         board = self._board_for(now.scene, now.camera)
-        seen = self._with_dice(board, now.dice, now.camera)
+        picture = Picture(self._with_dice(board, now.dice, now.camera))
         tags = board.tags
         if now.hand is not None:
-            seen, tags = self._with_hand(board, now, seen)
-        image = seen  # never modified in place: cached layers and repeated frames share it
-        for stage in self.post:
-            image = stage(image, index)
+            picture, tags = self._with_hand(board, now, picture.base)
+        if self.post:
+            image = picture.image()
+            for stage in self.post:
+                image = stage(image, index)
+            picture = Picture(image)
         truth = frame_truth(
             now.scene, now.camera, tags, now.hand, now.off_table, index, t, now.moving
         )
-        self._last = (key, image, truth)
+        self._last = (key, picture, truth)
         self.frames_drawn += 1
-        return image, truth
+        return picture, truth
 
     # -- layers --------------------------------------------------------------------------------
 
@@ -254,14 +307,14 @@ class FramePipeline:
 
     def _with_hand(
         self, board: _Board, now: Instant, seen: Image
-    ) -> tuple[Image, tuple[TagTruth, ...]]:
+    ) -> tuple[Picture, tuple[TagTruth, ...]]:
         """The board's picture with the hand drawn in the region it covers (through the
         optics, with fresh noise), and the tags' truth with the hand's cover."""
         assert now.hand is not None and board.with_dice is not None
         clean = board.with_dice
         dirty = hand_canvas_box(ImageCanvas.over(now.camera, clean), now.hand)
         if dirty is None:
-            return seen, board.tags
+            return Picture(seen), board.tags
         h, w = clean.shape[:2]
         reach = optics_reach_px(self.effects)
         x0, y0, x1, y1 = dirty
@@ -271,11 +324,8 @@ class FramePipeline:
         draw_hand_over(ImageCanvas.over(now.camera, region, (ox0, oy0)), now.hand)
         region = apply_optics(region, self.effects, offset=(ox0, oy0), frame_size=(w, h))
         inner = region[y0 - oy0 : y1 - oy0, x0 - ox0 : x1 - ox0]
-        out = seen.copy()
-        out[y0:y1, x0:x1] = add_noise(
-            inner, self.effects, self.rng, offset=(x0, y0), frame_size=(w, h)
-        )
-        return out, self._covered(board, now.hand)
+        patch = add_noise(inner, self.effects, self.rng, offset=(x0, y0), frame_size=(w, h))
+        return Picture(seen, dirty, patch), self._covered(board, now.hand)
 
     def _covered(self, board: _Board, hand: HandPose) -> tuple[TagTruth, ...]:
         """The board's tags with the hand's cover added where its parts overlap them."""

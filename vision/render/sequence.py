@@ -21,7 +21,7 @@ from vision.render.dice_footage import ClearDice, ShowDice, TrayPainter
 from vision.render.effects import Effects
 from vision.render.frame import FrameTruth
 from vision.render.hand import HandPose
-from vision.render.pipeline import FramePipeline, Instant, PostProcess
+from vision.render.pipeline import FramePipeline, Instant, Picture, PostProcess
 from vision.render.scene import PlacedPiece, Scene
 from vision.types import Frame
 
@@ -431,8 +431,29 @@ def render_sequence(
     the same as the one before repeats its image (do not modify the images yielded). A scene
     with a ``tray`` has it drawn beside the table, with the dice the script shows in it
     (:class:`ShowDice`). ``post`` replaces the per-frame post-processing (default: the
-    sensor noise and JPEG of ``effects``, seeded by ``seed``).
+    link's JPEG when ``effects`` asks for it); ``seed`` seeds the sensor noise.
     """
+    pictures = sequence_pictures(
+        scene, camera, script, fps, effects=effects, seed=seed, dictionary=dictionary, post=post
+    )
+    for index, t, picture, truth in pictures:
+        yield Frame(index=index, t=t, image=picture.image()), truth
+
+
+def sequence_pictures(
+    scene: Scene,
+    camera: Camera,
+    script: Iterable[Action] | Sequence,
+    fps: float = 30.0,
+    *,
+    effects: Effects | None = None,
+    seed: int = 0,
+    dictionary: str = "DICT_4X4_50",
+    post: tuple[PostProcess, ...] | None = None,
+) -> Iterator[tuple[int, float, Picture, FrameTruth]]:
+    """Like :func:`render_sequence`, each frame as (index, t, picture, truth): the picture a
+    layer's image and the region the frame drew over it (what a video writer that keeps a
+    frame of its own pastes, :func:`vision.render.clip.write_pictures`)."""
     seq = script if isinstance(script, Sequence) else Sequence(scene, camera, script)
     tray = seq.initial_scene.tray
     pipeline = FramePipeline(
@@ -447,8 +468,8 @@ def render_sequence(
         t = i / fps
         st = seq.state_at(t)
         now = Instant(st.scene, st.camera, st.hand, st.off_table, st.dice, st.moving)
-        image, truth = pipeline.frame(now, i, t)
-        yield Frame(index=i, t=t, image=image), truth
+        picture, truth = pipeline.picture(now, i, t)
+        yield i, t, picture, truth
 
 
 def _off_table(x_in: float, holding: bool) -> HandPose:
