@@ -5,9 +5,9 @@ table, rendered once into a cache folder and read back by the demo like the bund
 The footage is that battle exactly (the same actions, dice and outcome: the stand-in player's
 own rolls travel in its declarations, see :class:`assistant.footage.BattleMoves`). It is filmed
 with the kit sized for its camera (:mod:`assistant.demo_kit`): a webcam above the table as
-the README mounts it (a grid game's printed board framed closely), 1080p when every base
-carries a tag that camera reads in every frame, else 4K. The kit's sizes and places go into a
-copy of the scenario beside the footage, which the demo plays.
+the README mounts it (a grid game's printed board framed closely), 1080p when that camera
+reads every tag of its kit in every frame, else 4K. The kit file lies beside the footage,
+and the demo reads the table with it (as ``play --kit``).
 
 The cache lives in ``$SOLOSCOPE_CACHE`` (default ``~/.cache/soloscope``)/``footage``, one clip
 per scenario, seed, battle, kit and renderer version; nothing rendered goes into the
@@ -22,33 +22,32 @@ import json
 import os
 import shutil
 import tempfile
-import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from assistant.demo_kit import KitChoice, choose_kit
+from assistant.demo_kit import DemoKit, choose_kit
 from assistant.errors import UserError
 from assistant.footage import FOOTAGE_VERSION, battle_moves, write_battle_footage
+from assistant.pieces import apply_kit
 from assistant.progress import ProgressFn
-from assistant.scenarios import load_game, scenario_path
+from assistant.scenarios import load_game
 from assistant.session.start import SessionOptions
 from assistant.session.store import exact_action_json
-from assistant.tables.dungeon_kit import toml_text
+from calibration.kit_file import save_kit
 from engine.dice import SeededDice
 from engine.model import GameState
 from engine.runner import controllers_for, play_battle
-from engine.scenario import ScenarioError, parse_scenario
 from vision.render.pipeline import RENDER_VERSION
 
 DEMO_SEED = 1
 """The battle the demo plays when no ``--seed`` is given."""
-DEMO_FPS = 5.0
-"""Frames per second of demo footage: what the tracker needs to confirm a tag (three
-sightings) and judge the board settled in the second a move rests
-(``benchmarks/render_bench.py`` measures it)."""
+DEMO_FPS = 3.0
+"""Frames per second of demo footage: the tracker confirms a tag (three sightings) and judges
+the board settled in the 1.2 s a move rests; cuts of four systems' demos reach the simulated
+state at 2, 3 and 4 fps alike (``benchmarks/render_bench.py``): 3 keeps a frame to spare."""
 SETTLE_S = 1.2
 """How long the board rests after each move in demo footage, seconds."""
 
@@ -113,7 +112,7 @@ def battle_digest(scenario_ref: str, seed: int, max_actions: int | None = None) 
 
 
 def clip_name(
-    scenario_name: str, seed: int, digest: str, kit: KitChoice, fps: float = DEMO_FPS
+    scenario_name: str, seed: int, digest: str, kit: DemoKit, fps: float = DEMO_FPS
 ) -> str:
     """The cache's name for a clip: scenario, seed, battle, camera and kit, frame rate,
     renderer."""
@@ -134,7 +133,7 @@ def cached(folder: Path, name: str) -> dict[str, Any] | None:
         known = json.loads(meta.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    files = [known.get(k) for k in ("video", "truth", "declarations", "scenario_file")]
+    files = [known.get(k) for k in ("video", "truth", "declarations", "kit_file")]
     if known.get("version") != FOOTAGE_VERSION or not all(
         isinstance(f, str) and (folder / f).is_file() for f in files
     ):
@@ -178,7 +177,7 @@ def demo_clip(
 def render_demo(
     scenario_ref: str,
     seed: int,
-    kit: KitChoice,
+    kit: DemoKit,
     out_dir: Path,
     name: str,
     *,
@@ -187,14 +186,14 @@ def render_demo(
     fps: float = DEMO_FPS,
 ) -> dict[str, Any]:
     """Render the demo clip into ``out_dir``: ``NAME.mp4``, its truth, the stand-in's
-    declarations, the kit-sized scenario ``NAME.scenario.toml`` and ``NAME.json``; returns the
-    metadata written."""
-    scenario_file = out_dir / f"{name}.scenario.toml"
-    scenario_file.write_text(sized_scenario_text(scenario_ref, kit), encoding="utf-8")
-    scenario, ruleset, state = load_game(str(scenario_file))
-    meta = write_battle_footage(
-        scenario,
-        str(scenario_file),
+    declarations, the kit file ``NAME.kit.json`` and ``NAME.json``; returns the metadata
+    written."""
+    kit_file = out_dir / f"{name}.kit.json"
+    save_kit(kit.kit, kit_file)
+    scenario, ruleset, state = load_game(scenario_ref)
+    return write_battle_footage(
+        apply_kit(scenario, kit.kit),
+        scenario_ref,
         ruleset,
         state,
         seed,
@@ -208,34 +207,12 @@ def render_demo(
         max_actions=max_actions,
         patient=True,
         extra_meta={
-            "scenario": scenario_ref,
-            "scenario_file": scenario_file.name,
+            "kit_file": kit_file.name,
             "kit": kit.words,
             "tag_px_min": round(kit.px_min, 1),
             **({"max_actions": max_actions} if max_actions is not None else {}),
         },
     )
-    return meta
-
-
-def sized_scenario_text(scenario_ref: str, kit: KitChoice) -> str:
-    """The scenario file with every base tag at the kit's size and place (checked by loading
-    it back: the same game, the kit's tags)."""
-    source = scenario_path(scenario_ref)
-    doc = tomllib.loads(source.read_text(encoding="utf-8"))
-    for unit in doc.get("units", []):
-        unit["tags"] = [kit.tag(int(tag["id"]), tag) for tag in unit.get("tags", [])]
-    text = toml_text(doc)
-    try:
-        sized = parse_scenario(text, source.name)
-    except ScenarioError as exc:  # pragma: no cover - the kit keeps every field's range
-        raise UserError(f"the demo's kit does not fit {source.name}: {exc}") from None
-    for unit in sized.units:
-        for tag in unit.tags:
-            size, forward = kit.sizes.get(tag.id, (tag.size_mm, tag.forward_mm))
-            if (tag.size_mm, tag.forward_mm) != (size, forward):  # pragma: no cover
-                raise UserError(f"the demo's kit did not reach tag {tag.id} of {source.name}")
-    return text
 
 
 @contextmanager
@@ -259,15 +236,15 @@ def _whole_or_nothing(folder: Path, name: str) -> Iterator[Path]:
 
 @dataclass(frozen=True)
 class Clip:
-    """A demo clip as the demo plays it: the footage, the scenario to play it with (the
-    kit-sized copy beside rendered footage), the battle's scenario and seed, and the stand-in
-    player's declarations."""
+    """A demo clip as the demo plays it: the footage, the battle's scenario and seed, the
+    stand-in player's declarations, and the kit the footage shows (None: the scenario's own
+    tag sizes, as in the bundled clip)."""
 
     video: Path
-    played: str
     scenario: str
     seed: int
     declarations: Path
+    kit: Path | None = None
     max_actions: int | None = None
 
     @classmethod
@@ -278,14 +255,13 @@ class Clip:
             raise UserError(f"no sample clip {name!r} in {folder} (expected {meta_path.name})")
         try:
             meta = json.loads(meta_path.read_text(encoding="utf-8"))
-            scenario = str(meta["scenario"])
-            played = str(folder / meta["scenario_file"]) if "scenario_file" in meta else scenario
+            kit = folder / meta["kit_file"] if "kit_file" in meta else None
             return cls(
                 folder / meta["video"],
-                played,
-                scenario,
+                str(meta["scenario"]),
                 int(meta["seed"]),
                 folder / meta["declarations"],
+                kit,
                 meta.get("max_actions"),
             )
         except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
@@ -296,10 +272,11 @@ class Clip:
         the battle's seed (``options``: speech, serve, port ...)."""
         return SessionOptions(
             source=str(self.video),
-            scenario=self.played,
+            scenario=self.scenario,
             seed=self.seed,
             out=out,
             declarations=self.declarations,
+            kit=self.kit,
             **options,
         )
 

@@ -9,17 +9,17 @@ stand-in player declares) and a small JSON file naming the scenario and the seed
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from assistant.errors import UserError
-from assistant.pieces import terrain_kits, unit_specs
+from assistant.pieces import on_board, terrain_kits, unit_specs
 from assistant.progress import ProgressFn, counted
 from assistant.session.store import exact_action_json
 from assistant.tables.dungeon_kit import printed_grid
+from calibration.kit_view import NOMINAL_DISTORTION, NOMINAL_VFOV_DEG, nominal_height_mm
 from calibration.safe_files import write_atomic, write_json_atomic
 from engine.actions import Action, Event, EventType
 from engine.dice import Roll, SeededDice
@@ -27,8 +27,8 @@ from engine.model import GameState, Role, Unit
 from engine.protocols import Ruleset
 from engine.runner import MAX_STEPS, acting_side, controllers_for, next_action, with_order_memory
 from engine.scenario import Scenario
-from vision.render.camera import MM_PER_INCH, Camera
-from vision.render.clip import write_clip
+from vision.render.camera import Camera
+from vision.render.clip import write_pictures
 from vision.render.dice import TrayLook, tray_beside_table
 from vision.render.dice_footage import ClearDice, ShowDice, roll_for
 from vision.render.effects import Effects
@@ -46,7 +46,7 @@ from vision.render.sequence import (
     Sequence,
     Wait,
     moves_script,
-    render_sequence,
+    sequence_pictures,
 )
 from vision.types import PieceSpec
 
@@ -57,8 +57,6 @@ HIDDEN_REST_S = 9.0
 """How long the board rests after a move that leaves the piece's tags covered (by its own
 figure, leaning outward near the edge of the view): the live settle judge takes a still change
 no tag explains into the background after 8 s, then the stand-in confirms the move."""
-BOARD_BORDER_MM = 50.0
-"""What the camera sees beyond a printed grid board on every side (its corner tags), mm."""
 DICE_MODES = ("none", "tray")
 """``--dice``: no dice shown (the footage shows only the table), or every roll in the tray."""
 
@@ -215,19 +213,19 @@ def _placed(spec: PieceSpec, unit: Unit, scenario: Scenario) -> PlacedPiece:
 def overhead_camera(
     scenario: Scenario, resolution: str = "1080p", *, board: bool = False
 ) -> Camera:
-    """A camera straight above the table centre, as the README mounts it: 0.8 m up, higher for
-    a larger table (just high enough to frame the corner tags). A grid game's printed board
-    (``board``) is framed closely: just the board and its corner tags in view."""
-    border_mm = BOARD_BORDER_MM if board and printed_grid(scenario) is not None else 70.0
-    span_mm = max(scenario.table.depth_in, scenario.table.width_in * 9 / 16) * MM_PER_INCH
-    height_mm = (span_mm + 2 * border_mm) / 2.0 / math.tan(math.radians(25.0))
-    if border_mm != BOARD_BORDER_MM:
-        height_mm = max(800.0, height_mm)
+    """A webcam straight above the table centre as the README mounts it, the nominal webcam
+    kits are sized for (:func:`calibration.kit_view.nominal_height_mm`): 0.8 m up, higher for
+    a larger table (just high enough to frame the corner tags); with ``board``, a grid game's
+    printed board is framed closely."""
+    width, depth = scenario.table.width_in, scenario.table.depth_in
+    close = board and on_board(scenario)
     return Camera.overhead(
         resolution,
-        table_width_in=scenario.table.width_in,
-        table_depth_in=scenario.table.depth_in,
-        height_mm=height_mm,
+        table_width_in=width,
+        table_depth_in=depth,
+        height_mm=nominal_height_mm(width, depth, resolution, board=close),
+        vfov_deg=NOMINAL_VFOV_DEG,
+        dist=NOMINAL_DISTORTION,
     )
 
 
@@ -339,12 +337,17 @@ def render_battle(
     side's ``NAME.declarations.jsonl``; returns the metadata every battle footage has (the
     caller adds its own and writes ``NAME.json``)."""
     effects = Effects(noise_sigma=1.5, jpeg_quality=None)
-    frames = render_sequence(scene, camera, script, fps, effects=effects, seed=seed)
+    pictures = (
+        (picture, truth)
+        for _, _, picture, truth in sequence_pictures(
+            scene, camera, script, fps, effects=effects, seed=seed
+        )
+    )
     if progress is not None:
-        frames = counted(frames, script.n_frames(fps), progress)
+        pictures = counted(pictures, script.n_frames(fps), progress)
     video = out_dir / f"{name}.mp4"
     truth = out_dir / f"{name}.truth.json"
-    count = write_clip(video, truth, frames, fps=fps, scene=scene, camera=camera)
+    count = write_pictures(video, truth, pictures, fps=fps, scene=scene, camera=camera)
     write_declarations(out_dir / f"{name}.declarations.jsonl", battle)
     return {
         "version": FOOTAGE_VERSION,

@@ -39,10 +39,10 @@ from assistant.demo_clips import (
     Clip,
     Outcome,
     demo_clip,
-    sized_scenario_text,
 )
 from assistant.demo_kit import choose_kit
 from assistant.footage import battle_moves, battle_scene, settle_rests
+from assistant.pieces import apply_kit
 from assistant.scenarios import load_game
 from assistant.session.start import run_session
 from vision.render.effects import Effects, apply_effects
@@ -59,13 +59,11 @@ def cpu_s() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def demo_sequence(name: str, work: Path) -> tuple[Sequence, str]:
-    """The demo's script for the scenario (its kit-sized copy), and the camera's name."""
-    scenario, _, _ = load_game(name)
+def demo_sequence(name: str) -> tuple[Sequence, str]:
+    """The demo's script for the scenario (its kit and camera), and the camera's name."""
+    scenario, ruleset, state = load_game(name)
     kit = choose_kit(scenario)
-    sized = work / f"{name}.toml"
-    sized.write_text(sized_scenario_text(name, kit), encoding="utf-8")
-    scenario, ruleset, state = load_game(str(sized))
+    scenario = apply_kit(scenario, kit.kit)
     battle = battle_moves(scenario, ruleset, state, 1)
     scene = battle_scene(scenario, state)
     rests = settle_rests(scene, kit.camera, battle.moves, SETTLE_S)
@@ -75,7 +73,7 @@ def demo_sequence(name: str, work: Path) -> tuple[Sequence, str]:
 
 def speed(name: str, frames: int, work: Path) -> None:
     """Milliseconds per frame: the pipeline, whole frames, the encoder."""
-    seq, resolution = demo_sequence(name, work)
+    seq, resolution = demo_sequence(name)
     fps = DEMO_FPS
     n = min(frames, seq.n_frames(fps))
     start = cpu_s()

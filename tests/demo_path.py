@@ -44,7 +44,11 @@ class DemoCut:
         """The replay of the session's recording (footage and event log): its timeline."""
         run_replay(
             ReplayOptions(
-                self.clip.video, out, scenario=self.clip.played, events=self.run / "recording"
+                self.clip.video,
+                out,
+                kit=self.clip.kit,
+                scenario=self.clip.scenario,
+                events=self.run / "recording",
             )
         )
         return dict(json.loads((out / "timeline.json").read_text(encoding="utf-8")))

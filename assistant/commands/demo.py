@@ -24,8 +24,9 @@ def sample_footage_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "sample_footage"
 
 
-def _write_replay(video: Path, scenario: str, session: Path) -> Path | None:
-    """The battle's replay from the footage and the session's event log."""
+def _write_replay(video: Path, scenario: str, session: Path, kit: Path | None) -> Path | None:
+    """The battle's replay from the footage and the session's event log (read with ``kit``,
+    the kit the footage shows)."""
     from assistant.replay.run import ReplayOptions, run_replay
 
     out = session / "replay"
@@ -36,6 +37,7 @@ def _write_replay(video: Path, scenario: str, session: Path) -> Path | None:
                 footage=video,
                 out_dir=out,
                 scenario=scenario,
+                kit=kit,
                 events=session / "recording" / "events.jsonl",
             )
         )
@@ -150,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
         print()
         for line in session_summary(result):
             print(line)
-        replay_dir = _write_replay(clip.video, clip.played, result.folder)
+        replay_dir = _write_replay(clip.video, clip.scenario, result.folder, clip.kit)
         if replay_dir is not None:
             print(
                 f"Replay: open {replay_dir / 'index.html'} in a browser (timeline: {replay_dir / 'timeline.json'})"

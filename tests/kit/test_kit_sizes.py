@@ -16,7 +16,6 @@ from assistant.footage import overhead_camera
 from assistant.kit_files import KitInUse, scenario_plan, with_kit
 from assistant.pieces import KitMismatchError, apply_kit, kit_for, on_board, scenario_kit
 from assistant.scenarios import bundled_scenarios, load_scenario
-from assistant.tables.dungeon_demo import grid_camera
 from calibration.errors import CalibrationError
 from calibration.kit_file import Kit, KitCamera, KitTag, load_kit, save_kit
 from calibration.kit_layout import base_tag_offset_mm
@@ -90,7 +89,7 @@ def test_the_nominal_camera_is_mounted_no_lower_than_the_demo_footages() -> None
         scenario = load_scenario(b.name)
         w, d = scenario.table.width_in, scenario.table.depth_in
         ours = nominal_height_mm(w, d, "1080p", board=on_board(scenario))
-        theirs = (grid_camera if on_board(scenario) else overhead_camera)(scenario, "1080p")
+        theirs = overhead_camera(scenario, "1080p", board=True)
         assert ours >= theirs.position_mm[2] - 1.0, b.name
         if not on_board(scenario):
             assert ours == pytest.approx(theirs.position_mm[2], abs=1.0), b.name

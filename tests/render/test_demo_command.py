@@ -101,14 +101,14 @@ def _name(duel: Path, seed: int = 1) -> str:
 def test_a_cached_clip_is_found_by_its_battle_and_kit(duel: Path, tmp_path: Path) -> None:
     name = _name(duel)
     assert name != _name(duel, 2)
-    for suffix in (".mp4", ".truth.json", ".declarations.jsonl", ".scenario.toml"):
+    for suffix in (".mp4", ".truth.json", ".declarations.jsonl", ".kit.json"):
         (tmp_path / f"{name}{suffix}").write_text("rendered before", encoding="utf-8")
     meta = {
         "version": demo_clips.FOOTAGE_VERSION,
         "video": f"{name}.mp4",
         "truth": f"{name}.truth.json",
         "declarations": f"{name}.declarations.jsonl",
-        "scenario_file": f"{name}.scenario.toml",
+        "kit_file": f"{name}.kit.json",
     }
     (tmp_path / f"{name}.json").write_text(json.dumps(meta), encoding="utf-8")
     assert cached(tmp_path, name) is not None
