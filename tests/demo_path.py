@@ -70,3 +70,14 @@ def play_cut(factory: pytest.TempPathFactory, name: str, seed: int, actions: int
     scenario, ruleset, state = load_game(name)
     events = battle_moves(scenario, ruleset, state, seed, actions).events
     return DemoCut(clip, game, [a.text for a in game.announcements], events, run / "game")
+
+
+def cut_fixture(name: str, seed: int, actions: int) -> Any:
+    """A module-scoped fixture that plays the first ``actions`` actions of the demo of
+    scenario ``name`` with ``seed`` (``cut = cut_fixture(...)`` in a test module)."""
+
+    @pytest.fixture(scope="module")
+    def cut(tmp_path_factory: pytest.TempPathFactory) -> DemoCut:
+        return play_cut(tmp_path_factory, name, seed, actions)
+
+    return cut

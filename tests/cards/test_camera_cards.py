@@ -12,14 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.demo_path import DemoCut, play_cut
+from tests.demo_path import DemoCut, cut_fixture
 
 SCENARIO, SEED, ACTIONS = "bosworth-market", 3, 14
 
 
-@pytest.fixture(scope="module")
-def cut(tmp_path_factory: pytest.TempPathFactory) -> DemoCut:
-    return play_cut(tmp_path_factory, SCENARIO, SEED, ACTIONS)
+cut = cut_fixture(SCENARIO, SEED, ACTIONS)
 
 
 @pytest.mark.slow

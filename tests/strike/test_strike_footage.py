@@ -10,15 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.demo_path import DemoCut, play_cut
+from tests.demo_path import DemoCut, cut_fixture
 
 SCENARIO, SEED, ACTIONS = "strike-causeway", 1, 12
 """Both Oracle pools, six activations; Captain Idris strikes Stalker Rhi, who is removed."""
 
 
-@pytest.fixture(scope="module")
-def cut(tmp_path_factory: pytest.TempPathFactory) -> DemoCut:
-    return play_cut(tmp_path_factory, SCENARIO, SEED, ACTIONS)
+cut = cut_fixture(SCENARIO, SEED, ACTIONS)
 
 
 @pytest.mark.slow

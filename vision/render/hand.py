@@ -167,6 +167,11 @@ def hand_canvas_box(canvas: Canvas, hand: HandPose) -> Box | None:
         x1, y1 = min(int(np.ceil(px[:, 0].max())) + 3, w), min(int(np.ceil(px[:, 1].max())) + 3, h)
         if x1 > x0 and y1 > y0:
             boxes.append((x0, y0, x1, y1))
+    return union(boxes)
+
+
+def union(boxes: list[Box]) -> Box | None:
+    """The smallest box holding every one of ``boxes`` (None when there are none)."""
     if not boxes:
         return None
     return (

@@ -49,7 +49,7 @@ from vision.render.frame import (
     tag_truths,
     through_lens,
 )
-from vision.render.hand import Box, HandPose, hand_canvas_box, hand_occluders
+from vision.render.hand import Box, HandPose, hand_canvas_box, hand_occluders, union
 from vision.render.scene import PlacedPiece, Scene, TableSpec
 
 RENDER_VERSION = 2
@@ -257,15 +257,7 @@ class FramePipeline:
         moved = [before[n] for n in before if after.get(n) != before[n]]
         moved += [after[n] for n in after if before.get(n) != after[n]]
         boxes = [piece_canvas_box(canvas, piece) for piece in moved]
-        boxes = [b for b in boxes if b is not None]
-        if not boxes:
-            return None
-        return (
-            min(b[0] for b in boxes),
-            min(b[1] for b in boxes),
-            max(b[2] for b in boxes),
-            max(b[3] for b in boxes),
-        )
+        return union([b for b in boxes if b is not None])
 
     def _redrawn(
         self,
