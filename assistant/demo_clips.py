@@ -50,6 +50,12 @@ the board settled in the 1.2 s a move rests; cuts of four systems' demos reach t
 state at 2, 3 and 4 fps alike (``benchmarks/render_bench.py``): 3 keeps a frame to spare."""
 SETTLE_S = 1.2
 """How long the board rests after each move in demo footage, seconds."""
+START_S = 7.0
+"""How long the set-up table is filmed before the first move, seconds. The tracker looks for
+tags it has not seen in full-frame searches every 15 frames (5 s at 3 fps); a tag the first
+frame misses (a marginal read, as a real camera has too) is found by the second search and
+confirmed three frames later, with the table still untouched: 21 frames, 7 s. A player takes
+longer than that to set a table up."""
 
 
 @dataclass(frozen=True)
@@ -202,6 +208,7 @@ def render_demo(
         resolution=kit.resolution,
         fps=fps,
         settle_s=SETTLE_S,
+        start_s=START_S,
         progress=progress,
         camera=kit.camera,
         max_actions=max_actions,

@@ -50,9 +50,10 @@ from vision.render.sequence import (
 )
 from vision.types import PieceSpec
 
-FOOTAGE_VERSION = 2
+FOOTAGE_VERSION = 3
 """2: the battle exactly as ``simulate`` plays it, the stand-in's rolls in its declarations,
-grid boards printed and framed closely, flat markers without figures."""
+grid boards printed and framed closely, flat markers without figures. 3: the demo films its
+set-up table for ``assistant.demo_clips.START_S``."""
 HIDDEN_REST_S = 9.0
 """How long the board rests after a move that leaves the piece's tags covered (by its own
 figure, leaning outward near the edge of the view): the live settle judge takes a still change
@@ -417,6 +418,7 @@ def write_battle_footage(
     max_actions: int | None = None,
     extra_meta: dict[str, Any] | None = None,
     patient: bool = False,
+    start_s: float = 2.0,
 ) -> dict[str, Any]:
     """Render the seeded battle to ``out_dir/NAME.mp4`` with ``NAME.truth.json``,
     ``NAME.declarations.jsonl`` and ``NAME.json``; returns the metadata written.
@@ -427,7 +429,7 @@ def write_battle_footage(
     :func:`overhead_camera`; ``max_actions`` cuts the battle short; ``extra_meta`` is added to
     the metadata. ``patient``: the hand waits :data:`HIDDEN_REST_S` after a move that leaves
     the piece's tags covered, as a player waits for the assistant to ask (the demo's
-    stand-in)."""
+    stand-in). ``start_s``: how long the set-up table is filmed before the first move."""
     if dice not in DICE_MODES:
         raise ValueError(f"dice must be one of {', '.join(DICE_MODES)}, not {dice!r}")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -440,10 +442,10 @@ def write_battle_footage(
     if dice == "tray":
         tray = footage_tray(scenario)
         scene = replace(scene, tray=tray)
-        steps = tray_script(battle.shown, tray, seed, settle_s=settle_s, start_s=2.0)
+        steps = tray_script(battle.shown, tray, seed, settle_s=settle_s, start_s=start_s)
     else:
         rests = settle_rests(scene, camera, battle.moves, settle_s) if patient else None
-        steps = moves_script(battle.moves, settle_s=settle_s, start_s=2.0, rests=rests)
+        steps = moves_script(battle.moves, settle_s=settle_s, start_s=start_s, rests=rests)
     if extra is not None:
         table_in = (scenario.table.width_in, scenario.table.depth_in)
         steps = interrupted(steps, extra, table_in, settle_s)

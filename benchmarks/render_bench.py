@@ -36,6 +36,7 @@ import numpy as np
 from assistant.demo_clips import (
     DEMO_FPS,
     SETTLE_S,
+    START_S,
     Clip,
     Outcome,
     demo_clip,
@@ -67,7 +68,7 @@ def demo_sequence(name: str) -> tuple[Sequence, str]:
     battle = battle_moves(scenario, ruleset, state, 1)
     scene = battle_scene(scenario, state)
     rests = settle_rests(scene, kit.camera, battle.moves, SETTLE_S)
-    script = moves_script(battle.moves, settle_s=SETTLE_S, start_s=2.0, rests=rests)
+    script = moves_script(battle.moves, settle_s=SETTLE_S, start_s=START_S, rests=rests)
     return Sequence(scene, kit.camera, script), kit.resolution
 
 
