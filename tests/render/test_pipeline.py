@@ -114,8 +114,8 @@ def test_a_post_process_runs_on_every_drawn_frame_and_can_ask_for_every_frame(sc
     class Count:
         per_frame = True
 
-        def __call__(self, image, index):
-            seen.append(index)
+        def __call__(self, image, shot):
+            seen.append(shot.truth.frame)
             return image
 
     seq = Sequence(scene, camera, (Wait(1.0),))

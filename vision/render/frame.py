@@ -20,7 +20,9 @@ from vision.render.camera import MM_PER_INCH, Camera
 from vision.render.draw import Canvas, ImageCanvas, aruco_dictionary, ring
 from vision.render.effects import Effects, apply_effects
 from vision.render.hand import (
+    ROOM_LIGHT,
     HandPose,
+    ShadowLight,
     draw_hand,
     draw_hand_shadow,
     hand_occluders,
@@ -167,9 +169,10 @@ def render_clean(
     return image, frame_truth(scene, camera, tags, hand, off_table, frame, t, moving)
 
 
-def draw_hand_over(image: ImageCanvas, hand: HandPose) -> None:
-    """The hand's shadow, then the hand, drawn over (a region of) the camera's picture."""
-    draw_hand_shadow(image, hand)
+def draw_hand_over(image: ImageCanvas, hand: HandPose, light: ShadowLight = ROOM_LIGHT) -> None:
+    """The hand's shadow (under ``light``), then the hand, drawn over (a region of) the
+    camera's picture."""
+    draw_hand_shadow(image, hand, light)
     draw_hand(image, hand)
 
 

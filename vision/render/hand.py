@@ -102,19 +102,38 @@ SHADOW_LIGHT = (0.12, 0.2)
 """Horizontal shift of a shadow per millimetre of height (light from above, behind the camera)."""
 
 
-def _shadow(canvas: Canvas, hand: HandPose) -> tuple[list[np.ndarray], float, Box | None]:
+@dataclass(frozen=True)
+class ShadowLight:
+    """The light that casts the hand's shadow: how far the shadow falls from under the hand
+    (x, y shift per millimetre of height), how dark it is (the fraction of light it takes) and
+    how soft (its edge's blur per millimetre of height, as a fraction of it)."""
+
+    shift: tuple[float, float] = SHADOW_LIGHT
+    strength: float = 0.22
+    softness: float = 0.08
+    min_blur_px: float = 2.0
+    """The least blur of the shadow's edge, pixels."""
+
+
+ROOM_LIGHT = ShadowLight()
+"""Diffuse room light from above, behind the camera: a faint, soft shadow under the hand."""
+
+
+def _shadow(
+    canvas: Canvas, hand: HandPose, light: ShadowLight = ROOM_LIGHT
+) -> tuple[list[np.ndarray], float, Box | None]:
     """The shadow's outlines (canvas pixels), its blur (pixels) and the canvas box it darkens
     (x0, y0, x1, y1; None when it falls outside the canvas)."""
     polys = []
+    sx, sy = light.shift
     for pts, _ in _hand_solids(hand):
         z = pts[:, 2:3]
-        flat = np.column_stack(
-            [pts[:, 0:1] + SHADOW_LIGHT[0] * z, pts[:, 1:2] + SHADOW_LIGHT[1] * z, 0.0 * z]
-        )
+        flat = np.column_stack([pts[:, 0:1] + sx * z, pts[:, 1:2] + sy * z, 0.0 * z])
         polys.append(canvas.project(flat))
     allpts = np.concatenate(polys)
     h, w = canvas.image.shape[:2]
-    blur_px = max(2.0, 0.08 * hand.height_mm * canvas.camera.px_per_mm_at_table())
+    px_per_mm = canvas.camera.px_per_mm_at_table()
+    blur_px = max(light.min_blur_px, light.softness * hand.height_mm * px_per_mm)
     pad = int(3 * blur_px) + 2
     x0 = max(int(allpts[:, 0].min()) - pad, 0)
     y0 = max(int(allpts[:, 1].min()) - pad, 0)
@@ -124,13 +143,13 @@ def _shadow(canvas: Canvas, hand: HandPose) -> tuple[list[np.ndarray], float, Bo
     return polys, blur_px, box
 
 
-def draw_hand_shadow(canvas: Canvas, hand: HandPose, strength: float = 0.22) -> None:
-    """Darken the table under the hand with a soft shadow (room light from above)."""
-    polys, blur_px, box = _shadow(canvas, hand)
+def draw_hand_shadow(canvas: Canvas, hand: HandPose, light: ShadowLight = ROOM_LIGHT) -> None:
+    """Darken the table under the hand with its shadow (soft under the room's light)."""
+    polys, blur_px, box = _shadow(canvas, hand, light)
     if box is None:
         return
     x0, y0, x1, y1 = box
-    # A soft shadow: drawn and blurred at a scale that keeps the blur a few pixels wide.
+    # Drawn and blurred at a scale that keeps the blur a few pixels wide.
     k = max(1, int(blur_px / 3.0))
     small = np.zeros((-(-(y1 - y0) // k), -(-(x1 - x0) // k)), np.float32)
     for poly in polys:
@@ -138,9 +157,9 @@ def draw_hand_shadow(canvas: Canvas, hand: HandPose, strength: float = 0.22) -> 
         cv2.fillConvexPoly(small, cv2.convexHull(pts.astype(np.int32)), 1.0, cv2.LINE_AA, 4)
     small = cv2.GaussianBlur(small, (0, 0), blur_px / k)
     mask = cv2.resize(small, (small.shape[1] * k, small.shape[0] * k))[: y1 - y0, : x1 - x0]
-    light = cv2.merge([1.0 - strength * mask] * 3)
+    light_left = cv2.merge([1.0 - light.strength * mask] * 3)
     roi = canvas.image[y0:y1, x0:x1]
-    roi[:] = cv2.multiply(roi, light, dtype=cv2.CV_8U)
+    roi[:] = cv2.multiply(roi, light_left, dtype=cv2.CV_8U)
 
 
 def hand_occluders(canvas: Canvas, hand: HandPose) -> list[np.ndarray]:
@@ -150,11 +169,11 @@ def hand_occluders(canvas: Canvas, hand: HandPose) -> list[np.ndarray]:
     return [canvas.hull(canvas.project(pts)) for pts, _ in _drawn_parts(canvas, hand)]
 
 
-def hand_canvas_box(canvas: Canvas, hand: HandPose) -> Box | None:
-    """The canvas pixels that drawing the hand and its shadow may change: (x0, y0, x1, y1),
-    clipped to the canvas; None when neither falls on it."""
+def hand_canvas_box(canvas: Canvas, hand: HandPose, light: ShadowLight = ROOM_LIGHT) -> Box | None:
+    """The canvas pixels that drawing the hand and its shadow (under ``light``) may change:
+    (x0, y0, x1, y1), clipped to the canvas; None when neither falls on it."""
     boxes = []
-    _, _, shadow = _shadow(canvas, hand)
+    _, _, shadow = _shadow(canvas, hand, light)
     if shadow is not None:
         boxes.append(shadow)
     h, w = canvas.image.shape[:2]

@@ -13,7 +13,9 @@ A frame of a clip is made in five stages:
    board's picture (so the noise changes where the picture changes, and stays where it
    stays);
 4. the per-frame post-processing (:class:`PostProcess`): by default the video link's JPEG
-   when ``Effects.jpeg_quality`` asks for it; webcam faults are further stages here;
+   when ``Effects.jpeg_quality`` asks for it; the webcam faults of
+   :mod:`vision.render.faults` are stages here (each sees the frame's :class:`Shot`: what it
+   shows, its truth and its picture before post-processing);
 5. a frame whose picture does not change (the same board, dice and hand pose) repeats the
    previous frame's image (unless a post-process changes every frame, ``per_frame``).
 
@@ -49,7 +51,15 @@ from vision.render.frame import (
     tag_truths,
     through_lens,
 )
-from vision.render.hand import Box, HandPose, hand_canvas_box, hand_occluders, union
+from vision.render.hand import (
+    ROOM_LIGHT,
+    Box,
+    HandPose,
+    ShadowLight,
+    hand_canvas_box,
+    hand_occluders,
+    union,
+)
 from vision.render.scene import PlacedPiece, Scene, TableSpec
 
 RENDER_VERSION = 2
@@ -60,13 +70,14 @@ changes."""
 
 class PostProcess(Protocol):
     """A per-frame stage after the optics (sensor noise, JPEG, a webcam fault): takes the
-    frame's picture and its index, returns the picture to write (a new array)."""
+    frame's picture (as the stages before it left it) and its :class:`Shot`, returns the
+    picture to write (a new array; never modifies the one it is given)."""
 
     per_frame: bool
     """True when it changes a still picture from one frame to the next (fresh noise in each
     frame): still frames are then processed one by one instead of repeated."""
 
-    def __call__(self, image: Image, index: int) -> Image: ...
+    def __call__(self, image: Image, shot: Shot) -> Image: ...
 
 
 @dataclass(frozen=True)
@@ -76,7 +87,7 @@ class JpegLink:
     quality: int
     per_frame: bool = False
 
-    def __call__(self, image: Image, index: int) -> Image:
+    def __call__(self, image: Image, shot: Shot) -> Image:
         return apply_jpeg(image, Effects(jpeg_quality=self.quality))
 
 
@@ -141,6 +152,18 @@ class _Board:
 
 
 @dataclass(frozen=True)
+class Shot:
+    """What a post-processing stage knows of its frame: what it shows (``now``), its truth
+    (index ``truth.frame``, time ``truth.t``, the tags' image corners) and its picture before
+    post-processing (``picture.base``: the board without the hand; ``picture.box``: the region
+    the hand and its shadow were drawn in, if any)."""
+
+    now: Instant
+    truth: FrameTruth
+    picture: Picture
+
+
+@dataclass(frozen=True)
 class Instant:
     """What one frame shows: the scene on the table, the camera, the hand, the pieces off
     the table, the dice in the tray, and whether the camera is moving."""
@@ -165,8 +188,11 @@ class FramePipeline:
         dictionary: str = "DICT_4X4_50",
         tray_painter: TrayPainter | None = None,
         post: Sequence[PostProcess] | None = None,
+        shadow: ShadowLight = ROOM_LIGHT,
     ) -> None:
         self.table = table
+        self.shadow = shadow
+        """The light the hand's shadow is cast by."""
         self.effects = Effects() if effects is None else effects
         self.dictionary = dictionary
         self.painter = tray_painter
@@ -205,14 +231,15 @@ class FramePipeline:
         tags = board.tags
         if now.hand is not None:
             picture, tags = self._with_hand(board, now, picture.base)
-        if self.post:
-            image = picture.image()
-            for stage in self.post:
-                image = stage(image, index)
-            picture = Picture(image)
         truth = frame_truth(
             now.scene, now.camera, tags, now.hand, now.off_table, index, t, now.moving
         )
+        if self.post:
+            shot = Shot(now, truth, picture)
+            image = picture.image()
+            for stage in self.post:
+                image = stage(image, shot)
+            picture = Picture(image)
         self._last = (key, picture, truth)
         self.frames_drawn += 1
         return picture, truth
@@ -304,7 +331,7 @@ class FramePipeline:
         optics, with fresh noise), and the tags' truth with the hand's cover."""
         assert now.hand is not None and board.with_dice is not None
         clean = board.with_dice
-        dirty = hand_canvas_box(ImageCanvas.over(now.camera, clean), now.hand)
+        dirty = hand_canvas_box(ImageCanvas.over(now.camera, clean), now.hand, self.shadow)
         if dirty is None:
             return Picture(seen), board.tags
         h, w = clean.shape[:2]
@@ -313,7 +340,7 @@ class FramePipeline:
         ox0, oy0 = max(x0 - reach, 0), max(y0 - reach, 0)
         ox1, oy1 = min(x1 + reach, w), min(y1 + reach, h)
         region = clean[oy0:oy1, ox0:ox1].copy()
-        draw_hand_over(ImageCanvas.over(now.camera, region, (ox0, oy0)), now.hand)
+        draw_hand_over(ImageCanvas.over(now.camera, region, (ox0, oy0)), now.hand, self.shadow)
         region = apply_optics(region, self.effects, offset=(ox0, oy0), frame_size=(w, h))
         inner = region[y0 - oy0 : y1 - oy0, x0 - ox0 : x1 - ox0]
         patch = add_noise(inner, self.effects, self.rng, offset=(x0, y0), frame_size=(w, h))

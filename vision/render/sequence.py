@@ -19,6 +19,7 @@ from vision.render.camera import MM_PER_INCH, Camera
 from vision.render.dice import PlacedDie
 from vision.render.dice_footage import ClearDice, ShowDice, TrayPainter
 from vision.render.effects import Effects
+from vision.render.faults import NO_FAULTS, CameraFaults
 from vision.render.frame import FrameTruth
 from vision.render.hand import HandPose
 from vision.render.pipeline import FramePipeline, Instant, Picture, PostProcess
@@ -423,6 +424,7 @@ def render_sequence(
     seed: int = 0,
     dictionary: str = "DICT_4X4_50",
     post: tuple[PostProcess, ...] | None = None,
+    faults: CameraFaults | None = None,
 ) -> Iterator[tuple[Frame, FrameTruth]]:
     """Render a script frame by frame: yields (Frame, FrameTruth) at ``fps``, in memory.
 
@@ -431,10 +433,20 @@ def render_sequence(
     the same as the one before repeats its image (do not modify the images yielded). A scene
     with a ``tray`` has it drawn beside the table, with the dice the script shows in it
     (:class:`ShowDice`). ``post`` replaces the per-frame post-processing (default: the
-    link's JPEG when ``effects`` asks for it); ``seed`` seeds the sensor noise.
+    link's JPEG when ``effects`` asks for it); ``seed`` seeds the sensor noise. ``faults``
+    adds webcam faults (:mod:`vision.render.faults`): a script given as a :class:`Sequence`
+    must then be made with ``faults.camera(camera)``.
     """
     pictures = sequence_pictures(
-        scene, camera, script, fps, effects=effects, seed=seed, dictionary=dictionary, post=post
+        scene,
+        camera,
+        script,
+        fps,
+        effects=effects,
+        seed=seed,
+        dictionary=dictionary,
+        post=post,
+        faults=faults,
     )
     for index, t, picture, truth in pictures:
         yield Frame(index=index, t=t, image=picture.image()), truth
@@ -450,11 +462,21 @@ def sequence_pictures(
     seed: int = 0,
     dictionary: str = "DICT_4X4_50",
     post: tuple[PostProcess, ...] | None = None,
+    faults: CameraFaults | None = None,
 ) -> Iterator[tuple[int, float, Picture, FrameTruth]]:
     """Like :func:`render_sequence`, each frame as (index, t, picture, truth): the picture a
     layer's image and the region the frame drew over it (what a video writer that keeps a
     frame of its own pastes, :func:`vision.render.clip.write_pictures`)."""
-    seq = script if isinstance(script, Sequence) else Sequence(scene, camera, script)
+    faults = NO_FAULTS if faults is None else faults
+    if isinstance(script, Sequence):
+        seq = script
+        if faults.camera(seq.initial_camera) != seq.initial_camera:
+            raise ValueError("a script with camera faults must be made with faults.camera(camera)")
+    else:
+        seq = Sequence(scene, faults.camera(camera), script)
+    if faults:
+        effects = faults.effects(Effects() if effects is None else effects)
+        post = faults.post(effects, seed) if post is None else post
     tray = seq.initial_scene.tray
     pipeline = FramePipeline(
         seq.initial_scene.table,
@@ -463,6 +485,7 @@ def sequence_pictures(
         dictionary=dictionary,
         tray_painter=TrayPainter(tray) if tray is not None else None,
         post=post,
+        shadow=faults.shadow(),
     )
     for i in range(seq.n_frames(fps)):
         t = i / fps
