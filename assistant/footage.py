@@ -32,6 +32,7 @@ from vision.render.clip import write_pictures
 from vision.render.dice import TrayLook, tray_beside_table
 from vision.render.dice_footage import ClearDice, ShowDice, roll_for
 from vision.render.effects import Effects
+from vision.render.faults import NO_FAULTS, CameraFaults
 from vision.render.frame import pieces_in_sight
 from vision.render.scene import Figure, PlacedPiece, Scene, TableSpec, Terrain
 from vision.render.sequence import (
@@ -333,15 +334,17 @@ def render_battle(
     fps: float,
     resolution: str,
     progress: ProgressFn | None = None,
+    faults: CameraFaults = NO_FAULTS,
 ) -> dict[str, Any]:
     """Render ``script`` to ``out_dir/NAME.mp4`` with ``NAME.truth.json`` and write the human
     side's ``NAME.declarations.jsonl``; returns the metadata every battle footage has (the
-    caller adds its own and writes ``NAME.json``)."""
+    caller adds its own and writes ``NAME.json``). ``faults``: the webcam faults the
+    footage is rendered with (``script`` made with ``faults.camera``)."""
     effects = Effects(noise_sigma=1.5, jpeg_quality=None)
     pictures = (
         (picture, truth)
         for _, _, picture, truth in sequence_pictures(
-            scene, camera, script, fps, effects=effects, seed=seed
+            scene, camera, script, fps, effects=effects, seed=seed, faults=faults
         )
     )
     if progress is not None:
@@ -364,6 +367,7 @@ def render_battle(
         "rounds": battle.final.round,
         "moves": len(battle.moves),
         "activations": battle.activations,
+        **({"faults": list(faults.names)} if faults else {}),
     }
 
 
@@ -419,6 +423,7 @@ def write_battle_footage(
     extra_meta: dict[str, Any] | None = None,
     patient: bool = False,
     start_s: float = 2.0,
+    faults: CameraFaults = NO_FAULTS,
 ) -> dict[str, Any]:
     """Render the seeded battle to ``out_dir/NAME.mp4`` with ``NAME.truth.json``,
     ``NAME.declarations.jsonl`` and ``NAME.json``; returns the metadata written.
@@ -429,7 +434,9 @@ def write_battle_footage(
     :func:`overhead_camera`; ``max_actions`` cuts the battle short; ``extra_meta`` is added to
     the metadata. ``patient``: the hand waits :data:`HIDDEN_REST_S` after a move that leaves
     the piece's tags covered, as a player waits for the assistant to ask (the demo's
-    stand-in). ``start_s``: how long the set-up table is filmed before the first move."""
+    stand-in). ``start_s``: how long the set-up table is filmed before the first move.
+    ``faults``: webcam faults to render with (:mod:`vision.render.faults`); listed in
+    ``NAME.json`` ("faults") when any."""
     if dice not in DICE_MODES:
         raise ValueError(f"dice must be one of {', '.join(DICE_MODES)}, not {dice!r}")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -439,6 +446,7 @@ def write_battle_footage(
     scene = battle_scene(scenario, state)
     if camera is None:
         camera = overhead_camera(scenario, resolution, board=dice != "tray")
+    camera = faults.camera(camera)
     if dice == "tray":
         tray = footage_tray(scenario)
         scene = replace(scene, tray=tray)
@@ -451,7 +459,18 @@ def write_battle_footage(
         steps = interrupted(steps, extra, table_in, settle_s)
     script = Sequence(scene, camera, steps)
     meta = render_battle(
-        battle, scene, camera, script, out_dir, name, scenario_ref, seed, fps, resolution, progress
+        battle,
+        scene,
+        camera,
+        script,
+        out_dir,
+        name,
+        scenario_ref,
+        seed,
+        fps,
+        resolution,
+        progress,
+        faults,
     )
     if extra is not None:
         meta["hover_after"], meta["nudge_after"] = extra.hover_after, extra.nudge_after

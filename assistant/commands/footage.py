@@ -42,6 +42,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="none",
         help="tray: every roll is shown in a dice tray beside the table (default none)",
     )
+    parser.add_argument(
+        "--faults",
+        default="none",
+        metavar="LIST",
+        help="webcam faults, comma-separated: blur, glare, shadow, vignette, distortion, "
+        "exposure, noise, mjpeg, or webcam for all (default none; see vision/render/faults.py)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from assistant.footage import Interruptions, frames_rendered, write_battle_footage
     from assistant.progress import progress_bar
     from assistant.scenarios import load_game
+    from vision.render.faults import parse_faults
 
     for option in ("hover_after", "nudge_after"):
         value = getattr(args, option)
@@ -59,6 +67,10 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--hover-s must be between 0 and 60 seconds, not {args.hover_s}")
     if Path(args.out).exists() and not Path(args.out).is_dir():
         raise UserError(f"--out {args.out} is a file; give a folder for the footage")
+    try:
+        faults = parse_faults(args.faults)
+    except ValueError as exc:
+        raise UserError(f"--faults: {exc}") from exc
     extra = None
     if args.hover_after is not None or args.nudge_after is not None:
         extra = Interruptions(args.hover_after, args.hover_s, args.nudge_after)
@@ -77,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
             progress=update,
             extra=extra,
             dice=args.dice,
+            faults=faults,
         )
     print(
         f"Wrote {meta['frames']} frames ({meta['frames'] / meta['fps']:.0f} s) of {meta['scenario']} "

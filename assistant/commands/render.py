@@ -18,6 +18,7 @@ from assistant.progress import counted, progress_bar
 from calibration.safe_files import atomic_path, write_json_atomic
 from vision.render import Camera, Effects, Sequence, random_scene, render_frame, render_sequence
 from vision.render.clip import frame_truth_to_dict, pieces_to_list, table_to_dict, write_clip
+from vision.render.faults import FAULTS, CameraFaults, parse_faults, render_still
 from vision.render.scenefile import SceneFile, load_scene_file
 
 NAME = "render"
@@ -48,6 +49,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="noise and random-scene seed")
     parser.add_argument("--clean", action="store_true", help="no blur, noise, vignette or JPEG")
     parser.add_argument("--quiet", action="store_true", help="no progress bar for a clip")
+    parser.add_argument(
+        "--faults",
+        default="none",
+        metavar="LIST",
+        help=f"webcam faults, comma-separated: {', '.join(FAULTS)}, or webcam for all "
+        "(default none; see vision/render/faults.py)",
+    )
 
 
 def _load(args: argparse.Namespace) -> SceneFile:
@@ -70,7 +78,14 @@ def _load(args: argparse.Namespace) -> SceneFile:
             dist=camera.dist,
         )
     effects = Effects.clean() if args.clean else sf.effects
-    return SceneFile(sf.scene, camera, effects, sf.script)
+    return SceneFile(sf.scene, _faults(args).camera(camera), effects, sf.script)
+
+
+def _faults(args: argparse.Namespace) -> CameraFaults:
+    try:
+        return parse_faults(args.faults)
+    except ValueError as exc:
+        raise UserError(f"--faults: {exc}") from exc
 
 
 def _resolution_of(camera: Camera) -> str:
@@ -84,6 +99,7 @@ def _frames_done(done: float, total: float | None) -> str:
 def run(args: argparse.Namespace) -> int:
     """Render and write the still or clip and its truth; prints a one-line summary."""
     sf = _load(args)
+    faults = _faults(args)
     out = Path(args.out)
     truth_path = Path(args.truth) if args.truth else out.with_suffix(".json")
     if not out.parent.is_dir():
@@ -96,7 +112,13 @@ def run(args: argparse.Namespace) -> int:
         total = seq.n_frames(args.fps)
         with progress_bar("rendering", _frames_done, quiet=args.quiet) as update:
             frames = render_sequence(
-                sf.scene, sf.camera, seq, args.fps, effects=sf.effects, seed=args.seed
+                sf.scene,
+                sf.camera,
+                seq,
+                args.fps,
+                effects=sf.effects,
+                seed=args.seed,
+                faults=faults,
             )
             n = write_clip(
                 out,
@@ -106,13 +128,17 @@ def run(args: argparse.Namespace) -> int:
                 scene=sf.scene,
                 camera=sf.camera,
             )
-        print(f"wrote {n} frames to {out} and ground truth to {truth_path}")
+        with_faults = f" with camera faults {faults.key()}" if faults else ""
+        print(f"wrote {n} frames{with_faults} to {out} and ground truth to {truth_path}")
         return 0
     if suffix not in (".png", ".jpg", ".jpeg"):
         raise UserError(f"{out}: the output must end in .png, .jpg or .mp4")
-    image, truth = render_frame(
-        sf.scene, sf.camera, effects=sf.effects, rng=np.random.default_rng(args.seed)
-    )
+    if faults:
+        image, truth = render_still(sf.scene, sf.camera, faults, effects=sf.effects, seed=args.seed)
+    else:
+        image, truth = render_frame(
+            sf.scene, sf.camera, effects=sf.effects, rng=np.random.default_rng(args.seed)
+        )
     with atomic_path(out) as tmp:
         if not cv2.imwrite(str(tmp), image):
             raise UserError(f"cannot write image {out}")
@@ -123,6 +149,7 @@ def run(args: argparse.Namespace) -> int:
         "fps": 0.0,
         "pieces": pieces_to_list(sf.scene),
         "frames": [frame_truth_to_dict(truth, sf.camera)],
+        "faults": list(faults.names),
     }
     write_json_atomic(truth_path, doc, indent=None)
     hidden = [t.tag_id for t in truth.tags if not t.visible]

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -59,9 +60,11 @@ import numpy.typing as npt
 
 from vision.render.camera import MM_PER_INCH, Camera
 from vision.render.draw import ImageCanvas
-from vision.render.effects import _NOISE_SLACK, Effects, _motion_kernel, _noise_bank
+from vision.render.effects import Effects, _motion_kernel
+from vision.render.frame import FrameTruth
 from vision.render.hand import ROOM_LIGHT, HandPose, ShadowLight, draw_hand
-from vision.render.pipeline import JpegLink, PostProcess, Shot
+from vision.render.pipeline import FramePipeline, Instant, JpegLink, PostProcess, Shot
+from vision.render.scene import Scene
 
 Image = npt.NDArray[np.uint8]
 
@@ -159,6 +162,29 @@ def parse_faults(text: str | None) -> CameraFaults:
     return CameraFaults(tuple(f for f in FAULTS if f in wanted))
 
 
+def render_still(
+    scene: Scene,
+    camera: Camera,
+    faults: CameraFaults,
+    *,
+    effects: Effects | None = None,
+    seed: int = 0,
+    dictionary: str = "DICT_4X4_50",
+) -> tuple[Image, FrameTruth]:
+    """One frame of ``scene`` with no hand, through ``faults.camera(camera)`` with
+    ``faults`` (what :func:`~vision.render.frame.render_frame` draws, faults added)."""
+    effects = faults.effects(Effects() if effects is None else effects)
+    pipeline = FramePipeline(
+        scene.table,
+        effects=effects,
+        seed=seed,
+        dictionary=dictionary,
+        post=faults.post(effects, seed),
+        shadow=faults.shadow(),
+    )
+    return pipeline.frame(Instant(scene, faults.camera(camera), None), 0, 0.0)
+
+
 @dataclass
 class HandMotionBlur:
     """The hand smeared along its motion over one exposure of :data:`EXPOSURE_S`: the hand's
@@ -166,12 +192,15 @@ class HandMotionBlur:
 
     exposure_s: float = EXPOSURE_S
     per_frame: bool = False
+    """True after a blurred frame: the next is made again even if it shows the same (a hand
+    that stops is sharp in the frame after)."""
     _last: tuple[int, float, HandPose] | None = field(default=None, repr=False)
 
     def __call__(self, image: Image, shot: Shot) -> Image:
         hand, box = shot.now.hand, shot.picture.box
         index, t = shot.truth.frame, shot.truth.t
         last, self._last = self._last, (index, t, hand) if hand is not None else None
+        self.per_frame = False
         if hand is None or box is None or last is None or index <= last[0]:
             return image
         i0, t0, before = last
@@ -184,7 +213,8 @@ class HandMotionBlur:
         )
         dx, dy = (b - a) * (self.exposure_s / max(frame_s, 1e-9))
         length = math.hypot(dx, dy)
-        if length < 1.0:
+        self.per_frame = length >= 1.0
+        if not self.per_frame:
             return image
         return _smear(image, shot, hand, box, length, math.degrees(math.atan2(dy, dx)))
 
@@ -309,9 +339,9 @@ class LowLightNoise:
 
     def __call__(self, image: Image, shot: Shot) -> Image:
         h, w = image.shape[:2]
-        bank = _noise_bank((h, w, *image.shape[2:]), _NOISE_UNIT)
+        bank = _unit_noise((h, w, *image.shape[2:]))
         rng = np.random.default_rng((self.seed, shot.truth.frame, 24))
-        dy, dx = (int(v) for v in rng.integers(0, _NOISE_SLACK, size=2))
+        dy, dx = (int(v) for v in rng.integers(0, _SLACK, size=2))
         unit = bank[dy : dy + h, dx : dx + w]
         scale = cv2.LUT(image, _SIGMA_X16).astype(np.int16)  # sigma x 16
         noise = cv2.multiply(unit, scale, scale=1.0 / (16.0 * _NOISE_UNIT), dtype=cv2.CV_16S)
@@ -321,6 +351,22 @@ class LowLightNoise:
 def noise_sigma_dn(level: float) -> float:
     """The low-light noise's sigma at a pixel of ``level`` grey levels (0-255)."""
     return math.sqrt(NOISE_GAIN_DN_PER_E * level + READ_NOISE_DN**2)
+
+
+_SLACK = 127
+"""How much larger than a frame the noise bank is, pixels each way: a frame's noise is the
+window at a random offset (127^2 different noises)."""
+
+
+@lru_cache(maxsize=2)
+def _unit_noise(shape: tuple[int, ...]) -> npt.NDArray[np.int16]:
+    """Gaussian noise of sigma :data:`_NOISE_UNIT` in every channel, a little larger than
+    a frame of ``shape``."""
+    bank = np.empty((shape[0] + _SLACK, shape[1] + _SLACK, *shape[2:]), np.int16)
+    channels = shape[2] if len(shape) > 2 else 1
+    cv2.setRNGSeed(24)
+    cv2.randn(bank, (0.0,) * channels, (_NOISE_UNIT,) * channels)
+    return bank
 
 
 _SIGMA_X16 = np.array([round(16 * noise_sigma_dn(v)) for v in range(256)], np.uint8)

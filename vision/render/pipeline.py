@@ -75,7 +75,8 @@ class PostProcess(Protocol):
 
     per_frame: bool
     """True when it changes a still picture from one frame to the next (fresh noise in each
-    frame): still frames are then processed one by one instead of repeated."""
+    frame): still frames are then processed one by one instead of repeated. Read before each
+    frame: a stage may ask for just the next one."""
 
     def __call__(self, image: Image, shot: Shot) -> Image: ...
 
