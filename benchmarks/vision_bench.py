@@ -11,6 +11,11 @@ frames per second, our detector alone on the whole frame and plain ``cv2.aruco.A
 with default parameters (taking turns on the same frames), the ratios of the pipeline and of the
 detector to plain, and the median cost of decoding the frame (JPEG for renders, the video for
 clips).
+Per webcam fault of the synthetic camera (issue 24, ``vision/render/faults.py``), at the tag
+sizes the kit asks for under a 1080p and a 4K webcam: recall, false ids, centre and heading
+RMS over a clip of a table at rest, a hand sweeping over it and rest again, and what the fault
+costs per frame (post-processing, CPU ms) — measured on the project's own renderer
+(``--faults-only``: just this table).
 Also, on every real photo set of ``../shared/realdata``, the markers plain OpenCV finds and how
 many of them our detector misses (issue 24), and the height-correction figures of issue 4 (3 mm
 tags, tilted camera with distortion): corrected and uncorrected centre errors.
@@ -218,6 +223,49 @@ def footage(path: Path, max_frames: int) -> None:
     )
 
 
+def camera_faults(fps: float) -> None:
+    """Issue 24: tracking accuracy under each webcam fault (and all of them: ``webcam``) at
+    the kit's tag sizes for 1080p and 4K; the post-processing's CPU ms per frame made."""
+    from tests.vision.fault_clips import (
+        RENDERED,
+        kit_tag_mm,
+        processed,
+        record,
+        track,
+    )
+    from vision.render.faults import FAULTS, PRESETS, CameraFaults
+
+    print(
+        f"\nWebcam faults (project's own renderer; {fps:g} fps clips: rest, a hand sweeping, "
+        "rest; tags the kit sizes for the camera; post ms: CPU per frame made, JPEG included)"
+    )
+    print(
+        "| fault | camera | tag mm | frames | recall | false ids | centre RMS mm | "
+        "heading RMS deg | post ms |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    cases = [CameraFaults()] + [CameraFaults((f,)) for f in FAULTS]
+    cases.append(CameraFaults(PRESETS["webcam"]))
+    for resolution in ("1080p", "4k"):
+        renders: dict[tuple[str, ...], list] = {}
+        for faults in cases:
+            rendered = tuple(n for n in faults.names if n in RENDERED)
+            if rendered not in renders:
+                renders = {rendered: record(resolution, CameraFaults(rendered), fps, seed=1)}
+            frames = renders[rendered]
+            c0 = time.process_time()
+            made = list(processed(frames, faults, seed=1))
+            post_ms = (time.process_time() - c0) * 1000 / len(made)
+            s = track(made)
+            name = "webcam (all)" if len(faults.names) == len(FAULTS) else faults.key()
+            print(
+                f"| {name} | {resolution} | {kit_tag_mm(resolution):g} | {s.frames} | "
+                f"{s.recall:.3f} | {s.false_ids} | {s.centre_rms_mm:.3f} | "
+                f"{s.heading_rms_deg:.2f} | {post_ms:.1f} |",
+                flush=True,
+            )
+
+
 def real_photos() -> None:
     """Issue 24: on every real photo set of ../shared/realdata, the markers plain OpenCV finds,
     how many of them our detector misses, and both detectors' median ms per photo."""
@@ -281,12 +329,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=30, help="frames per rendered set")
     parser.add_argument("--footage-frames", type=int, default=300, help="frames per clip")
+    parser.add_argument("--fault-fps", type=float, default=10.0, help="fault clips' frame rate")
+    parser.add_argument(
+        "--faults-only", action="store_true", help="only the table of webcam faults"
+    )
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"OpenCV {cv2.__version__}, {cv2.getNumThreads()} threads, {os.cpu_count()} cores, "
         f"load average {load:.1f} at the start (times are wall clock, medians)\n"
     )
+    if args.faults_only:
+        camera_faults(args.fault_fps)
+        return 0
     print(HEADER)
     rendered_set("1080p", 16.0, 40.0, args.frames)
     rendered_set("4k", 10.0, 25.0, args.frames)
@@ -297,6 +352,7 @@ def main() -> int:
         footage(clip, args.footage_frames)
     if not clips:
         print("| sample_footage/: no clips yet |")
+    camera_faults(args.fault_fps)
     real_photos()
     height_correction()
     return 0

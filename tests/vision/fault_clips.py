@@ -115,10 +115,15 @@ def processed(
     """The recorded frames through the post-processing ``faults`` add (the link's JPEG
     included), as the renderer would have made them."""
     stages = faults.post(faults.effects(Effects()), seed)
+    last: tuple[Image, Image] | None = None
     for image, shot in frames:
-        out = image
-        for stage in stages:
-            out = stage(out, shot)
+        if last is not None and last[0] is image and not any(s.per_frame for s in stages):
+            out = last[1]  # a still picture: the renderer repeats the frame
+        else:
+            out = image
+            for stage in stages:
+                out = stage(out, shot)
+        last = (image, out)
         yield Frame(shot.truth.frame, shot.truth.t, out), shot.truth
 
 
