@@ -1,7 +1,7 @@
 """Short rendered clips under each webcam fault, tracked and scored against their ground truth:
 shared by the fault tests (tests/vision/test_vis_faults.py) and benchmarks/vision_bench.py.
 
-A clip is a table of 20 pieces carrying the tags the kit sizes for the camera
+A clip is a table of 20 pieces (one with its tag in the ceiling light's highlight) carrying the tags the kit sizes for the camera
 (``calibration.kit_sizes``: the smallest tag read everywhere on a 2 ft table under a nominal
 1080p or 4K webcam at its mounting height), resting, a hand sweeping over it, resting again.
 Faults that change what the picture is made from (the lens, the optics, the shadow's light) are
@@ -23,8 +23,8 @@ from calibration.kit_view import CAMERAS, nominal_height_mm, nominal_view
 from calibration.profile import build_profile
 from calibration.quality import reliable_tag_px
 from vision.detector import Detector, to_grey
-from vision.render import Camera, Effects, random_scene
-from vision.render.faults import CameraFaults
+from vision.render import Camera, Effects, Scene, random_scene
+from vision.render.faults import CameraFaults, glare_spot_mm
 from vision.render.frame import FrameTruth, Image
 from vision.render.pipeline import Shot
 from vision.render.sequence import HandLeave, Hover, Wait, sequence_pictures
@@ -87,17 +87,27 @@ class _Recorder:
         return image
 
 
-def record(
-    resolution: str, rendered: CameraFaults, fps: float, seed: int
-) -> list[tuple[Image, Shot]]:
-    """The clip's frames before post-processing, rendered with the faults of ``rendered``."""
-    cam = clip_camera(resolution)
+def clip_scene(resolution: str, cam: Camera) -> Scene:
+    """The clip's table: 20 pieces with the kit's tags, the first one's tag in the ceiling
+    light's highlight (``glare``), facing the player."""
     scene = random_scene(
         seed=11,
         n_pieces=20,
         tag_size_mm=kit_tag_mm(resolution),
         base_diameter_mm=BASE_MM[resolution],
     )
+    x_mm, y_mm = glare_spot_mm(cam)
+    tag_ahead_mm = scene.pieces[0].spec.tags[0].forward_mm
+    scene = scene.with_piece_at(scene.pieces[0].name, x_mm / MM, (y_mm + tag_ahead_mm) / MM, 180.0)
+    return scene
+
+
+def record(
+    resolution: str, rendered: CameraFaults, fps: float, seed: int
+) -> list[tuple[Image, Shot]]:
+    """The clip's frames before post-processing, rendered with the faults of ``rendered``."""
+    cam = rendered.camera(clip_camera(resolution))
+    scene = clip_scene(resolution, cam)
     path = ((3.0, 4.0), (12.0, 20.0), (21.0, 5.0))
     script = (Wait(1.0), Hover(path, seconds=1.6), HandLeave(), Wait(1.0))
     frames: list[tuple[Image, Shot]] = []

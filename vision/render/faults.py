@@ -13,9 +13,9 @@ is ``Camera.overhead``: 50 deg vertical field, 79 deg horizontal, 44 deg from th
 corner):
 
 - ``mjpeg``: the link's JPEG at quality :data:`MJPEG_QUALITY` (75) instead of 90. UVC webcams
-  send 1080p30 as MJPEG at quality about 70-85 (the range issue 24 gives; USB 2.0 carries
-  about 35 MB/s, and a 1080p frame of the rendered table at quality 75 is about 0.3 MB, 9 MB/s
-  at 30 fps, so the link does not force it lower).
+  send 1080p30 as MJPEG at quality about 70-85 (the range issue 24 gives). USB 2.0 carries
+  about 35 MB/s, and a frame of the rendered table at quality 75 is 0.11 MB at 1080p (3.2 MB/s
+  at 30 fps; 0.37 MB at 4K), so the link does not force it lower.
 - ``noise``: fresh sensor noise in every frame, by the photon transfer curve: sigma^2 =
   gain x signal + read^2 grey levels, with :data:`NOISE_GAIN_DN_PER_E` (0.43 grey levels per
   electron: full white is about 600 photo-electrons, what a 1.4-2 um webcam pixel collects in
@@ -40,9 +40,16 @@ corner):
   2 % of the hand's height: 3 mm at 150 mm) and 60 % of the table's light from the lamp.
 - ``glare``: the specular highlight of a ceiling light on glossy (satin-laminated) tags: the
   lamp :data:`GLARE_LAMP_MM` above the table, the highlight where the mirror ray reaches the
-  camera, :data:`GLARE_PEAK_DN` (100) grey levels added at its centre, falling off over
-  :data:`GLARE_SIGMA_MM` (80 mm, a satin lobe of about +-6 deg seen from 0.8 m), on the tags'
-  stickers only (the mat is matt).
+  camera (:func:`glare_spot_mm`), on the tags' stickers only (the mat is matt). Two parts: the
+  lamp's mirror image, a 60 mm shade 1.4 m up seen in the table from 0.8 m is 22 mm across,
+  blurred by the satin finish to :data:`GLARE_CORE_SIGMA_MM` (12 mm) and adding
+  :data:`GLARE_CORE_DN` (90 grey levels) at its centre; and the satin sheen around it,
+  :data:`GLARE_SHEEN_DN` (50) over :data:`GLARE_SHEEN_SIGMA_MM` (80 mm, a lobe of about
+  +-6 deg seen from 0.8 m). At the centre a tag's black reads about 170, its white 255. How
+  bright a highlight is depends on the lamp and the finish more than on the webcam; this is
+  the brightest at which the kit's tag at the spot is still found, by our detector and by
+  plain OpenCV alike, at 1080p and 4K (measured on the renderer: with a core of 110 neither
+  finds it; such a highlight needs matt stickers).
 
 A full mirror highlight (gloss laminate under a bare bulb) saturates a tag whole: no detector
 reads it, and the kit's advice is matt stickers; ``glare`` models the satin case.
@@ -87,8 +94,10 @@ FAULT_DISTORTION: tuple[float, float, float, float, float] = (-0.18, 0.04, 0.001
 DESK_LAMP = ShadowLight(shift=(0.6, 0.4), strength=0.6, softness=0.02, min_blur_px=0.7)
 GLARE_LAMP_MM = (250.0, 150.0, 1400.0)
 """The ceiling light, millimetres from the point under the camera (right, away, up)."""
-GLARE_PEAK_DN = 100.0
-GLARE_SIGMA_MM = 80.0
+GLARE_CORE_DN = 90.0
+GLARE_CORE_SIGMA_MM = 12.0
+GLARE_SHEEN_DN = 50.0
+GLARE_SHEEN_SIGMA_MM = 80.0
 GLARE_STICKER = 1.3
 """A tag's sticker (the square and its white margin) is this many times its black square."""
 _NOISE_UNIT = 32.0
@@ -285,23 +294,31 @@ class TagGlare:
         return self._lobe[1], self._lobe[2]
 
 
-def _glare_lobe(camera: Camera) -> tuple[Image, tuple[int, int, int, int]]:
-    """The highlight's brightness (grey levels added, 3 channels) over its box (x0, y0, x1,
-    y1) of the picture: where the ceiling light's mirror ray meets the table."""
+def glare_spot_mm(camera: Camera) -> tuple[float, float]:
+    """Where on the table (x, y millimetres) the camera sees the ceiling light's mirror
+    image: the camera's ray to the lamp's reflection below the table crosses it there."""
     cx, cy, cz = camera.position_mm
     lx, ly, lz = cx + GLARE_LAMP_MM[0], cy + GLARE_LAMP_MM[1], GLARE_LAMP_MM[2]
-    s = cz / (cz + lz)  # the camera's ray to the lamp's mirror image crosses the table here
-    spot = np.array([[cx + s * (lx - cx), cy + s * (ly - cy), 0.0]])
-    u, v = camera.project(spot)[0]
-    sigma_px = GLARE_SIGMA_MM * camera.px_per_mm_at_table()
-    r = 3.0 * sigma_px
+    s = cz / (cz + lz)
+    return cx + s * (lx - cx), cy + s * (ly - cy)
+
+
+def _glare_lobe(camera: Camera) -> tuple[Image, tuple[int, int, int, int]]:
+    """The highlight's brightness (grey levels added, 3 channels) over its box (x0, y0, x1,
+    y1) of the picture, around :func:`glare_spot_mm`."""
+    u, v = camera.project(np.array([[*glare_spot_mm(camera), 0.0]]))[0]
+    px_per_mm = camera.px_per_mm_at_table()
+    sheen_px, core_px = GLARE_SHEEN_SIGMA_MM * px_per_mm, GLARE_CORE_SIGMA_MM * px_per_mm
+    r = 3.0 * sheen_px
     w, h = camera.width_px, camera.height_px
     x0, y0 = max(int(u - r), 0), max(int(v - r), 0)
     x1, y1 = min(int(u + r) + 1, w), min(int(v + r) + 1, h)
     xs = np.arange(x0, x1, dtype=np.float32) - u
     ys = np.arange(y0, y1, dtype=np.float32) - v
     d2 = xs[None, :] ** 2 + ys[:, None] ** 2
-    lobe = np.clip(GLARE_PEAK_DN * np.exp(-d2 / (2 * sigma_px**2)), 0, 255).astype(np.uint8)
+    light = GLARE_SHEEN_DN * np.exp(-d2 / (2 * sheen_px**2))
+    light += GLARE_CORE_DN * np.exp(-d2 / (2 * core_px**2))
+    lobe = np.clip(light + 0.5, 0, 255).astype(np.uint8)
     return cv2.merge([lobe] * 3), (x0, y0, x1, y1)
 
 
