@@ -44,7 +44,7 @@ from vision.detector import Detector, dictionary_by_name, to_grey  # noqa: E402
 from vision.render import Camera, random_scene, render_frame  # noqa: E402
 from vision.render.sequence import HandLeave, Hover, Wait, render_sequence  # noqa: E402
 from vision.tracker import TablePipeline, Tracker  # noqa: E402
-from vision.types import Frame, TagState  # noqa: E402
+from vision.types import Frame  # noqa: E402
 
 MM = 25.4
 
@@ -53,10 +53,6 @@ def lens_of(cam: Camera):
     """The renderer's true lens as Intrinsics (stands in for a lens calibration)."""
     k = np.array([[cam.fx, 0, cam.cx], [0, cam.fy, cam.cy], [0, 0, 1.0]])
     return from_arrays(k, cam.dist, (cam.width_px, cam.height_px), "renderer truth")
-
-
-def _angle(a: float, b: float) -> float:
-    return (a - b + 180.0) % 360.0 - 180.0
 
 
 def _profile(image: np.ndarray, cam: Camera | None, width_in=24.0, depth_in=24.0):
@@ -69,32 +65,10 @@ def _profile(image: np.ndarray, cam: Camera | None, width_in=24.0, depth_in=24.0
 
 def _score(snapshots, truths):
     """Recall, false ids, centre and heading errors over frames after confirmation."""
-    found = visible = 0
-    false_ids: set[int] = set()
-    err: list[float] = []
-    hdg: list[float] = []
-    for snap, truth in zip(snapshots, truths, strict=True):
-        if snap.frame_index < 5:
-            continue
-        on_table = {t.tag_id: t for t in truth.tags}
-        got = {p.tag_id: p for p in snap.tags if p.state == TagState.SEEN}
-        false_ids |= set(got) - set(on_table)
-        for t in truth.tags:
-            if t.tag_id < 4 or not t.visible:
-                continue
-            visible += 1
-            p = got.get(t.tag_id)
-            if p is None:
-                continue
-            found += 1
-            err.append(math.hypot(p.x_in - t.x_in, p.y_in - t.y_in) * MM)
-            hdg.append(_angle(p.heading_deg, t.heading_deg))
-    return (
-        found / max(visible, 1),
-        len(false_ids),
-        math.sqrt(np.mean(np.square(err))) if err else float("nan"),
-        math.sqrt(np.mean(np.square(hdg))) if hdg else float("nan"),
-    )
+    from tests.vision.fault_clips import score_snapshots
+
+    s = score_snapshots(snapshots, truths, first_frame=5)
+    return s.recall, s.false_ids, s.centre_rms_mm, s.heading_rms_deg
 
 
 def _time_pipeline(frames, profile, region_search: bool, pieces=()):

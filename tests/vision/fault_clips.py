@@ -29,7 +29,7 @@ from vision.render.frame import FrameTruth, Image
 from vision.render.pipeline import Shot
 from vision.render.sequence import HandLeave, Hover, Wait, sequence_pictures
 from vision.tracker import TablePipeline, Tracker
-from vision.types import Frame, TagState
+from vision.types import BoardSnapshot, Frame, TagState
 
 MM = 25.4
 TABLE_IN = 24.0
@@ -148,14 +148,21 @@ def track(frames: list[tuple[Frame, FrameTruth]]) -> Score:
         corners, (cam.width_px, cam.height_px), TABLE_IN, TABLE_IN, intrinsics=truth_intrinsics(cam)
     )
     pipe = TablePipeline(Detector(profile.dictionary), Tracker(profile))
-    found = visible = 0
+    snaps = [pipe.process(frame) for frame, _ in frames]
+    return score_snapshots(snaps, [truth for _, truth in frames], CONFIRMING_FRAMES)
+
+
+def score_snapshots(
+    snapshots: Iterable[BoardSnapshot], truths: Iterable[FrameTruth], first_frame: int
+) -> Score:
+    """The tracker's snapshots scored against the frames' truth from frame ``first_frame``
+    on (corner tags aside)."""
+    found = visible = scored = 0
     false_ids: set[int] = set()
     err: list[float] = []
     hdg: list[float] = []
-    scored = 0
-    for frame, truth in frames:
-        snap = pipe.process(frame)
-        if frame.index < CONFIRMING_FRAMES:
+    for snap, truth in zip(snapshots, truths, strict=True):
+        if snap.frame_index < first_frame:
             continue
         scored += 1
         got = {p.tag_id: p for p in snap.tags if p.state == TagState.SEEN}
