@@ -30,7 +30,7 @@ from vision.render.faults import (
     parse_faults,
 )
 from vision.render.pipeline import JpegLink
-from vision.render.sequence import HandLeave, HandTo, Hover, Wait, render_sequence
+from vision.render.sequence import HandLeave, HandTo, Hover, Sequence, Wait, render_sequence
 
 FPS = 5.0
 PLAIN = Effects(vignette=0.0, light_gradient=0.0, blur_sigma_px=0.0, noise_sigma=0.0)
@@ -251,3 +251,13 @@ def test_footage_with_faults_lists_them_and_films_through_the_faulty_lens(tmp_pa
     assert meta["faults"] == ["distortion", "noise"]
     truth = json.loads((out / "battle.truth.json").read_text())
     assert truth["camera"]["dist"] == list(FAULT_DISTORTION)
+
+
+def test_a_script_made_for_another_lens_is_refused(scene, camera):
+    seq = Sequence(scene, camera, (Wait(0.2),))
+    with pytest.raises(ValueError, match=r"faults\.camera"):
+        list(render_sequence(scene, camera, seq, FPS, faults=CameraFaults(("distortion",))))
+    lens = CameraFaults(("distortion",)).camera(camera)
+    ok = Sequence(scene, lens, (Wait(0.2),))
+    frames = list(render_sequence(scene, lens, ok, FPS, faults=CameraFaults(("distortion",))))
+    assert frames[0][1].camera.dist == FAULT_DISTORTION
