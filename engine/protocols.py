@@ -7,13 +7,15 @@ simulations). Both are found by name, so a scenario file names its ruleset and i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 from typing import Protocol, cast
 
 from engine import catalogue
-from engine.actions import Action, Event, Order
+from engine.actions import Action, ActionKind, Event, Order
+from engine.chance import DEFAULT_LIMIT, ChanceOutcome, Pick, draws_probability, step_outcomes
 from engine.dice import RandomSource
 from engine.errors import EngineError
 from engine.model import GameState
@@ -119,6 +121,19 @@ class Ruleset(Protocol):
         """The table queries controllers may make in this state."""
         ...
 
+    def chance_outcomes(
+        self, state: GameState, action: Action | None = None, *, limit: int = DEFAULT_LIMIT
+    ) -> list[tuple[ChanceOutcome, Fraction]]:
+        """Every distinct result of the draws of a chance step (``action`` None) or of an
+        action whose resolution rolls or draws, with its exact probability (they sum to 1)."""
+        ...
+
+    def draws_probability(
+        self, state: GameState, action: Action | None, draws: Sequence[Pick]
+    ) -> Fraction:
+        """The exact chance that the step draws exactly ``draws`` (faces and cards, in order)."""
+        ...
+
 
 class RulesetBase:
     """Defaults a ruleset may keep (subclass it and override what its rules make different)."""
@@ -141,6 +156,45 @@ class RulesetBase:
     def sample_actions(self, state: GameState, unit_id: str, dice: RandomSource) -> list[Action]:
         """None known (a ruleset lists its own, or the random controller cannot play it)."""
         return []
+
+    def chance_outcomes(
+        self, state: GameState, action: Action | None = None, *, limit: int = DEFAULT_LIMIT
+    ) -> list[tuple[ChanceOutcome, Fraction]]:
+        """By walking the draws ``apply`` itself makes (:mod:`engine.chance`): no system
+        writes its own. An action without draws has one outcome at probability 1."""
+        step = self._chance_step(state, action)
+        ruleset = cast(Ruleset, self)
+        return step_outcomes(
+            lambda dice: ruleset.apply(state, step, dice), limit=limit, what=_step_words(step)
+        )
+
+    def draws_probability(
+        self, state: GameState, action: Action | None, draws: Sequence[Pick]
+    ) -> Fraction:
+        """By applying the step once with exactly these draws (:func:`engine.chance.draws_probability`)."""
+        step = self._chance_step(state, action)
+        ruleset = cast(Ruleset, self)
+        return draws_probability(
+            lambda dice: ruleset.apply(state, step, dice), draws, what=_step_words(step)
+        )
+
+    def _chance_step(self, state: GameState, action: Action | None) -> Action:
+        """The action itself, or the chance action when the game waits on a chance step."""
+        if action is not None:
+            return action
+        pending = cast(Ruleset, self).pending(state)
+        if pending.kind is not PendingKind.CHANCE:
+            raise EngineError(
+                f"the game waits on a {pending.kind} decision, not a chance step: name the action"
+            )
+        return Action(ActionKind.CHANCE)
+
+
+def _step_words(action: Action) -> str:
+    """A step named in a chance walk's errors ("the chance step", "the attack of u3")."""
+    if action.kind == ActionKind.CHANCE:
+        return "the chance step"
+    return f"the {action.kind} of {action.unit_id}" if action.unit_id else f"the {action.kind}"
 
 
 ANY_RULESET = catalogue.ANY_RULESET

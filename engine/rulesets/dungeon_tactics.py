@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.actions import Action, Order
+from engine.chance import reroll_until
 from engine.dice import RandomSource
 from engine.geometry.grid import Cell, Grid, chebyshev
 from engine.model import GameState, Unit
@@ -37,11 +38,8 @@ def roll_patrol(
     turn: int | None = None
     if roll == 3:
         again = f"patrol turn re-roll: {name}"
-        turn = dice.roll(8, again)
-        rolls.append((again, turn))
-        while turn <= 3:
-            turn = dice.roll(8, again)
-            rolls.append((again, turn))
+        turn, low = reroll_until(dice, lambda d: d.roll(8, again), lambda t: t > 3)
+        rolls.extend((again, t) for t in (*low, turn))
     return roll, turn, tuple(rolls)
 
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from engine.actions import Action, ActionKind, Event, EventType, IllegalActionError, event
+from engine.chance import reroll_until, roll_pool
 from engine.dice import RandomSource
 from engine.geometry import Point, bearing_deg, normalize_deg, path_cost_in
 from engine.model import GameState, Unit, UnitStatus
@@ -245,10 +246,8 @@ class StrikeRuleset(RulesetBase):
         rules = StrikeState()
         for side in state.sides:
             n = sum(card_of(u).initiative for u in state.units_of(side.name))
-            faces = tuple(
-                sorted(
-                    dice.roll(6, f"Oracle pool: {side.name} die {k + 1} of {n}") for k in range(n)
-                )
+            faces = roll_pool(
+                dice, n, 6, lambda k, s=side.name, n=n: f"Oracle pool: {s} die {k + 1} of {n}"
             )
             rules = rules.with_pool(side.name, faces)
             shown = " ".join(str(f) for f in faces) or "none"
@@ -325,13 +324,15 @@ class StrikeRuleset(RulesetBase):
             na, nb = len(rules.pool(a)), len(rules.pool(b))
             if na != nb:
                 return (a if na < nb else b), []
-        rolls: list[tuple[int, int]] = []
-        while True:
-            ra = dice.roll(6, f"first activation roll-off: {a}")
-            rb = dice.roll(6, f"first activation roll-off: {b}")
-            rolls.append((ra, rb))
-            if ra != rb:
-                return (a if ra > rb else b), rolls
+        (ra, rb), ties = reroll_until(
+            dice,
+            lambda d: (
+                d.roll(6, f"first activation roll-off: {a}"),
+                d.roll(6, f"first activation roll-off: {b}"),
+            ),
+            lambda pair: pair[0] != pair[1],
+        )
+        return (a if ra > rb else b), [*ties, (ra, rb)]
 
     def _activate(
         self, state: GameState, unit: Unit, events: list[Event]

@@ -1,0 +1,457 @@
+"""Exact chance outcomes: every way the random draws of a step can fall, with its probability.
+
+The walk runs the step itself (a ruleset's ``apply``, or any function of a random source)
+again and again with a :class:`RandomSource` that replays a prefix of draws and branches at
+the next one, so the outcomes are the rules' own, not a copy of them (OpenSpiel's
+``chance_outcomes``). Each leaf has an exact :class:`~fractions.Fraction` probability; leaves
+with an equal result are merged, and the probabilities of the merged list sum to exactly 1.
+
+How each kind of draw is enumerated:
+
+- a die roll of ``sides`` faces: each face at 1/sides;
+- a card drawn from a pile: each distinct card at (copies in the pile)/(cards in the pile);
+- a shuffle: ONE hidden outcome (probability 1) that keeps the pile as it is, as
+  :class:`~engine.dice.ScriptedDice` and :class:`~engine.dice.PhysicalDice` do: a shuffled
+  deck is a deck whose order nobody has seen, so every later draw is uniform over the unseen
+  cards of the pile (the draw rule above), which is what a player expects of a shuffled deck;
+- a pool rolled at once (:func:`roll_pool`): each multiset of faces at its multinomial chance
+  (the pool is kept sorted, so the order of the dice does not matter);
+- a re-roll loop (:func:`reroll_until`: ties rolled again, a patrol turn re-rolled while it
+  shows 1-3): each accepted attempt at its chance given that the loop ends on it, which sums
+  every run of rejected attempts before it; the leaf's draws and events are those of the run
+  with no rejected attempt.
+
+A walk that would need more than ``limit`` runs of the step raises :class:`ChanceLimitError`
+(name the step and the limit); :func:`walk` streams the unmerged leaves lazily instead.
+:func:`draws_probability` weighs one given sequence of draws without enumerating: the chance
+of exactly those results in that order (every die of a pool and every rejected attempt of a
+re-roll loop counted as it was rolled).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations_with_replacement
+from typing import Generic, Protocol, TypeVar
+
+from engine.actions import Event
+from engine.dice import Draw, RandomEvent, RandomSource, Roll, Shuffle
+from engine.errors import EngineError
+from engine.model import GameState
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+Pick = int | str
+"""One random result as a story writes it: a die's face, or the card drawn."""
+
+DEFAULT_LIMIT = 20_000
+"""Runs of the step a chance walk may make before it gives up (:class:`ChanceLimitError`)."""
+
+
+class ChanceLimitError(EngineError):
+    """The chance walk of a step would need more runs than its limit allows."""
+
+
+class ChanceMismatchError(EngineError):
+    """Draws given to weigh do not match what the step asks for (too few or too many)."""
+
+
+class _Branch(BaseException):
+    """Raised by the walking source at the first draw past its prefix: the ways it can fall.
+
+    A BaseException so that no ``except Exception`` in the rules can swallow it."""
+
+    def __init__(self, options: list[tuple[object, Fraction]]) -> None:
+        super().__init__("chance branch")
+        self.options = options
+
+
+@dataclass(frozen=True)
+class Leaf(Generic[R]):
+    """One way the draws of a step can fall: what the step returned, its exact probability,
+    and the draws that led there (die faces and cards, in the order they were made)."""
+
+    value: R
+    probability: Fraction
+    draws: tuple[Pick, ...]
+
+
+def _flat(choice: object) -> tuple[Pick, ...]:
+    """The draws one branching choice stands for (a face, a card, a pool or an attempt)."""
+    if isinstance(choice, int | str):
+        return (choice,)
+    assert isinstance(choice, tuple)
+    return tuple(p for c in choice for p in _flat(c))
+
+
+class _Counter:
+    """Runs of the step made by one walk, against its limit."""
+
+    def __init__(self, limit: int, what: str) -> None:
+        self.limit = limit
+        self.what = what
+        self.runs = 0
+
+    def tick(self) -> None:
+        self.runs += 1
+        if self.runs > self.limit:
+            raise ChanceLimitError(
+                f"the chance outcomes of {self.what} need more than {self.limit} runs of the "
+                "step; weigh a given story with draws_probability, or raise the limit"
+            )
+
+
+class _ChanceSource:
+    """Base of the sources of this module (so :func:`roll_pool` and :func:`reroll_until`
+    know them); logs like every random source."""
+
+    def __init__(self) -> None:
+        self.rolls: list[Roll] = []
+        self.log: list[RandomEvent] = []
+
+    def get_state(self) -> object:
+        return None
+
+    def set_state(self, state: object) -> None:
+        return None
+
+
+class _WalkSource(_ChanceSource):
+    """Replays ``prefix`` (one choice per draw) and branches at the next draw."""
+
+    def __init__(self, prefix: Sequence[object], counter: _Counter) -> None:
+        super().__init__()
+        self._prefix = prefix
+        self._at = 0
+        self.counter = counter
+
+    def _next(self, options: Callable[[], list[tuple[object, Fraction]]]) -> object:
+        if self._at < len(self._prefix):
+            choice = self._prefix[self._at]
+            self._at += 1
+            return choice
+        raise _Branch(options())
+
+    def roll(self, sides: int, purpose: str) -> int:
+        if sides < 1:
+            raise EngineError(f"a die needs at least one side, not {sides} ({purpose})")
+        each = Fraction(1, sides)
+        result = self._next(lambda: [(face, each) for face in range(1, sides + 1)])
+        assert isinstance(result, int), f"the step drew differently on a re-run ({purpose})"
+        entry = Roll(purpose, sides, result)
+        self.rolls.append(entry)
+        self.log.append(entry)
+        return result
+
+    def shuffle(self, deck: str, cards: Sequence[str], purpose: str) -> tuple[str, ...]:
+        self.log.append(Shuffle(purpose, deck, len(cards)))
+        return tuple(cards)
+
+    def draw(self, deck: str, pile: Sequence[str], purpose: str) -> str:
+        if not pile:
+            raise EngineError(f"the {deck} pile is empty ({purpose})")
+
+        def options() -> list[tuple[object, Fraction]]:
+            counts: dict[str, int] = {}
+            for card in pile:
+                counts[card] = counts.get(card, 0) + 1
+            return [(card, Fraction(n, len(pile))) for card, n in counts.items()]
+
+        card = self._next(options)
+        assert isinstance(card, str), f"the step drew differently on a re-run ({purpose})"
+        self.log.append(Draw(purpose, deck, card))
+        return card
+
+    def branch(self, options: Callable[[], list[tuple[object, Fraction]]]) -> object:
+        """One branching choice of a compound draw (a pool, a re-roll loop)."""
+        return self._next(options)
+
+
+class _ReplaySource(_ChanceSource):
+    """Gives the flat draws of one attempt exactly (for a re-roll loop's accepted attempt)."""
+
+    def __init__(self, picks: Sequence[Pick], outer: _ChanceSource) -> None:
+        super().__init__()
+        self._picks = list(picks)
+        self._outer = outer
+
+    def _take(self) -> Pick:
+        return self._picks.pop(0)
+
+    def roll(self, sides: int, purpose: str) -> int:
+        result = self._take()
+        assert isinstance(result, int)
+        entry = Roll(purpose, sides, result)
+        self._outer.rolls.append(entry)
+        self._outer.log.append(entry)
+        return result
+
+    def shuffle(self, deck: str, cards: Sequence[str], purpose: str) -> tuple[str, ...]:
+        self._outer.log.append(Shuffle(purpose, deck, len(cards)))
+        return tuple(cards)
+
+    def draw(self, deck: str, pile: Sequence[str], purpose: str) -> str:
+        card = self._take()
+        assert isinstance(card, str)
+        self._outer.log.append(Draw(purpose, deck, card))
+        return card
+
+
+class _ScoreSource(_ChanceSource):
+    """Takes the given draws in order and multiplies their chances (no enumeration)."""
+
+    def __init__(self, picks: Sequence[Pick], what: str) -> None:
+        super().__init__()
+        self._picks = list(picks)
+        self._at = 0
+        self._what = what
+        self.probability = Fraction(1)
+
+    def _take(self, purpose: str) -> Pick:
+        if self._at >= len(self._picks):
+            raise ChanceMismatchError(
+                f"{self._what} makes more than the {len(self._picks)} draws given "
+                f"(draw {self._at + 1}: {purpose})"
+            )
+        pick = self._picks[self._at]
+        self._at += 1
+        return pick
+
+    @property
+    def left(self) -> int:
+        """Draws given but not used."""
+        return len(self._picks) - self._at
+
+    def roll(self, sides: int, purpose: str) -> int:
+        result = self._take(purpose)
+        if isinstance(result, str) or not 1 <= result <= sides:
+            self.probability = Fraction(0)
+            result = 1  # the story is impossible; finish the step with any face
+        else:
+            self.probability *= Fraction(1, sides)
+        entry = Roll(purpose, sides, result)
+        self.rolls.append(entry)
+        self.log.append(entry)
+        return result
+
+    def shuffle(self, deck: str, cards: Sequence[str], purpose: str) -> tuple[str, ...]:
+        self.log.append(Shuffle(purpose, deck, len(cards)))
+        return tuple(cards)
+
+    def draw(self, deck: str, pile: Sequence[str], purpose: str) -> str:
+        if not pile:
+            raise EngineError(f"the {deck} pile is empty ({purpose})")
+        card = self._take(purpose)
+        if not isinstance(card, str) or card not in pile:
+            self.probability = Fraction(0)
+            card = pile[0]
+        else:
+            self.probability *= Fraction(list(pile).count(card), len(pile))
+        self.log.append(Draw(purpose, deck, card))
+        return card
+
+
+# ------------------------------------------------------------------ compound draws
+def roll_pool(
+    dice: RandomSource, n: int, sides: int, purpose: Callable[[int], str]
+) -> tuple[int, ...]:
+    """``n`` dice of ``sides`` faces rolled together, as a sorted pool. Each die is rolled on
+    its own (``purpose(k)`` words die k, from 0), so a seeded game is the same as rolling them
+    one by one; a chance walk branches once over the pools (multisets), not 6^n times."""
+    if not isinstance(dice, _WalkSource):
+        return tuple(sorted(dice.roll(sides, purpose(k)) for k in range(n)))
+
+    def options() -> list[tuple[object, Fraction]]:
+        total = sides**n
+        out: list[tuple[object, Fraction]] = []
+        for pool in combinations_with_replacement(range(1, sides + 1), n):
+            ways = math.factorial(n)
+            for face in set(pool):
+                ways //= math.factorial(pool.count(face))
+            out.append((pool, Fraction(ways, total)))
+        return out
+
+    pool = dice.branch(options)
+    assert isinstance(pool, tuple)
+    for k, face in enumerate(pool):
+        entry = Roll(purpose(k), sides, int(face))
+        dice.rolls.append(entry)
+        dice.log.append(entry)
+    return tuple(int(f) for f in pool)
+
+
+def reroll_until(
+    dice: RandomSource, attempt: Callable[[RandomSource], T], accept: Callable[[T], bool]
+) -> tuple[T, tuple[T, ...]]:
+    """A re-roll loop: ``attempt`` (a pure function of the dice) is made again until
+    ``accept`` says its result stands. Returns the accepted result and the rejected ones before
+    it, in order. With ordinary dice this is the plain loop; in a chance walk it is one branch
+    over the accepted attempts, each at its chance given that the loop ends (the rejected runs
+    are summed, exactly), so the walk stays finite."""
+    if not isinstance(dice, _WalkSource):
+        rejected: list[T] = []
+        while True:
+            result = attempt(dice)
+            if accept(result):
+                return result, tuple(rejected)
+            rejected.append(result)
+    walker = dice
+
+    def options() -> list[tuple[object, Fraction]]:
+        kept: list[tuple[object, Fraction]] = []
+        lost = Fraction(0)
+        for leaf in _leaves(attempt, walker.counter):
+            if accept(leaf.value):
+                kept.append((leaf.draws, leaf.probability))
+            else:
+                lost += leaf.probability
+        if not kept:
+            raise EngineError("a re-roll loop whose attempts are never accepted")
+        return [(draws, p / (1 - lost)) for draws, p in kept]
+
+    picks = dice.branch(options)
+    assert isinstance(picks, tuple)
+    return attempt(_ReplaySource([p for p in picks if isinstance(p, int | str)], dice)), ()
+
+
+# ------------------------------------------------------------------ the walk
+def _leaves(run: Callable[[RandomSource], R], counter: _Counter) -> Iterator[Leaf[R]]:
+    """Every leaf of the draws ``run`` makes, depth first, unmerged."""
+    stack: list[tuple[tuple[object, ...], Fraction]] = [((), Fraction(1))]
+    while stack:
+        prefix, probability = stack.pop()
+        counter.tick()
+        source = _WalkSource(prefix, counter)
+        try:
+            value = run(source)
+        except _Branch as branch:
+            for choice, p in reversed(branch.options):
+                stack.append(((*prefix, choice), probability * p))
+            continue
+        draws = tuple(p for c in prefix for p in _flat(c))
+        yield Leaf(value, probability, draws)
+
+
+def walk(
+    run: Callable[[RandomSource], R], *, limit: int = DEFAULT_LIMIT, what: str = "the step"
+) -> Iterator[Leaf[R]]:
+    """Stream every way the draws of ``run`` can fall (unmerged; the probabilities sum to 1).
+    ``run`` must be pure apart from the source it is given; ``what`` names it in errors."""
+    return _leaves(run, _Counter(limit, what))
+
+
+def outcomes_of(
+    run: Callable[[RandomSource], R],
+    *,
+    key: Callable[[R], object] | None = None,
+    limit: int = DEFAULT_LIMIT,
+    what: str = "the step",
+) -> list[tuple[R, Fraction]]:
+    """The exact distribution of what ``run`` returns: leaves with an equal ``key`` (the
+    value itself by default) merged, the first leaf's value kept, in the order first met."""
+    merged = merge(walk(run, limit=limit, what=what), key)
+    return [
+        (leaves[0].value, sum((lf.probability for lf in leaves), Fraction(0))) for leaves in merged
+    ]
+
+
+def merge(
+    leaves: Iterable[Leaf[R]], key: Callable[[R], object] | None = None
+) -> list[list[Leaf[R]]]:
+    """Leaves grouped by an equal key (hashable keys through a dict, others compared one by
+    one), groups in the order first met."""
+    groups: list[list[Leaf[R]]] = []
+    hashed: dict[object, int] = {}
+    unhashable: list[tuple[object, int]] = []
+    for leaf in leaves:
+        k = leaf.value if key is None else key(leaf.value)
+        try:
+            at = hashed.get(k)
+            if at is None:
+                hashed[k] = len(groups)
+        except TypeError:
+            at = next((i for other, i in unhashable if other == k), None)
+            if at is None:
+                unhashable.append((k, len(groups)))
+        if at is None:
+            groups.append([leaf])
+        else:
+            groups[at].append(leaf)
+    return groups
+
+
+def chance_of(outcomes: Iterable[tuple[T, Fraction]], test: Callable[[T], bool]) -> Fraction:
+    """The total probability of the outcomes that pass ``test``."""
+    return sum((p for value, p in outcomes if test(value)), Fraction(0))
+
+
+def draws_probability(
+    run: Callable[[RandomSource], object], draws: Sequence[Pick], *, what: str = "the step"
+) -> Fraction:
+    """The exact chance that ``run`` draws exactly ``draws`` (faces and cards, in order): the
+    product of each draw's chance, 0 when a face or card cannot come. Raises
+    :class:`ChanceMismatchError` when ``run`` makes more or fewer draws than given."""
+    source = _ScoreSource(draws, what)
+    run(source)
+    if source.left:
+        raise ChanceMismatchError(
+            f"{what} makes {len(draws) - source.left} draws, not the {len(draws)} given"
+        )
+    return source.probability
+
+
+class Resolved(Protocol):
+    """What a step resolves to: :class:`engine.protocols.Outcome` (a state and its events)."""
+
+    @property
+    def state(self) -> GameState: ...
+
+    @property
+    def events(self) -> tuple[Event, ...]: ...
+
+
+@dataclass(frozen=True)
+class ChanceOutcome:
+    """One distinct result of a step's draws: the state and events it leaves, and every
+    sequence of draws that leads there (die faces and cards, in order; a merged outcome has
+    several). Replaying any of them with :class:`~engine.dice.ScriptedDice` (faces as results,
+    cards as cards) gives this state and these events."""
+
+    state: GameState
+    events: tuple[Event, ...]
+    draws: tuple[tuple[Pick, ...], ...]
+
+
+def step_outcomes(
+    apply: Callable[[RandomSource], Resolved], *, limit: int = DEFAULT_LIMIT, what: str = "the step"
+) -> list[tuple[ChanceOutcome, Fraction]]:
+    """The exact outcomes of one step (``apply`` with the step's state and action bound):
+    leaves with an equal state and equal events merged, in the order first met."""
+    groups = merge(walk(apply, limit=limit, what=what), lambda o: (o.state, o.events))
+    out: list[tuple[ChanceOutcome, Fraction]] = []
+    for leaves in groups:
+        first = leaves[0].value
+        draws = tuple(leaf.draws for leaf in leaves)
+        p = sum((leaf.probability for leaf in leaves), Fraction(0))
+        out.append((ChanceOutcome(first.state, first.events, draws), p))
+    return out
+
+
+def log_probability(probability: Fraction) -> float:
+    """The natural log of a probability (minus infinity for an impossible story)."""
+    return math.log(probability) if probability > 0 else -math.inf
+
+
+def picks_of(log: Iterable[RandomEvent]) -> tuple[Pick, ...]:
+    """The draws of a random source's log, as :func:`draws_probability` takes them."""
+    out: list[Pick] = []
+    for entry in log:
+        if isinstance(entry, Roll):
+            out.append(entry.result)
+        elif isinstance(entry, Draw):
+            out.append(entry.card)
+    return tuple(out)
