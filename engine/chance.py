@@ -260,10 +260,10 @@ def roll_pool(
     dice: RandomSource, n: int, sides: int, purpose: Callable[[int], str]
 ) -> tuple[int, ...]:
     """``n`` dice of ``sides`` faces rolled together, as a sorted pool. Each die is rolled on
-    its own (``purpose(k)`` words die k, from 0), so a seeded game is the same as rolling them
+    its own (``purpose(k)`` words die k, counted from 1), so a seeded game is the same as rolling them
     one by one; a chance walk branches once over the pools (multisets), not 6^n times."""
     if not isinstance(dice, _WalkSource):
-        return tuple(sorted(dice.roll(sides, purpose(k)) for k in range(n)))
+        return tuple(sorted(dice.roll(sides, purpose(k)) for k in range(1, n + 1)))
 
     def options() -> list[tuple[object, Fraction]]:
         total = sides**n
@@ -278,7 +278,7 @@ def roll_pool(
     pool = dice.branch(options)
     assert isinstance(pool, tuple)
     for k, face in enumerate(pool):
-        entry = Roll(purpose(k), sides, int(face))
+        entry = Roll(purpose(k + 1), sides, int(face))
         dice.rolls.append(entry)
         dice.log.append(entry)
     return tuple(int(f) for f in pool)

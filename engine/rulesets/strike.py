@@ -246,9 +246,7 @@ class StrikeRuleset(RulesetBase):
         rules = StrikeState()
         for side in state.sides:
             n = sum(card_of(u).initiative for u in state.units_of(side.name))
-            faces = roll_pool(
-                dice, n, 6, lambda k, s=side.name, n=n: f"Oracle pool: {s} die {k + 1} of {n}"
-            )
+            faces = roll_pool(dice, n, 6, f"Oracle pool: {side.name} die {{}} of {n}".format)
             rules = rules.with_pool(side.name, faces)
             shown = " ".join(str(f) for f in faces) or "none"
             events.append(
