@@ -123,17 +123,24 @@ class _ChanceSource:
 class _WalkSource(_ChanceSource):
     """Replays ``prefix`` (one choice per draw) and branches at the next draw."""
 
-    def __init__(self, prefix: Sequence[object], counter: _Counter) -> None:
+    def __init__(self, prefix: Sequence[object], counter: _Counter, depth: int | None) -> None:
         super().__init__()
         self._prefix = prefix
         self._at = 0
         self.counter = counter
+        self._depth = depth
+        self.settled: list[object] = []
+        """Choices made past ``depth`` (the first way each later draw can fall)."""
 
     def _next(self, options: Callable[[], list[tuple[object, Fraction]]]) -> object:
         if self._at < len(self._prefix):
             choice = self._prefix[self._at]
             self._at += 1
             return choice
+        if self._depth is not None and self._at >= self._depth:
+            self._at += 1
+            self.settled.append(options()[0][0])
+            return self.settled[-1]
         raise _Branch(options())
 
     def roll(self, sides: int, purpose: str) -> int:
@@ -319,29 +326,41 @@ def reroll_until(
 
 
 # ------------------------------------------------------------------ the walk
-def _leaves(run: Callable[[RandomSource], R], counter: _Counter) -> Iterator[Leaf[R]]:
-    """Every leaf of the draws ``run`` makes, depth first, unmerged."""
+def _leaves(
+    run: Callable[[RandomSource], R], counter: _Counter, depth: int | None = None
+) -> Iterator[Leaf[R]]:
+    """Every leaf of the draws ``run`` makes, depth first, unmerged (see :func:`walk`)."""
     stack: list[tuple[tuple[object, ...], Fraction]] = [((), Fraction(1))]
     while stack:
         prefix, probability = stack.pop()
         counter.tick()
-        source = _WalkSource(prefix, counter)
+        source = _WalkSource(prefix, counter, depth)
         try:
             value = run(source)
         except _Branch as branch:
             for choice, p in reversed(branch.options):
                 stack.append(((*prefix, choice), probability * p))
             continue
-        draws = tuple(p for c in prefix for p in _flat(c))
+        draws = tuple(p for c in (*prefix, *source.settled) for p in _flat(c))
         yield Leaf(value, probability, draws)
 
 
 def walk(
-    run: Callable[[RandomSource], R], *, limit: int = DEFAULT_LIMIT, what: str = "the step"
+    run: Callable[[RandomSource], R],
+    *,
+    limit: int = DEFAULT_LIMIT,
+    what: str = "the step",
+    depth: int | None = None,
 ) -> Iterator[Leaf[R]]:
     """Stream every way the draws of ``run`` can fall (unmerged; the probabilities sum to 1).
-    ``run`` must be pure apart from the source it is given; ``what`` names it in errors."""
-    return _leaves(run, _Counter(limit, what))
+    ``run`` must be pure apart from the source it is given; ``what`` names it in errors.
+
+    With ``depth``, only the first ``depth`` draws branch: each leaf is one way those can fall,
+    at its exact probability, with the step finished by the first face or card of every later
+    draw (its value and draws say so). This is the exact distribution of whatever the first
+    draws alone decide (a hit before its damage, the first card of a deck) when the whole
+    tree is too large to walk."""
+    return _leaves(run, _Counter(limit, what), depth)
 
 
 def outcomes_of(
