@@ -86,7 +86,7 @@ def test_a_reroll_loop_is_finite_and_exact() -> None:
 
 
 def test_the_walk_stops_at_its_limit_with_a_named_error() -> None:
-    with pytest.raises(ChanceLimitError, match="eight dice.*more than 100 runs"):
+    with pytest.raises(ChanceLimitError, match=r"eight dice.*more than 100 runs"):
         outcomes_of(lambda d: [d.roll(6, "x") for _ in range(8)], limit=100, what="eight dice")
 
 
@@ -116,7 +116,7 @@ BATTLES = {
     "d20": ("d20-basic-battle", {"chance"}),
     "dungeon": ("dungeon-crawl", {"chance", "attack"}),
 }
-LIMIT = 1500
+LIMIT = 600
 """Runs a step's walk may take here (larger trees are skipped: the limit test covers them)."""
 
 
@@ -143,6 +143,8 @@ def test_every_random_step_of_a_battle_has_exact_outcomes_that_apply_reproduces(
     planned: list[Action] = []
     seen: set[str] = set()
     for _ in range(70):
+        if kinds <= seen:
+            break
         chosen = next_action(state, ruleset, controllers, dice, planned)
         if chosen is None:
             break
@@ -165,6 +167,8 @@ def test_every_random_step_of_a_battle_has_exact_outcomes_that_apply_reproduces(
                     # Each draw sequence is one way to it (a pool or a re-roll loop adds more).
                     weights = [ruleset.draws_probability(state, action, d) for d in result.draws]
                     assert all(w > 0 for w in weights) and sum(weights) <= p
+                if system == "dungeon" and action.kind == "attack" and action.target_id:
+                    _dungeon_wound_chance(state, action, outcome.events, outcomes)
                 if not any(isinstance(e, Shuffle) for e in log):
                     mine = [
                         p
@@ -177,11 +181,25 @@ def test_every_random_step_of_a_battle_has_exact_outcomes_that_apply_reproduces(
     assert kinds <= seen, f"{name}: walked {sorted(seen)}"
 
 
+def _dungeon_wound_chance(state, action, events, outcomes) -> None:  # type: ignore[no-untyped-def]
+    """RULES §6.j: an attack wounding on N+ wounds with (7 - N)/6, read from the target's
+    wounds (or its fall) in each outcome of the real attack."""
+    need = next(e.get("need") for e in events if e.type == "attack")
+    target = state.unit(action.target_id)
+
+    def hurt(o) -> bool:  # type: ignore[no-untyped-def]
+        after = o.state.unit(target.id)
+        return bool(after.wounds > target.wounds or not after.on_table)
+
+    assert chance_of(outcomes, hurt) == Fraction(7 - need, 6)
+
+
 def test_a_step_without_draws_has_one_outcome_and_a_decision_is_not_a_chance_step() -> None:
     _scenario, ruleset, state = load_game("crossroads-ambush")
-    outcomes = ruleset.chance_outcomes(state)  # the initiative roll
-    assert [p for _, p in outcomes] == [Fraction(1, 2)] * 2 or len(outcomes) == 6
-    assert sum(p for _, p in outcomes) == 1
+    outcomes = ruleset.chance_outcomes(state)  # the initiative d6 (T000-05: 1-3 the AI)
+    assert [p for _, p in outcomes] == [Fraction(1, 6)] * 6
+    ai = next(s.name for s in state.sides if s.role == "ai")
+    assert chance_of(outcomes, lambda o: o.state.active_side == ai) == Fraction(1, 2)
     after = outcomes[0][0].state
     assert ruleset.pending(after).kind is not PendingKind.CHANCE
     with pytest.raises(EngineError, match="not a chance step"):
@@ -190,3 +208,145 @@ def test_a_step_without_draws_has_one_outcome_and_a_decision_is_not_a_chance_ste
     if not ruleset.validate(after, passing):
         (only,) = ruleset.chance_outcomes(after, passing)
         assert only[1] == 1 and only[0].draws == ((),)
+
+
+# ------------------------------------------------------- RULES.md's derived odds, from apply
+NARRATIVE_WOUND = {-3: (1, 6), -2: (1, 6), -1: (1, 3), 0: (1, 2), 1: (2, 3), 2: (5, 6), 3: (5, 6)}
+"""T000-01: P(wound) by delta = ATK - DEF."""
+
+
+@pytest.mark.parametrize("delta", sorted(NARRATIVE_WOUND))
+def test_t000_01_narrative_wound_chance(delta: int) -> None:
+    from builders import AI, HUMANS, build, shoot, unit
+
+    ruleset, state = build(
+        [
+            unit("a", AI, 12, 12, heading=180, atk=max(delta, 0), rng=12),
+            unit("t", HUMANS, 12, 6, dfn=max(-delta, 0), slots=5),
+        ]
+    )
+    outcomes = ruleset.chance_outcomes(state, shoot("a", "t"))
+    wounded = chance_of(outcomes, lambda o: o.state.unit("t").wounds == 1)
+    assert wounded == Fraction(*NARRATIVE_WOUND[delta])
+    assert any(e.type == EventType.WOUND for o, _ in outcomes for e in o.events)
+
+
+@pytest.mark.parametrize(
+    ("n", "exact"),
+    [(1, Fraction(1, 6)), (2, Fraction(11, 36)), (3, Fraction(91, 216)), (4, Fraction(671, 1296))],
+)
+def test_t001a_01_strike_oracle_pool_shows_a_face(n: int, exact: Fraction) -> None:
+    from engine.rulesets.strike_state import rules_of
+    from tests.strike.builders import RULESET, game, soldier
+
+    state = game(
+        [
+            soldier("a1", "A", 6, 4, initiative=n),
+            soldier("b1", "B", 6, 20, initiative=1 if n > 1 else 2),
+        ],
+        options={"first_player": "fewer-dice"},
+    )
+    assert RULESET.pending(state).kind is PendingKind.CHANCE
+    outcomes = RULESET.chance_outcomes(state)
+    assert sum(p for _, p in outcomes) == 1
+    assert chance_of(outcomes, lambda o: 6 in rules_of(o.state).pool("A")) == exact
+    assert chance_of(outcomes, lambda o: len(rules_of(o.state).pool("A")) == n) == 1
+
+
+def test_t001b_01_and_04_skirmish_opposed_hit_with_a_sword() -> None:
+    """T001B-04: Sword, Skill 3 against Skill 1: P(Hit) = 287/432 (the d = +2 row of T001B-01);
+    only the four dice of the hit check branch (the damage dice that follow are another
+    check)."""
+    from tests.skirmish2d6.fights import A, B, fight, fighter, game
+
+    ruleset, state = game(
+        [fighter("att", A, 10.0, 10.0, skill=3), fighter("dfd", B, 11.0, 10.0, skill=1, armor=2)]
+    )
+    leaves = list(walk(lambda d: ruleset.apply(state, fight("att", "dfd"), d).events, depth=4))
+    assert len(leaves) == 6**4
+
+    def hit(events: tuple[object, ...]) -> bool:
+        first = next(e for e in events if getattr(e, "type", "") == "check")
+        return first.get("result") == "success"  # type: ignore[attr-defined, no-any-return]
+
+    assert sum(lf.probability for lf in leaves if hit(lf.value)) == Fraction(287, 432)
+
+
+def test_t001b_03_skirmish_charge_reach_by_the_rules_roll() -> None:
+    """T001B-03: P(2d6 >= d), by walking the skirmish's own 2d6."""
+    from engine.rulesets.skirmish2d6_checks import roll_2d6
+
+    totals = outcomes_of(lambda d: sum(roll_2d6(d, "charge")))
+    reach = {2: 1, 3: Fraction(35, 36), 7: Fraction(7, 12), 9: Fraction(5, 18), 12: Fraction(1, 36)}
+    for d, p in reach.items():
+        assert chance_of(totals, lambda t, d=d: t >= d) == p  # type: ignore[misc]
+
+
+def test_t002_01_firefight_first_event_draw() -> None:
+    """T002-01: a fresh 54-card deck's first event-phase card: event 2/9, Joker 1/27, no
+    event 20/27 (only the first draw branches; an event's own dice follow it)."""
+    from dataclasses import replace
+
+    from engine.cards import Deck
+    from engine.rulesets.firefight_lite_deck import FULL_DECK
+    from engine.rulesets.firefight_lite_state import DECK
+    from tests.cards.positions import NPC, PLAYER, position, ruleset
+
+    rifle = {"move": 4, "ranged": 1, "range": 24}
+    state = position([("npc", NPC, "F2", rifle), ("foe", PLAYER, "F10", rifle)], events=True)
+    state = replace(state, rules=replace(state.rules, phase="event")).with_deck(
+        Deck(DECK, FULL_DECK)
+    )
+    rules = ruleset()
+    assert rules.pending(state).kind is PendingKind.CHANCE
+    leaves = list(walk(lambda d: rules.apply(state, Action(ActionKind.CHANCE), d), depth=1))
+    assert len(leaves) == 53  # 52 cards and the Joker (two copies: 2/54)
+
+    def share(kind: str) -> Fraction:
+        return sum(
+            (lf.probability for lf in leaves if any(e.type == kind for e in lf.value.events)),
+            Fraction(0),
+        )
+
+    assert share("random_event") == Fraction(2, 9)
+    assert sum(lf.probability for lf in leaves if lf.draws[0] == "joker") == Fraction(1, 27)
+    assert share("no_event") == Fraction(1, 27) + Fraction(20, 27)
+
+
+@pytest.mark.parametrize(("twice", "damage"), [(False, Fraction(3, 8)), (True, Fraction(15, 32))])
+def test_t003_06_d20_melee_damage(twice: bool, damage: Fraction) -> None:
+    """T003-06: melee hits on 6+ and the defence fails on 10 or less: 3/8 per attack (15/32
+    when the attacker rolls twice), read from the target's wounds after the real attack."""
+    from tests.d20.test_rules_builders import battle, enemy, hero, ruleset, start
+
+    state = start(
+        battle(
+            [hero("h1", "B6", attack_twice=twice), enemy("e1", "B5", wounds=3), enemy("e2", "H1")]
+        )
+    )
+    attack = Action("attack", "h1", target_id="e1")
+    if not twice:
+        outcomes = ruleset().chance_outcomes(state, attack)
+        assert sum(p for _, p in outcomes) == 1
+        assert chance_of(outcomes, lambda o: o.state.unit("e1").wounds == 1) == damage
+    # The attack's dice and the defence die decide the wound (what follows is the next step's).
+    leaves = list(walk(lambda d: ruleset().apply(state, attack, d).state, depth=3 if twice else 2))
+    assert sum(lf.probability for lf in leaves if lf.value.unit("e1").wounds == 1) == damage
+
+
+def test_dungeon_patrol_table_and_wound_chance() -> None:
+    """RULES §6.j: the d8 patrol table (a 3 re-rolls its turn while it shows 1-3), walked
+    through the controller's own roll; and an attack's wound chance from the ruleset's apply."""
+    from engine.rulesets.dungeon_resolve import patrol_turn
+    from engine.rulesets.dungeon_tactics import roll_patrol
+
+    _scenario, _ruleset, state = load_game("dungeon-crawl")
+    troll = next(u for u in state.units if "troll" in u.id)
+    table = outcomes_of(lambda d: roll_patrol(troll, d)[:2])
+    assert sum(p for _, p in table) == 1
+    half: dict[float, Fraction] = {}
+    for (roll, turn), p in table:
+        if roll == 3:
+            half[patrol_turn(3, turn)] = half.get(patrol_turn(3, turn), Fraction(0)) + p
+    assert half == {0.0: Fraction(1, 20), 90.0: Fraction(1, 40), 180.0: Fraction(1, 40), 270.0: Fraction(1, 40)}  # fmt: skip
+    assert chance_of(table, lambda v: v[0] in (1, 2)) == Fraction(1, 4)
