@@ -1,16 +1,29 @@
-"""Exact odds of the rule systems' rolls, by enumerating every die face."""
+"""Exact odds of the rule systems' rolls, as ``soloscope odds`` prints them: each is the
+distribution of the system's own roll function (the one its ``apply`` calls) walked by
+:mod:`engine.chance`, not a formula written beside the rules.
+
+A system's rules are imported inside its functions, so asking for one system's odds loads that
+system only (``odds RULESET`` loads the one ruleset it is asked about).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
-from engine.rulesets.narrative import wound_roll
+from engine.chance import chance_of, outcomes_of
+from engine.dice import RandomSource
 
 NARRATIVE_MODIFIER_RANGE = range(0, 11)
 """Attack and defence modifiers the seed-000 odds take: whole numbers 0 to 10. RULES §2.b/§2.g
 add the attacker's attack modifier and subtract the defender's defence modifier; a negative
 defence would be an attack bonus in disguise, and past a difference of 2 the chance no longer
 changes (§2.g saturation), so 10 leaves room for any card."""
+
+WALKED_POOL = 12
+"""The largest strike pool whose odds are walked die by die (its 6188 multisets); a larger pool
+is counted by the binomial (:func:`engine.rulesets.strike_odds.p_at_least`), since the walk of
+200 dice would list 2.9e9 pools."""
 
 
 def narrative_modifier_error(name: str, value: int) -> str | None:
@@ -23,7 +36,92 @@ def narrative_modifier_error(name: str, value: int) -> str | None:
 
 
 def narrative_wound_chance(attack: int, defence: int, moved: bool = False) -> Fraction:
-    """Seed 000: the chance that one attack wounds (RULES §2.g), as an exact fraction."""
+    """Seed 000: the chance that one attack wounds (RULES §2.g): the attack's d6 through the
+    ruleset's ``wound_roll``."""
+    from engine.rulesets.narrative_resolve import wound_roll
+
     delta = attack - defence - (1 if moved else 0)
-    wins = sum(1 for roll in range(1, 7) if wound_roll(roll, delta))
-    return Fraction(wins, 6)
+    wounds = outcomes_of(lambda dice: wound_roll(dice.roll(6, "attack"), delta))
+    return chance_of(wounds, bool)
+
+
+def strike_pool_at_least(n: int, k: int = 1) -> Fraction:
+    """The strike system's Oracle pool (T001A-01): P(at least ``k`` of ``n`` d6 show a given
+    face), walked over the pools the ruleset rolls (:func:`engine.chance.roll_pool`) up to
+    :data:`WALKED_POOL` dice, counted beyond."""
+    from engine.chance import roll_pool
+    from engine.rulesets.strike_odds import p_at_least
+
+    if n > WALKED_POOL or n < 0 or k < 0:
+        return p_at_least(n, k)
+    pools = outcomes_of(lambda dice: roll_pool(dice, n, 6, "Oracle pool: die {}".format))
+    return chance_of(pools, lambda pool: pool.count(6) >= k)
+
+
+def d20_hit_chance(need: int, twice: bool = False) -> Fraction:
+    """The d20 system: P(the attack's d20, or the higher of two, is ``need`` or more), through
+    the ruleset's ``roll_best``."""
+    from engine.rulesets.d20_combat import roll_best
+
+    best = outcomes_of(lambda dice: roll_best(dice, twice, "attack")[0])
+    return chance_of(best, lambda roll: roll >= need)
+
+
+def d20_damage_chance(
+    kind: str, cover: bool = False, attack_twice: bool = False, defend_twice: bool = False
+) -> Fraction:
+    """The d20 system (T003-06): P(an attack does damage): a hit, then a failed defence (the
+    defence d20, or the higher of two, below the save)."""
+    from engine.rulesets.d20_state import COVER_NEED, DEFEND_NEED, MELEE_NEED, RANGED_NEED
+
+    need = MELEE_NEED if kind in ("melee", "reach") else (COVER_NEED if cover else RANGED_NEED)
+    return d20_hit_chance(need, attack_twice) * (1 - d20_hit_chance(DEFEND_NEED, defend_twice))
+
+
+@dataclass(frozen=True)
+class OpposedChances:
+    """The 2D6 skirmish's opposed check with stat difference ``d`` (T001B-01)."""
+
+    d: int
+    success: Fraction
+    draw: Fraction
+    fail: Fraction
+    advantage: tuple[tuple[int, Fraction], ...]
+    """Each Advantage (own total minus the opponent's) and its chance."""
+
+    def advantage_at_least(self, n: int) -> Fraction:
+        """P(Advantage >= n)."""
+        return sum((p for a, p in self.advantage if a >= n), Fraction(0))
+
+
+def skirmish_opposed(d: int) -> OpposedChances:
+    """An opposed check, own stat minus the opponent's = ``d``, through the ruleset's
+    ``opposed_check`` (both sides' 2D6)."""
+    from engine.rulesets.skirmish2d6_checks import opposed_check
+
+    def run(dice: RandomSource) -> int:
+        return opposed_check(dice, "own", "stat", d, "other", "stat", 0, "odds").advantage
+
+    advantage = tuple(sorted(outcomes_of(run)))
+    success = chance_of(advantage, lambda a: a > 0)
+    draw = chance_of(advantage, lambda a: a == 0)
+    return OpposedChances(d, success, draw, 1 - success - draw, advantage)
+
+
+def skirmish_recover(skill: int) -> Fraction:
+    """P(a Recover succeeds): the ruleset's basic check, 2D6 + Skill over 7 (T001B-02)."""
+    from engine.rulesets.skirmish2d6_checks import RECOVER_DIFFICULTY, basic_check
+
+    results = outcomes_of(
+        lambda dice: basic_check(dice, "own", "skill", skill, RECOVER_DIFFICULTY, "odds").result
+    )
+    return chance_of(results, lambda result: result == "success")
+
+
+def skirmish_charge_reach(distance_in: float) -> Fraction:
+    """P(a charge's 2D6 reaches ``distance_in`` inches) (T001B-03), through the ruleset's
+    ``roll_2d6``."""
+    from engine.rulesets.skirmish2d6_checks import roll_2d6
+
+    totals = outcomes_of(lambda dice: sum(roll_2d6(dice, "charge")))
+    return chance_of(totals, lambda total: total >= distance_in - 1e-9)

@@ -38,6 +38,7 @@ from engine.actions import Action, ActionKind, Order
 from engine.geometry import Point, find_path
 from engine.geometry.grid import chebyshev
 from engine.model import GameState, Unit
+from engine.odds import d20_damage_chance, d20_hit_chance
 from engine.protocols import Ruleset
 from engine.rulesets.d20_board import (
     card_of,
@@ -60,8 +61,6 @@ from engine.rulesets.d20_state import (
     PREPARED,
     RETREATING,
     STUNNED,
-    p_at_least,
-    p_damage,
 )
 from engine.scenario import cell_name
 
@@ -328,8 +327,8 @@ class D20Adapter(BaseAdapter):
         if args.attack not in kinds:
             raise UserError(f"--attack takes melee, ranged or cover, not {args.attack!r}")
         kind, cover, need = kinds[args.attack]
-        hit = p_at_least(need, args.attack_twice)
-        damage = p_damage(kind, cover, args.attack_twice, args.defend_twice)
+        hit = d20_hit_chance(need, args.attack_twice)
+        damage = d20_damage_chance(kind, cover, args.attack_twice, args.defend_twice)
         twice = ", attack rolled twice" if args.attack_twice else ""
         tough = ", defence rolled twice" if args.defend_twice else ""
         return (

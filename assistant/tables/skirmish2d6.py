@@ -40,6 +40,7 @@ from assistant.tables.base import (
 from engine.actions import Action, ActionKind, Order
 from engine.geometry import Point
 from engine.model import GameState, Role, Unit
+from engine.odds import skirmish_charge_reach, skirmish_opposed, skirmish_recover
 from engine.protocols import PendingKind, Ruleset
 from engine.rulesets.skirmish2d6 import AIM, CHARGE, DRIVE, MOVE, NAME, RECOVER, RUN, SHOOT
 from engine.rulesets.skirmish2d6_board import (
@@ -49,7 +50,6 @@ from engine.rulesets.skirmish2d6_board import (
     sight_blocked_by,
     visible,
 )
-from engine.rulesets.skirmish2d6_checks import charge_reach, opposed_odds, recover_odds
 from engine.rulesets.skirmish2d6_fighters import (
     armor_of,
     card_of,
@@ -322,7 +322,7 @@ class SkirmishAdapter(BaseAdapter):
             d = args.opposed
             if d not in OPPOSED_RANGE:
                 raise UserError(f"--opposed takes a stat difference from -12 to 12, not {d}")
-            o = opposed_odds(d)
+            o = skirmish_opposed(d)
             return (
                 f"Opposed 2D6 check, stat difference {d:+d}: success {_fraction(o.success)}, "
                 f"draw {_fraction(o.draw)}, fail {_fraction(o.fail)}; "
@@ -333,13 +333,11 @@ class SkirmishAdapter(BaseAdapter):
             skill = args.recover
             if skill not in RECOVER_RANGE:
                 raise UserError(f"--recover takes a Skill from -4 to 7, not {skill}")
-            return (
-                f"Recover with Skill {skill} (2D6 + Skill over 7): {_fraction(recover_odds(skill))}"
-            )
+            return f"Recover with Skill {skill} (2D6 + Skill over 7): {_fraction(skirmish_recover(skill))}"
         reach = args.charge
         if not 0 <= reach <= 36:
             raise UserError(f"--charge takes a distance from 0 to 36 inches, not {reach:g}")
-        chance = _fraction(charge_reach(reach))
+        chance = _fraction(skirmish_charge_reach(reach))
         return f"A charge reaching {reach:g} inches (2D6 >= {reach:g}): {chance}"
 
     # ------------------------------------------------------ reading footage

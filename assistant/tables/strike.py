@@ -36,10 +36,11 @@ from assistant.tables.base import (
 from engine.actions import Action, ActionKind, Order
 from engine.geometry import Point
 from engine.model import GameState, Role, Unit
+from engine.odds import strike_pool_at_least
 from engine.protocols import PendingKind, Ruleset
 from engine.rulesets.strike import StrikeRuleset
 from engine.rulesets.strike_board import StrikeCount
-from engine.rulesets.strike_odds import MAX_POOL, expected_count, p_at_least
+from engine.rulesets.strike_odds import MAX_POOL, expected_count
 from engine.rulesets.strike_state import (
     HOLD,
     NAME,
@@ -288,7 +289,7 @@ class StrikeAdapter(BaseAdapter):
             raise UserError(f"--dice takes a pool of 0 to {MAX_POOL} dice, not {n}")
         if not 0 <= k <= n:
             raise UserError(f"--at-least takes 0 to {n} (the pool's size), not {k}")
-        p = p_at_least(n, k)
+        p = strike_pool_at_least(n, k)
         shown = f"{p.numerator}/{p.denominator}" if n <= 12 else f"{float(p):.6f}"
         times = "once" if k == 1 else f"{k} times"
         line = (

@@ -350,3 +350,34 @@ def test_dungeon_patrol_table_and_wound_chance() -> None:
             half[patrol_turn(3, turn)] = half.get(patrol_turn(3, turn), Fraction(0)) + p
     assert half == {0.0: Fraction(1, 20), 90.0: Fraction(1, 40), 180.0: Fraction(1, 40), 270.0: Fraction(1, 40)}  # fmt: skip
     assert chance_of(table, lambda v: v[0] in (1, 2)) == Fraction(1, 4)
+
+
+# ------------------------------------------------- the odds command's numbers, walked
+def test_the_walked_odds_agree_with_the_counted_tables() -> None:
+    """``soloscope odds`` now walks each system's own roll function; the counts written beside
+    the rules (kept for the AI) give the same fractions over every input the command takes."""
+    from engine import odds
+    from engine.rulesets import d20_state, skirmish2d6_checks, strike_odds
+
+    assert odds.narrative_wound_chance(1, 0, moved=True) == Fraction(1, 2)  # T000-02
+    for n, k in [(0, 0), (1, 1), (5, 1), (8, 2), (12, 3), (13, 1), (200, 30)]:
+        assert odds.strike_pool_at_least(n, k) == strike_odds.p_at_least(n, k)
+    for need in range(1, 22):
+        for twice in (False, True):
+            assert odds.d20_hit_chance(need, twice) == d20_state.p_at_least(need, twice)
+    for kind, cover in (("melee", False), ("long", False), ("long", True)):
+        for a, b in ((False, False), (True, False), (False, True), (True, True)):
+            assert odds.d20_damage_chance(kind, cover, a, b) == d20_state.p_damage(
+                kind, cover, a, b
+            )
+    for d in range(-12, 13):
+        walked, counted = odds.skirmish_opposed(d), skirmish2d6_checks.opposed_odds(d)
+        assert (walked.success, walked.draw, walked.fail) == (
+            counted.success,
+            counted.draw,
+            counted.fail,
+        )
+        assert walked.advantage_at_least(3) == counted.advantage_at_least(3)
+        assert walked.advantage_at_least(5) == counted.advantage_at_least(5)
+    assert [odds.skirmish_recover(s) for s in range(-4, 8)] == [skirmish2d6_checks.recover_odds(s) for s in range(-4, 8)]  # fmt: skip
+    assert [odds.skirmish_charge_reach(r / 2) for r in range(73)] == [skirmish2d6_checks.charge_reach(r / 2) for r in range(73)]  # fmt: skip
