@@ -119,6 +119,21 @@ class _ChanceSource:
     def set_state(self, state: object) -> None:
         return None
 
+    def shuffle(self, deck: str, cards: Sequence[str], purpose: str) -> tuple[str, ...]:
+        """One hidden outcome: the pile keeps its order (see the module docstring)."""
+        self.log.append(Shuffle(purpose, deck, len(cards)))
+        return tuple(cards)
+
+    def _rolled(self, sides: int, result: int, purpose: str) -> int:
+        entry = Roll(purpose, sides, result)
+        self.rolls.append(entry)
+        self.log.append(entry)
+        return result
+
+    def _drawn(self, deck: str, card: str, purpose: str) -> str:
+        self.log.append(Draw(purpose, deck, card))
+        return card
+
 
 class _WalkSource(_ChanceSource):
     """Replays ``prefix`` (one choice per draw) and branches at the next draw."""
@@ -149,14 +164,7 @@ class _WalkSource(_ChanceSource):
         each = Fraction(1, sides)
         result = self._next(lambda: [(face, each) for face in range(1, sides + 1)])
         assert isinstance(result, int), f"the step drew differently on a re-run ({purpose})"
-        entry = Roll(purpose, sides, result)
-        self.rolls.append(entry)
-        self.log.append(entry)
-        return result
-
-    def shuffle(self, deck: str, cards: Sequence[str], purpose: str) -> tuple[str, ...]:
-        self.log.append(Shuffle(purpose, deck, len(cards)))
-        return tuple(cards)
+        return self._rolled(sides, result, purpose)
 
     def draw(self, deck: str, pile: Sequence[str], purpose: str) -> str:
         if not pile:
@@ -170,8 +178,7 @@ class _WalkSource(_ChanceSource):
 
         card = self._next(options)
         assert isinstance(card, str), f"the step drew differently on a re-run ({purpose})"
-        self.log.append(Draw(purpose, deck, card))
-        return card
+        return self._drawn(deck, card, purpose)
 
     def branch(self, options: Callable[[], list[tuple[object, Fraction]]]) -> object:
         """One branching choice of a compound draw (a pool, a re-roll loop)."""
@@ -179,33 +186,23 @@ class _WalkSource(_ChanceSource):
 
 
 class _ReplaySource(_ChanceSource):
-    """Gives the flat draws of one attempt exactly (for a re-roll loop's accepted attempt)."""
+    """Gives the flat draws of one attempt exactly (a re-roll loop's accepted attempt), logged
+    in the walk's own source."""
 
     def __init__(self, picks: Sequence[Pick], outer: _ChanceSource) -> None:
         super().__init__()
         self._picks = list(picks)
-        self._outer = outer
-
-    def _take(self) -> Pick:
-        return self._picks.pop(0)
+        self.rolls, self.log = outer.rolls, outer.log
 
     def roll(self, sides: int, purpose: str) -> int:
-        result = self._take()
+        result = self._picks.pop(0)
         assert isinstance(result, int)
-        entry = Roll(purpose, sides, result)
-        self._outer.rolls.append(entry)
-        self._outer.log.append(entry)
-        return result
-
-    def shuffle(self, deck: str, cards: Sequence[str], purpose: str) -> tuple[str, ...]:
-        self._outer.log.append(Shuffle(purpose, deck, len(cards)))
-        return tuple(cards)
+        return self._rolled(sides, result, purpose)
 
     def draw(self, deck: str, pile: Sequence[str], purpose: str) -> str:
-        card = self._take()
+        card = self._picks.pop(0)
         assert isinstance(card, str)
-        self._outer.log.append(Draw(purpose, deck, card))
-        return card
+        return self._drawn(deck, card, purpose)
 
 
 class _ScoreSource(_ChanceSource):
@@ -240,14 +237,7 @@ class _ScoreSource(_ChanceSource):
             result = 1  # the story is impossible; finish the step with any face
         else:
             self.probability *= Fraction(1, sides)
-        entry = Roll(purpose, sides, result)
-        self.rolls.append(entry)
-        self.log.append(entry)
-        return result
-
-    def shuffle(self, deck: str, cards: Sequence[str], purpose: str) -> tuple[str, ...]:
-        self.log.append(Shuffle(purpose, deck, len(cards)))
-        return tuple(cards)
+        return self._rolled(sides, result, purpose)
 
     def draw(self, deck: str, pile: Sequence[str], purpose: str) -> str:
         if not pile:
@@ -258,8 +248,7 @@ class _ScoreSource(_ChanceSource):
             card = pile[0]
         else:
             self.probability *= Fraction(list(pile).count(card), len(pile))
-        self.log.append(Draw(purpose, deck, card))
-        return card
+        return self._drawn(deck, card, purpose)
 
 
 # ------------------------------------------------------------------ compound draws
@@ -285,9 +274,7 @@ def roll_pool(
     pool = dice.branch(options)
     assert isinstance(pool, tuple)
     for k, face in enumerate(pool):
-        entry = Roll(purpose(k + 1), sides, int(face))
-        dice.rolls.append(entry)
-        dice.log.append(entry)
+        dice._rolled(sides, int(face), purpose(k + 1))
     return tuple(int(f) for f in pool)
 
 
