@@ -163,7 +163,8 @@ class _WalkSource(_ChanceSource):
             raise EngineError(f"a die needs at least one side, not {sides} ({purpose})")
         each = Fraction(1, sides)
         result = self._next(lambda: [(face, each) for face in range(1, sides + 1)])
-        assert isinstance(result, int), f"the step drew differently on a re-run ({purpose})"
+        if not isinstance(result, int) or not 1 <= result <= sides:
+            raise EngineError(f"{result!r} is not a result of a {sides}-sided die ({purpose})")
         return self._rolled(sides, result, purpose)
 
     def draw(self, deck: str, pile: Sequence[str], purpose: str) -> str:
@@ -177,8 +178,14 @@ class _WalkSource(_ChanceSource):
             return [(card, Fraction(n, len(pile))) for card, n in counts.items()]
 
         card = self._next(options)
-        assert isinstance(card, str), f"the step drew differently on a re-run ({purpose})"
+        if not isinstance(card, str) or card not in pile:
+            raise EngineError(f"{card!r} is not a card left in the {deck} pile ({purpose})")
         return self._drawn(deck, card, purpose)
+
+    @property
+    def used(self) -> int:
+        """Draws made so far."""
+        return self._at
 
     def branch(self, options: Callable[[], list[tuple[object, Fraction]]]) -> object:
         """One branching choice of a compound draw (a pool, a re-roll loop)."""
@@ -314,10 +321,13 @@ def reroll_until(
 
 # ------------------------------------------------------------------ the walk
 def _leaves(
-    run: Callable[[RandomSource], R], counter: _Counter, depth: int | None = None
+    run: Callable[[RandomSource], R],
+    counter: _Counter,
+    depth: int | None = None,
+    given: Sequence[Pick] = (),
 ) -> Iterator[Leaf[R]]:
     """Every leaf of the draws ``run`` makes, depth first, unmerged (see :func:`walk`)."""
-    stack: list[tuple[tuple[object, ...], Fraction]] = [((), Fraction(1))]
+    stack: list[tuple[tuple[object, ...], Fraction]] = [(tuple(given), Fraction(1))]
     while stack:
         prefix, probability = stack.pop()
         counter.tick()
@@ -328,6 +338,10 @@ def _leaves(
             for choice, p in reversed(branch.options):
                 stack.append(((*prefix, choice), probability * p))
             continue
+        if source.used < len(given):
+            raise ChanceMismatchError(
+                f"{counter.what} makes {source.used} draws, fewer than the {len(given)} given"
+            )
         draws = tuple(p for c in (*prefix, *source.settled) for p in _flat(c))
         yield Leaf(value, probability, draws)
 
@@ -338,6 +352,7 @@ def walk(
     limit: int = DEFAULT_LIMIT,
     what: str = "the step",
     depth: int | None = None,
+    given: Sequence[Pick] = (),
 ) -> Iterator[Leaf[R]]:
     """Stream every way the draws of ``run`` can fall (unmerged; the probabilities sum to 1).
     ``run`` must be pure apart from the source it is given; ``what`` names it in errors.
@@ -346,8 +361,12 @@ def walk(
     at its exact probability, with the step finished by the first face or card of every later
     draw (its value and draws say so). This is the exact distribution of whatever the first
     draws alone decide (a hit before its damage, the first card of a deck) when the whole
-    tree is too large to walk."""
-    return _leaves(run, _Counter(limit, what), depth)
+    tree is too large to walk.
+
+    With ``given`` (faces and cards of single rolls and draws, not of a pool or a re-roll
+    loop), the first draws are those: the leaves are the ways the rest can fall, at their
+    chances given the first ones (a replay that saw some dice; a hit already rolled)."""
+    return _leaves(run, _Counter(limit, what), depth, given)
 
 
 def outcomes_of(

@@ -381,3 +381,44 @@ def test_the_walked_odds_agree_with_the_counted_tables() -> None:
         assert walked.advantage_at_least(5) == counted.advantage_at_least(5)
     assert [odds.skirmish_recover(s) for s in range(-4, 8)] == [skirmish2d6_checks.recover_odds(s) for s in range(-4, 8)]  # fmt: skip
     assert [odds.skirmish_charge_reach(r / 2) for r in range(73)] == [skirmish2d6_checks.charge_reach(r / 2) for r in range(73)]  # fmt: skip
+
+
+def test_given_draws_condition_the_walk() -> None:
+    rest = {lf.value: lf.probability for lf in walk(_two_d6, given=[6])}
+    assert rest == {t: Fraction(1, 6) for t in range(7, 13)}
+    with pytest.raises(EngineError, match="not a result of a 6-sided die"):
+        list(walk(_two_d6, given=[7]))
+    with pytest.raises(ChanceMismatchError, match="fewer than the 3 given"):
+        list(walk(_two_d6, given=[1, 2, 3]))
+
+
+def test_t003_07_d20_morale_after_the_fourth_loss_of_six() -> None:
+    """T003-07: a weaker or equal side's morale d20: pass 1/2, retreat 9/20, defeated 1/20; the
+    morale dice that follow a wounding hit (attack 6, defence 1) on the fourth loss of six
+    (T003-14), walked through the real attack."""
+    from dataclasses import replace
+
+    from engine.model import UnitStatus
+    from tests.d20.test_rules_builders import battle, enemy, hero, ruleset, start
+
+    units = [hero("h1", "B6", power=1)] + [
+        enemy(f"e{i}", f"{'BCDEFG'[i]}{5 if i == 0 else 1}") for i in range(6)
+    ]
+    state = start(battle(units))
+    for i in range(1, 4):
+        state = state.with_unit(replace(state.unit(f"e{i}"), status=UnitStatus.FALLEN))
+    attack = Action("attack", "h1", target_id="e0")
+    leaves = list(walk(lambda d: ruleset().apply(state, attack, d), given=[6, 1]))
+    assert sum(lf.probability for lf in leaves) == 1
+
+    def first_morale(leaf) -> str:  # type: ignore[no-untyped-def]
+        return next(e.get("result") for e in leaf.value.events if e.type == "morale")
+
+    shares: dict[str, Fraction] = {}
+    for leaf in leaves:
+        shares[first_morale(leaf)] = shares.get(first_morale(leaf), Fraction(0)) + leaf.probability
+    assert shares == {
+        "pass": Fraction(1, 2),
+        "retreat": Fraction(9, 20),
+        "defeated": Fraction(1, 20),
+    }
