@@ -205,9 +205,9 @@ def test_a_step_without_draws_has_one_outcome_and_a_decision_is_not_a_chance_ste
     with pytest.raises(EngineError, match="not a chance step"):
         ruleset.chance_outcomes(after)
     passing = Action(ActionKind.PASS, side=ruleset.pending(after).side)
-    if not ruleset.validate(after, passing):
-        (only,) = ruleset.chance_outcomes(after, passing)
-        assert only[1] == 1 and only[0].draws == ((),)
+    assert not ruleset.validate(after, passing)
+    (only,) = ruleset.chance_outcomes(after, passing)
+    assert only[1] == 1 and only[0].draws == ((),)
 
 
 # ------------------------------------------------------- RULES.md's derived odds, from apply
