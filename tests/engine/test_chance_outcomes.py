@@ -251,6 +251,9 @@ def test_t001a_01_strike_oracle_pool_shows_a_face(n: int, exact: Fraction) -> No
     assert sum(p for _, p in outcomes) == 1
     assert chance_of(outcomes, lambda o: 6 in rules_of(o.state).pool("A")) == exact
     assert chance_of(outcomes, lambda o: len(rules_of(o.state).pool("A")) == n) == 1
+    for result, _ in outcomes[:: max(1, len(outcomes) // 20)]:  # a pool replays die by die
+        again = _replayed(RULESET, state, Action(ActionKind.CHANCE), result.draws[0])
+        assert (again.state, again.events) == (result.state, result.events)
 
 
 def test_t001b_01_and_04_skirmish_opposed_hit_with_a_sword() -> None:
