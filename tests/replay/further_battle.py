@@ -41,7 +41,7 @@ def render_and_replay(name: str, tmp_path_factory: pytest.TempPathFactory) -> di
     scenario, seed, extra = BATTLES[name]
     folder = tmp_path_factory.mktemp(name)
     args = ["footage", scenario, "--seed", str(seed), "--out", str(folder), "--name", name]
-    args += ["--fps", "10", "--dice", "tray", "--quiet", *extra]
+    args += ["--fps", "7", "--dice", "tray", "--quiet", *extra]
     assert main(args) == 0
     out = folder / "replay"
     video = str(folder / f"{name}.mp4")
