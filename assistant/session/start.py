@@ -403,7 +403,7 @@ def _play(
                     frames,
                     reader,
                     game,
-                    hub=hub,
+                    hub=hub if opts.serve else None,  # nobody to show the frames to
                     recorder=recorder if is_camera else None,
                     log_event=recorder.log_event,
                     logged=logged,

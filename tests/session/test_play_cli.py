@@ -110,6 +110,8 @@ def test_play_declarations_profile_and_the_default_folder(
     profile = tmp_path / "table.json"
     save_profile(fit_profile(str(clips / "short.mp4"), 24, 24), profile)
     monkeypatch.chdir(tmp_path)
+    drawn: list[float] = []
+    monkeypatch.setattr(TableReader, "topdown_jpeg", lambda self, frame: drawn.append(frame.t))
     code, out, err = soloscope(
         capsys,
         "play", "--source", clips / "short.mp4", "--scenario", SCENARIO, "--seed", 3,
@@ -118,6 +120,7 @@ def test_play_declarations_profile_and_the_default_folder(
     )  # fmt: skip
     assert code == 0, err
     assert "The table page" not in out
+    assert drawn == []  # no page, so no top-down pictures drawn for it
     (run,) = (tmp_path / "runs").glob(f"*-{SCENARIO}")
     said = _said(run)
     assert "Declared: Crossbow Ivy moves and shoots Goblin Stabber." in said
