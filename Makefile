@@ -9,7 +9,7 @@ RUNTIME_DEBS := espeak-ng
 # Debian's Chromium is the browser the web-page tests drive through Playwright.
 TEST_DEBS := $(RUNTIME_DEBS) chromium fonts-dejavu-core
 
-.PHONY: demo test bench lint format train-dice sysdeps-runtime sysdeps-test clean
+.PHONY: demo test bench golden lint format train-dice sysdeps-runtime sysdeps-test clean
 
 demo: sysdeps-runtime $(STAMP)
 	$(PY) -m assistant.cli demo
@@ -23,6 +23,11 @@ test: sysdeps-test $(STAMP)
 # Every script in benchmarks/ (a rule system's benchmark is a new file there, nothing else).
 bench: sysdeps-runtime $(STAMP)
 	@set -e; for script in benchmarks/*.py; do echo "== $$script"; $(PY) $$script; done
+
+# The golden guard (issue 25): all 240 bundled battles of `soloscope simulate` byte for byte
+# (make test checks seeds 1-2 of each; make bench runs this script too).
+golden: $(STAMP)
+	$(PY) benchmarks/golden_simulate.py --check
 
 # Retrain the dice reader's two small nets (vision/dice/models, committed): installs PyTorch's
 # CPU build (the 2.13.0 wheel in /opt/wheels on the project's machines) and onnx into .venv for
