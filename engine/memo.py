@@ -16,6 +16,8 @@ T = TypeVar("T")
 
 #: Searches remembered before the memo is emptied.
 MEMO_SIZE = 1024
+#: States whose own answers are remembered before those are emptied.
+STATE_SLOTS = 64
 
 
 class BoardMemo:
@@ -28,6 +30,8 @@ class BoardMemo:
         """The terrain the remembered results were computed on (kept alive, so identity holds)."""
         self.terrain_shapes: Any = None
         """That terrain's geometry, built once (see ``engine.board.terrain_geometry``)."""
+        self._of_terrain: dict[tuple[object, ...], Any] = {}
+        self._states: dict[int, tuple[object, dict[tuple[object, ...], Any]]] = {}
 
     def __len__(self) -> int:
         return len(self._results)
@@ -37,6 +41,8 @@ class BoardMemo:
         self._results.clear()
         self.terrain = None
         self.terrain_shapes = None
+        self._of_terrain.clear()
+        self._states.clear()
 
     def for_terrain(self, terrain: object) -> BoardMemo:
         """The memo, emptied first if it was filled on another terrain."""
@@ -56,3 +62,26 @@ class BoardMemo:
             self._results.clear()
         self._results[key] = value
         return value
+
+    def of_terrain(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
+        """The remembered answer about the memo's terrain for ``key`` (kept until the terrain
+        changes, never emptied for size), or ``compute()`` remembered under it."""
+        try:
+            return cast(T, self._of_terrain[key])
+        except KeyError:
+            pass
+        value = compute()
+        self._of_terrain[key] = value
+        return value
+
+    def answers_for(self, state: object) -> dict[tuple[object, ...], Any]:
+        """The answers remembered for one state object (a state never changes, so they hold).
+        The state is kept alive while its answers are, so its identity cannot be reused."""
+        found = self._states.get(id(state))
+        if found is not None and found[0] is state:
+            return found[1]
+        if len(self._states) >= STATE_SLOTS:
+            self._states.clear()
+        answers: dict[tuple[object, ...], Any] = {}
+        self._states[id(state)] = (state, answers)
+        return answers

@@ -15,7 +15,6 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from functools import lru_cache
 
 import shapely
 from shapely.geometry import Polygon
@@ -175,20 +174,24 @@ def visible(state: GameState, viewer: Unit, target: Unit, at: Point | None = Non
     )
 
 
-@lru_cache(maxsize=64)
-def _cover_areas(terrain: tuple[object, ...]) -> tuple[CoverArea, ...]:
+def _cover_areas(state: GameState) -> tuple[CoverArea, ...]:
+    """The terrain's cover areas, built once per terrain in the game's memo."""
+    return board_memo(state).of_terrain(("d20-cover-areas",), lambda: _build_cover_areas(state))
+
+
+def _build_cover_areas(state: GameState) -> tuple[CoverArea, ...]:
     out = []
-    for piece in terrain:
+    for piece in state.terrain:
         cover = getattr(piece, "cover", "none")
         if cover != "none":
-            out.append(CoverArea(piece.name, Polygon(piece.polygon), Cover(cover)))  # type: ignore[attr-defined]
+            out.append(CoverArea(piece.name, Polygon(piece.polygon), Cover(cover)))
     return tuple(out)
 
 
 def in_cover(state: GameState, target: Unit, shooter: Point, at: Point | None = None) -> bool:
     """Whether the target (standing at ``at``) is in cover from a shot from ``shooter``."""
     spot = target.position if at is None else at
-    areas = _cover_areas(state.terrain)
+    areas = _cover_areas(state)
     if not areas:
         return False
     return board_memo(state).remember(
@@ -200,7 +203,7 @@ def in_cover(state: GameState, target: Unit, shooter: Point, at: Point | None = 
 def cover_word(state: GameState, target: Unit, shooter: Point) -> str:
     """The best cover ("none", "soft", "hard") the target has from a shot from ``shooter``
     (any of it makes a ranged attack need 16+, D003-16)."""
-    areas = _cover_areas(state.terrain)
+    areas = _cover_areas(state)
     return (
         cover_between(shooter, target.position, target.radius_in, areas)[0].value
         if areas

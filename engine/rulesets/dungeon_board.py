@@ -99,11 +99,6 @@ def label(unit: Unit) -> str:
     return f"{card_of(unit).title}{where}"
 
 
-_LAST_BOARD: list[tuple[object, object, object, Board] | None] = [None]
-"""The board built last with the objects it was built from (one slot for the whole process:
-the same state is asked for its board many times in a row)."""
-
-
 @dataclass(frozen=True)
 class Board:
     """One moment of the board: the grid, the walls and who stands where."""
@@ -117,10 +112,11 @@ class Board:
     def of(cls, state: GameState) -> Board:
         """The board of a state (remembered in the game's memo for the same tuple of units and
         walls: a controller, validate and apply ask for it many times per step)."""
+        answers = state.memo.answers_for(state)
+        found: Board | None = answers.get(("dungeon-board",))
+        if found is not None:
+            return found  # asked of this state before
         units, walls, grid = state.units, rules_of(state).walls, state.table.grid
-        last = _LAST_BOARD[0]
-        if last is not None and last[0] is units and last[1] is walls and last[2] is grid:
-            return last[3]  # the board asked for last (held here, so the objects are alive)
         key = ("dungeon-board", id(units), id(walls))
         kept = state.memo.remember(key, lambda: (units, walls, cls._build(state)))
         board = (
@@ -128,7 +124,7 @@ class Board:
             if kept[0] is units and kept[1] is walls and kept[2].grid is grid
             else cls._build(state)  # other objects once had those ids: not the same board
         )
-        _LAST_BOARD[0] = (units, walls, grid, board)
+        answers[("dungeon-board",)] = board
         return board
 
     @classmethod

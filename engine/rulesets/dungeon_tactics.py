@@ -11,7 +11,6 @@ import math
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 
 from engine.actions import Action, Order
 from engine.chance import reroll_until
@@ -79,13 +78,15 @@ def _centres(state: GameState, cells: list[Cell]) -> list[tuple[float, float]]:
     return [grid.centre(c) for c in cells]
 
 
-def walking_distances(board: Board, goal: Cell) -> Mapping[Cell, int]:
+def walking_distances(state: GameState, board: Board, goal: Cell) -> Mapping[Cell, int]:
     """Steps from every open square to ``goal`` around the walls (figures ignored: they move);
-    remembered per board shape, walls and goal (do not change the mapping)."""
-    return _walking(board.grid, board.walls, goal)
+    remembered in the game's memo per board shape, walls and goal (do not change the mapping)."""
+    return state.memo.remember(
+        ("dungeon-walking", board.grid, board.walls, goal),
+        lambda: _walking(board.grid, board.walls, goal),
+    )
 
 
-@lru_cache(maxsize=4096)
 def _walking(grid: Grid, walls: frozenset[Cell], goal: Cell) -> Mapping[Cell, int]:
     board = Board(grid, walls, {})
     dist = {goal: 0}
@@ -189,7 +190,7 @@ def plan_order(
     ``goal``. ``extra`` adds other strikes (a heal) from a square."""
     board = Board.of(state)
     routes = board.reachable(unit)
-    far = walking_distances(board, cell_of(goal)) if goal is not None else {}
+    far = walking_distances(state, board, cell_of(goal)) if goal is not None else {}
     start = cell_of(unit)
     best_key: tuple[float, ...] | None = None
     best: tuple[Cell, list[Strike]] = (start, [])

@@ -17,6 +17,7 @@ from typing import Any
 
 import shapely
 
+from engine.board import board_memo
 from engine.geometry.grid import Cell, Grid, chebyshev, grid_line
 from engine.model import GameState, TerrainPiece, Unit
 from engine.rulesets.firefight_lite_state import COVER_FIGURES, HOSTILE_NEUTRALS, FFCard
@@ -94,34 +95,16 @@ def _squares(grid: Grid, terrain: tuple[TerrainPiece, ...]) -> Squares:
 
 
 def squares(state: GameState) -> Squares:
-    """The terrain's squares, computed once per terrain."""
+    """The terrain's squares, computed once per terrain in the game's memo."""
     cache = per_state(state)
     found: Squares | None = cache.get(("squares",))
     if found is None:
-        terrain = state.terrain
-        known = _BY_TERRAIN.get(id(terrain))
-        if known is not None and known[0] is terrain and known[1] is state.table.grid:
-            found = known[2]
-        else:
-            found = _squares_of(grid_of(state), terrain)
-            if len(_BY_TERRAIN) >= 32:
-                _BY_TERRAIN.clear()
-            _BY_TERRAIN[id(terrain)] = (terrain, state.table.grid, found)
+        grid = grid_of(state)
+        found = board_memo(state).of_terrain(
+            ("ff-squares", grid), lambda: _squares(grid, state.terrain)
+        )
         cache[("squares",)] = found
     return found
-
-
-_BY_TERRAIN: dict[int, tuple[object, object, Squares]] = {}
-"""The squares of the terrain tuples seen lately, by identity (the states of one game share
-their terrain tuple: no hashing of its polygons for each new state). Each entry keeps its
-terrain and grid alive, so an identity match is the same terrain."""
-
-
-@lru_cache(maxsize=32)
-def _squares_of(grid: Grid, terrain: tuple[TerrainPiece, ...]) -> Squares:
-    """The squares of a terrain (a pure function of it: games on the same table share them,
-    with their remembered sight lines and covers)."""
-    return _squares(grid, terrain)
 
 
 def cell(unit: Unit) -> Cell:
@@ -219,12 +202,9 @@ def figures_clear(
 
 
 def per_state(state: GameState) -> dict[tuple[object, ...], Any]:
-    """Answers remembered for this one state (states are never changed, so they hold)."""
-    found: dict[tuple[object, ...], Any] | None = state.__dict__.get("_ff_answers")
-    if found is None:
-        found = {}
-        state.__dict__["_ff_answers"] = found
-    return found
+    """Answers remembered for this one state (states are never changed, so they hold), in the
+    game's memo."""
+    return state.memo.answers_for(state)
 
 
 def _hostile_cells(state: GameState, viewer: Unit) -> frozenset[Cell]:

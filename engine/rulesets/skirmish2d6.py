@@ -156,19 +156,14 @@ class SkirmishRuleset(RulesetBase):
         )
 
     # --------------------------------------------------------------------------- sequence
-    def __init__(self) -> None:
-        self._last_pending: tuple[GameState, Pending] | None = None
-        self._last_check: tuple[GameState, Action, tuple[str, ...]] | None = None
-
     def pending(self, state: GameState) -> Pending:
-        """See the module docstring for the order of the decision points (the last answer is
-        kept for the same state object: the runner, the AI and ``apply`` all ask)."""
-        last = self._last_pending
-        if last is not None and last[0] is state:
-            return last[1]
-        answer = self._pending(state)
-        self._last_pending = (state, answer)
-        return answer
+        """See the module docstring for the order of the decision points (the answer is kept
+        in the game's memo for the state object: the runner, the AI and ``apply`` all ask)."""
+        answers = state.memo.answers_for(state)
+        found: Pending | None = answers.get(("skirmish-pending",))
+        if found is None:
+            found = answers[("skirmish-pending",)] = self._pending(state)
+        return found
 
     def _pending(self, state: GameState) -> Pending:
         if state.winner is not None:
@@ -207,13 +202,14 @@ class SkirmishRuleset(RulesetBase):
 
     # ------------------------------------------------------------------------- legality
     def validate(self, state: GameState, action: Action) -> list[str]:
-        """Plain sentences; empty when legal (the last answer is kept for the same state
-        object and action: the runner checks a planned action, then ``apply`` checks it)."""
-        last = self._last_check
-        if last is not None and last[0] is state and last[1] == action:
-            return list(last[2])
+        """Plain sentences; empty when legal (the last answer for a state object is kept in
+        the game's memo: the runner checks a planned action, then ``apply`` checks it)."""
+        answers = state.memo.answers_for(state)
+        last: tuple[Action, tuple[str, ...]] | None = answers.get(("skirmish-check",))
+        if last is not None and last[0] == action:
+            return list(last[1])
         problems = self._validate(state, action)
-        self._last_check = (state, action, tuple(problems))
+        answers[("skirmish-check",)] = (action, tuple(problems))
         return problems
 
     def _validate(self, state: GameState, action: Action) -> list[str]:

@@ -226,11 +226,12 @@ def sight_blocked_by(state: GameState, viewer: Unit, target: Unit) -> tuple[str,
 # ------------------------------------------------------------------------------- movement
 def _field(state: GameState, unit: Unit) -> tuple[Field, tuple[str, ...]]:
     """What the unit's base must avoid (every other base, impassable terrain, the table's
-    edges; no difficult ground in these rules), and the obstacles' names. The last answer is
-    kept for the same state object and unit (the AI plans, the rules check, then apply)."""
-    last = _LAST_FIELD[0]
-    if last is not None and last[0] is state and last[1] == unit.id:
-        return last[2], last[3]
+    edges; no difficult ground in these rules), and the obstacles' names, remembered in the
+    game's memo for the state object and unit (the AI plans, the rules check, then apply)."""
+    answers = state.memo.answers_for(state)
+    found: tuple[Field, tuple[str, ...]] | None = answers.get(("skirmish-field", unit.id))
+    if found is not None:
+        return found
     pieces = _pieces(state)
     others = [u for u in state.units if u.on_table and u.id != unit.id]
     field = Field(
@@ -241,11 +242,8 @@ def _field(state: GameState, unit: Unit) -> tuple[Field, tuple[str, ...]]:
         state.table.depth_in,
     )
     names = tuple(u.name for u in others) + pieces.solid_names
-    _LAST_FIELD[0] = (state, unit.id, field, names)
+    answers[("skirmish-field", unit.id)] = (field, names)
     return field, names
-
-
-_LAST_FIELD: list[tuple[GameState, str, Field, tuple[str, ...]] | None] = [None]
 
 
 def path_length_in(path: Sequence[Point]) -> float:

@@ -4,6 +4,7 @@ searches, gives the same events as one from a cold start; another game's memo is
 
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
 
 from engine.board import clear_board_memo
@@ -50,3 +51,46 @@ def test_the_memo_is_not_part_of_the_state() -> None:
     _, _, b = _start("ford-at-dawn")
     assert a == b and hash(a) == hash(b) and a.memo is not b.memo
     assert "memo=" not in repr(a)
+
+
+def _module_caches(path: Path) -> list[str]:
+    """Module-level names bound to an empty (or one-``None``) list, dict or set literal, or
+    decorated as a cache, in one engine source file, outside the registries of the catalogue."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out = []
+    for node in tree.body:
+        value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+        target = node.targets[0] if isinstance(node, ast.Assign) else getattr(node, "target", None)
+        empty = (isinstance(value, ast.Dict) and not value.keys) or (
+            isinstance(value, ast.List | ast.Set)
+            and all(isinstance(e, ast.Constant) and e.value is None for e in value.elts)
+        )
+        if empty and isinstance(target, ast.Name):
+            out.append(f"{path.name}: {target.id}")
+    return out
+
+
+def test_no_module_level_cache_holds_game_state() -> None:
+    """Answers about a game live in its memo only (issue 25): no module global is a slot or a
+    table filled as games are played (the catalogue's registries excepted)."""
+    engine = Path(__file__).resolve().parents[2] / "engine"
+    found = [
+        hit
+        for path in sorted(engine.rglob("*.py"))
+        if path.name != "catalogue.py"
+        for hit in _module_caches(path)
+    ]
+    assert found == []
+
+
+def test_rulesets_and_states_stay_unwritten_after_play() -> None:
+    """A ruleset object keeps nothing of a game, and no answer is written into a frozen state."""
+    for name in ("bosworth-street", "skirmish-cairns", "dungeon-crawl", "d20-basic-battle"):
+        scenario, ruleset, state = _start(name)
+        before = dict(vars(ruleset))
+        record = play_battle(state, ruleset, controllers_for(scenario), SeededDice(3))
+        for s in (state, record.final):
+            assert set(vars(s)) <= {f.name for f in fields(s)} | {"_hash"}, name
+        assert vars(ruleset) == before, name
