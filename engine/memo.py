@@ -32,6 +32,7 @@ class BoardMemo:
         """That terrain's geometry, built once (see ``engine.board.terrain_geometry``)."""
         self._of_terrain: dict[tuple[object, ...], Any] = {}
         self._states: dict[int, tuple[object, dict[tuple[object, ...], Any]]] = {}
+        self._last_state: tuple[object, dict[tuple[object, ...], Any]] = (None, {})
 
     def __len__(self) -> int:
         return len(self._results)
@@ -43,6 +44,7 @@ class BoardMemo:
         self.terrain_shapes = None
         self._of_terrain.clear()
         self._states.clear()
+        self._last_state = (None, {})
 
     def for_terrain(self, terrain: object) -> BoardMemo:
         """The memo, emptied first if it was filled on another terrain."""
@@ -77,11 +79,14 @@ class BoardMemo:
     def answers_for(self, state: object) -> dict[tuple[object, ...], Any]:
         """The answers remembered for one state object (a state never changes, so they hold).
         The state is kept alive while its answers are, so its identity cannot be reused."""
+        last = self._last_state
+        if last[0] is state:
+            return last[1]
         found = self._states.get(id(state))
-        if found is not None and found[0] is state:
-            return found[1]
-        if len(self._states) >= STATE_SLOTS:
-            self._states.clear()
-        answers: dict[tuple[object, ...], Any] = {}
-        self._states[id(state)] = (state, answers)
-        return answers
+        if found is None or found[0] is not state:
+            if len(self._states) >= STATE_SLOTS:
+                self._states.clear()
+            found = (state, {})
+            self._states[id(state)] = found
+        self._last_state = found
+        return found[1]
