@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from engine.actions import Action, Order
+from engine.board import board_memo
 from engine.chance import reroll_until
 from engine.dice import RandomSource
 from engine.geometry.grid import Cell, Grid, chebyshev
@@ -81,7 +82,7 @@ def _centres(state: GameState, cells: list[Cell]) -> list[tuple[float, float]]:
 def walking_distances(state: GameState, board: Board, goal: Cell) -> Mapping[Cell, int]:
     """Steps from every open square to ``goal`` around the walls (figures ignored: they move);
     remembered in the game's memo per board shape, walls and goal (do not change the mapping)."""
-    return state.memo.remember(
+    return board_memo(state).of_terrain(
         ("dungeon-walking", board.grid, board.walls, goal),
         lambda: _walking(board.grid, board.walls, goal),
     )
