@@ -31,7 +31,7 @@ from engine.actions import Order
 from engine.dice import RandomSource, SeededDice
 from engine.model import GameState, Role
 from engine.protocols import Controller, ControllerBase, Pending, Ruleset
-from engine.rulesets.narrative_tactics import clear_memo
+from engine.rulesets.narrative.tactics import clear_memo
 from engine.runner import controllers_for, play_battle
 
 

@@ -62,7 +62,7 @@ BUILTIN_RULESETS: tuple[RulesetEntry, ...] = (
         "narrative",
         "Solo Narrative Minis Ruleset",
         "Solo Narrative Minis Ruleset",
-        "engine.rulesets.narrative",
+        "engine.rulesets.narrative.ruleset",
     ),
     RulesetEntry(
         "skirmish2d6",

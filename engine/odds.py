@@ -38,7 +38,7 @@ def narrative_modifier_error(name: str, value: int) -> str | None:
 def narrative_wound_chance(attack: int, defence: int, moved: bool = False) -> Fraction:
     """Seed 000: the chance that one attack wounds (RULES §2.g): the attack's d6 through the
     ruleset's ``wound_roll``."""
-    from engine.rulesets.narrative_resolve import wound_roll
+    from engine.rulesets.narrative.resolve import wound_roll
 
     delta = attack - defence - (1 if moved else 0)
     wounds = outcomes_of(lambda dice: wound_roll(dice.roll(6, "attack"), delta))

@@ -41,8 +41,8 @@ from engine.odds import (
 )
 from engine.protocols import PendingKind, Ruleset
 from engine.rulesets.firefight_lite_state import FROSTY
-from engine.rulesets.narrative_board import card_of, gap_between, sight_between
-from engine.rulesets.narrative_state import (
+from engine.rulesets.narrative.board import card_of, gap_between, sight_between
+from engine.rulesets.narrative.state import (
     bonus_move_for,
     card_host,
     carrying,

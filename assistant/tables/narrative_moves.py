@@ -15,9 +15,9 @@ from engine.errors import EngineError
 from engine.geometry import Edge, Point, bearing_deg, check_path, find_path, wrap180
 from engine.model import GameState, Unit
 from engine.protocols import Ruleset
-from engine.rulesets.narrative_board import card_of, contacting_enemies, move_area, move_patterns
-from engine.rulesets.narrative_state import bonus_move_for, carrying, is_routing
-from engine.rulesets.narrative_tactics import carry_route, objective_next_to
+from engine.rulesets.narrative.board import card_of, contacting_enemies, move_area, move_patterns
+from engine.rulesets.narrative.state import bonus_move_for, carrying, is_routing
+from engine.rulesets.narrative.tactics import carry_route, objective_next_to
 
 
 def move_allowance_in(state: GameState, unit: Unit) -> float:

@@ -21,7 +21,7 @@ from engine.geometry import (
 )
 from engine.model import GameState, Unit
 from engine.protocols import ControllerBase, Pending, Ruleset, register_controller
-from engine.rulesets.narrative_board import (
+from engine.rulesets.narrative.board import (
     OBJECTIVE_REACH_IN,
     can_shoot_from,
     card_of,
@@ -34,9 +34,9 @@ from engine.rulesets.narrative_board import (
     nearest_key,
     p_wound,
 )
-from engine.rulesets.narrative_checks import edge_roll_detail
-from engine.rulesets.narrative_state import carrying, is_routing
-from engine.rulesets.narrative_tactics import (
+from engine.rulesets.narrative.legality import edge_roll_detail
+from engine.rulesets.narrative.state import carrying, is_routing
+from engine.rulesets.narrative.tactics import (
     contact_path,
     firing_position,
     loose_objectives,

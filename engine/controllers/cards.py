@@ -33,7 +33,7 @@ from engine.protocols import (
 from engine.rulesets.firefight_lite_board import card, hostiles_of, sees
 from engine.rulesets.firefight_lite_deck import card_name
 from engine.rulesets.firefight_lite_state import DECK, NAME
-from engine.rulesets.narrative_cards import CARD_AI
+from engine.rulesets.narrative.cards import CARD_AI
 from engine.scenario import cell_name
 
 CONTROLLER = CARD_AI

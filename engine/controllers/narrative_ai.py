@@ -23,7 +23,7 @@ from engine.geometry import (
 )
 from engine.model import GameState, Objective, Unit
 from engine.protocols import ControllerBase, Pending, Ruleset, register_controller
-from engine.rulesets.narrative_board import (
+from engine.rulesets.narrative.board import (
     OBJECTIVE_REACH_IN,
     can_shoot_from,
     card_of,
@@ -37,9 +37,9 @@ from engine.rulesets.narrative_board import (
     move_toward,
     sight_between,
 )
-from engine.rulesets.narrative_checks import edge_roll_detail
-from engine.rulesets.narrative_state import carrying, in_bonus, is_routing, rules_of
-from engine.rulesets.narrative_tactics import (
+from engine.rulesets.narrative.legality import edge_roll_detail
+from engine.rulesets.narrative.state import carrying, in_bonus, is_routing, rules_of
+from engine.rulesets.narrative.tactics import (
     clockwise_from_heading,
     contact_path,
     d6_pick,

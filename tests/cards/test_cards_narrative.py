@@ -20,11 +20,11 @@ from engine.controllers.cards import CardsAI
 from engine.dice import ScriptedDice, SeededDice
 from engine.model import GameState, UnitStatus
 from engine.protocols import PendingKind
-from engine.rulesets import narrative_cards_events as ev
 from engine.rulesets.firefight_lite_deck import FULL_DECK
 from engine.rulesets.firefight_lite_state import DECK, FROSTY
-from engine.rulesets.narrative import NarrativeRuleset
-from engine.rulesets.narrative_state import card_host, rules_of, with_rules
+from engine.rulesets.narrative import events as ev
+from engine.rulesets.narrative.ruleset import NarrativeRuleset
+from engine.rulesets.narrative.state import card_host, rules_of, with_rules
 from engine.scenario import Scenario, ScenarioError
 from tests.engine.builders import AI, HUMANS, scenario, unit, wall
 

@@ -15,8 +15,8 @@ from engine.actions import Action, ActionKind, Event, EventType
 from engine.dice import ScriptedDice
 from engine.model import GameState
 from engine.protocols import Outcome, PendingKind
-from engine.rulesets.narrative import NarrativeRuleset
-from engine.rulesets.narrative_state import with_rules
+from engine.rulesets.narrative.ruleset import NarrativeRuleset
+from engine.rulesets.narrative.state import with_rules
 from engine.scenario import Scenario
 
 AI = "AI"

@@ -17,8 +17,8 @@ from engine.dice import ScriptedDice
 from engine.errors import EngineError
 from engine.geometry import Grid, Table
 from engine.protocols import PendingKind
-from engine.rulesets.narrative import NarrativeRuleset
-from engine.rulesets.narrative_state import with_rules
+from engine.rulesets.narrative.ruleset import NarrativeRuleset
+from engine.rulesets.narrative.state import with_rules
 from engine.runner import controllers_for
 from engine.scenario import ScenarioError, cell_name, parse_cell, parse_scenario
 

@@ -14,9 +14,9 @@ from engine.dice import ScriptedDice
 from engine.geometry import advance, point_gap_in
 from engine.model import GameState
 from engine.protocols import PendingKind, find_controller
-from engine.rulesets.narrative import NarrativeRuleset
-from engine.rulesets.narrative_board import gap_between
-from engine.rulesets.narrative_state import carrying, with_carrying, with_rules
+from engine.rulesets.narrative.board import gap_between
+from engine.rulesets.narrative.ruleset import NarrativeRuleset
+from engine.rulesets.narrative.state import carrying, with_carrying, with_rules
 
 
 def decide(ruleset: NarrativeRuleset, state: GameState, uid: str = "a", rolls=()) -> Order:

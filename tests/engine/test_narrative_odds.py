@@ -15,8 +15,8 @@ from engine.dice import ScriptedDice
 from engine.geometry import Edge
 from engine.model import UnitStatus
 from engine.odds import narrative_wound_chance
-from engine.rulesets.narrative import rout_threshold
-from engine.rulesets.narrative_state import rules_of
+from engine.rulesets.narrative.ruleset import rout_threshold
+from engine.rulesets.narrative.state import rules_of
 
 # RULES §2.g / T000-01: P(wound) for delta = ATK - DEF = -3..+3.
 WOUND_TABLE = {

@@ -16,8 +16,8 @@ from engine.actions import Action, ActionKind, EventType, IllegalActionError
 from engine.dice import ScriptedDice
 from engine.model import GameState, UnitStatus
 from engine.protocols import PendingKind
-from engine.rulesets.narrative import NarrativeRuleset
-from engine.rulesets.narrative_state import carrying, rules_of, with_carrying, with_rules
+from engine.rulesets.narrative.ruleset import NarrativeRuleset
+from engine.rulesets.narrative.state import carrying, rules_of, with_carrying, with_rules
 
 
 def pivot(uid: str, heading: float = 90.0) -> Action:

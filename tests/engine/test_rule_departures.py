@@ -25,8 +25,8 @@ from engine.dice import ScriptedDice, SeededDice
 from engine.geometry import bearing_deg, within_in
 from engine.model import UnitStatus
 from engine.protocols import PendingKind, find_controller
-from engine.rulesets.narrative_board import contacting_enemies, gap_between
-from engine.rulesets.narrative_state import rules_of, with_rules
+from engine.rulesets.narrative.board import contacting_enemies, gap_between
+from engine.rulesets.narrative.state import rules_of, with_rules
 
 
 def ai_order(ruleset, state, uid: str = "a", rolls=()):  # type: ignore[no-untyped-def]

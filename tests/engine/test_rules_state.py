@@ -17,8 +17,8 @@ from engine.dice import SeededDice
 from engine.errors import EngineError
 from engine.model import GameState, RulesState, Unit
 from engine.protocols import register_ruleset, unregister_ruleset
-from engine.rulesets.narrative import NarrativeRuleset
-from engine.rulesets.narrative_state import (
+from engine.rulesets.narrative.ruleset import NarrativeRuleset
+from engine.rulesets.narrative.state import (
     NarrativeState,
     NarrativeUnit,
     carrying,

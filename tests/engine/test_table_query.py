@@ -19,8 +19,8 @@ from engine.geometry import Edge
 from engine.model import GameState
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase
 from engine.query import BoardQuery, TableQuery, nearest_first
-from engine.rulesets.narrative import NarrativeRuleset
-from engine.rulesets.narrative_state import with_rules
+from engine.rulesets.narrative.ruleset import NarrativeRuleset
+from engine.rulesets.narrative.state import with_rules
 from engine.runner import controllers_for, play_battle
 
 

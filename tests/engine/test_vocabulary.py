@@ -108,7 +108,7 @@ def test_the_narrative_ruleset_declares_its_kinds_and_refuses_others() -> None:
         "move_into_melee",
         "continue_melee",
         "flee",
-        # The card AI's, in a battle it commands (engine.rulesets.narrative_cards).
+        # The card AI's, in a battle it commands (engine.rulesets.narrative.cards).
         "overwatch",
         "react_fire",
         "react_evade",

@@ -19,7 +19,7 @@ from assistant.scenarios import load_game
 from assistant.session.game import Expectation, expectation
 from engine.dice import SeededDice
 from engine.protocols import PendingKind, find_controller
-from engine.rulesets.narrative_state import with_rules
+from engine.rulesets.narrative.state import with_rules
 from vision.render.clip import write_clip
 from vision.render.effects import Effects
 from vision.render.sequence import Action, HandLeave, Lift, Place, Wait, render_sequence

@@ -103,7 +103,7 @@ def test_odds_loads_the_one_ruleset_it_is_asked_about():
         if m.startswith(("engine.rulesets.", "assistant.tables.")) and m.count(".") == 2
     }
     # The narrative rules host the card AI with firefight-lite's deck, events and reactions
-    # (engine/rulesets/narrative_cards.py), so those modules come too; no other system does.
+    # (engine/rulesets/narrative/cards.py), so those modules come too; no other system does.
     assert systems == {"narrative", "firefight", "base", "builtin"}  # not d20, dungeon, ...
     assert not [m for m in modules if m.startswith("engine.controllers.")]
     assert not {"cv2", "flask", "fpdf", "assistant.replay"} & set(modules)
@@ -146,9 +146,9 @@ def test_every_registering_module_is_in_the_catalogue():
     be imported, so never found."""
     listed = {e.module for e in catalogue.BUILTIN_RULESETS + catalogue.BUILTIN_CONTROLLERS}
     registering = {
-        f"engine.{path.parent.name}.{path.stem}"
+        ".".join(path.relative_to(ROOT).with_suffix("").parts)
         for folder in ("rulesets", "controllers")
-        for path in (ROOT / "engine" / folder).glob("*.py")
+        for path in (ROOT / "engine" / folder).rglob("*.py")
         if re.search(r"^\s*register_(ruleset|controller)\(", path.read_text(), re.M)
     }
     assert registering == listed

@@ -17,7 +17,7 @@ from engine.actions import Action, ActionKind, Order
 from engine.dice import ScriptedDice
 from engine.model import GameState
 from engine.protocols import PendingKind
-from engine.rulesets.narrative_state import with_carrying, with_rules
+from engine.rulesets.narrative.state import with_carrying, with_rules
 
 ADAPTER = find_adapter("narrative")
 

@@ -22,7 +22,7 @@ from engine.actions import Action, EventType, Order
 from engine.dice import RandomSource, SeededDice
 from engine.model import GameState, Role, Unit
 from engine.protocols import Outcome, find_controller
-from engine.rulesets.narrative import NarrativeRuleset
+from engine.rulesets.narrative.ruleset import NarrativeRuleset
 from engine.runner import controllers_for, play_battle
 from tests.session.virtual_table import VirtualTable
 

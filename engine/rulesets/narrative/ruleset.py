@@ -6,10 +6,10 @@ opportunity and two passes in a row end the round. Attacks: d6 + ATK - DEF (-1 a
 move) wounds on more than 3, a 1 always misses, a 6 always wounds.
 
 This module holds the ruleset class (setup, what the battle waits for, the dispatch of an
-action, the state invariants); the checks are in :mod:`.narrative_checks`, the order of play
-in :mod:`.narrative_sequence` and what an action does in :mod:`.narrative_resolve`. A battle
+action, the state invariants); the checks are in :mod:`.legality`, the order of play
+in :mod:`.sequence` and what an action does in :mod:`.resolve`. A battle
 whose AI side is the playing-card AI's adds its deck, Random Events and reactions
-(:mod:`.narrative_cards`).
+(:mod:`.cards`).
 """
 
 from __future__ import annotations
@@ -27,14 +27,14 @@ from engine.dice import RandomSource
 from engine.geometry import Edge
 from engine.model import GameState, Role, Side, Unit
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
-from engine.rulesets import narrative_cards
-from engine.rulesets.narrative_board import NarrativeCard, card_of
-from engine.rulesets.narrative_checks import HEADING_TOL_DEG, action_problems, flight_edges
-from engine.rulesets.narrative_query import NarrativeQuery
-from engine.rulesets.narrative_resolve import final_heading, rout_threshold, wound_roll
-from engine.rulesets.narrative_sample import candidate_actions
-from engine.rulesets.narrative_sequence import activation, candidates, initiative, pass_turn
-from engine.rulesets.narrative_state import (
+from engine.rulesets.narrative import cards as narrative_cards
+from engine.rulesets.narrative.board import NarrativeCard, card_of
+from engine.rulesets.narrative.legality import HEADING_TOL_DEG, action_problems, flight_edges
+from engine.rulesets.narrative.query import NarrativeQuery
+from engine.rulesets.narrative.resolve import final_heading, rout_threshold, wound_roll
+from engine.rulesets.narrative.sample import candidate_actions
+from engine.rulesets.narrative.sequence import activation, candidates, initiative, pass_turn
+from engine.rulesets.narrative.state import (
     NarrativeState,
     NarrativeUnit,
     card_host,
@@ -97,7 +97,7 @@ class NarrativeRuleset(RulesetBase):
         }
     )
     """The action kinds of seed 000 (a flight is ``flee``; its log word is "rout"), and those
-    of a battle with the card AI (:mod:`.narrative_cards`): Stay Frosty (``overwatch``), the
+    of a battle with the card AI (:mod:`.cards`): Stay Frosty (``overwatch``), the
     reactions (``react_fire``, ``react_evade``) and a Joker's ``reshuffle``."""
     options: Mapping[str, str] = MappingProxyType(
         {
@@ -108,7 +108,7 @@ class NarrativeRuleset(RulesetBase):
 
     def sample_actions(self, state: GameState, unit_id: str, dice: RandomSource) -> list[Action]:
         """Legal actions of the character now: its forced action, or shots, firing positions,
-        charges, a carrier's run, pivots and random moves (:mod:`.narrative_sample`)."""
+        charges, a carrier's run, pivots and random moves (:mod:`.sample`)."""
         if card_host(state) is not None and self.pending(state).kind is PendingKind.REACTION:
             return narrative_cards.sample_reactions(state, unit_id)
         unit = state.unit(unit_id)

@@ -17,13 +17,13 @@ from shapely.geometry import Polygon
 
 from engine.geometry import Cover, Point, advance
 from engine.model import GameState, Unit
-from engine.rulesets.narrative_board import (
+from engine.rulesets.narrative.board import (
     card_of,
     centre_line_clear,
     contacting_enemies,
 )
-from engine.rulesets.narrative_checks import path_problem
-from engine.rulesets.narrative_query import NarrativeQuery
+from engine.rulesets.narrative.legality import path_problem
+from engine.rulesets.narrative.query import NarrativeQuery
 
 HEADINGS = 16
 """Directions a run is tried in (every 22.5 degrees)."""

@@ -25,7 +25,7 @@ from engine.geometry import (
     within_in,
 )
 from engine.model import GameState, Objective, Unit
-from engine.rulesets.narrative_board import (
+from engine.rulesets.narrative.board import (
     OBJECTIVE_REACH_IN,
     board_key,
     card_of,

@@ -52,11 +52,11 @@ from engine.rulesets.firefight_lite_events import (
     sniper_shot,
 )
 from engine.rulesets.firefight_lite_state import DECK
-from engine.rulesets.narrative_board import card_of
-from engine.rulesets.narrative_cards_cover import best_run
-from engine.rulesets.narrative_resolve import fall, place, wound, wound_roll
-from engine.rulesets.narrative_sequence import check_end, end_round
-from engine.rulesets.narrative_state import card_host, with_card_host
+from engine.rulesets.narrative.board import card_of
+from engine.rulesets.narrative.cover import best_run
+from engine.rulesets.narrative.resolve import fall, place, wound, wound_roll
+from engine.rulesets.narrative.sequence import check_end, end_round
+from engine.rulesets.narrative.state import card_host, with_card_host
 
 Result = tuple[GameState, list[Event]]
 THROWER_RANGED = 2

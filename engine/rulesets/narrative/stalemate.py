@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from engine.geometry import Edge, point_gap_in, straight_run, toward_edge_path, within_in
 from engine.model import GameState, Unit
-from engine.rulesets.narrative_board import (
+from engine.rulesets.narrative.board import (
     OBJECTIVE_REACH_IN,
     can_shoot_from,
     card_of,
     contacting_enemies,
     move_area,
 )
-from engine.rulesets.narrative_state import carrying, is_routing
+from engine.rulesets.narrative.state import carrying, is_routing
 
 #: Directions tried (evenly spaced) when asking whether a base can move at all.
 STEP_DIRECTIONS = 36

@@ -1,12 +1,12 @@
 """The playing-card AI on the narrative table (RULES §4, D002-01's seed-000 column): what the
 narrative rules add when a scenario names the card AI (controller ``cards``) as the AI side's
-controller. :class:`~engine.rulesets.narrative.NarrativeRuleset` hands its decision points,
+controller. :class:`~engine.rulesets.narrative.ruleset.NarrativeRuleset` hands its decision points,
 checks and resolution here for such a battle; without the card AI nothing here runs.
 
 The card AI's 54-card deck is the game's (``GameState.decks``, "cards"), as on firefight-lite:
 the rules shuffle it before the first round, draw the Random Events card at the start of
 each round before its initiative roll (option ``random_events``, default on;
-:mod:`.narrative_cards_events`) and deal random selections. The AI draws its figures' action
+:mod:`.events`) and deal random selections. The AI draws its figures' action
 and defence cards and names each in its action (``detail.card``), which puts it on the
 discard pile; a Joker is a ``reshuffle`` action (D002-03) and the figure draws again; an
 empty draw pile takes the shuffled discard pile (D002-04).
@@ -21,7 +21,7 @@ D002-01's seed-000 mapping:
   activated this round draws a defence card (§4.g), after the attacker's move and before the
   attack: Return Fire (``react_fire`` at the attacker, resolved simultaneously: both shots are
   rolled whatever the first did), Armour (``pass``: the attack as it is) or Run for Cover
-  (``react_evade``: a run of at most half its move, :mod:`.narrative_cards_cover`; the attack
+  (``react_evade``: a run of at most half its move, :mod:`.cover`; the attack
   is lost when the attacker can no longer make it: out of range or sight for a shot, out of
   contact for a charge). Return Fire and Run for Cover use the figure's activation this round
   (D002-11); Armour does not.
@@ -52,16 +52,16 @@ from engine.rulesets.firefight_lite_deck import FULL_DECK, deck_problems
 from engine.rulesets.firefight_lite_flow import discard_card, keep_deck_ready, reshuffle
 from engine.rulesets.firefight_lite_reactions import reaction_event
 from engine.rulesets.firefight_lite_state import DECK, FROSTY
-from engine.rulesets.narrative_board import (
+from engine.rulesets.narrative.board import (
     can_shoot_from,
     card_of,
     contacting_enemies,
     touching,
 )
-from engine.rulesets.narrative_cards_cover import cover_runs, run_problem
-from engine.rulesets.narrative_cards_events import event_hit, event_phase
-from engine.rulesets.narrative_resolve import attack, final_heading, place
-from engine.rulesets.narrative_sequence import (
+from engine.rulesets.narrative.cover import cover_runs, run_problem
+from engine.rulesets.narrative.events import event_hit, event_phase
+from engine.rulesets.narrative.resolve import attack, final_heading, place
+from engine.rulesets.narrative.sequence import (
     act_move,
     begin_activation,
     check_end,
@@ -72,7 +72,7 @@ from engine.rulesets.narrative_sequence import (
     roll_initiative,
     strike,
 )
-from engine.rulesets.narrative_state import (
+from engine.rulesets.narrative.state import (
     CardHost,
     bonus_move_for,
     card_host,

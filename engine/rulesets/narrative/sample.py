@@ -14,7 +14,7 @@ from engine.actions import Action, ActionKind
 from engine.dice import RandomSource
 from engine.geometry import Edge, Point, advance, within_in
 from engine.model import GameState, Unit
-from engine.rulesets.narrative_board import (
+from engine.rulesets.narrative.board import (
     card_of,
     contact_tol,
     contacting_enemies,
@@ -22,8 +22,8 @@ from engine.rulesets.narrative_board import (
     gap_between,
     move_toward,
 )
-from engine.rulesets.narrative_state import bonus_move_for, carrying, is_routing
-from engine.rulesets.narrative_tactics import (
+from engine.rulesets.narrative.state import bonus_move_for, carrying, is_routing
+from engine.rulesets.narrative.tactics import (
     contact_path,
     firing_position,
     loose_objectives,

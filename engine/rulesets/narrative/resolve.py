@@ -17,10 +17,10 @@ from engine.actions import Action, Event, EventType, event
 from engine.dice import RandomSource
 from engine.geometry import Point, bearing_deg, normalize_deg, path_cost_in
 from engine.model import GameState, Unit, UnitStatus
-from engine.rulesets.narrative_board import MIN_STEP_IN, card_of, contacting_enemies, flee_path
-from engine.rulesets.narrative_checks import flight_edge, flight_edges
-from engine.rulesets.narrative_query import NarrativeQuery
-from engine.rulesets.narrative_state import (
+from engine.rulesets.narrative.board import MIN_STEP_IN, card_of, contacting_enemies, flee_path
+from engine.rulesets.narrative.legality import flight_edge, flight_edges
+from engine.rulesets.narrative.query import NarrativeQuery
+from engine.rulesets.narrative.state import (
     carrying,
     company_of,
     is_routing,

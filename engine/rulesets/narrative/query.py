@@ -10,7 +10,7 @@ from engine.actions import ActionKind
 from engine.geometry import Obstacle, Point, within_in
 from engine.model import Unit
 from engine.query import BoardQuery
-from engine.rulesets.narrative_board import (
+from engine.rulesets.narrative.board import (
     can_shoot_from,
     card_of,
     centre_line_clear,
@@ -21,7 +21,7 @@ from engine.rulesets.narrative_board import (
     move_toward,
     sight_blockers,
 )
-from engine.rulesets.narrative_state import bonus_move_for
+from engine.rulesets.narrative.state import bonus_move_for
 
 
 class NarrativeQuery(BoardQuery):

@@ -24,7 +24,7 @@ from engine.geometry import (
 )
 from engine.model import GameState, Unit
 from engine.protocols import Pending, PendingKind
-from engine.rulesets.narrative_board import (
+from engine.rulesets.narrative.board import (
     MIN_STEP_IN,
     OBJECTIVE_REACH_IN,
     can_shoot_from,
@@ -38,7 +38,7 @@ from engine.rulesets.narrative_board import (
     move_patterns,
     touching,
 )
-from engine.rulesets.narrative_state import carrying, is_routing, rules_of
+from engine.rulesets.narrative.state import carrying, is_routing, rules_of
 
 #: How far (inches) a path's first point may lie from where the figure stands, and an announced
 #: flight's points from the flight path.

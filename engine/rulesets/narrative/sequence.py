@@ -15,10 +15,10 @@ from engine.dice import RandomSource
 from engine.geometry import bearing_deg, normalize_deg
 from engine.model import GameState, Role, Side, Unit
 from engine.protocols import Outcome, PendingKind
-from engine.rulesets.narrative_board import card_of
-from engine.rulesets.narrative_resolve import attack, move, pick_up, rout
-from engine.rulesets.narrative_stalemate import stalemate
-from engine.rulesets.narrative_state import rules_of, with_rules
+from engine.rulesets.narrative.board import card_of
+from engine.rulesets.narrative.resolve import attack, move, pick_up, rout
+from engine.rulesets.narrative.stalemate import stalemate
+from engine.rulesets.narrative.state import rules_of, with_rules
 
 
 def candidates(state: GameState, side: str) -> tuple[str | None, tuple[str, ...]]:

@@ -19,7 +19,7 @@ from engine.protocols import PendingKind
 @dataclass(frozen=True)
 class CardHost:
     """What the narrative rules hold for the playing-card AI when it commands the AI side
-    (RULES §4, D002-01's seed-000 column; :mod:`.narrative_cards`): the round's Random Events
+    (RULES §4, D002-01's seed-000 column; :mod:`.cards`): the round's Random Events
     draw, and the reactions of its figures (a defence card when attacked before activating,
     a Stay Frosty reaction shot) and of the player's figures to an event's hit. The deck itself
     is the game's (``GameState.decks``, "cards")."""
