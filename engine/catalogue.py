@@ -74,7 +74,7 @@ BUILTIN_RULESETS: tuple[RulesetEntry, ...] = (
         "strike",
         "Strike system with the Oracle dice pool",
         "Wargame (Version 4)",
-        "engine.rulesets.strike",
+        "engine.rulesets.strike.ruleset",
     ),
 )
 

@@ -22,7 +22,7 @@ changes (§2.g saturation), so 10 leaves room for any card."""
 
 WALKED_POOL = 12
 """The largest strike pool whose odds are walked die by die (its 6188 multisets); a larger pool
-is counted by the binomial (:func:`engine.rulesets.strike_odds.p_at_least`), since the walk of
+is counted by the binomial (:func:`engine.rulesets.strike.odds.p_at_least`), since the walk of
 200 dice would list 2.9e9 pools."""
 
 
@@ -50,7 +50,7 @@ def strike_pool_at_least(n: int, k: int = 1) -> Fraction:
     face), walked over the pools the ruleset rolls (:func:`engine.chance.roll_pool`) up to
     :data:`WALKED_POOL` dice, counted beyond."""
     from engine.chance import roll_pool
-    from engine.rulesets.strike_odds import p_at_least
+    from engine.rulesets.strike.odds import p_at_least
 
     if n > WALKED_POOL or n < 0 or k < 0:
         return p_at_least(n, k)

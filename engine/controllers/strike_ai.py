@@ -22,8 +22,8 @@ from engine.controllers.strike_plan import Plan, Planner
 from engine.dice import RandomSource
 from engine.model import GameState, Unit
 from engine.protocols import ControllerBase, Pending, PendingKind, Ruleset, register_controller
-from engine.rulesets.strike_oracle import short_types
-from engine.rulesets.strike_state import HOLD, KEEP, NAME, REROLL, STRIKE, card_of, rules_of
+from engine.rulesets.strike.oracle import short_types
+from engine.rulesets.strike.state import HOLD, KEEP, NAME, REROLL, STRIKE, card_of, rules_of
 
 AI_NAME = "strike-ai"
 MIN_MOVE_IN = 0.05

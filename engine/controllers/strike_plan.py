@@ -18,7 +18,7 @@ import numpy as np
 
 from engine.geometry import Edge, Point
 from engine.model import GameState, Objective, Unit
-from engine.rulesets.strike_board import (
+from engine.rulesets.strike.board import (
     CLEAR,
     Counted,
     Pose,
@@ -26,8 +26,8 @@ from engine.rulesets.strike_board import (
     apply_disregard,
     pose_of,
 )
-from engine.rulesets.strike_state import RANGE_TOL_IN, card_of
-from engine.rulesets.strike_victory import CONTACT_TOL_IN, holder, objective_value
+from engine.rulesets.strike.state import RANGE_TOL_IN, card_of
+from engine.rulesets.strike.victory import CONTACT_TOL_IN, holder, objective_value
 
 DIRECTIONS = 16
 FRACTIONS = (0.25, 0.5, 0.75, 1.0)

@@ -236,7 +236,7 @@ def test_t000_01_narrative_wound_chance(delta: int) -> None:
     [(1, Fraction(1, 6)), (2, Fraction(11, 36)), (3, Fraction(91, 216)), (4, Fraction(671, 1296))],
 )
 def test_t001a_01_strike_oracle_pool_shows_a_face(n: int, exact: Fraction) -> None:
-    from engine.rulesets.strike_state import rules_of
+    from engine.rulesets.strike.state import rules_of
     from tests.strike.builders import RULESET, game, soldier
 
     state = game(
@@ -360,7 +360,8 @@ def test_the_walked_odds_agree_with_the_counted_tables() -> None:
     """``soloscope odds`` now walks each system's own roll function; the counts written beside
     the rules (kept for the AI) give the same fractions over every input the command takes."""
     from engine import odds
-    from engine.rulesets import d20_state, skirmish2d6_checks, strike_odds
+    from engine.rulesets import d20_state, skirmish2d6_checks
+    from engine.rulesets.strike import odds as strike_odds
 
     assert odds.narrative_wound_chance(1, 0, moved=True) == Fraction(1, 2)  # T000-02
     for n, k in [(0, 0), (1, 1), (5, 1), (8, 2), (12, 3), (13, 1), (200, 30)]:

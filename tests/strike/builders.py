@@ -6,8 +6,8 @@ from dataclasses import replace
 from typing import Any
 
 from engine.model import GameState
-from engine.rulesets.strike import StrikeRuleset
-from engine.rulesets.strike_state import rules_of
+from engine.rulesets.strike.ruleset import StrikeRuleset
+from engine.rulesets.strike.state import rules_of
 from engine.scenario import Scenario
 
 RULESET = StrikeRuleset()

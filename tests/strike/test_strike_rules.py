@@ -10,14 +10,14 @@ import pytest
 from engine.actions import Action, ActionKind, IllegalActionError
 from engine.dice import ScriptedDice
 from engine.protocols import PendingKind
-from engine.rulesets.strike_board import COVER, OBSCURED, Counted, StrikeBoard, apply_disregard
-from engine.rulesets.strike_odds import (
+from engine.rulesets.strike.board import COVER, OBSCURED, Counted, StrikeBoard, apply_disregard
+from engine.rulesets.strike.odds import (
     expected_count,
     p_at_least,
     p_at_least_enumerated,
 )
-from engine.rulesets.strike_state import activatable, rules_of
-from engine.rulesets.strike_victory import victory_points
+from engine.rulesets.strike.state import activatable, rules_of
+from engine.rulesets.strike.victory import victory_points
 from tests.strike.builders import RULESET, game, soldier, with_pools
 
 

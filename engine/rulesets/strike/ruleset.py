@@ -1,4 +1,4 @@
-"""The strike system of "Wargame (Version 4)" (RULES §3.1, ruleset ``strike``).
+"""The strike system of "Wargame (Version 4)" (RULES §3.1, ruleset ``ruleset``).
 
 Each round: an Oracle phase (each side rolls a d6 per point of Initiative of its soldiers on
 the table, D001A-01; a d6 roll-off decides who activates first, D001A-03), then an action
@@ -22,18 +22,18 @@ from engine.dice import RandomSource
 from engine.geometry import Point, bearing_deg, normalize_deg, path_cost_in
 from engine.model import GameState, Unit, UnitStatus
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
-from engine.rulesets.strike_board import StrikeBoard, StrikeCount
-from engine.rulesets.strike_checks import (
+from engine.rulesets.strike.board import StrikeBoard, StrikeCount
+from engine.rulesets.strike.legality import (
     action_problems,
     moved,
     moves_first,
     sprint_dice,
     why_not_ready,
 )
-from engine.rulesets.strike_oracle import to_reroll
-from engine.rulesets.strike_sample import sample_actions
-from engine.rulesets.strike_setup import new_game
-from engine.rulesets.strike_state import (
+from engine.rulesets.strike.oracle import to_reroll
+from engine.rulesets.strike.sample import sample_actions
+from engine.rulesets.strike.setup import new_game
+from engine.rulesets.strike.state import (
     HOLD,
     KEEP,
     NAME,
@@ -48,7 +48,7 @@ from engine.rulesets.strike_state import (
     rules_of,
     spent_die,
 )
-from engine.rulesets.strike_victory import points_winner, victory_points
+from engine.rulesets.strike.victory import points_winner, victory_points
 from engine.scenario import Scenario
 
 

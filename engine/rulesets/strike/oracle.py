@@ -6,7 +6,7 @@ soldier of the side needs (the dice beyond the number of its soldiers of each ty
 from __future__ import annotations
 
 from engine.model import GameState
-from engine.rulesets.strike_state import card_of, rules_of
+from engine.rulesets.strike.state import card_of, rules_of
 
 
 def reroll_budget(state: GameState, side: str) -> int:

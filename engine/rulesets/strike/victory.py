@@ -12,7 +12,7 @@ import math
 
 from engine.geometry import Edge, Point
 from engine.model import GameState, Objective, Unit, UnitStatus
-from engine.rulesets.strike_state import HOLD_ENEMY_IN, card_of
+from engine.rulesets.strike.state import HOLD_ENEMY_IN, card_of
 
 CONTACT_TOL_IN = 0.1
 """Base contact with a marker (G-04)."""

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pydantic import ValidationError
 
 from engine.model import GameState
-from engine.rulesets.strike_state import NAME, CardSpec, StrikeCard, StrikeState, StrikeUnit
-from engine.rulesets.strike_victory import default_objectives
+from engine.rulesets.strike.state import NAME, CardSpec, StrikeCard, StrikeState, StrikeUnit
+from engine.rulesets.strike.victory import default_objectives
 from engine.scenario import Scenario, ScenarioError, card_error
 from engine.scenario_setup import objectives_of, sides_of, table_of, terrain_of, unit_from_spec
 

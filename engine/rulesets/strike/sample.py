@@ -11,11 +11,11 @@ from engine.actions import Action, ActionKind
 from engine.dice import RandomSource
 from engine.model import GameState
 from engine.protocols import PendingKind
-from engine.rulesets.strike_board import StrikeBoard
-from engine.rulesets.strike_state import HOLD, STRIKE, card_of, rules_of
+from engine.rulesets.strike.board import StrikeBoard
+from engine.rulesets.strike.state import HOLD, STRIKE, card_of, rules_of
 
 if TYPE_CHECKING:
-    from engine.rulesets.strike import StrikeRuleset
+    from engine.rulesets.strike.ruleset import StrikeRuleset
 
 RANDOM_MOVES = 4
 """Random moves drawn per sample."""

@@ -28,7 +28,7 @@ from engine.geometry import (
     tangent_lines,
 )
 from engine.model import GameState, Unit
-from engine.rulesets.strike_state import RANGE_TOL_IN, card_of
+from engine.rulesets.strike.state import RANGE_TOL_IN, card_of
 
 Pose = tuple[str, float, float, float]
 """(unit id, x, y, base radius), inches."""

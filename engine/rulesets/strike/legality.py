@@ -11,8 +11,8 @@ from dataclasses import replace
 from engine.actions import Action, ActionKind
 from engine.geometry import path_cost_in
 from engine.model import GameState, Unit
-from engine.rulesets.strike_board import StrikeBoard, pose_of
-from engine.rulesets.strike_state import STRIKE, card_of, remove_faces, rules_of
+from engine.rulesets.strike.board import StrikeBoard, pose_of
+from engine.rulesets.strike.state import STRIKE, card_of, remove_faces, rules_of
 
 START_TOL_IN = 1e-3
 """A move's path must start this near the soldier's base centre, inches."""
