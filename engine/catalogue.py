@@ -68,7 +68,7 @@ BUILTIN_RULESETS: tuple[RulesetEntry, ...] = (
         "skirmish2d6",
         "2D6 skirmish with roles and weapons",
         "Wargame (Version 4), second rules",
-        "engine.rulesets.skirmish2d6",
+        "engine.rulesets.skirmish2d6.ruleset",
     ),
     RulesetEntry(
         "strike",

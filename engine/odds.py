@@ -97,7 +97,7 @@ class OpposedChances:
 def skirmish_opposed(d: int) -> OpposedChances:
     """An opposed check, own stat minus the opponent's = ``d``, through the ruleset's
     ``opposed_check`` (both sides' 2D6)."""
-    from engine.rulesets.skirmish2d6_checks import opposed_check
+    from engine.rulesets.skirmish2d6.checks import opposed_check
 
     def run(dice: RandomSource) -> int:
         return opposed_check(dice, "own", "stat", d, "other", "stat", 0, "odds").advantage
@@ -110,7 +110,7 @@ def skirmish_opposed(d: int) -> OpposedChances:
 
 def skirmish_recover(skill: int) -> Fraction:
     """P(a Recover succeeds): the ruleset's basic check, 2D6 + Skill over 7 (T001B-02)."""
-    from engine.rulesets.skirmish2d6_checks import RECOVER_DIFFICULTY, basic_check
+    from engine.rulesets.skirmish2d6.checks import RECOVER_DIFFICULTY, basic_check
 
     results = outcomes_of(
         lambda dice: basic_check(dice, "own", "skill", skill, RECOVER_DIFFICULTY, "odds").result
@@ -121,7 +121,7 @@ def skirmish_recover(skill: int) -> Fraction:
 def skirmish_charge_reach(distance_in: float) -> Fraction:
     """P(a charge's 2D6 reaches ``distance_in`` inches) (T001B-03), through the ruleset's
     ``roll_2d6``."""
-    from engine.rulesets.skirmish2d6_checks import roll_2d6
+    from engine.rulesets.skirmish2d6.checks import roll_2d6
 
     totals = outcomes_of(lambda dice: sum(roll_2d6(dice, "charge")))
     return chance_of(totals, lambda total: total >= distance_in - 1e-9)

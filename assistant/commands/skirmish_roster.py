@@ -14,8 +14,8 @@ from pathlib import Path
 
 from assistant.errors import UserError
 from calibration.safe_files import write_atomic
-from engine.rulesets.skirmish2d6_fighters import describe_build
-from engine.rulesets.skirmish2d6_roster import TEMPLATE, WarbandCheck, check_warband
+from engine.rulesets.skirmish2d6.fighters import describe_build
+from engine.rulesets.skirmish2d6.roster import TEMPLATE, WarbandCheck, check_warband
 
 NAME = "roster"
 HELP = "Warbands: 'roster new --ruleset skirmish2d6 FILE' starts a warband file or checks one."

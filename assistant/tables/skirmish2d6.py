@@ -42,15 +42,14 @@ from engine.geometry import Point
 from engine.model import GameState, Role, Unit
 from engine.odds import skirmish_charge_reach, skirmish_opposed, skirmish_recover
 from engine.protocols import PendingKind, Ruleset
-from engine.rulesets.skirmish2d6 import AIM, CHARGE, DRIVE, MOVE, NAME, RECOVER, RUN, SHOOT
-from engine.rulesets.skirmish2d6_board import (
+from engine.rulesets.skirmish2d6.board import (
     gap,
     guarded,
     path_length_in,
     sight_blocked_by,
     visible,
 )
-from engine.rulesets.skirmish2d6_fighters import (
+from engine.rulesets.skirmish2d6.fighters import (
     armor_of,
     card_of,
     move_allowance_in,
@@ -58,7 +57,8 @@ from engine.rulesets.skirmish2d6_fighters import (
     speed_of,
     statuses_in_order,
 )
-from engine.rulesets.skirmish2d6_state import ACTIONS_PER_ACTIVATION, BOW_RANGE_IN, rules_of
+from engine.rulesets.skirmish2d6.ruleset import AIM, CHARGE, DRIVE, MOVE, NAME, RECOVER, RUN, SHOOT
+from engine.rulesets.skirmish2d6.state import ACTIONS_PER_ACTIVATION, BOW_RANGE_IN, rules_of
 
 OPPOSED_RANGE = range(-12, 13)
 STYLE_WORDS = {"hook": "axe", "blow away": "maul"}

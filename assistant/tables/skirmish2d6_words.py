@@ -11,9 +11,9 @@ import math
 from assistant.session.announce import inches, landmark
 from engine.actions import Action, ActionKind, Order
 from engine.model import GameState
-from engine.rulesets.skirmish2d6 import AIM, CHARGE, DRIVE, MOVE, RECOVER, RUN, SHOOT
-from engine.rulesets.skirmish2d6_board import in_contact, path_length_in
-from engine.rulesets.skirmish2d6_state import rules_of
+from engine.rulesets.skirmish2d6.board import in_contact, path_length_in
+from engine.rulesets.skirmish2d6.ruleset import AIM, CHARGE, DRIVE, MOVE, RECOVER, RUN, SHOOT
+from engine.rulesets.skirmish2d6.state import rules_of
 
 
 def _target(state: GameState, action: Action) -> str:

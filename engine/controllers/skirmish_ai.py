@@ -28,18 +28,7 @@ from engine.actions import Action, ActionKind, Order
 from engine.dice import RandomSource
 from engine.model import GameState, Unit
 from engine.protocols import ControllerBase, Pending, PendingKind, Ruleset, register_controller
-from engine.rulesets.skirmish2d6 import (
-    AIM,
-    CHARGE,
-    MOVE,
-    NAME,
-    RECOVER,
-    RUN,
-    SHOOT,
-    STYLES,
-    SkirmishRuleset,
-)
-from engine.rulesets.skirmish2d6_board import (
+from engine.rulesets.skirmish2d6.board import (
     HOLD_REACH_IN,
     contacting_enemies,
     gap,
@@ -50,8 +39,8 @@ from engine.rulesets.skirmish2d6_board import (
     path_problem,
     visible,
 )
-from engine.rulesets.skirmish2d6_checks import opposed_at_least
-from engine.rulesets.skirmish2d6_fighters import (
+from engine.rulesets.skirmish2d6.checks import opposed_at_least
+from engine.rulesets.skirmish2d6.fighters import (
     HEAVY_HIT_PENALTY,
     STAGGERED,
     STUNNED,
@@ -64,7 +53,18 @@ from engine.rulesets.skirmish2d6_fighters import (
     skill_of,
     speed_of,
 )
-from engine.rulesets.skirmish2d6_state import ACTIONS_PER_ACTIVATION, BOW_RANGE_IN, rules_of
+from engine.rulesets.skirmish2d6.ruleset import (
+    AIM,
+    CHARGE,
+    MOVE,
+    NAME,
+    RECOVER,
+    RUN,
+    SHOOT,
+    STYLES,
+    SkirmishRuleset,
+)
+from engine.rulesets.skirmish2d6.state import ACTIONS_PER_ACTIVATION, BOW_RANGE_IN, rules_of
 
 AI_NAME = "skirmish-ai"
 CHARGE_REACH_IN = 7.0

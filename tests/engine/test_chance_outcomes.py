@@ -277,7 +277,7 @@ def test_t001b_01_and_04_skirmish_opposed_hit_with_a_sword() -> None:
 
 def test_t001b_03_skirmish_charge_reach_by_the_rules_roll() -> None:
     """T001B-03: P(2d6 >= d), by walking the skirmish's own 2d6."""
-    from engine.rulesets.skirmish2d6_checks import roll_2d6
+    from engine.rulesets.skirmish2d6.checks import roll_2d6
 
     totals = outcomes_of(lambda d: sum(roll_2d6(d, "charge")))
     reach = {2: 1, 3: Fraction(35, 36), 7: Fraction(7, 12), 9: Fraction(5, 18), 12: Fraction(1, 36)}
@@ -360,7 +360,8 @@ def test_the_walked_odds_agree_with_the_counted_tables() -> None:
     """``soloscope odds`` now walks each system's own roll function; the counts written beside
     the rules (kept for the AI) give the same fractions over every input the command takes."""
     from engine import odds
-    from engine.rulesets import d20_state, skirmish2d6_checks
+    from engine.rulesets import d20_state
+    from engine.rulesets.skirmish2d6 import checks as skirmish2d6_checks
     from engine.rulesets.strike import odds as strike_odds
 
     assert odds.narrative_wound_chance(1, 0, moved=True) == Fraction(1, 2)  # T000-02

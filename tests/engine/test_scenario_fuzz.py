@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from assistant.campaign.seating import toml_text
 from assistant.scenarios import load_game
-from engine.rulesets.skirmish2d6_roster import TEMPLATE, check_warband
+from engine.rulesets.skirmish2d6.roster import TEMPLATE, check_warband
 from tests.fuzz import FUZZ, check_refusal, judge, mutated
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "assistant" / "data" / "scenarios"

@@ -10,7 +10,7 @@ from engine.actions import Action, Event
 from engine.dice import ScriptedDice
 from engine.model import GameState
 from engine.protocols import find_ruleset
-from engine.rulesets.skirmish2d6 import SkirmishRuleset
+from engine.rulesets.skirmish2d6.ruleset import SkirmishRuleset
 from engine.scenario import Scenario
 
 A, B = "Alpha", "Beta"

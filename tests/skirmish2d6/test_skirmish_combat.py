@@ -12,7 +12,7 @@ import math
 import pytest
 
 from engine.model import UnitStatus
-from engine.rulesets.skirmish2d6_fighters import armor_of
+from engine.rulesets.skirmish2d6.fighters import armor_of
 from tests.skirmish2d6.fights import A, B, act, checks, fight, fighter, game, types
 
 
@@ -225,7 +225,7 @@ def test_guardian_protects_itself_and_allies_within_two_inches_without_stacking(
         fighter("far", B, 20.0, 10.0, armor=1, speed=3, skill=2),
     ]
     ruleset, state = game(units)
-    from engine.rulesets.skirmish2d6_board import guarded
+    from engine.rulesets.skirmish2d6.board import guarded
 
     assert guarded(state, state.unit("dfd"))  # g1 1 in away edge to edge, g2 too
     assert guarded(state, state.unit("g1"))

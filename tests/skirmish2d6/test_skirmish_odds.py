@@ -11,7 +11,7 @@ import pytest
 
 from engine.actions import Action
 from engine.dice import ScriptedDice
-from engine.rulesets.skirmish2d6_checks import (
+from engine.rulesets.skirmish2d6.checks import (
     charge_reach,
     difference_counts,
     opposed_at_least,

@@ -12,7 +12,7 @@ import shapely
 from shapely.geometry import LineString, Polygon
 
 from engine.geometry import MoveArea, Obstacle, Table, base_obstacle
-from engine.rulesets.skirmish2d6_raycast import (
+from engine.rulesets.skirmish2d6.raycast import (
     Field,
     point_polygon_in,
     segment_crosses,

@@ -12,8 +12,8 @@ import pytest
 from engine.actions import Action
 from engine.model import UnitStatus
 from engine.protocols import PendingKind
-from engine.rulesets.skirmish2d6_fighters import build_problems, card_from
-from engine.rulesets.skirmish2d6_state import rules_of, victory_points
+from engine.rulesets.skirmish2d6.fighters import build_problems, card_from
+from engine.rulesets.skirmish2d6.state import rules_of, victory_points
 from engine.scenario import ScenarioError, parse_scenario
 from tests.skirmish2d6.fights import A, B, act, checks, fight, fighter, game, types
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.actions import Action
 from engine.geometry import Point, centre_distance_in
 from engine.model import GameState, Unit
-from engine.rulesets.skirmish2d6_board import (
+from engine.rulesets.skirmish2d6.board import (
     charge_path,
     gap,
     in_contact,
@@ -14,13 +14,13 @@ from engine.rulesets.skirmish2d6_board import (
     path_problem,
     visible,
 )
-from engine.rulesets.skirmish2d6_fighters import (
+from engine.rulesets.skirmish2d6.fighters import (
     STAGGERED,
     card_of,
     melee_weapon,
     move_allowance_in,
 )
-from engine.rulesets.skirmish2d6_state import ACTIONS_PER_ACTIVATION, BOW_RANGE_IN, rules_of
+from engine.rulesets.skirmish2d6.state import ACTIONS_PER_ACTIVATION, BOW_RANGE_IN, rules_of
 
 MOVE, SHOOT, AIM, CHARGE, RUN, RECOVER, DRIVE = (
     "move",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.rulesets.skirmish2d6_fighters import FighterCard, build_problems, card_from
+from engine.rulesets.skirmish2d6.fighters import FighterCard, build_problems, card_from
 from engine.tomltext import TomlError, load_toml
 
 TEMPLATE = """\

@@ -1,4 +1,4 @@
-"""The 2D6 skirmish with roles and weapons (RULES §3.2, seed 001 part B): ruleset ``skirmish2d6``.
+"""The 2D6 skirmish with roles and weapons (RULES §3.2, seed 001 part B): ruleset ``ruleset``.
 
 Each round opens with a roll-off (a CHANCE step; D001B-13); the sides then alternate single
 activations (CHOOSE_UNIT), each model once a round; an activated model has three actions
@@ -23,11 +23,11 @@ from engine.geometry import Table
 from engine.model import GameState, Objective, TerrainPiece
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
 from engine.query import TableQuery
-from engine.rulesets import skirmish2d6_legal as legal
-from engine.rulesets import skirmish2d6_resolve as resolve
-from engine.rulesets.skirmish2d6_board import move_toward
-from engine.rulesets.skirmish2d6_combat import Fight, attack
-from engine.rulesets.skirmish2d6_fighters import (
+from engine.rulesets.skirmish2d6 import legality as legal
+from engine.rulesets.skirmish2d6 import resolve as resolve
+from engine.rulesets.skirmish2d6.board import move_toward
+from engine.rulesets.skirmish2d6.combat import Fight, attack
+from engine.rulesets.skirmish2d6.fighters import (
     STATUSES,
     WEAPONS,
     build_problems,
@@ -35,7 +35,7 @@ from engine.rulesets.skirmish2d6_fighters import (
     card_of,
     move_allowance_in,
 )
-from engine.rulesets.skirmish2d6_legal import (
+from engine.rulesets.skirmish2d6.legality import (
     AIM,
     BREAK,
     CHARGE,
@@ -47,8 +47,8 @@ from engine.rulesets.skirmish2d6_legal import (
     STYLES,
     move_actions,
 )
-from engine.rulesets.skirmish2d6_query import SkirmishQuery
-from engine.rulesets.skirmish2d6_state import (
+from engine.rulesets.skirmish2d6.query import SkirmishQuery
+from engine.rulesets.skirmish2d6.state import (
     ACTIONS_PER_ACTIVATION,
     BOW_RANGE_IN,
     SkirmishState,
@@ -108,7 +108,7 @@ class SkirmishRuleset(RulesetBase):
     """§3.2.b: a 36 x 36 in table unless the scenario names another (G-06)."""
 
     def query(self, state: GameState) -> TableQuery:
-        """The skirmish's own sight, moves and targets (:mod:`.skirmish2d6_query`)."""
+        """The skirmish's own sight, moves and targets (:mod:`.query`)."""
         return SkirmishQuery(state)
 
     # ------------------------------------------------------------------------------ setup

@@ -23,8 +23,8 @@ from engine.geometry import (
     within_in,
 )
 from engine.model import GameState, TerrainPiece, Unit
-from engine.rulesets.skirmish2d6_fighters import GUARDIAN_REACH_IN, card_of
-from engine.rulesets.skirmish2d6_raycast import (
+from engine.rulesets.skirmish2d6.fighters import GUARDIAN_REACH_IN, card_of
+from engine.rulesets.skirmish2d6.raycast import (
     Field,
     Shape,
     point_polygon_in,

@@ -1,5 +1,5 @@
 """How an action of the 2D6 skirmish is resolved (RULES §3.2), once it is legal: a move, a
-Recover, a charge declared and run, the fight (``skirmish2d6_combat``), then the step settled:
+Recover, a charge declared and run, the fight (``combat``), then the step settled:
 the activation, the round or the game ended when they are over, and the VP counted
 (D001B-12). Pure apart from the dice; inches.
 """
@@ -13,12 +13,12 @@ from engine.dice import RandomSource
 from engine.geometry import bearing_deg
 from engine.model import GameState, Unit
 from engine.protocols import Outcome
-from engine.rulesets.skirmish2d6_board import in_contact, path_length_in
-from engine.rulesets.skirmish2d6_checks import RECOVER_DIFFICULTY, basic_check, roll_2d6
-from engine.rulesets.skirmish2d6_combat import Fight, attack
-from engine.rulesets.skirmish2d6_fighters import RECOVER_ORDER, melee_weapon, skill_of
-from engine.rulesets.skirmish2d6_legal import RUN
-from engine.rulesets.skirmish2d6_state import (
+from engine.rulesets.skirmish2d6.board import in_contact, path_length_in
+from engine.rulesets.skirmish2d6.checks import RECOVER_DIFFICULTY, basic_check, roll_2d6
+from engine.rulesets.skirmish2d6.combat import Fight, attack
+from engine.rulesets.skirmish2d6.fighters import RECOVER_ORDER, melee_weapon, skill_of
+from engine.rulesets.skirmish2d6.legality import RUN
+from engine.rulesets.skirmish2d6.state import (
     LAST_ROUND,
     SkirmishState,
     held_objectives,

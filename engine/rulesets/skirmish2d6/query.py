@@ -7,9 +7,9 @@ from __future__ import annotations
 from engine.geometry import Obstacle, Point
 from engine.model import GameState, Unit
 from engine.query import BoardQuery
-from engine.rulesets.skirmish2d6_board import gap, move_toward, sight_blockers, visible
-from engine.rulesets.skirmish2d6_fighters import card_of, move_allowance_in
-from engine.rulesets.skirmish2d6_state import BOW_RANGE_IN
+from engine.rulesets.skirmish2d6.board import gap, move_toward, sight_blockers, visible
+from engine.rulesets.skirmish2d6.fighters import card_of, move_allowance_in
+from engine.rulesets.skirmish2d6.state import BOW_RANGE_IN
 
 
 class SkirmishQuery(BoardQuery):

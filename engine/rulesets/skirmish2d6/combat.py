@@ -23,9 +23,9 @@ from dataclasses import dataclass, field, replace
 from engine.actions import Event, event
 from engine.dice import RandomSource
 from engine.model import GameState, Unit, UnitStatus
-from engine.rulesets.skirmish2d6_board import guarded, in_contact, push_path
-from engine.rulesets.skirmish2d6_checks import Check, opposed_check
-from engine.rulesets.skirmish2d6_fighters import (
+from engine.rulesets.skirmish2d6.board import guarded, in_contact, push_path
+from engine.rulesets.skirmish2d6.checks import Check, opposed_check
+from engine.rulesets.skirmish2d6.fighters import (
     HEAVY_HIT_PENALTY,
     STAGGERED,
     STUNNED,
