@@ -56,7 +56,7 @@ BUILTIN_RULESETS: tuple[RulesetEntry, ...] = (
         "firefight-lite",
         "Firefight-lite (host for the Alone on the Streets card AI)",
         "Alone on the Streets: a solo system for Firefight 2.0",
-        "engine.rulesets.firefight_lite",
+        "engine.rulesets.firefight_lite.ruleset",
     ),
     RulesetEntry(
         "narrative",

@@ -36,8 +36,7 @@ from engine.geometry import Point
 from engine.geometry.grid import chebyshev
 from engine.model import GameState, Role, Unit
 from engine.protocols import Ruleset
-from engine.rulesets.firefight_lite import attackable, half_move
-from engine.rulesets.firefight_lite_board import (
+from engine.rulesets.firefight_lite.board import (
     card,
     cover_between,
     hostiles_of,
@@ -45,9 +44,10 @@ from engine.rulesets.firefight_lite_board import (
     reach,
     sees,
 )
-from engine.rulesets.firefight_lite_deck import card_name
-from engine.rulesets.firefight_lite_flow import rules
-from engine.rulesets.firefight_lite_state import DECK, FROSTY, NAME, FFUnit
+from engine.rulesets.firefight_lite.deck import card_name
+from engine.rulesets.firefight_lite.ruleset import attackable, half_move
+from engine.rulesets.firefight_lite.sequence import rules
+from engine.rulesets.firefight_lite.state import DECK, FROSTY, NAME, FFUnit
 from engine.scenario import cell_name
 
 LINE_FRACTION = 0.1

@@ -8,9 +8,9 @@ from assistant.tables.base import Turn
 from engine.actions import Action, Event, Order
 from engine.cards import JOKER
 from engine.model import GameState, Unit
-from engine.rulesets.firefight_lite_board import squares
-from engine.rulesets.firefight_lite_deck import EVENTS, card_name
-from engine.rulesets.firefight_lite_flow import rules
+from engine.rulesets.firefight_lite.board import squares
+from engine.rulesets.firefight_lite.deck import EVENTS, card_name
+from engine.rulesets.firefight_lite.sequence import rules
 from engine.scenario import cell_name
 
 INTENTS = {

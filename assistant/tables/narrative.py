@@ -40,7 +40,7 @@ from engine.odds import (
     narrative_wound_chance,
 )
 from engine.protocols import PendingKind, Ruleset
-from engine.rulesets.firefight_lite_state import FROSTY
+from engine.rulesets.firefight_lite.state import FROSTY
 from engine.rulesets.narrative.board import card_of, gap_between, sight_between
 from engine.rulesets.narrative.state import (
     bonus_move_for,

@@ -15,7 +15,7 @@ from engine.actions import Action, ActionKind, Order
 from engine.geometry import Cover, bearing_deg, cover_between, in_forward_arc, path_cost_in
 from engine.geometry import Point as PointIn
 from engine.model import GameState, Unit
-from engine.rulesets.firefight_lite_deck import card_name
+from engine.rulesets.firefight_lite.deck import card_name
 from engine.rulesets.narrative.board import card_of, gap_between, sight_between
 
 SHOTS = (ActionKind.SHOOT, ActionKind.MOVE_AND_SHOOT)

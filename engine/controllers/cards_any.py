@@ -38,14 +38,14 @@ from engine.geometry import Point, advance, edge_gap_in, path_cost_in
 from engine.model import GameState, Unit
 from engine.protocols import Pending, PendingKind, Ruleset
 from engine.query import TableQuery
-from engine.rulesets.firefight_lite_deck import (
+from engine.rulesets.firefight_lite.deck import (
     DEFENCES,
     FULL_DECK,
     card_name,
     draw_reading,
     trigger_squares,
 )
-from engine.rulesets.firefight_lite_state import DECK
+from engine.rulesets.firefight_lite.state import DECK
 from engine.scenario import cell_name
 
 COVER = {"none": 0, "soft": 1, "hard": 2}

@@ -10,7 +10,7 @@ from engine.dice import RandomSource
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit
 from engine.protocols import Ruleset
-from engine.rulesets.firefight_lite_board import (
+from engine.rulesets.firefight_lite.board import (
     card,
     cell,
     grid_of,
@@ -20,7 +20,7 @@ from engine.rulesets.firefight_lite_board import (
     reach,
     squares,
 )
-from engine.rulesets.firefight_lite_state import FFUnit
+from engine.rulesets.firefight_lite.state import FFUnit
 from engine.scenario import cell_name
 
 STEPS: tuple[Cell, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))

@@ -2,7 +2,7 @@
 reading an action card, the four suits step by step, the destination rules, the defensive
 reading.
 
-Everything here reads the board through ``engine.rulesets.firefight_lite_board``; every action
+Everything here reads the board through ``engine.rulesets.firefight_lite.board``; every action
 it returns names the card it read (``detail.card``) so the ruleset discards it.
 """
 
@@ -19,7 +19,7 @@ from engine.dice import RandomSource, choice
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit
 from engine.protocols import Ruleset
-from engine.rulesets.firefight_lite_board import (
+from engine.rulesets.firefight_lite.board import (
     HIDDEN,
     card,
     cell,
@@ -31,7 +31,7 @@ from engine.rulesets.firefight_lite_board import (
     square_cover,
     squares,
 )
-from engine.rulesets.firefight_lite_deck import card_name, is_picture, trigger_squares
+from engine.rulesets.firefight_lite.deck import card_name, is_picture, trigger_squares
 from engine.scenario import cell_name
 
 SOFT, HARD = 1, 2

@@ -9,9 +9,9 @@ from typing import Any
 from engine.cards import Deck
 from engine.model import GameState
 from engine.protocols import find_ruleset
-from engine.rulesets.firefight_lite import FirefightLite
-from engine.rulesets.firefight_lite_deck import FULL_DECK
-from engine.rulesets.firefight_lite_state import DECK, FFState
+from engine.rulesets.firefight_lite.deck import FULL_DECK
+from engine.rulesets.firefight_lite.ruleset import FirefightLite
+from engine.rulesets.firefight_lite.state import DECK, FFState
 from engine.scenario import parse_scenario
 
 NPC, PLAYER, NEUTRAL = "Retinue", "Barons' Men", "Citizens"

@@ -14,11 +14,11 @@ from engine.controllers.cards_suits import SuitPlan, defence_order
 from engine.dice import ScriptedDice, SeededDice
 from engine.model import GameState, UnitStatus
 from engine.protocols import PendingKind
-from engine.rulesets import firefight_lite_events as ev
-from engine.rulesets.firefight_lite_board import sees, square_cover
-from engine.rulesets.firefight_lite_combat import shoot
-from engine.rulesets.firefight_lite_deck import FULL_DECK
-from engine.rulesets.firefight_lite_state import FROSTY
+from engine.rulesets.firefight_lite import events as ev
+from engine.rulesets.firefight_lite.board import sees, square_cover
+from engine.rulesets.firefight_lite.combat import shoot
+from engine.rulesets.firefight_lite.deck import FULL_DECK
+from engine.rulesets.firefight_lite.state import FROSTY
 from tests.cards.positions import NPC, PLAYER, position, ruleset, wall
 from tests.cards.test_cards_events import RESERVES, SOLDIER
 

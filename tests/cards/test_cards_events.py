@@ -13,8 +13,8 @@ from engine.controllers.cards import CardsAI
 from engine.dice import ScriptedDice, SeededDice
 from engine.model import GameState, UnitStatus
 from engine.protocols import PendingKind
-from engine.rulesets import firefight_lite_events as ev
-from engine.rulesets.firefight_lite_deck import FULL_DECK
+from engine.rulesets.firefight_lite import events as ev
+from engine.rulesets.firefight_lite.deck import FULL_DECK
 from tests.cards.positions import NEUTRAL, NPC, PLAYER, position, ruleset, wall
 
 NON_JOKERS = tuple(c for c in FULL_DECK if c != JOKER)
@@ -104,7 +104,7 @@ def test_addled_citizen_walks_straight_across_first_and_has_no_save() -> None:
     assert citizen.on_table and citizen.cell is not None and citizen.cell[0] == 0
     order = CardsAI()._neutral(after, ruleset(), "citizen", "citizen", SeededDice(1))
     assert order.action.get("cell")[0] == 3  # three squares straight across  # type: ignore[index]
-    from engine.rulesets.firefight_lite_combat import take_hit
+    from engine.rulesets.firefight_lite.combat import take_hit
 
     hit, events = take_hit(after, "citizen", 1, ScriptedDice([]), "shot")
     assert hit.unit("citizen").status is UnitStatus.FALLEN and not any(
@@ -194,7 +194,7 @@ def test_road_rupture_leaves_an_impassable_hole() -> None:
     assert swept.unit("p1").status is UnitStatus.FALLEN
     hole = next(t for t in swept.terrain if t.kind == "hole")
     assert hole.impassable
-    from engine.rulesets.firefight_lite_board import squares
+    from engine.rulesets.firefight_lite.board import squares
 
     assert (2, 8) in squares(swept).impassable
     spared, _ = ev.road_rupture(state, ScriptedDice([2], NON_JOKERS))

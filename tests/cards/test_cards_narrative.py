@@ -20,8 +20,8 @@ from engine.controllers.cards import CardsAI
 from engine.dice import ScriptedDice, SeededDice
 from engine.model import GameState, UnitStatus
 from engine.protocols import PendingKind
-from engine.rulesets.firefight_lite_deck import FULL_DECK
-from engine.rulesets.firefight_lite_state import DECK, FROSTY
+from engine.rulesets.firefight_lite.deck import FULL_DECK
+from engine.rulesets.firefight_lite.state import DECK, FROSTY
 from engine.rulesets.narrative import events as ev
 from engine.rulesets.narrative.ruleset import NarrativeRuleset
 from engine.rulesets.narrative.state import card_host, rules_of, with_rules

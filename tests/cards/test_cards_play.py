@@ -14,7 +14,7 @@ from assistant.cli import main
 from engine.controllers.cards import CardsAI
 from engine.dice import Draw, SeededDice, Shuffle
 from engine.protocols import find_ruleset
-from engine.rulesets.firefight_lite_deck import EVENTS, FULL_DECK
+from engine.rulesets.firefight_lite.deck import EVENTS, FULL_DECK
 from engine.runner import acting_side, next_action, play_battle, with_order_memory
 from engine.scenario import parse_scenario
 from tests.cards.positions import NEUTRAL, NPC, PLAYER, scenario_text

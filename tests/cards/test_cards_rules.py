@@ -17,8 +17,8 @@ from engine.controllers.cards_suits import SuitPlan, defence_order
 from engine.dice import ScriptedDice, SeededDice
 from engine.model import GameState
 from engine.protocols import PendingKind
-from engine.rulesets import firefight_lite_events as ev
-from engine.rulesets.firefight_lite_deck import (
+from engine.rulesets.firefight_lite import events as ev
+from engine.rulesets.firefight_lite.deck import (
     EVENTS,
     FULL_DECK,
     deal_selection,
@@ -26,7 +26,7 @@ from engine.rulesets.firefight_lite_deck import (
     is_picture,
     selection_value,
 )
-from engine.rulesets.firefight_lite_state import DECK, FFState
+from engine.rulesets.firefight_lite.state import DECK, FFState
 from tests.cards.positions import NPC, PLAYER, position, ruleset, wall
 
 NON_JOKERS = tuple(c for c in FULL_DECK if c != JOKER)
@@ -266,7 +266,7 @@ def test_hearts_move_and_fire_ends_in_soft_cover_and_moves_to_cover_otherwise() 
     state = _duel("F2", "F9", hedge)
     kind, got = _plan(state, "9H")
     assert kind == "move_and_fire" and tuple(got["cell"]) != state.unit("npc").cell  # type: ignore[arg-type]
-    from engine.rulesets.firefight_lite_board import square_cover
+    from engine.rulesets.firefight_lite.board import square_cover
 
     assert square_cover(state, state.unit("npc"), tuple(got["cell"])) >= 1  # type: ignore[arg-type]
     kind, got = _plan(state, "2H")
@@ -279,7 +279,7 @@ def test_clubs_move_and_fire_only_into_hard_cover() -> None:
     low_wall = [("wall", "wall", wall(7, 8.6, 9, 9.0), {"cover": "hard"})]
     state = _duel("F2", "F9", low_wall)
     kind, got = _plan(state, "8C")
-    from engine.rulesets.firefight_lite_board import square_cover
+    from engine.rulesets.firefight_lite.board import square_cover
 
     assert kind == "move_and_fire"
     assert square_cover(state, state.unit("npc"), tuple(got["cell"])) == 2  # type: ignore[arg-type]

@@ -18,7 +18,7 @@ from engine.controllers.random_player import RandomPlayer
 from engine.dice import SeededDice
 from engine.model import Role
 from engine.protocols import find_controller
-from engine.rulesets.firefight_lite_state import FFUnit
+from engine.rulesets.firefight_lite.state import FFUnit
 from engine.runner import play_battle, start_game
 from engine.scenario import parse_scenario
 from tests.cards.positions import NPC, PLAYER, position, wall

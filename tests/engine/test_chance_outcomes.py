@@ -291,8 +291,8 @@ def test_t002_01_firefight_first_event_draw() -> None:
     from dataclasses import replace
 
     from engine.cards import Deck
-    from engine.rulesets.firefight_lite_deck import FULL_DECK
-    from engine.rulesets.firefight_lite_state import DECK
+    from engine.rulesets.firefight_lite.deck import FULL_DECK
+    from engine.rulesets.firefight_lite.state import DECK
     from tests.cards.positions import NPC, PLAYER, position, ruleset
 
     rifle = {"move": 4, "ranged": 1, "range": 24}

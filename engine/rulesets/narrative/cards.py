@@ -47,11 +47,11 @@ from engine.dice import RandomSource
 from engine.geometry import Point, bearing_deg, path_cost_in
 from engine.model import GameState, Role, Unit
 from engine.protocols import Outcome, Pending, PendingKind
-from engine.rulesets.firefight_lite_combat import dodge
-from engine.rulesets.firefight_lite_deck import FULL_DECK, deck_problems
-from engine.rulesets.firefight_lite_flow import discard_card, keep_deck_ready, reshuffle
-from engine.rulesets.firefight_lite_reactions import reaction_event
-from engine.rulesets.firefight_lite_state import DECK, FROSTY
+from engine.rulesets.firefight_lite.combat import dodge
+from engine.rulesets.firefight_lite.deck import FULL_DECK, deck_problems
+from engine.rulesets.firefight_lite.reactions import reaction_event
+from engine.rulesets.firefight_lite.sequence import discard_card, keep_deck_ready, reshuffle
+from engine.rulesets.firefight_lite.state import DECK, FROSTY
 from engine.rulesets.narrative.board import (
     can_shoot_from,
     card_of,

@@ -42,16 +42,16 @@ from engine.actions import Event, event
 from engine.dice import RandomSource
 from engine.geometry import advance, point_gap_in
 from engine.model import GameState, TerrainPiece, Unit
-from engine.rulesets.firefight_lite_combat import dodge
-from engine.rulesets.firefight_lite_deck import EVENTS
-from engine.rulesets.firefight_lite_events import (
+from engine.rulesets.firefight_lite.combat import dodge
+from engine.rulesets.firefight_lite.deck import EVENTS
+from engine.rulesets.firefight_lite.events import (
     booby_trap_hits,
     draw_event_card,
     hit_trigger,
     select,
     sniper_shot,
 )
-from engine.rulesets.firefight_lite_state import DECK
+from engine.rulesets.firefight_lite.state import DECK
 from engine.rulesets.narrative.board import card_of
 from engine.rulesets.narrative.cover import best_run
 from engine.rulesets.narrative.resolve import fall, place, wound, wound_roll

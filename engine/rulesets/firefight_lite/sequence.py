@@ -15,7 +15,7 @@ from engine.actions import Action, Event, event
 from engine.dice import RandomSource
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Role, Unit, UnitStatus
-from engine.rulesets.firefight_lite_board import (
+from engine.rulesets.firefight_lite.board import (
     card,
     cell,
     grid_of,
@@ -25,9 +25,9 @@ from engine.rulesets.firefight_lite_board import (
     sees,
     sees_from,
 )
-from engine.rulesets.firefight_lite_combat import melee, shoot
-from engine.rulesets.firefight_lite_deck import JOKER, joker_reshuffle, ready
-from engine.rulesets.firefight_lite_state import DECK, FROSTY, FFState, FFUnit
+from engine.rulesets.firefight_lite.combat import melee, shoot
+from engine.rulesets.firefight_lite.deck import JOKER, joker_reshuffle, ready
+from engine.rulesets.firefight_lite.state import DECK, FROSTY, FFState, FFUnit
 
 ATTACKS = frozenset({"aimed_fire", "move_and_fire", "assault"})
 STARTS = frozenset({"move", "aimed_fire", "move_and_fire", "assault"})

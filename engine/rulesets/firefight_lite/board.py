@@ -20,7 +20,7 @@ import shapely
 from engine.board import board_memo
 from engine.geometry.grid import Cell, Grid, chebyshev, grid_line
 from engine.model import GameState, TerrainPiece, Unit
-from engine.rulesets.firefight_lite_state import COVER_FIGURES, HOSTILE_NEUTRALS, FFCard
+from engine.rulesets.firefight_lite.state import COVER_FIGURES, HOSTILE_NEUTRALS, FFCard
 
 COVER_ORDER = {"none": 0, "soft": 1, "hard": 2}
 """Open < soft < hard (D002-10)."""

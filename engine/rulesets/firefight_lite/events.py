@@ -17,28 +17,28 @@ from engine.cards import JOKER, card_rank
 from engine.dice import RandomSource
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Role, TerrainPiece, UnitStatus
-from engine.rulesets import firefight_lite_arrivals as arrivals
-from engine.rulesets.firefight_lite_board import (
+from engine.rulesets.firefight_lite import arrivals as arrivals
+from engine.rulesets.firefight_lite.board import (
     cell,
     grid_of,
     run_for_cover_square,
 )
-from engine.rulesets.firefight_lite_combat import dodge, take_hit
-from engine.rulesets.firefight_lite_deck import (
+from engine.rulesets.firefight_lite.combat import dodge, take_hit
+from engine.rulesets.firefight_lite.deck import (
     EVENTS,
     card_name,
     deal_selection,
     joker_reshuffle,
     ready,
 )
-from engine.rulesets.firefight_lite_flow import (
+from engine.rulesets.firefight_lite.sequence import (
     combatant_sides,
     move_unit,
     rules,
     turn_done_all,
     with_rules,
 )
-from engine.rulesets.firefight_lite_state import DECK
+from engine.rulesets.firefight_lite.state import DECK
 
 Result = tuple[GameState, list[Event]]
 

@@ -11,11 +11,11 @@ from engine.dice import RandomSource
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState
 from engine.protocols import PendingKind
-from engine.rulesets import firefight_lite_flow as flow
-from engine.rulesets.firefight_lite_board import card, cell, move_path, reach
+from engine.rulesets.firefight_lite import sequence as flow
+from engine.rulesets.firefight_lite.board import card, cell, move_path, reach
 
 if TYPE_CHECKING:
-    from engine.rulesets.firefight_lite import FirefightLite
+    from engine.rulesets.firefight_lite.ruleset import FirefightLite
 
 MOVES = 3
 """Random destinations sampled per kind of move."""

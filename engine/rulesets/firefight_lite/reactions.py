@@ -10,9 +10,9 @@ from typing import Any
 from engine.actions import Action, Event, event
 from engine.dice import RandomSource
 from engine.model import GameState, Unit, UnitStatus
-from engine.rulesets.firefight_lite_board import cell
-from engine.rulesets.firefight_lite_combat import dodge, shoot, take_hit
-from engine.rulesets.firefight_lite_flow import (
+from engine.rulesets.firefight_lite.board import cell
+from engine.rulesets.firefight_lite.combat import dodge, shoot, take_hit
+from engine.rulesets.firefight_lite.sequence import (
     attack,
     attack_still_possible,
     begin,
@@ -21,7 +21,7 @@ from engine.rulesets.firefight_lite_flow import (
     rules,
     with_rules,
 )
-from engine.rulesets.firefight_lite_state import FROSTY
+from engine.rulesets.firefight_lite.state import FROSTY
 
 
 def answer_defence(

@@ -35,16 +35,18 @@ from engine.dice import RandomSource
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit, UnitStatus
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
-from engine.rulesets import firefight_lite_flow as flow
-from engine.rulesets import firefight_lite_reactions as reactions
-from engine.rulesets.firefight_lite_board import (
+from engine.rulesets.firefight_lite import reactions as reactions
+from engine.rulesets.firefight_lite import sequence as flow
+from engine.rulesets.firefight_lite.board import (
     card,
     cell,
     is_combatant,
     per_state,
     squares,
 )
-from engine.rulesets.firefight_lite_checks import (
+from engine.rulesets.firefight_lite.deck import deck_problems
+from engine.rulesets.firefight_lite.events import event_phase
+from engine.rulesets.firefight_lite.legality import (
     COMBAT_KINDS,
     NEUTRAL_KINDS,
     REACTIONS,
@@ -55,10 +57,8 @@ from engine.rulesets.firefight_lite_checks import (
     check_reaction,
     half_move,
 )
-from engine.rulesets.firefight_lite_deck import deck_problems
-from engine.rulesets.firefight_lite_events import event_phase
-from engine.rulesets.firefight_lite_setup import new_game
-from engine.rulesets.firefight_lite_state import (
+from engine.rulesets.firefight_lite.setup import new_game
+from engine.rulesets.firefight_lite.state import (
     DECK,
     NAME,
 )
@@ -351,7 +351,7 @@ class FirefightLite(RulesetBase):
                 cell=list(cell(mine)),
             )
         ]
-        from engine.rulesets.firefight_lite_combat import take_hit
+        from engine.rulesets.firefight_lite.combat import take_hit
 
         for u in near:
             state, more = take_hit(state, u.id, 2, dice, "air mine")
@@ -383,7 +383,7 @@ class FirefightLite(RulesetBase):
         return problems
 
     def sample_actions(self, state: GameState, unit_id: str, dice: RandomSource) -> list[Action]:
-        from engine.rulesets.firefight_lite_sample import sample
+        from engine.rulesets.firefight_lite.sample import sample
 
         return sample(self, state, unit_id, dice)
 

@@ -8,8 +8,8 @@ from engine.actions import Action
 from engine.cards import JOKER
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit
-from engine.rulesets import firefight_lite_flow as flow
-from engine.rulesets.firefight_lite_board import (
+from engine.rulesets.firefight_lite import sequence as flow
+from engine.rulesets.firefight_lite.board import (
     card,
     cell,
     hostile,
@@ -18,7 +18,7 @@ from engine.rulesets.firefight_lite_board import (
     reach,
     sees_from,
 )
-from engine.rulesets.firefight_lite_state import DECK, UNTARGETABLE
+from engine.rulesets.firefight_lite.state import DECK, UNTARGETABLE
 from engine.scenario import cell_name
 
 COMBAT_KINDS = ("move", "aimed_fire", "move_and_fire", "assault", "stay_frosty", "hold")
