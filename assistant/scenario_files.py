@@ -1,6 +1,6 @@
 """A generated scenario (``engine.generators.scenario``) as a scenario file and as JSON.
 
-The file is a ``ruleset = "d20"`` scenario (cards and options as ``engine/rulesets/d20_state``
+The file is a ``ruleset = "d20"`` scenario (cards and options as ``engine/rulesets/d20/state``
 reads them; an option the registered ruleset does not declare is left out, so the file always
 loads). Tags: every figure carries one base tag of the kit (ids 16 up, heroes first), the
 scenario's own terrain and then the random pieces the kit's eight terrain tags (ids 8-15); a

@@ -44,7 +44,10 @@ class ControllerEntry:
 
 BUILTIN_RULESETS: tuple[RulesetEntry, ...] = (
     RulesetEntry(
-        "d20", "d20 solitaire rules", "Domino Writing Solitaire Gaming Rules", "engine.rulesets.d20"
+        "d20",
+        "d20 solitaire rules",
+        "Domino Writing Solitaire Gaming Rules",
+        "engine.rulesets.d20.ruleset",
     ),
     RulesetEntry(
         "dungeon",

@@ -61,7 +61,7 @@ def strike_pool_at_least(n: int, k: int = 1) -> Fraction:
 def d20_hit_chance(need: int, twice: bool = False) -> Fraction:
     """The d20 system: P(the attack's d20, or the higher of two, is ``need`` or more), through
     the ruleset's ``roll_best``."""
-    from engine.rulesets.d20_combat import roll_best
+    from engine.rulesets.d20.combat import roll_best
 
     best = outcomes_of(lambda dice: roll_best(dice, twice, "attack")[0])
     return chance_of(best, lambda roll: roll >= need)
@@ -72,7 +72,7 @@ def d20_damage_chance(
 ) -> Fraction:
     """The d20 system (T003-06): P(an attack does damage): a hit, then a failed defence (the
     defence d20, or the higher of two, below the save)."""
-    from engine.rulesets.d20_state import COVER_NEED, DEFEND_NEED, MELEE_NEED, RANGED_NEED
+    from engine.rulesets.d20.state import COVER_NEED, DEFEND_NEED, MELEE_NEED, RANGED_NEED
 
     need = MELEE_NEED if kind in ("melee", "reach") else (COVER_NEED if cover else RANGED_NEED)
     return d20_hit_chance(need, attack_twice) * (1 - d20_hit_chance(DEFEND_NEED, defend_twice))

@@ -1,6 +1,6 @@
 """Between battles, for a rule system that heals outside combat: the d20 system's Recovery
 action and its multi-day rule (RULES §5.b, D003-22), through the engine's own hooks
-(``engine.rulesets.d20_combat.recovery``, ``morning_rest``, ``new_session``).
+(``engine.rulesets.d20.combat.recovery``, ``morning_rest``, ``new_session``).
 
 Readings decided here: a campaign's "game session" is the time between two battles (each
 battle is played at a sitting of its own), so a character may take Recovery once after each
@@ -33,8 +33,8 @@ def rest_rules(ruleset: str) -> RestRules | None:
     """The healing rules between battles of ``ruleset`` (None: it has none)."""
     if ruleset != "d20":
         return None
-    from engine.rulesets.d20_board import rules_of
-    from engine.rulesets.d20_combat import morning_rest, new_session, recovery
+    from engine.rulesets.d20.board import rules_of
+    from engine.rulesets.d20.combat import morning_rest, new_session, recovery
 
     def recover(unit: Unit) -> tuple[Unit, str]:
         return recovery(unit, in_combat=False)

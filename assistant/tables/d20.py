@@ -40,7 +40,7 @@ from engine.geometry.grid import chebyshev
 from engine.model import GameState, Unit
 from engine.odds import d20_damage_chance, d20_hit_chance
 from engine.protocols import Ruleset
-from engine.rulesets.d20_board import (
+from engine.rulesets.d20.board import (
     card_of,
     cover_word,
     in_cover,
@@ -53,9 +53,9 @@ from engine.rulesets.d20_board import (
     visible,
     weapon_reach,
 )
-from engine.rulesets.d20_combat import attack_need
-from engine.rulesets.d20_resolve import weapon_of
-from engine.rulesets.d20_state import (
+from engine.rulesets.d20.combat import attack_need
+from engine.rulesets.d20.resolve import weapon_of
+from engine.rulesets.d20.state import (
     ALERTED,
     NAME,
     PREPARED,

@@ -40,7 +40,7 @@ from engine.dice import RandomSource
 from engine.geometry import Point, bearing_deg, centre_distance_in, straight_run
 from engine.model import GameState, Role, Unit
 from engine.protocols import ControllerBase, Pending, Ruleset, register_controller
-from engine.rulesets.d20_board import (
+from engine.rulesets.d20.board import (
     adjacent,
     can_attack,
     card_of,
@@ -54,9 +54,9 @@ from engine.rulesets.d20_board import (
     spaces_between,
     visible,
 )
-from engine.rulesets.d20_combat import attack_need
-from engine.rulesets.d20_query import D20Query, ring_and_straight
-from engine.rulesets.d20_state import (
+from engine.rulesets.d20.combat import attack_need
+from engine.rulesets.d20.query import D20Query, ring_and_straight
+from engine.rulesets.d20.state import (
     ALERTED,
     DEFEND_NEED,
     NAME,

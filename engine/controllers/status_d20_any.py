@@ -29,7 +29,7 @@ from engine.dice import RandomSource
 from engine.geometry import advance
 from engine.model import GameState, Role, Unit
 from engine.protocols import Pending, Ruleset
-from engine.rulesets.d20_state import (
+from engine.rulesets.d20.state import (
     ALERTED,
     PREPARED,
     RETREATING,

@@ -1,7 +1,7 @@
 """The status-d20 AI's goal step for the generic scenarios (RULES §5.k step 7, §5.m).
 
 A figure that cannot attack this turn makes for its scenario's goal
-(:func:`engine.rulesets.d20_victory_kinds.goal_point`): the opposite edge (Escape,
+(:func:`engine.rulesets.d20.victory_kinds.goal_point`): the opposite edge (Escape,
 Infiltrate), the cargo and then its own edge with it (Transport), the fortress (the
 Assaulters of a Fortress Assault). Touching the cargo it picks it up; next to the fortress an
 Assaulter attacks it (D003-20). Other scenarios have no goal here (their objectives are the
@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.actions import Action, Order
-from engine.rulesets.d20_state import Weapon
-from engine.rulesets.d20_victory_kinds import (
+from engine.rulesets.d20.state import Weapon
+from engine.rulesets.d20.victory_kinds import (
     fortress,
     goal_point,
     pickup_problem,

@@ -9,8 +9,8 @@ from engine.actions import Action
 from engine.dice import RandomSource, ScriptedDice
 from engine.model import GameState, Unit
 from engine.protocols import PendingKind, find_ruleset
-from engine.rulesets.d20 import D20Ruleset
-from engine.rulesets.d20_state import D20State
+from engine.rulesets.d20.ruleset import D20Ruleset
+from engine.rulesets.d20.state import D20State
 from engine.scenario import Scenario
 
 HEROES, ENEMIES = "Heroes", "Enemies"

@@ -14,8 +14,8 @@ from engine.actions import Action, Event, IllegalActionError
 from engine.dice import ScriptedDice
 from engine.model import GameState, UnitStatus
 from engine.protocols import PendingKind
-from engine.rulesets.d20_combat import morning_rest, new_session, recovery
-from engine.rulesets.d20_state import (
+from engine.rulesets.d20.combat import morning_rest, new_session, recovery
+from engine.rulesets.d20.state import (
     TACTICS,
     D20State,
     enemy_action_result,
@@ -25,7 +25,7 @@ from engine.rulesets.d20_state import (
     patrol_result,
     tactic_for,
 )
-from engine.rulesets.d20_victory import holder, nearest_objectives, victory_points
+from engine.rulesets.d20.victory import holder, nearest_objectives, victory_points
 from tests.d20.test_rules_builders import (
     ENEMIES,
     HEROES,

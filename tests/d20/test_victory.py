@@ -17,9 +17,9 @@ from engine.actions import Action
 from engine.dice import ScriptedDice
 from engine.model import GameState, UnitStatus
 from engine.protocols import PendingKind, find_controller
-from engine.rulesets.d20_state import D20State
-from engine.rulesets.d20_victory import final_result, standing_sides, victory_points
-from engine.rulesets.d20_victory_kinds import after_action
+from engine.rulesets.d20.state import D20State
+from engine.rulesets.d20.victory import final_result, standing_sides, victory_points
+from engine.rulesets.d20.victory_kinds import after_action
 from tests.d20.test_rules_builders import (
     ENEMIES,
     HEROES,

@@ -360,7 +360,7 @@ def test_the_walked_odds_agree_with_the_counted_tables() -> None:
     """``soloscope odds`` now walks each system's own roll function; the counts written beside
     the rules (kept for the AI) give the same fractions over every input the command takes."""
     from engine import odds
-    from engine.rulesets import d20_state
+    from engine.rulesets.d20 import state as d20_state
     from engine.rulesets.skirmish2d6 import checks as skirmish2d6_checks
     from engine.rulesets.strike import odds as strike_odds
 

@@ -11,7 +11,7 @@ from engine.board import MIN_STEP_IN, board_key, remember
 from engine.geometry import Point, best_move_toward
 from engine.model import GameState, Unit
 from engine.query import BoardQuery
-from engine.rulesets.d20_board import (
+from engine.rulesets.d20.board import (
     can_attack,
     card_of,
     free_cells,

@@ -1,7 +1,7 @@
 """The d20 solitaire rules (seed 003, RULES §5): simple basic d20 combat for any army or
 skirmish game, with the enemy statuses of §5.k kept by the rules.
 
-Sequence (§5.d): each round starts with chance steps of one die each (``d20_round``): in
+Sequence (§5.d): each round starts with chance steps of one die each (``sequence``): in
 round 1 the rolled tactics (§5.l), every enemy marked Prepared (a ``status`` event each);
 the initiative d20 of every side (ties re-rolled); then (option ``enemy_action``) the random
 enemy action d20 (purpose "enemy action": one random figure, half the units rounded up, all,
@@ -21,17 +21,17 @@ Multi-figure units: figures with the same ``company`` form one d20 unit; its fir
 acts, and after it moves the others are placed in a chain touching it (D003-03: none
 farther into the battlefield than it), and each of them that reaches the target attacks too.
 
-The scenario schema (card fields and options) is in :mod:`engine.rulesets.d20_state`; the
-board (spaces on a grid or on an open table) in :mod:`engine.rulesets.d20_board`.
+The scenario schema (card fields and options) is in :mod:`engine.rulesets.d20.state`; the
+board (spaces on a grid or on an open table) in :mod:`engine.rulesets.d20.board`.
 Each generic scenario's own end and special rules (option ``scenario``: Ambush, Escape,
 Fortress Assault, Infiltrate, Spawning with its "spawn" chance step, Transport's pick-up) are
-in :mod:`engine.rulesets.d20_victory_kinds`.
+in :mod:`engine.rulesets.d20.victory_kinds`.
 
 Recovery (§5.b, D003-22) is never legal in a battle (combat lasts from the first initiative
-to the last enemy defeated): the campaign calls :func:`engine.rulesets.d20_combat.recovery`
+to the last enemy defeated): the campaign calls :func:`engine.rulesets.d20.combat.recovery`
 between battles (half the wounds back, conditions cleared, once per session),
-:func:`~engine.rulesets.d20_combat.new_session` at a new session and
-:func:`~engine.rulesets.d20_combat.morning_rest` each morning of a multi-day adventure.
+:func:`~engine.rulesets.d20.combat.new_session` at a new session and
+:func:`~engine.rulesets.d20.combat.morning_rest` each morning of a multi-day adventure.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from engine.dice import RandomSource
 from engine.model import GameState, Role, Unit
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
 from engine.query import TableQuery
-from engine.rulesets.d20_board import (
+from engine.rulesets.d20.board import (
     card_of,
     dangerous_at,
     in_reach,
@@ -54,18 +54,18 @@ from engine.rulesets.d20_board import (
     rules_of,
     visible,
 )
-from engine.rulesets.d20_combat import (
+from engine.rulesets.d20.combat import (
     dangerous_roll,
     morale_checks,
     non_combat,
     status_change,
 )
-from engine.rulesets.d20_query import D20Query
-from engine.rulesets.d20_resolve import activate, alert_checks, attack, move, weapon_of
-from engine.rulesets.d20_round import candidates, chance_step, start_round
-from engine.rulesets.d20_sample import sample
-from engine.rulesets.d20_setup import new_game
-from engine.rulesets.d20_state import (
+from engine.rulesets.d20.query import D20Query
+from engine.rulesets.d20.resolve import activate, alert_checks, attack, move, weapon_of
+from engine.rulesets.d20.sample import sample
+from engine.rulesets.d20.sequence import candidates, chance_step, start_round
+from engine.rulesets.d20.setup import new_game
+from engine.rulesets.d20.state import (
     ALERTED,
     NAME,
     PREPARED,
@@ -73,8 +73,8 @@ from engine.rulesets.d20_state import (
     D20State,
     Weapon,
 )
-from engine.rulesets.d20_victory import final_result, last_round, standing_sides
-from engine.rulesets.d20_victory_kinds import (
+from engine.rulesets.d20.victory import final_result, last_round, standing_sides
+from engine.rulesets.d20.victory_kinds import (
     after_action,
     ambush_waits,
     attack_structure,
@@ -120,7 +120,7 @@ class D20Ruleset(RulesetBase):
 
     # ------------------------------------------------------------------ setup
     def new_game(self, scenario: Scenario) -> GameState:
-        """Cards, sides, the table (grid or not), enemies facing the heroes (``d20_setup``)."""
+        """Cards, sides, the table (grid or not), enemies facing the heroes (``setup``)."""
         problems = option_problems(dict(scenario.options), {s.name for s in scenario.sides})
         if problems:
             raise ScenarioError(f"{scenario.source}: {problems[0]}")
@@ -256,7 +256,7 @@ class D20Ruleset(RulesetBase):
         return []
 
     def sample_actions(self, state: GameState, unit_id: str, dice: RandomSource) -> list[Action]:
-        """Attacks, abilities, heals, a few moves and the pass (see ``d20_sample``)."""
+        """Attacks, abilities, heals, a few moves and the pass (see ``sample``)."""
         return [a for a in sample(state, unit_id, dice) if not self.validate(state, a)]
 
     def query(self, state: GameState) -> TableQuery:
@@ -398,7 +398,7 @@ class D20Ruleset(RulesetBase):
         return Outcome(state, tuple(events))
 
     def alert_checks(self, state: GameState) -> tuple[GameState, list[Event]]:
-        """Prepared enemies that see a hero become Alerted (``d20_resolve``)."""
+        """Prepared enemies that see a hero become Alerted (``resolve``)."""
         return alert_checks(state)
 
     def _end_turn(self, state: GameState, events: list[Event], dice: RandomSource) -> Outcome:
@@ -432,7 +432,7 @@ class D20Ruleset(RulesetBase):
         return Outcome(replace(state, rules=rules), tuple(events))
 
     def _chance(self, state: GameState, dice: RandomSource) -> Outcome:
-        """One die of the round's start (``d20_round``); a new round, or the end after the
+        """One die of the round's start (``sequence``); a new round, or the end after the
         last one."""
         events: list[Event] = []
         if spawn_due(state) is not None and not self._rules(state).stage:

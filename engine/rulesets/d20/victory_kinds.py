@@ -2,7 +2,7 @@
 
 Option ``scenario`` (the value ``soloscope generate scenario`` writes) picks one:
 
-* ``basic-battle`` (default): nothing more (see :mod:`engine.rulesets.d20_victory`).
+* ``basic-battle`` (default): nothing more (see :mod:`engine.rulesets.d20.victory`).
 * ``ambush``: the side named by option ``ambushers`` acts first in round 1 (every Ambusher
   takes a turn before any Target); it ends when one army is gone.
 * ``escape``: a figure that ends a move with its base within 1 space of the edge opposite its
@@ -40,8 +40,8 @@ from engine.actions import Event, event
 from engine.dice import RandomSource
 from engine.geometry import Edge, Point, centre_distance_in, point_gap_in
 from engine.model import GameState, TerrainPiece, Unit, UnitStatus
-from engine.rulesets.d20_board import occupied, space_in
-from engine.rulesets.d20_state import ALERTED, MELEE_NEED, D20State
+from engine.rulesets.d20.board import occupied, space_in
+from engine.rulesets.d20.state import ALERTED, MELEE_NEED, D20State
 from engine.scenario import Scenario
 
 KINDS = (

@@ -13,9 +13,9 @@ from math import ceil
 from engine.actions import Event, event
 from engine.dice import RandomSource
 from engine.model import GameState, Role, UnitStatus
-from engine.rulesets.d20_board import card_of, occupied, rules_of
-from engine.rulesets.d20_combat import status_change
-from engine.rulesets.d20_state import (
+from engine.rulesets.d20.board import card_of, occupied, rules_of
+from engine.rulesets.d20.combat import status_change
+from engine.rulesets.d20.state import (
     ALERTED,
     PREPARED,
     STUNNED,
@@ -23,7 +23,7 @@ from engine.rulesets.d20_state import (
     enemy_action_result,
     tactic_for,
 )
-from engine.rulesets.d20_victory_kinds import ambush_first
+from engine.rulesets.d20.victory_kinds import ambush_first
 
 TACTICS_STAGE, INITIATIVE_STAGE, ENEMY_STAGE = "tactics", "initiative", "enemy action"
 

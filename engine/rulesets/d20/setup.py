@@ -1,5 +1,5 @@
 """Setting up a d20 battle (RULES §5.c, §5.f): the cards read and checked (the schema is in
-:mod:`engine.rulesets.d20_state`), the Move Unit of the battlefield, the Arch Foe, companies as
+:mod:`engine.rulesets.d20.state`), the Move Unit of the battlefield, the Arch Foe, companies as
 d20 units, enemies facing the heroes' set-up area (§5.k)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from engine.geometry import bearing_deg
 from engine.model import GameState, Objective, Role, Unit
-from engine.rulesets.d20_state import (
+from engine.rulesets.d20.state import (
     MOVE_UNIT,
     NAME,
     TACTICS,

@@ -38,7 +38,7 @@ rounds; "objectives": VP of §5.m after 4 rounds), ``dangerous_die`` (6 or 20, D
 ``morale_recheck`` (bool, D003-17: check again after each further loss below half);
 ``scenario`` (the generic scenario of §5.m whose own end and special rules apply, with
 ``ambushers``, ``assaulters``, ``fortress``, ``fortress_wounds``, ``spawners``, ``cargo``: see
-:mod:`engine.rulesets.d20_victory_kinds`).
+:mod:`engine.rulesets.d20.victory_kinds`).
 """
 
 from __future__ import annotations

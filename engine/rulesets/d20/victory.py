@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from engine.geometry import Edge, Point, centre_distance_in, point_gap_in, within_in
 from engine.model import GameState, UnitStatus
-from engine.rulesets.d20_board import card_of
-from engine.rulesets.d20_state import D20State
-from engine.rulesets.d20_victory_kinds import kind, last_round_result
+from engine.rulesets.d20.board import card_of
+from engine.rulesets.d20.state import D20State
+from engine.rulesets.d20.victory_kinds import kind, last_round_result
 
 HOLD_CLEAR_IN = 2.0
 """No opposing figure within this many inches of a held objective (§5.m)."""
@@ -102,7 +102,7 @@ def victory_points(state: GameState, contact_in: float) -> dict[str, int]:
 
 def final_result(state: GameState, contact_in: float) -> tuple[str, str]:
     """(winner or "draw", reason) when the last round is over: the scenario's own
-    (``d20_victory_kinds``), else objective VP or the Basic Battle's."""
+    (``victory_kinds``), else objective VP or the Basic Battle's."""
     own = last_round_result(state)
     if own is not None:
         return own

@@ -37,7 +37,7 @@ from engine.geometry import (
     within_in,
 )
 from engine.model import GameState, Unit
-from engine.rulesets.d20_state import RANGES, D20Card, D20Unit, Weapon
+from engine.rulesets.d20.state import RANGES, D20Card, D20Unit, Weapon
 
 EPS = 1e-6
 

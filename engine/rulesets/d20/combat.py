@@ -11,8 +11,8 @@ from dataclasses import replace
 from engine.actions import Event, event
 from engine.dice import RandomSource
 from engine.model import GameState, Unit, UnitStatus
-from engine.rulesets.d20_board import adjacent, card_of, in_cover, rules_of, spaces_between
-from engine.rulesets.d20_state import (
+from engine.rulesets.d20.board import adjacent, card_of, in_cover, rules_of, spaces_between
+from engine.rulesets.d20.state import (
     ALERTED,
     COVER_NEED,
     DEFEND_NEED,
