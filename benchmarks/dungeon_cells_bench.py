@@ -29,7 +29,7 @@ from assistant.scenarios import load_game  # noqa: E402
 from assistant.session.reader import TableReader  # noqa: E402
 from assistant.table_fit import profile_from_frames  # noqa: E402
 from assistant.tables.dungeon_cells import read_cell  # noqa: E402
-from engine.rulesets.dungeon_state import rules_of  # noqa: E402
+from engine.rulesets.dungeon.state import rules_of  # noqa: E402
 from vision.detector import Detector  # noqa: E402
 from vision.render.frame import render_frame  # noqa: E402
 from vision.types import Frame  # noqa: E402

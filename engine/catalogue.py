@@ -53,7 +53,7 @@ BUILTIN_RULESETS: tuple[RulesetEntry, ...] = (
         "dungeon",
         "Solo grid skirmish: patrols and the Dungeon Crawl",
         "Solo miniatures rules (grid / chessboard) with the Dungeon Crawl",
-        "engine.rulesets.dungeon",
+        "engine.rulesets.dungeon.ruleset",
     ),
     RulesetEntry(
         "firefight-lite",

@@ -39,9 +39,9 @@ from engine.geometry import Point
 from engine.geometry.grid import chebyshev, grid_line
 from engine.model import GameState, Role, Unit
 from engine.protocols import Ruleset
-from engine.rulesets.dungeon_board import Board, facing_word, label
-from engine.rulesets.dungeon_resolve import PATROL_RESULTS, patrol_turn
-from engine.rulesets.dungeon_state import STATUSES, card_of, heals_left, rules_of, status_of
+from engine.rulesets.dungeon.board import Board, facing_word, label
+from engine.rulesets.dungeon.resolve import PATROL_RESULTS, patrol_turn
+from engine.rulesets.dungeon.state import STATUSES, card_of, heals_left, rules_of, status_of
 from engine.scenario import cell_name
 
 NAME = "dungeon"

@@ -20,8 +20,8 @@ from engine.geometry import Point
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit
 from engine.protocols import Ruleset
-from engine.rulesets.dungeon_board import label
-from engine.rulesets.dungeon_state import card_of
+from engine.rulesets.dungeon.board import label
+from engine.rulesets.dungeon.state import card_of
 from engine.scenario import cell_name
 
 #: Events of the ordered figure that its order already says (not said again once applied).

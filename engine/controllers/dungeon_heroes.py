@@ -22,10 +22,10 @@ from engine.dice import RandomSource
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit
 from engine.protocols import ControllerBase, Ruleset, register_controller
-from engine.rulesets.dungeon_board import Board
-from engine.rulesets.dungeon_cards import Attack
-from engine.rulesets.dungeon_state import PATROLLING, card_of, cell_of, heals_left
-from engine.rulesets.dungeon_tactics import Strike, acting_now, nearest, patrol_order, plan_order
+from engine.rulesets.dungeon.board import Board
+from engine.rulesets.dungeon.cards import Attack
+from engine.rulesets.dungeon.state import PATROLLING, card_of, cell_of, heals_left
+from engine.rulesets.dungeon.tactics import Strike, acting_now, nearest, patrol_order, plan_order
 
 NAME = "dungeon-heroes"
 ARCH_FOE_WEIGHT = 1.5

@@ -25,10 +25,10 @@ from engine.dice import RandomSource, choice
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit
 from engine.protocols import ControllerBase, Ruleset, register_controller
-from engine.rulesets.dungeon_board import Board, label
-from engine.rulesets.dungeon_cards import Attack
-from engine.rulesets.dungeon_state import PATROLLING, card_of, cell_of, heals_left
-from engine.rulesets.dungeon_tactics import (
+from engine.rulesets.dungeon.board import Board, label
+from engine.rulesets.dungeon.cards import Attack
+from engine.rulesets.dungeon.state import PATROLLING, card_of, cell_of, heals_left
+from engine.rulesets.dungeon.tactics import (
     Strike,
     acting_now,
     nearest,

@@ -9,8 +9,8 @@ from typing import Any
 from engine.dice import ScriptedDice
 from engine.model import GameState
 from engine.protocols import find_ruleset
-from engine.rulesets.dungeon import DungeonRuleset
-from engine.rulesets.dungeon_state import ALERTED, PATROLLING, rules_of
+from engine.rulesets.dungeon.ruleset import DungeonRuleset
+from engine.rulesets.dungeon.state import ALERTED, PATROLLING, rules_of
 from engine.scenario import parse_scenario
 
 Figure = tuple[str, str, tuple[int, int], float, str]

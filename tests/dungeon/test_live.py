@@ -29,7 +29,7 @@ from engine.dice import SeededDice
 from engine.geometry.grid import chebyshev
 from engine.model import Role
 from engine.protocols import find_controller
-from engine.rulesets.dungeon_state import card_of, rules_of
+from engine.rulesets.dungeon.state import card_of, rules_of
 from engine.runner import BattleRecord, controllers_for, play_battle
 from engine.scenario import cell_name
 from tests.session.virtual_table import VirtualTable

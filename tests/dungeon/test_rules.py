@@ -12,15 +12,15 @@ from engine.actions import Action
 from engine.controllers.patrol_d8 import PatrolD8
 from engine.dice import ScriptedDice
 from engine.model import GameState
-from engine.rulesets.dungeon_board import Board, in_arc
-from engine.rulesets.dungeon_state import (
+from engine.rulesets.dungeon.board import Board, in_arc
+from engine.rulesets.dungeon.state import (
     ALERTED,
     PATROLLING,
     card_of,
     rules_of,
     status_of,
 )
-from engine.rulesets.dungeon_tactics import roll_patrol
+from engine.rulesets.dungeon.tactics import roll_patrol
 from engine.scenario import parse_scenario
 from tests.dungeon.boards import acting, r_chance, ruleset, started
 

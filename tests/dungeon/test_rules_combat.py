@@ -10,7 +10,7 @@ import pytest
 from engine.actions import Action
 from engine.dice import ScriptedDice
 from engine.model import GameState, UnitStatus
-from engine.rulesets.dungeon_state import (
+from engine.rulesets.dungeon.state import (
     ALERTED,
     heals_left,
     rules_of,
@@ -210,7 +210,7 @@ def test_victory_count_runs_out_of_rounds() -> None:
 
 
 def test_defeat_count_default_is_half_the_enemies_rounded_up() -> None:
-    from engine.rulesets.dungeon_flow import defeat_count
+    from engine.rulesets.dungeon.sequence import defeat_count
 
     figures = [("fm", "fighting_man", (3, 3), 0, "hero")]
     figures += [(f"g{i}", "goblin", (i, 0), 180, "enemy") for i in range(5)]

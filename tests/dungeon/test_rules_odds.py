@@ -13,10 +13,10 @@ import pytest
 from engine.actions import Action
 from engine.dice import ScriptedDice
 from engine.model import UnitStatus
-from engine.rulesets.dungeon_cards import PRESETS, read_card
-from engine.rulesets.dungeon_resolve import patrol_run, patrol_turn
-from engine.rulesets.dungeon_state import RETREATING, card_of
-from engine.rulesets.dungeon_tactics import roll_patrol
+from engine.rulesets.dungeon.cards import PRESETS, read_card
+from engine.rulesets.dungeon.resolve import patrol_run, patrol_turn
+from engine.rulesets.dungeon.state import RETREATING, card_of
+from engine.rulesets.dungeon.tactics import roll_patrol
 from engine.scenario import parse_scenario
 from tests.dungeon.boards import acting, r_chance, ruleset, started
 

@@ -108,9 +108,9 @@ def test_views_stay_exact_along_whole_games() -> None:
     hero's move every Alerted enemy faces one of the closest heroes it sees: what the rules
     recompute only for the enemies whose view changed matches a full recomputation."""
     from engine.geometry.grid import chebyshev
-    from engine.rulesets.dungeon_board import Board, facing_toward
-    from engine.rulesets.dungeon_resolve import heroes, monsters
-    from engine.rulesets.dungeon_state import ALERTED, PATROLLING, rules_of
+    from engine.rulesets.dungeon.board import Board, facing_toward
+    from engine.rulesets.dungeon.resolve import heroes, monsters
+    from engine.rulesets.dungeon.state import ALERTED, PATROLLING, rules_of
 
     path = SCENARIOS / "dungeon-crawl.toml"
     scenario = parse_scenario(path.read_text(encoding="utf-8"), path.name)

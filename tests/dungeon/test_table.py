@@ -18,8 +18,8 @@ from engine.dice import ScriptedDice
 from engine.geometry.grid import Grid
 from engine.model import GameState
 from engine.protocols import Ruleset
-from engine.rulesets.dungeon_sample import patrol_action
-from engine.rulesets.dungeon_state import ALERTED, PATROLLING
+from engine.rulesets.dungeon.sample import patrol_action
+from engine.rulesets.dungeon.state import ALERTED, PATROLLING
 
 GRID = Grid(8, 8, 1.0)
 

@@ -340,8 +340,8 @@ def test_t003_06_d20_melee_damage(twice: bool, damage: Fraction) -> None:
 def test_dungeon_patrol_table_and_wound_chance() -> None:
     """RULES §6.j: the d8 patrol table (a 3 re-rolls its turn while it shows 1-3), walked
     through the controller's own roll; and an attack's wound chance from the ruleset's apply."""
-    from engine.rulesets.dungeon_resolve import patrol_turn
-    from engine.rulesets.dungeon_tactics import roll_patrol
+    from engine.rulesets.dungeon.resolve import patrol_turn
+    from engine.rulesets.dungeon.tactics import roll_patrol
 
     _scenario, _ruleset, state = load_game("dungeon-crawl")
     troll = next(u for u in state.units if "troll" in u.id)

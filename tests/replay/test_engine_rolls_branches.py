@@ -4,7 +4,7 @@ found; seen dice taken in order instead of branching (issue 10)."""
 from __future__ import annotations
 
 from assistant.replay.engine_branches import BranchingDice, branches, seen_branches
-from engine.rulesets.dungeon_tactics import roll_patrol
+from engine.rulesets.dungeon.tactics import roll_patrol
 from tests.dungeon.boards import started
 
 

@@ -10,8 +10,8 @@ from engine.geometry import Point
 from engine.geometry.grid import chebyshev
 from engine.model import Unit
 from engine.query import BoardQuery
-from engine.rulesets.dungeon_board import Board
-from engine.rulesets.dungeon_state import card_of, cell_of, heals_left
+from engine.rulesets.dungeon.board import Board
+from engine.rulesets.dungeon.state import card_of, cell_of, heals_left
 
 
 class DungeonQuery(BoardQuery):

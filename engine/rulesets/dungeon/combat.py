@@ -11,15 +11,15 @@ from engine.actions import Event, event
 from engine.dice import RandomSource, choice
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit, UnitStatus
-from engine.rulesets.dungeon_board import (
+from engine.rulesets.dungeon.board import (
     Board,
     facing_step,
     facing_toward,
     label,
 )
-from engine.rulesets.dungeon_cards import Attack
-from engine.rulesets.dungeon_resolve import face, move_unit, set_status
-from engine.rulesets.dungeon_state import (
+from engine.rulesets.dungeon.cards import Attack
+from engine.rulesets.dungeon.resolve import face, move_unit, set_status
+from engine.rulesets.dungeon.state import (
     ALERTED,
     DEFEATED,
     RETREATING,

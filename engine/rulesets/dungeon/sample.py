@@ -7,8 +7,8 @@ from __future__ import annotations
 from engine.actions import Action, ActionKind
 from engine.geometry.grid import step_facing_deg
 from engine.model import GameState
-from engine.rulesets.dungeon_board import Board
-from engine.rulesets.dungeon_state import PATROLLING, card_of, cell_of, heals_left, rules_of
+from engine.rulesets.dungeon.board import Board
+from engine.rulesets.dungeon.state import PATROLLING, card_of, cell_of, heals_left, rules_of
 
 PATROL_ROLLS: tuple[tuple[int, int | None], ...] = (
     (1, None),

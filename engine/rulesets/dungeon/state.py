@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from engine.geometry.grid import Cell
 from engine.model import GameState, RulesState, Unit, UnitRules
-from engine.rulesets.dungeon_cards import DungeonCard
+from engine.rulesets.dungeon.cards import DungeonCard
 
 PATROLLING = "patrolling"
 ALERTED = "alerted"

@@ -1,6 +1,6 @@
 """What happens in the grid game (seed 004) besides combat: patrol results, moves and turns,
 and the status changes after every complete action (detection D004-02, the Arch Foe alerting
-everyone, the turn to face the closest hero). Combat is in ``dungeon_combat``.
+everyone, the turn to face the closest hero). Combat is in ``combat``.
 
 Pure functions of a state (and the dice); each returns the new state and its events. Every
 status change is an event ``{"type": "status", "unit", "status"}``; every turn of a figure
@@ -17,13 +17,13 @@ from engine.actions import Event, event
 from engine.dice import RandomSource, choice
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Role, Unit
-from engine.rulesets.dungeon_board import (
+from engine.rulesets.dungeon.board import (
     Board,
     facing_toward,
     facing_word,
     label,
 )
-from engine.rulesets.dungeon_state import (
+from engine.rulesets.dungeon.state import (
     ALERTED,
     PATROLLING,
     STATUSES,

@@ -1,4 +1,4 @@
-"""The grid game of seed 004 and its Dungeon Crawl (RULES §6), registry name ``dungeon``.
+"""The grid game of seed 004 and its Dungeon Crawl (RULES §6), registry name ``ruleset``.
 
 A round: the enemies act one by one, strongest first (ties in reading order, D004-07), then the
 heroes in sheet order (Fighting Man, Magic User, Thief, Priest; D004-19). Each figure moves
@@ -48,17 +48,19 @@ from engine.actions import Action
 from engine.dice import RandomSource
 from engine.model import GameState
 from engine.protocols import Outcome, Pending, RulesetBase, register_ruleset
-from engine.rulesets import dungeon_check, dungeon_flow, dungeon_setup
-from engine.rulesets.dungeon_query import DungeonQuery
-from engine.rulesets.dungeon_sample import sample_actions
-from engine.rulesets.dungeon_setup import ACTION_KINDS, NAME, OPTIONS
+from engine.rulesets.dungeon import legality as dungeon_check
+from engine.rulesets.dungeon import sequence as dungeon_flow
+from engine.rulesets.dungeon import setup as dungeon_setup
+from engine.rulesets.dungeon.query import DungeonQuery
+from engine.rulesets.dungeon.sample import sample_actions
+from engine.rulesets.dungeon.setup import ACTION_KINDS, NAME, OPTIONS
 from engine.scenario import Scenario
 
 
 class DungeonRuleset(RulesetBase):
     """The seed-004 grid rules with the Dungeon Crawl's figures (see the module docstring):
-    set-up in ``dungeon_setup``, legality in ``dungeon_check``, resolution in
-    ``dungeon_flow``."""
+    set-up in ``setup``, legality in ``legality``, resolution in
+    ``sequence``."""
 
     name = NAME
     title = "Solo grid skirmish: patrols and the Dungeon Crawl"

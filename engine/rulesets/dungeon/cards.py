@@ -48,7 +48,7 @@ class HealSpec(BaseModel):
 
 
 class CardSpec(BaseModel):
-    """The ``card`` table of a unit of the ``dungeon`` ruleset."""
+    """The ``card`` table of a unit of the ``ruleset`` ruleset."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

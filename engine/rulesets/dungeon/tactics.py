@@ -18,11 +18,11 @@ from engine.chance import reroll_until
 from engine.dice import RandomSource
 from engine.geometry.grid import Cell, Grid, chebyshev
 from engine.model import GameState, Unit
-from engine.rulesets.dungeon_board import STEPS, Board, label
-from engine.rulesets.dungeon_cards import Attack
-from engine.rulesets.dungeon_resolve import patrol_run, patrol_turn
-from engine.rulesets.dungeon_sample import move_action, patrol_action
-from engine.rulesets.dungeon_state import card_of, cell_of, rules_of
+from engine.rulesets.dungeon.board import STEPS, Board, label
+from engine.rulesets.dungeon.cards import Attack
+from engine.rulesets.dungeon.resolve import patrol_run, patrol_turn
+from engine.rulesets.dungeon.sample import move_action, patrol_action
+from engine.rulesets.dungeon.state import card_of, cell_of, rules_of
 from engine.scenario import cell_name
 
 

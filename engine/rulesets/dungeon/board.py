@@ -18,8 +18,8 @@ from functools import lru_cache
 
 from engine.geometry.grid import Cell, Grid, GridLine, chebyshev, grid_line
 from engine.model import GameState, Unit
-from engine.rulesets.dungeon_cards import Attack
-from engine.rulesets.dungeon_state import card_of, cell_of, rules_of
+from engine.rulesets.dungeon.cards import Attack
+from engine.rulesets.dungeon.state import card_of, cell_of, rules_of
 from engine.scenario import cell_name
 
 STEPS: tuple[Cell, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))

@@ -10,10 +10,10 @@ from engine.dice import RandomSource
 from engine.geometry.grid import chebyshev, step_facing_deg
 from engine.model import GameState, Role, Unit
 from engine.protocols import Outcome
-from engine.rulesets.dungeon_board import facing_word, label
-from engine.rulesets.dungeon_check import can_still_act, pending, route_of, validate
-from engine.rulesets.dungeon_combat import attack, heal, retreat
-from engine.rulesets.dungeon_resolve import (
+from engine.rulesets.dungeon.board import facing_word, label
+from engine.rulesets.dungeon.combat import attack, heal, retreat
+from engine.rulesets.dungeon.legality import can_still_act, pending, route_of, validate
+from engine.rulesets.dungeon.resolve import (
     face,
     heroes,
     is_enemy_side,
@@ -25,8 +25,8 @@ from engine.rulesets.dungeon_resolve import (
     set_status,
     update_statuses,
 )
-from engine.rulesets.dungeon_setup import DEFAULT_MAX_ROUNDS, START_PURPOSE, arch_foe, parse_squares
-from engine.rulesets.dungeon_state import (
+from engine.rulesets.dungeon.setup import DEFAULT_MAX_ROUNDS, START_PURPOSE, arch_foe, parse_squares
+from engine.rulesets.dungeon.state import (
     ALERTED,
     PATROLLING,
     card_of,

@@ -7,13 +7,13 @@ from engine.actions import Action
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit
 from engine.protocols import Pending, PendingKind
-from engine.rulesets.dungeon_board import Board, label
-from engine.rulesets.dungeon_resolve import (
+from engine.rulesets.dungeon.board import Board, label
+from engine.rulesets.dungeon.resolve import (
     is_enemy_side,
     patrol_run,
 )
-from engine.rulesets.dungeon_setup import ACTION_KINDS, START_PURPOSE
-from engine.rulesets.dungeon_state import (
+from engine.rulesets.dungeon.setup import ACTION_KINDS, START_PURPOSE
+from engine.rulesets.dungeon.state import (
     ALERTED,
     PATROLLING,
     STATUSES,

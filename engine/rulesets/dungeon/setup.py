@@ -12,12 +12,12 @@ from shapely.geometry import Polygon
 from engine.geometry import Table
 from engine.geometry.grid import Cell
 from engine.model import GameState, Role, Side, Unit
-from engine.rulesets.dungeon_board import Board
-from engine.rulesets.dungeon_cards import read_card
-from engine.rulesets.dungeon_resolve import (
+from engine.rulesets.dungeon.board import Board
+from engine.rulesets.dungeon.cards import read_card
+from engine.rulesets.dungeon.resolve import (
     is_enemy_side,
 )
-from engine.rulesets.dungeon_state import (
+from engine.rulesets.dungeon.state import (
     ALERTED,
     PATROLLING,
     DungeonState,
