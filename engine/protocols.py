@@ -25,7 +25,8 @@ from engine.scenario import Scenario
 
 class PendingKind(StrEnum):
     """What the game needs next: the one list of decision points (OpenSpiel style) every
-    ruleset's sequence is made of. The runner and the live session dispatch on it alone."""
+    ruleset's sequence is made of. The decision driver (:mod:`engine.decision`) dispatches on
+    it alone."""
 
     CHANCE = "chance"
     """The random source decides (initiative, an Oracle pool, an event draw): ``purpose``."""
@@ -61,6 +62,10 @@ class Pending:
     """The named options (CHOICE)."""
     purpose: str = ""
     """What a chance step or a choice decides, in words ("initiative")."""
+    forced: str | None = None
+    """One of ``candidates`` whose action the rules force now (CHOOSE_UNIT: a routing
+    character's flight): ordered for its side without a unit being chosen, even where a
+    person plays that side (:mod:`engine.decision`)."""
 
 
 @dataclass(frozen=True)

@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
-from engine.actions import Action, ActionKind, Event, EventType, Order, event
+from engine.actions import Action, Event, EventType, Order, event
+from engine.decision import decide
 from engine.dice import RandomSource
 from engine.errors import EngineError
 from engine.model import GameState
 from engine.protocols import (
     Controller,
-    Pending,
-    PendingKind,
     Ruleset,
     UnknownNameError,
     find_controller,
@@ -105,21 +104,6 @@ def controllers_for(scenario: Scenario, human: str | None = None) -> dict[str, C
     return out
 
 
-def choice_action(side: str | None, option: str) -> Action:
-    """The action by which ``side`` takes one of the named options of a CHOICE."""
-    return Action(ActionKind.CHOOSE, side=side, detail=(("option", option),))
-
-
-def choice_actions(pending: Pending) -> tuple[Action, ...]:
-    """Every answer to a CHOICE decision point, in the order of its options."""
-    return tuple(choice_action(pending.side, option) for option in pending.options)
-
-
-def decline_action(pending: Pending) -> Action:
-    """The action by which a unit lets a REACTION point go by (a pass by that unit)."""
-    return Action(ActionKind.PASS, pending.unit, side=pending.side)
-
-
 def next_action(
     state: GameState,
     ruleset: Ruleset,
@@ -127,49 +111,11 @@ def next_action(
     dice: RandomSource,
     planned: list[Action] | None = None,
 ) -> tuple[Action, Order | None] | None:
-    """The action the controllers choose for the pending decision (None when the game is over).
-
-    Dispatches on the kind of decision point only (RULES §1.7): a chance step is the chance
-    action; a side choosing a unit asks its controller which (None: a pass) and then for the
-    unit's order; a unit continuing asks for its order; a reaction asks the reacting unit's
-    controller (None: a pass); a choice asks for one of the named options.
-
-    ``planned`` (kept by the caller between calls) holds the rest of an order of several
-    actions: while its unit continues, the next planned action is taken (with no new order)
-    as long as the rules accept it; otherwise the controller is asked again.
-    """
-    pending = ruleset.pending(state)
-    kind = pending.kind
-    if kind is PendingKind.OVER:
-        return None
-    if kind is PendingKind.CHANCE:
-        return Action(ActionKind.CHANCE), None
-    side = pending.side or ""
-    controller = controllers[side]
-    if kind is PendingKind.CHOOSE_UNIT:
-        unit_id = controller.choose_unit(state, ruleset, pending, dice)
-        if unit_id is None:
-            return Action(ActionKind.PASS, side=pending.side), None
-    elif kind is PendingKind.CONTINUE:
-        unit_id = pending.unit or (pending.candidates[0] if pending.candidates else "")
-        if planned:
-            following = planned.pop(0)
-            if following.unit_id == unit_id and not ruleset.validate(state, following):
-                return following, None
-    elif kind is PendingKind.REACTION:
-        reaction = controller.react(state, ruleset, pending, dice)
-        if reaction is None:
-            return decline_action(pending), None
-        return reaction.action, reaction
-    elif kind is PendingKind.CHOICE:
-        option = controller.choose(state, ruleset, pending, dice)
-        return choice_action(pending.side, option), None
-    else:
-        raise EngineError(f"unknown decision point {kind!r} in round {state.round}")
-    order = controller.decide(state, ruleset, unit_id, dice)
-    if planned is not None:
-        planned[:] = order.actions[1:]
-    return order.action, order
+    """The action the controllers choose for the pending decision and the order behind it
+    (None when the game is over): :func:`engine.decision.decide`, every side played by its
+    controller. ``planned`` holds the rest of an order of several actions between calls."""
+    decision = decide(state, ruleset, controllers, dice, planned)
+    return None if decision is None else (decision.action, decision.order)
 
 
 def acting_side(state: GameState, action: Action) -> str | None:

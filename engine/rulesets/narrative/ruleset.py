@@ -40,6 +40,7 @@ from engine.rulesets.narrative.state import (
     card_host,
     carrying,
     company_of,
+    is_routing,
     rules_of,
 )
 from engine.scenario import Scenario, ScenarioError, card_error
@@ -201,7 +202,9 @@ class NarrativeRuleset(RulesetBase):
 
     # --------------------------------------------------------------- pending
     def pending(self, state: GameState) -> Pending:
-        """What the battle waits for next."""
+        """What the battle waits for next. A side's routing character (the first in sheet
+        order) is ``forced``: its flight is ordered for the side, whoever plays it (§2.d-1:
+        a routing character takes no action of its own)."""
         rules = rules_of(state)
         if rules.waiting is PendingKind.OVER:
             return Pending(PendingKind.OVER)
@@ -218,7 +221,10 @@ class NarrativeRuleset(RulesetBase):
             )
         side = state.active_side or state.sides[0].name
         general, ready = candidates(state, side)
-        return Pending(PendingKind.CHOOSE_UNIT, side=side, general=general, candidates=ready)
+        routing = next((u for u in ready if is_routing(state, state.unit(u))), None)
+        return Pending(
+            PendingKind.CHOOSE_UNIT, side=side, general=general, candidates=ready, forced=routing
+        )
 
     # -------------------------------------------------------------- validate
     def validate(self, state: GameState, action: Action) -> list[str]:
