@@ -29,15 +29,16 @@ from assistant.session.dice import AutoDice, NeedCard, NeedRoll, QueuedDice, car
 from assistant.session.observation import Observation, PieceSeen
 from assistant.session.setup_check import SetupWatch, terrain_places
 from assistant.tables import adapter_for, find_adapter
-from assistant.tables.base import Expectation, ObservedMove, TableAdapter, Tolerances, Turn
+from assistant.tables.base import Expectation, ObservedMove, TableAdapter, Tolerances
 from engine.actions import Action, ActionKind, Event, IllegalActionError, Order
+from engine.decision import choice_action, decide
 from engine.dice import Draw, Roll
 from engine.geometry import wrap180
 from engine.history import History
 from engine.jsonvalue import Memory
 from engine.model import GameState, Role, Unit
-from engine.protocols import Controller, Pending, PendingKind, Ruleset, find_controller
-from engine.runner import acting_side, choice_action, decline_action, with_order_memory
+from engine.protocols import Controller, PendingKind, Ruleset, find_controller
+from engine.runner import acting_side, with_order_memory
 from engine.scenario import Scenario
 
 Dice = AutoDice | QueuedDice
@@ -692,7 +693,7 @@ class LiveGame:
                 self._apply(turn.action)
                 continue
             if turn.kind in ("ai", "forced"):
-                self._give_order(turn)
+                self._give_order()
                 continue
             self.stage = Stage.HUMAN
             self.announce_once(
@@ -700,21 +701,31 @@ class LiveGame:
             )
             return
 
-    def _give_order(self, turn: Turn) -> None:
-        """The assistant's side decides (RULES §1.7), dispatched on the decision point only: a
-        reaction asks ``react``, a choice ``choose``, a unit continuing takes the next action
-        of its order while the rules accept it, and otherwise a unit is chosen and ordered."""
-        pending = self.ruleset.pending(self.state)
-        controller = self.controllers.get(turn.side or pending.side or "", self.ai)
+    def _give_order(self) -> None:
+        """The assistant's side decides (RULES §1.7) through the engine's decision driver
+        (:func:`engine.decision.decide`): an order is said (and awaited on the table when it
+        moves a model); a pass, a declined reaction or a choice is applied at once."""
+        if self._whole_order is None:
+            self.planned.clear()  # a game saved without the order its plan belongs to
+        people = {s.name for s in self.state.sides if s.role is Role.HUMAN}
         self.dice.begin()
         try:
-            order = self._decide(turn, pending, controller)
+            decision = decide(
+                self.state, self.ruleset, self.controllers, self.dice, self.planned, people
+            )
         except NeedRoll as need:
             self.pending = None
             self._ask_for_roll(need)
             return
         self.dice.commit()
+        if decision is None:
+            return
+        order = decision.order
+        if decision.continued and self._whole_order is not None:
+            whole = self._whole_order
+            order = Order((decision.action, *self.planned), whole.rule, whole.reason)
         if order is None:
+            self._apply(decision.action)
             return
         self.order = order
         self.announce(self._order_words(order))
@@ -725,54 +736,6 @@ class LiveGame:
         self.expected = None
         if self._apply(order.action, order):
             self.order = None
-
-    def _decide(self, turn: Turn, pending: Pending, controller: Controller) -> Order | None:
-        """The order for this decision point; None when the step was taken without one (a
-        pass, a declined reaction, a choice among options)."""
-        state, ruleset, dice = self.state, self.ruleset, self.dice
-        if pending.kind is PendingKind.REACTION and turn.kind != "forced":
-            self.planned.clear()
-            reaction = controller.react(state, ruleset, pending, dice)
-            if reaction is None:
-                self.dice.commit()
-                self._apply(decline_action(pending))
-            return reaction
-        if pending.kind is PendingKind.CHOICE:
-            option = controller.choose(state, ruleset, pending, dice)
-            self.dice.commit()
-            self._apply(choice_action(pending.side, option))
-            return None
-        if turn.unit_id is not None:  # a forced flight, or a unit continuing
-            unit_id = turn.unit_id
-            following = (
-                self._next_planned(unit_id) if pending.kind is PendingKind.CONTINUE else None
-            )
-            if following is not None:
-                return following
-        else:
-            chosen = controller.choose_unit(state, ruleset, pending, dice)
-            if chosen is None:
-                self.dice.commit()
-                self._apply(self.adapter.pass_action(state, turn.side or ""))
-                return None
-            unit_id = chosen
-        controller = self.ai if turn.kind == "forced" else controller
-        order = controller.decide(state, ruleset, unit_id, dice)
-        self.planned[:] = order.actions[1:]
-        return order
-
-    def _next_planned(self, unit_id: str) -> Order | None:
-        """The next action of the order being carried out, while its unit continues and the
-        rules accept it (as the runner does); None asks the controller again."""
-        whole = self._whole_order
-        if not self.planned or whole is None:
-            self.planned.clear()
-            return None
-        following = self.planned.pop(0)
-        if following.unit_id != unit_id or self.ruleset.validate(self.state, following):
-            self.planned.clear()
-            return None
-        return Order((following, *self.planned), whole.rule, whole.reason)
 
     def _order_words(self, order: Order) -> str:
         """The spoken order: in full for a new order, the next step for its later actions."""

@@ -320,8 +320,9 @@ class BaseAdapter:
 
     def turn(self, state: GameState, ruleset: Ruleset) -> Turn:
         """The decision point as the assistant acts on it: the end, a chance step it takes
-        itself, the player's side (``human``), or a side it plays (the AI's or a neutral
-        side's: ``ai``)."""
+        itself, the player's side (``human``; ``forced`` when the rules force a unit's
+        action, ordered for the player: ``Pending.forced``), or a side it plays (the AI's or
+        a neutral side's: ``ai``)."""
         pending = ruleset.pending(state)
         if pending.kind is PendingKind.OVER:
             return Turn("over")
@@ -329,6 +330,8 @@ class BaseAdapter:
             return Turn("auto", action=Action(ActionKind.CHANCE))
         side = pending.side or ""
         kind: TurnKind = "human" if state.side(side).role is Role.HUMAN else "ai"
+        if kind == "human" and pending.forced is not None:  # the rules force it: no choice
+            return Turn("forced", side, pending.candidates, unit_id=pending.forced, may_pass=False)
         return Turn(
             kind,
             side,

@@ -1,8 +1,8 @@
 """The Solo Narrative Minis Ruleset at the table (the ``narrative`` ruleset's adapter).
 
-Initiative is rolled by the assistant; a routing character's flight is ordered for the player
-like an AI order; the player declares shoot, melee, done (a move) or pass; a card shows
-wounds, routing and the objective carried. Orders and moves: :mod:`.narrative_orders` and
+Initiative is rolled by the assistant; a routing character's flight (the engine's forced
+decision point) is ordered for the player like an AI order; the player declares shoot, melee,
+done (a move) or pass; a card shows wounds, routing and the objective carried. Orders and moves: :mod:`.narrative_orders` and
 :mod:`.narrative_moves`.
 """
 
@@ -33,13 +33,13 @@ from assistant.tables.base import (
 )
 from engine.actions import Action, ActionKind, Event, Order
 from engine.geometry import Point, cover_between
-from engine.model import GameState, Role, Unit, UnitStatus
+from engine.model import GameState, Unit, UnitStatus
 from engine.odds import (
     NARRATIVE_MODIFIER_RANGE,
     narrative_modifier_error,
     narrative_wound_chance,
 )
-from engine.protocols import PendingKind, Ruleset
+from engine.protocols import Ruleset
 from engine.rulesets.firefight_lite.state import FROSTY
 from engine.rulesets.narrative.board import card_of, gap_between, sight_between
 from engine.rulesets.narrative.state import (
@@ -65,22 +65,6 @@ class NarrativeAdapter(BaseAdapter):
     )
 
     # ---------------------------------------------------------------- turns
-    def turn(self, state: GameState, ruleset: Ruleset) -> Turn:
-        pending = ruleset.pending(state)
-        if pending.kind is PendingKind.OVER:
-            return Turn("over")
-        if pending.kind is PendingKind.CHANCE:
-            return Turn("auto", action=Action(ActionKind.CHANCE))
-        side = pending.side or ""
-        routing = [u for u in pending.candidates if is_routing(state, state.unit(u))]
-        if state.side(side).role is Role.AI:
-            return Turn(
-                "ai", side, pending.candidates, unit_id=pending.unit, may_pass=pending.may_pass
-            )
-        if routing:
-            return Turn("forced", side, pending.candidates, unit_id=routing[0], may_pass=False)
-        return super().turn(state, ruleset)
-
     def pass_action(self, state: GameState, side: str) -> Action:
         """A pass; in a reaction (the card AI's events), the reacting figure's Armour."""
         reacting = card_reaction(state)
