@@ -31,10 +31,10 @@ from typing import TYPE_CHECKING, Any
 from assistant.replay.engine_branches import Seen, seen_branches, seen_outcomes
 from assistant.replay.engine_checks import event
 from engine.actions import Action, Event, EventType
+from engine.decision import decision_point, unseen_steps
 from engine.errors import EngineError
 from engine.model import GameState
 from engine.protocols import PendingKind
-from engine.runner import choice_actions, decline_action
 
 if TYPE_CHECKING:
     from assistant.replay.engine_moves import MoveReader
@@ -139,8 +139,9 @@ def play_unseen(
 def reach_turn(
     game: MoveReader, state: GameState, uid: str, dice: Seen | None = None
 ) -> list[tuple[GameState, float, tuple[Event, ...], int]]:
-    """States where ``uid`` may act, reached by steps the footage does not show (chance
-    steps, passes), with their cost, the engine's events on the way and the seen dice
+    """States where ``uid`` may act, reached by steps the footage does not show (the engine's
+    :func:`~engine.decision.unseen_steps`: chance steps, every option of a choice, declined
+    reactions, passes), with their cost, the engine's events on the way and the seen dice
     used (with ``dice``: all of them)."""
     Step = tuple[GameState, float, tuple[Event, ...], int]
     frontier: list[Step] = [(state, 0.0, (), 0)]
@@ -149,24 +150,20 @@ def reach_turn(
         nxt: list[Step] = []
         seen: set[tuple[GameState, int]] = set()
         for st, cost, events, used in frontier:
-            turn = game.adapter.turn(st, game.ruleset)
-            if turn.kind == "over":
+            point = decision_point(st, game.ruleset)
+            if point.kind is PendingKind.OVER:
                 continue
-            if uid in turn.movers:
+            movers = (point.unit,) if point.forced else point.pending.candidates
+            if uid in movers:
                 if dice is None or used == len(dice):
                     found.append((st, cost, events, used))
                 continue
-            pending = game.ruleset.pending(st)
-            if pending.kind is PendingKind.CHOICE:  # unseen: every option is a branch
-                steps, extra = list(choice_actions(pending)), 0.0
-            elif pending.kind is PendingKind.REACTION:  # unseen: declined
-                steps, extra = [decline_action(pending)], 0.0
-            elif turn.kind == "auto" and turn.action is not None:
-                steps, extra = [turn.action], 0.0
-            elif turn.may_pass and turn.side is not None:
-                steps, extra = [game.adapter.pass_action(st, turn.side)], PASS_COST
-            else:
-                continue
+            passing = point.kind in (PendingKind.CHOOSE_UNIT, PendingKind.CONTINUE)
+            side = point.side if passing else None
+            steps = unseen_steps(
+                point, None if side is None else game.adapter.pass_action(st, side)
+            )
+            extra = PASS_COST if passing else 0.0
             rest = None if dice is None else dice[used:]
             for action in steps:
                 for outcome, n, _ in seen_outcomes(game.ruleset, st, action, rest):
