@@ -9,9 +9,10 @@ from assistant.session.dice import AutoDice, QueuedDice
 from assistant.session.game import LiveGame, Stage
 from assistant.session.observation import Observation, PieceSeen
 from engine.actions import Action, ActionKind
-from engine.dice import SeededDice
+from engine.dice import ScriptedDice, SeededDice
 from engine.model import Role
 from engine.protocols import find_controller
+from engine.rulesets.narrative.state import with_rules
 from engine.runner import controllers_for, play_battle
 from tests.session.virtual_table import VirtualTable
 
@@ -189,3 +190,25 @@ def test_an_undo_is_saved_and_logged(tmp_path) -> None:
     ]
     assert kinds == [("step", 1), ("undo", 0), ("step", 1)]
     assert [e["text"] for e in log if e["type"] == "announcement"] == said
+
+
+def test_a_routing_characters_flight_is_ordered_for_the_player() -> None:
+    """The engine's forced decision point (``Pending.forced``): with the player's company
+    routing, the assistant orders the first routing character's flight through the decision
+    driver, and the player is not asked which character acts."""
+    scenario, ruleset, state = load_game("crossroads-ambush")
+    player_first = ruleset.apply(state, Action(ActionKind.CHANCE), ScriptedDice([5])).state
+    routing = with_rules(player_first, routing_companies=frozenset({"Road Wardens"}))
+    said: list[str] = []
+    game = LiveGame(
+        scenario=scenario,
+        ruleset=ruleset,
+        ai=find_controller(scenario.scenario.ai_controller),
+        dice=AutoDice(2),
+        say=said.append,
+        initial=routing,
+    )
+    VirtualTable(game).run_until(Stage.AI_ORDER)
+    assert game.order is not None and game.order.action.kind == ActionKind.FLEE
+    assert game.order.action.unit_id == "sergeant" and not game.steps
+    assert said[-1].startswith("Sergeant Ash: ")
