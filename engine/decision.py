@@ -120,7 +120,7 @@ def decide(
         return None
     controller = controllers[side]
     if kind is PendingKind.CHOOSE_UNIT:
-        if point.forced and point.unit is not None and side in people:
+        if point.forced and point.unit is not None and side in people:  # nothing to choose
             unit_id = point.unit
         else:
             chosen = controller.choose_unit(state, ruleset, pending, dice)

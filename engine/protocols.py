@@ -64,8 +64,9 @@ class Pending:
     """What a chance step or a choice decides, in words ("initiative")."""
     forced: str | None = None
     """One of ``candidates`` whose action the rules force now (CHOOSE_UNIT: a routing
-    character's flight): ordered for its side without a unit being chosen, even where a
-    person plays that side (:mod:`engine.decision`)."""
+    character's flight). Where a person plays the side, the side's controller orders it and
+    the person chooses nothing; a controller playing the side chooses as ever
+    (:mod:`engine.decision`)."""
 
 
 @dataclass(frozen=True)
