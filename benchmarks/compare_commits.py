@@ -172,7 +172,8 @@ def _print(bench: str, result: dict[str, dict[str, float]]) -> None:
             continue
         change = (head / base - 1) * 100 if base else 0.0
         faster = change if higher_is_better(name) else -change
-        print(f"  {name}: {base:g} at base, {head:g} now ({faster:+.1f} % faster)")
+        word = "faster" if faster >= 0 else "slower"
+        print(f"  {name}: {base:g} at base, {head:g} now ({abs(faster):.1f} % {word})")
     sys.stdout.flush()
 
 
