@@ -1,0 +1,2 @@
+"""Board kits: the mechanics the rule systems share, with their differences as policies
+(``grid``: square-grid games)."""

@@ -1,0 +1,344 @@
+"""The grid board kit: the mechanics every square-grid game shares (RULES §1.2, §1.4, §1.5,
+G-03, G-08, T-GEO-06, T-GEO-07), with what the systems do differently as policy parameters.
+
+A :class:`GridBoard` is one terrain's squares: walls (impassable), sight walls (squares that
+block sight), difficult squares and the cover level of each square. Figures are not part of
+it: a ruleset names, per question, the squares its figures close to a mover (``closed``), the
+squares a mover may not end on (``taken``) and the squares whose figures block a sight line
+(``blockers``), so "allies pass or block" and "which figures block sight" stay the ruleset's
+choice (the helpers :func:`closed_to` and :func:`sight_blockers` build the usual sets).
+
+Movement (G-08): 8-connected steps, a step into a difficult square costs
+``GridPolicy.difficult_cost`` moves, others 1; a diagonal step never cuts between two
+orthogonally adjacent walls, nor between two closed squares unless
+``GridPolicy.figures_cut_corners``. Sight (§1.4): the supercover line between centres is
+blocked by a sight wall or blocker square it crosses (ends excluded), or by a corner it passes
+exactly through between two diagonal squares that are each a sight wall or a blocker; grazing
+one alone does not block.
+
+Answers are remembered in the board itself, and a board lives in the game's memo
+(:func:`grid_board`), so nothing is shared between games and nothing is module-level.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+
+from engine.geometry.grid import Cell, Grid, chebyshev, grid_line
+from engine.memo import BoardMemo
+from engine.model import Unit
+
+STEPS: tuple[Cell, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+"""The eight one-square steps, clockwise from straight up (facing 0): the search order."""
+
+Line = tuple[tuple[Cell, ...], tuple[tuple[Cell, Cell], ...]]
+"""A sight line: the squares strictly between its ends, and the corner pairs it passes."""
+
+_KEPT = 4096
+"""Searches remembered per board before they are forgotten."""
+
+
+@dataclass(frozen=True)
+class GridPolicy:
+    """How a grid game's rules differ (the kit's parameters)."""
+
+    difficult_cost: int = 2
+    """Moves a step into a difficult square costs (T-GEO-07)."""
+    figures_cut_corners: bool = False
+    """Whether a diagonal step may pass between two closed (figure) squares; walls always stop it."""
+    adjacent_sight_walls_only: bool = False
+    """Whether sight to a neighbouring square is stopped only by two walls at the corner
+    (figures there do not pinch it), as for a blow along a diagonal."""
+    allies_pass: bool = True
+    """Whether a mover passes through figures that are not hostile to it (:func:`closed_to`)."""
+    figures_block_sight: str = "hostile"
+    """Which figures block sight (:func:`sight_blockers`): "hostile", "all" or "none"."""
+
+
+@dataclass(frozen=True)
+class RouteFault:
+    """Why a route of squares is not a legal move: ``kind`` is one of "too-long" (``at`` is the
+    last square), "off-board", "wall", "not-a-step", "corner" (``at`` is the square stepped
+    from), "closed" (a square it may not pass), "taken" (the end is occupied)."""
+
+    kind: str
+    at: Cell
+    frm: Cell
+
+
+@dataclass(frozen=True)
+class GridBoard:
+    """One terrain's squares and the grid questions asked of them (answers remembered here)."""
+
+    grid: Grid
+    walls: frozenset[Cell] = frozenset()
+    """Impassable squares."""
+    sight_walls: frozenset[Cell] = frozenset()
+    """Squares that block sight."""
+    difficult: frozenset[Cell] = frozenset()
+    """Squares that cost ``policy.difficult_cost`` to enter."""
+    cover: Mapping[Cell, int] = field(default_factory=dict)
+    """The cover level of each square that has some (0 open; higher is better)."""
+    policy: GridPolicy = GridPolicy()
+    _lines: dict[tuple[Cell, Cell], Line] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
+    _sight: dict[tuple[Cell, Cell], bool] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
+    _costs: dict[tuple[Cell, int, frozenset[Cell]], dict[Cell, int]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
+    _covers: dict[tuple[Cell, Cell], int] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
+
+    # -- movement ---------------------------------------------------------------------------
+
+    def open(self, cell: Cell) -> bool:
+        """On the board and not a wall."""
+        return self.grid.contains(cell) and cell not in self.walls
+
+    def step_ok(self, a: Cell, b: Cell, closed: Collection[Cell] = frozenset()) -> bool:
+        """A one-square step from ``a`` into an open, unclosed ``b`` that cuts no corner."""
+        dc, dr = b[0] - a[0], b[1] - a[1]
+        if max(abs(dc), abs(dr)) != 1 or not self.open(b) or b in closed:
+            return False
+        return not (dc and dr and self._pinched((a[0] + dc, a[1]), (a[0], a[1] + dr), closed))
+
+    def _pinched(self, p: Cell, q: Cell, closed: Collection[Cell]) -> bool:
+        """Whether the two squares beside a diagonal step stop it (no corner cutting)."""
+        if p in self.walls and q in self.walls:
+            return True
+        if self.policy.figures_cut_corners:
+            return False
+        return (p in self.walls or p in closed) and (q in self.walls or q in closed)
+
+    def reach(
+        self, start: Cell, allowance: int, closed: frozenset[Cell] = frozenset()
+    ) -> dict[Cell, int]:
+        """The cheapest cost in moves of every square within ``allowance`` of ``start`` (start
+        included at 0), never entering a wall or a ``closed`` square. Occupancy at the end is
+        the caller's filter (a figure may pass where it may not stop). The result is shared:
+        do not change it."""
+        key = (start, allowance, closed)
+        found = self._costs.get(key)
+        if found is None:
+            found = (
+                self._costs_weighted(start, allowance, closed)
+                if self.difficult and self.policy.difficult_cost != 1
+                else {c: len(r) for c, r in self._layers(start, allowance, closed).items()}
+            )
+            if len(self._costs) >= _KEPT:
+                self._costs.clear()
+            self._costs[key] = found
+        return found
+
+    def routes(
+        self, start: Cell, allowance: int, closed: frozenset[Cell] = frozenset()
+    ) -> dict[Cell, tuple[Cell, ...]]:
+        """A shortest route (the squares entered, in order; ``start`` maps to ``()``) to every
+        square within ``allowance`` steps, found breadth first in ``STEPS`` order (the first
+        route found is kept). Every step counts one: difficult squares are not weighed."""
+        return self._layers(start, allowance, closed)
+
+    def _layers(
+        self, start: Cell, allowance: int, closed: frozenset[Cell]
+    ) -> dict[Cell, tuple[Cell, ...]]:
+        walls = self.walls
+        corners = walls if self.policy.figures_cut_corners else walls | closed
+        blocked = walls | closed
+        cols, rows = self.grid.cols, self.grid.rows
+        routes: dict[Cell, tuple[Cell, ...]] = {start: ()}
+        frontier = [start]
+        for _ in range(allowance):
+            nxt_frontier = []
+            for here in frontier:
+                c, r = here
+                route = routes[here]
+                for dc, dr in STEPS:
+                    nc, nr = c + dc, r + dr
+                    nxt = (nc, nr)
+                    if (
+                        nxt in routes
+                        or nxt in blocked
+                        or not (0 <= nc < cols and 0 <= nr < rows)
+                        or (dc and dr and (nc, r) in corners and (c, nr) in corners)
+                    ):
+                        continue
+                    routes[nxt] = (*route, nxt)
+                    nxt_frontier.append(nxt)
+            frontier = nxt_frontier
+        return routes
+
+    def _costs_weighted(
+        self, start: Cell, allowance: int, closed: frozenset[Cell]
+    ) -> dict[Cell, int]:
+        """Dijkstra over the steps of ``step_ok`` with difficult squares weighed."""
+        heavy, difficult = self.policy.difficult_cost, self.difficult
+        best: dict[Cell, int] = {start: 0}
+        heap: list[tuple[int, Cell]] = [(0, start)]
+        while heap:
+            cost, here = heapq.heappop(heap)
+            if cost > best.get(here, cost):
+                continue
+            for dc, dr in STEPS:
+                nxt = (here[0] + dc, here[1] + dr)
+                if not self.step_ok(here, nxt, closed):
+                    continue
+                new = cost + (heavy if nxt in difficult else 1)
+                if new <= allowance and new < best.get(nxt, allowance + 1):
+                    best[nxt] = new
+                    heapq.heappush(heap, (new, nxt))
+        return best
+
+    def route_fault(
+        self,
+        start: Cell,
+        route: Iterable[Cell],
+        allowance: int,
+        closed: Collection[Cell] = frozenset(),
+        taken: Collection[Cell] = frozenset(),
+    ) -> RouteFault | None:
+        """The first reason the squares entered one by one from ``start`` are not a legal move
+        (each step counts one; the end may not be ``taken``), or None when they are."""
+        cells = list(route)
+        if len(cells) > allowance:
+            return RouteFault("too-long", cells[-1], start)
+        here = start
+        for i, nxt in enumerate(cells):
+            if not self.grid.contains(nxt):
+                return RouteFault("off-board", nxt, here)
+            if nxt in self.walls:
+                return RouteFault("wall", nxt, here)
+            if chebyshev(here, nxt) != 1:
+                return RouteFault("not-a-step", nxt, here)
+            if not self.step_ok(here, nxt):
+                return RouteFault("corner", here, here)
+            if nxt in closed and i < len(cells) - 1:
+                return RouteFault("closed", nxt, here)
+            here = nxt
+        if cells and here in taken:
+            return RouteFault("taken", here, start)
+        return None
+
+    # -- sight and cover --------------------------------------------------------------------
+
+    def line(self, a: Cell, b: Cell) -> Line:
+        """The squares strictly between ``a`` and ``b`` and the corner pairs the line passes."""
+        found = self._lines.get((a, b))
+        if found is None:
+            gl = grid_line(a, b)
+            found = (gl.crossed[1:-1], gl.corners)
+            self._lines[(a, b)] = found
+        return found
+
+    def terrain_clear(self, a: Cell, b: Cell) -> bool:
+        """Whether the sight walls leave the line from ``a`` to ``b`` clear (§1.4)."""
+        found = self._sight.get((a, b))
+        if found is None:
+            walls = self.sight_walls
+            crossed, corners = self.line(a, b)
+            found = walls.isdisjoint(crossed) and not any(
+                p in walls and q in walls for p, q in corners
+            )
+            self._sight[(a, b)] = found
+        return found
+
+    def sight_clear(
+        self,
+        a: Cell,
+        b: Cell,
+        blockers: Collection[Cell] = frozenset(),
+        moved_from: Cell | None = None,
+    ) -> bool:
+        """Whether the line from ``a`` to ``b`` is clear of sight walls and of the figures in
+        ``blockers`` (``moved_from``, a square its figure has left, excepted): the corner rule
+        pinches between any two of them (T-GEO-06)."""
+        if a == b:
+            return True
+        if not self.terrain_clear(a, b):
+            return False
+        if not blockers or (self.policy.adjacent_sight_walls_only and chebyshev(a, b) <= 1):
+            return True
+        crossed, corners = self.line(a, b)
+        if any(c in blockers and c != moved_from for c in crossed):
+            return False
+        if not corners:
+            return True
+        walls = self.sight_walls
+
+        def blocks(c: Cell) -> bool:
+            return c in walls or (c in blockers and c != moved_from)
+
+        return not any(blocks(p) and blocks(q) for p, q in corners)
+
+    def cover_of(self, shooter: Cell, target: Cell) -> int:
+        """The terrain cover of a figure in ``target`` against a shot from ``shooter``: the
+        best level of its own square and of the squares next to it the line crosses."""
+        key = (shooter, target)
+        best = self._covers.get(key)
+        if best is None:
+            levels = self.cover
+            best = levels.get(target, 0)
+            for c in self.line(shooter, target)[0]:
+                if chebyshev(c, target) <= 1:
+                    best = max(best, levels.get(c, 0))
+            self._covers[key] = best
+        return best
+
+    def screened(self, shooter: Cell, target: Cell, screens: Collection[Cell]) -> bool:
+        """Whether a square of ``screens`` (figures usable as cover) lies on the line next to
+        the target."""
+        return any(
+            c in screens and chebyshev(c, target) <= 1 for c in self.line(shooter, target)[0]
+        )
+
+
+def grid_board(
+    memo: BoardMemo, key: tuple[object, ...], build: Callable[[], GridBoard]
+) -> GridBoard:
+    """The game's board for ``key`` (what it is built from, besides the memo's terrain), built
+    once per terrain in the game's memo."""
+    return memo.of_terrain(("grid-board", *key), build)
+
+
+def hostile_sides(a: Unit, b: Unit) -> bool:
+    """The usual hostility: figures of different sides."""
+    return a.side != b.side
+
+
+def closed_to(
+    policy: GridPolicy,
+    mover: Unit,
+    figures: Iterable[Unit],
+    hostile: Callable[[Unit, Unit], bool] = hostile_sides,
+) -> frozenset[Cell]:
+    """The squares of ``figures`` the mover may not pass: hostile ones, and every other
+    figure's unless ``policy.allies_pass``."""
+    return frozenset(
+        u.cell
+        for u in figures
+        if u.cell is not None and u.id != mover.id and (not policy.allies_pass or hostile(mover, u))
+    )
+
+
+def sight_blockers(
+    policy: GridPolicy,
+    viewer: Unit,
+    figures: Iterable[Unit],
+    hostile: Callable[[Unit, Unit], bool] = hostile_sides,
+) -> frozenset[Cell]:
+    """The squares of ``figures`` that block the viewer's sight, per
+    ``policy.figures_block_sight``: "hostile" (its enemies), "all" (any other figure) or
+    "none"."""
+    rule = policy.figures_block_sight
+    if rule == "none":
+        return frozenset()
+    return frozenset(
+        u.cell
+        for u in figures
+        if u.cell is not None and u.id != viewer.id and (rule == "all" or hostile(viewer, u))
+    )
