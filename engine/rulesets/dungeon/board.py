@@ -4,6 +4,7 @@ Everything here is in squares: cells are (col, row), row 0 at the far edge (the 
 seed's map); distance is Chebyshev; facings are multiples of 45 degrees. Walls are the rock
 squares of the map; figures stand one per square.
 
+The squares' mechanics are the grid kit's (``engine.boards.grid``, policy ``POLICY``).
 Sight and lines of attack (G-03, D004-10): the straight line of cells between two centres is
 blocked by walls and by the *viewer's enemies* other than the target (a viewer's allies never
 block); melee along a diagonal is blocked only by two walls touching at the corner.
@@ -13,48 +14,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
 
-from engine.geometry.grid import Cell, Grid, GridLine, chebyshev, grid_line
+from engine.board import board_memo
+from engine.boards.grid import STEPS, GridBoard, GridPolicy, grid_board
+from engine.geometry.grid import Cell, Grid, chebyshev
 from engine.model import GameState, Unit
 from engine.rulesets.dungeon.cards import Attack
 from engine.rulesets.dungeon.state import card_of, cell_of, rules_of
 from engine.scenario import cell_name
 
-STEPS: tuple[Cell, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
-"""The eight one-square steps, clockwise from facing 0 (↑): ``STEPS[heading // 45]``."""
+POLICY = GridPolicy(figures_cut_corners=True, adjacent_sight_walls_only=True)
+"""The grid kit's policy here: allies pass, enemies block moves and sight (G-03); only two
+walls stop a diagonal step, and a blow or look along a diagonal to a neighbour (G-08)."""
 COMPASS = ("north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west")
 """Facing words (north = the top of the map), clockwise from 0 degrees."""
-
-
-@lru_cache(maxsize=65536)
-def _line(a: Cell, b: Cell) -> GridLine:
-    """The grid line of two cells (RULES §1.4), remembered: boards are small and fixed."""
-    return grid_line(a, b)
-
-
-_Corner = tuple[Cell, bool, Cell, bool]
-
-
-@lru_cache(maxsize=65536)
-def _wall_view(
-    a: Cell, b: Cell, walls: frozenset[Cell]
-) -> bool | tuple[tuple[Cell, ...], tuple[_Corner, ...]]:
-    """What the walls alone say of the line of squares from ``a`` to ``b`` (G-03): True or
-    False when they decide it (an adjacent square: only two walls at the corner block; a wall
-    on the line blocks; two walls at a corner block); else the open squares the line crosses
-    and its corners as (cell, is a wall, cell, is a wall), for the figures to decide."""
-    line = _line(a, b)
-    if chebyshev(a, b) <= 1:
-        return not any(p in walls and q in walls for p, q in line.corners)
-    inner = line.crossed[1:-1]
-    if any(c in walls for c in inner):
-        return False
-    corners = tuple((p, p in walls, q, q in walls) for p, q in line.corners)
-    if any(pw and qw for _, pw, _, qw in corners):
-        return False
-    return inner, corners
 
 
 def facing_step(heading_deg: float) -> Cell:
@@ -107,6 +81,11 @@ class Board:
     walls: frozenset[Cell]
     at: Mapping[Cell, Unit]
     """The figure on each occupied square."""
+    squares: GridBoard
+    """The walls' squares in the grid kit (shared by every moment of the game)."""
+    _sides: dict[str, frozenset[Cell]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     @classmethod
     def of(cls, state: GameState) -> Board:
@@ -131,12 +110,13 @@ class Board:
     def _build(cls, state: GameState) -> Board:
         grid = state.table.grid
         assert grid is not None
+        walls = rules_of(state).walls
         at = {u.cell: u for u in state.units if u.on_table and u.cell is not None}
-        return cls(grid, rules_of(state).walls, at)
+        return cls(grid, walls, at, squares_of(state, grid, walls))
 
     def open(self, cell: Cell) -> bool:
         """On the board and not a wall."""
-        return self.grid.contains(cell) and cell not in self.walls
+        return self.squares.open(cell)
 
     def free(self, cell: Cell, ignore: str | None = None) -> bool:
         """Open and empty (``ignore``: a figure that does not count, the mover itself)."""
@@ -148,12 +128,15 @@ class Board:
     def step_ok(self, a: Cell, b: Cell) -> bool:
         """A one-square step from ``a`` to ``b`` on the board: into an open square, and a
         diagonal never cuts between two walls (G-08)."""
-        dc, dr = b[0] - a[0], b[1] - a[1]
-        if max(abs(dc), abs(dr)) != 1 or not self.open(b):
-            return False
-        return not (
-            dc and dr and (a[0] + dc, a[1]) in self.walls and (a[0], a[1] + dr) in self.walls
-        )
+        return self.squares.step_ok(a, b)
+
+    def enemy_cells(self, side: str) -> frozenset[Cell]:
+        """The squares of the figures not of ``side``: they block its moves and sight."""
+        found = self._sides.get(side)
+        if found is None:
+            found = frozenset(c for c, u in self.at.items() if u.side != side)
+            self._sides[side] = found
+        return found
 
     def enemies_of(self, unit: Unit) -> list[Unit]:
         """The figures of the other side on the board."""
@@ -167,20 +150,7 @@ class Board:
     def line_clear(self, viewer: Unit, frm: Cell, target: Unit) -> bool:
         """A straight unblocked line of squares from ``frm`` to the target (G-03): walls and the
         viewer's enemies other than the target block; the viewer's allies do not."""
-        view = _wall_view(frm, cell_of(target), self.walls)
-        if isinstance(view, bool):
-            return view  # the walls alone decide
-        inner, corners = view
-        at = self.at
-        side, target_id = viewer.side, target.id
-
-        def blocks(cell: Cell) -> bool:
-            who = at.get(cell)
-            return who is not None and who.side != side and who.id != target_id
-
-        if any(blocks(c) for c in inner):
-            return False
-        return not any((pw or blocks(p)) and (qw or blocks(q)) for p, pw, q, qw in corners)
+        return self.squares.sight_clear(frm, cell_of(target), self.enemy_cells(viewer.side))
 
     def sees(self, viewer: Unit, target: Unit, arc_deg: float = 360.0) -> bool:
         """Whether the viewer sees the target: in its forward arc (D004-02) with a clear line."""
@@ -260,34 +230,8 @@ class Board:
         """Every square the unit can end a move on, with a shortest route (the squares entered,
         in order; the unit's own square maps to ``()``). Steps of G-08; a figure may pass
         through its allies but not its enemies, and ends on a free square (RULES §5.f)."""
-        start = cell_of(unit)
         limit = card_of(unit).move_sq if squares is None else squares
-        routes: dict[Cell, tuple[Cell, ...]] = {start: ()}
-        frontier = [start]
-        walls, at, side = self.walls, self.at, unit.side
-        cols, rows = self.grid.cols, self.grid.rows
-        for _ in range(limit):
-            nxt_frontier = []
-            for cell in frontier:
-                c, r = cell
-                route = routes[cell]
-                for dc, dr in STEPS:
-                    nc, nr = c + dc, r + dr
-                    nxt = (nc, nr)
-                    # ``step_ok`` inlined: on the board, no wall, no cut between two walls.
-                    if (
-                        nxt in routes
-                        or not (0 <= nc < cols and 0 <= nr < rows)
-                        or nxt in walls
-                        or (dc and dr and (nc, r) in walls and (c, nr) in walls)
-                    ):
-                        continue
-                    who = at.get(nxt)
-                    if who is not None and who.side != side:
-                        continue
-                    routes[nxt] = (*route, nxt)
-                    nxt_frontier.append(nxt)
-            frontier = nxt_frontier
+        routes = self.squares.routes(cell_of(unit), limit, self.enemy_cells(unit.side))
         return {c: r for c, r in routes.items() if self.free(c, unit.id)}
 
     def route_problem(
@@ -299,27 +243,35 @@ class Board:
         route = list(cells)
         name = card_of(unit).title
         limit = card_of(unit).move_sq
-        if len(route) > limit:
+        taken = frozenset(c for c, u in self.at.items() if u.id != unit.id)
+        fault = self.squares.route_fault(
+            cell_of(unit), route, limit, self.enemy_cells(unit.side), taken
+        )
+        if fault is None:
+            return None
+        at, frm = cell_name(fault.at), cell_name(fault.frm)
+        if fault.kind == "too-long":
             plural = "s" if len(route) != 1 else ""
             return f"the {name} moved {len(route)} square{plural}; {movers} {limit}"
-        here = cell_of(unit)
-        for i, nxt in enumerate(route):
-            if not self.grid.contains(nxt):
-                return f"the {name} would leave the board"
-            if nxt in self.walls:
-                return f"{cell_name(nxt)} is a wall square"
-            if chebyshev(here, nxt) != 1:
-                return f"{cell_name(here)} to {cell_name(nxt)} is not a one-square step"
-            if not self.step_ok(here, nxt):
-                return f"the {name} cannot cut between two walls at {cell_name(here)}"
-            who = self.at.get(nxt)
-            if who is not None and who.side != unit.side and i < len(route) - 1:
-                return (
-                    f"the {name} cannot pass through the {card_of(who).title} on {cell_name(nxt)}"
-                )
-            here = nxt
-        if route and not self.free(here, unit.id):
-            who = self.at.get(here)
-            assert who is not None
-            return f"{cell_name(here)} is taken by the {card_of(who).title}"
-        return None
+        if fault.kind == "off-board":
+            return f"the {name} would leave the board"
+        if fault.kind == "wall":
+            return f"{at} is a wall square"
+        if fault.kind == "not-a-step":
+            return f"{frm} to {at} is not a one-square step"
+        if fault.kind == "corner":
+            return f"the {name} cannot cut between two walls at {at}"
+        who = self.at[fault.at]
+        if fault.kind == "closed":
+            return f"the {name} cannot pass through the {card_of(who).title} on {at}"
+        return f"{at} is taken by the {card_of(who).title}"
+
+
+def squares_of(state: GameState, grid: Grid, walls: frozenset[Cell]) -> GridBoard:
+    """The walls' squares in the grid kit, built once per game in its memo (walls block both
+    moves and sight)."""
+    return grid_board(
+        board_memo(state),
+        ("dungeon", grid, walls),
+        lambda: GridBoard(grid, walls, walls, policy=POLICY),
+    )

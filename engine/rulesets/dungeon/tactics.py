@@ -8,17 +8,15 @@ autopilot both plan with these; the ruleset still judges every action they order
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from engine.actions import Action, Order
-from engine.board import board_memo
 from engine.chance import reroll_until
 from engine.dice import RandomSource
-from engine.geometry.grid import Cell, Grid, chebyshev
+from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit
-from engine.rulesets.dungeon.board import STEPS, Board, label
+from engine.rulesets.dungeon.board import Board, label
 from engine.rulesets.dungeon.cards import Attack
 from engine.rulesets.dungeon.resolve import patrol_run, patrol_turn
 from engine.rulesets.dungeon.sample import move_action, patrol_action
@@ -80,26 +78,9 @@ def _centres(state: GameState, cells: list[Cell]) -> list[tuple[float, float]]:
 
 
 def walking_distances(state: GameState, board: Board, goal: Cell) -> Mapping[Cell, int]:
-    """Steps from every open square to ``goal`` around the walls (figures ignored: they move);
-    remembered in the game's memo per board shape, walls and goal (do not change the mapping)."""
-    return board_memo(state).of_terrain(
-        ("dungeon-walking", board.grid, board.walls, goal),
-        lambda: _walking(board.grid, board.walls, goal),
-    )
-
-
-def _walking(grid: Grid, walls: frozenset[Cell], goal: Cell) -> Mapping[Cell, int]:
-    board = Board(grid, walls, {})
-    dist = {goal: 0}
-    todo = deque([goal])
-    while todo:
-        cell = todo.popleft()
-        for dc, dr in STEPS:
-            nxt = (cell[0] + dc, cell[1] + dr)
-            if nxt not in dist and board.step_ok(cell, nxt):
-                dist[nxt] = dist[cell] + 1
-                todo.append(nxt)
-    return dist
+    """Steps from every open square to ``goal`` around the walls (figures ignored: they move),
+    remembered with the game's board (do not change the mapping)."""
+    return board.squares.reach(goal, board.grid.cols * board.grid.rows)
 
 
 @dataclass(frozen=True)
