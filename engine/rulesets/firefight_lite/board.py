@@ -6,19 +6,21 @@ Terrain polygons become squares once per terrain (remembered in the game's memo)
 least half filled by a piece that blocks sight or movement blocks it; any square a cover
 piece (wall, hedge, building) touches gives that piece's cover to a figure just behind it.
 Sight is blocked by terrain and by hostile figures of the viewer (G-03: seed 002 as 003).
+The squares' mechanics (reach, sight with the corner rule, cover) are the grid kit's
+(``engine.boards.grid``, policy ``POLICY``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
 from typing import Any
 
 import shapely
 
 from engine.board import board_memo
-from engine.geometry.grid import Cell, Grid, chebyshev, grid_line
+from engine.boards.grid import GridBoard, GridPolicy
+from engine.geometry.grid import Cell, Grid, chebyshev
 from engine.model import GameState, TerrainPiece, Unit
 from engine.rulesets.firefight_lite.state import COVER_FIGURES, HOSTILE_NEUTRALS, FFCard
 
@@ -27,6 +29,10 @@ COVER_ORDER = {"none": 0, "soft": 1, "hard": 2}
 COVER_NAMES = ("none", "soft", "hard")
 _TOUCH = 0.05
 """A cover piece gives cover to the squares it covers at least this fraction of."""
+POLICY = GridPolicy()
+"""The grid kit's policy here: a figure passes friends and neutrals, never a hostile figure,
+nor a diagonal between two squares that each hold terrain or a hostile figure; hostile
+figures block sight (G-03 as for seed 003)."""
 
 
 @dataclass(frozen=True)
@@ -39,16 +45,8 @@ class Squares:
     roads: frozenset[Cell]
     names: dict[Cell, str]
     """The terrain piece in each square that has one (for order lines: "the hedge")."""
-    lines: dict[tuple[Cell, Cell], tuple[bool, tuple[Cell, ...]]] = field(
-        default_factory=dict, compare=False, hash=False
-    )
-    """Remembered terrain sight lines on this terrain (see ``terrain_clear``)."""
-    covers: dict[tuple[Cell, Cell], int] = field(default_factory=dict, compare=False, hash=False)
-    """Remembered terrain cover of a square against a shooter's square (``cover_between``)."""
-    steps: dict[tuple[Cell, int, frozenset[Cell]], dict[Cell, int]] = field(
-        default_factory=dict, compare=False, hash=False
-    )
-    """Remembered step counts (``_steps``) by start square, limit and hostile squares."""
+    board: GridBoard
+    """The same squares in the grid kit (its answers remembered there)."""
 
 
 def grid_of(state: GameState) -> Grid:
@@ -89,9 +87,9 @@ def _squares(grid: Grid, terrain: tuple[TerrainPiece, ...]) -> Squares:
                         names.setdefault((col, row), piece.name)
         for cell in filled:
             names.setdefault(cell, piece.name)
-    return Squares(
-        frozenset(blocking), frozenset(impassable), cover, frozenset(roads), names, {}, {}, {}
-    )
+    walls, sight = frozenset(impassable), frozenset(blocking)
+    board = GridBoard(grid, walls, sight, cover=cover, policy=POLICY)
+    return Squares(sight, walls, cover, frozenset(roads), names, board)
 
 
 def squares(state: GameState) -> Squares:
@@ -137,68 +135,15 @@ def hostile(a: Unit, b: Unit) -> bool:
     return (ka or kb) in HOSTILE_NEUTRALS
 
 
-@lru_cache(maxsize=1 << 17)
-def _line(a: Cell, b: Cell) -> tuple[tuple[Cell, ...], tuple[tuple[Cell, Cell], ...]]:
-    """The squares strictly between ``a`` and ``b`` and the corners the line passes (a pure
-    function of the two squares, remembered for every game)."""
-    line = grid_line(a, b)
-    return line.crossed[1:-1], line.corners
-
-
-def terrain_clear(state: GameState, a: Cell, b: Cell) -> tuple[bool, tuple[Cell, ...]]:
-    """Whether terrain leaves the line from ``a`` to ``b`` clear (RULES §1.4: a blocking
-    square crossed, or a corner between two diagonal blocking squares), and the squares it
-    crosses (ends excluded)."""
-    sq = squares(state)
-    found = sq.lines.get((a, b))
-    if found is None:
-        crossed, corners = _line(a, b)
-        blocking = sq.blocking
-        clear = blocking.isdisjoint(crossed) and not any(
-            p in blocking and q in blocking for p, q in corners
-        )
-        found = (clear, crossed)
-        sq.lines[(a, b)] = found
-    return found
-
-
 def sees_from(
     state: GameState, viewer: Unit, at: Cell, target_cell: Cell, moved_from: Cell | None = None
 ) -> bool:
     """Sight from square ``at`` (the viewer standing there) to ``target_cell``: terrain and
     figures hostile to the viewer block (G-03 as for seed 003); ``moved_from`` is a square the
     figure looked at has left (it no longer blocks)."""
-    if at == target_cell:
-        return True
-    if not terrain_clear(state, at, target_cell)[0]:
-        return False
-    return figures_clear(state, _hostile_cells(state, viewer), at, target_cell, moved_from)
-
-
-def figures_clear(
-    state: GameState,
-    blockers: frozenset[Cell],
-    a: Cell,
-    b: Cell,
-    moved_from: Cell | None = None,
-) -> bool:
-    """Whether the figures standing in ``blockers`` (``moved_from`` excepted) leave the line
-    from ``a`` to ``b`` clear, its terrain being clear (RULES §1.4): a blocking figure's square
-    crossed, or a corner passed exactly between two diagonal squares that each hold a blocking
-    figure or blocking terrain, blocks it; a corner grazed by one alone does not."""
-    if not blockers:
-        return True
-    crossed, corners = _line(a, b)
-    if not blockers.isdisjoint(crossed) and any(c in blockers and c != moved_from for c in crossed):
-        return False
-    if not corners:
-        return True
-    walls = squares(state).blocking
-
-    def blocks(c: Cell) -> bool:
-        return c in walls or (c in blockers and c != moved_from)
-
-    return not any(blocks(p) and blocks(q) for p, q in corners)
+    return squares(state).board.sight_clear(
+        at, target_cell, _hostile_cells(state, viewer), moved_from
+    )
 
 
 def per_state(state: GameState) -> dict[tuple[object, ...], Any]:
@@ -225,16 +170,8 @@ def cover_between(state: GameState, shooter_cell: Cell, target_cell: Cell) -> in
     """Cover (0 open, 1 soft, 2 hard) of a figure in ``target_cell`` against a shot from
     ``shooter_cell``: the best cover square the line crosses next to the target (a wall or
     hedge in front of it, the target's own hedge square, a figure usable as cover)."""
-    sq = squares(state)
-    key = (shooter_cell, target_cell)
-    best = sq.covers.get(key)
-    if best is None:
-        _, crossed = terrain_clear(state, shooter_cell, target_cell)
-        best = sq.cover.get(target_cell, 0)
-        for c in crossed:
-            if chebyshev(c, target_cell) <= 1:
-                best = max(best, sq.cover.get(c, 0))
-        sq.covers[key] = best
+    board = squares(state).board
+    best = board.cover_of(shooter_cell, target_cell)
     if best >= 1:
         return best
     cache = per_state(state)
@@ -245,10 +182,8 @@ def cover_between(state: GameState, shooter_cell: Cell, target_cell: Cell) -> in
             if u.on_table and u.cell and card(u).neutral in COVER_FIGURES
         )
     shield: frozenset[Cell] = cache[("shields",)]
-    if shield:
-        _, crossed = terrain_clear(state, shooter_cell, target_cell)
-        if any(c in shield and chebyshev(c, target_cell) <= 1 for c in crossed):
-            return 1
+    if shield and board.screened(shooter_cell, target_cell, shield):
+        return 1
     return best
 
 
@@ -262,10 +197,7 @@ def monk_shielded(state: GameState, shooter_cell: Cell, target_cell: Cell) -> bo
             u.cell for u in on_board(state) if u.cell is not None and card(u).neutral == "monk"
         )
         cache[("monks",)] = monks
-    if not monks:
-        return False
-    _, crossed = terrain_clear(state, shooter_cell, target_cell)
-    return any(c in monks and chebyshev(c, target_cell) <= 1 for c in crossed)
+    return bool(monks) and squares(state).board.screened(shooter_cell, target_cell, monks)
 
 
 def on_board(state: GameState) -> tuple[Unit, ...]:
@@ -298,47 +230,11 @@ def reach(state: GameState, unit: Unit, squares_allowed: int) -> dict[Cell, int]
         found: dict[Cell, int] = cache[mine]
         return dict(found)
     start = cell(unit)
-    sq = squares(state)
-    hostile_cells = _hostile_cells(state, unit)
-    # The steps read only the terrain (fixed for ``sq``) and the hostile squares.
-    key = (start, squares_allowed, hostile_cells)
-    costs = sq.steps.get(key)
-    if costs is None:
-        costs = _steps(start, grid_of(state), squares_allowed, sq.impassable | hostile_cells)
-        if len(sq.steps) >= _STEPS_KEPT:
-            sq.steps.clear()
-        sq.steps[key] = costs
+    costs = squares(state).board.reach(start, squares_allowed, _hostile_cells(state, unit))
     taken = occupied(state, unit.id)
     out = {c: k for c, k in costs.items() if c not in taken and c != start}
     cache[mine] = out
     return dict(out)
-
-
-_STEPS_KEPT = 4096
-"""Step searches remembered per terrain before they are forgotten."""
-_STEPS: tuple[Cell, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
-
-
-def _steps(start: Cell, grid: Grid, limit: int, blocked: frozenset[Cell]) -> dict[Cell, int]:
-    """Steps to every square within ``limit`` of ``start``: a breadth-first search with the
-    rules of ``engine.geometry.grid.grid_costs`` when every step costs 1 (8-connected, no
-    corner cutting between two blocked squares)."""
-    cols, rows = grid.cols, grid.rows
-    dist = {start: 0}
-    frontier = [start]
-    for d in range(1, limit + 1):
-        nxt = []
-        for c, r in frontier:
-            for dc, dr in _STEPS:
-                n = (c + dc, r + dr)
-                if n in dist or n in blocked or not (0 <= n[0] < cols and 0 <= n[1] < rows):
-                    continue
-                if dc and dr and (c + dc, r) in blocked and (c, r + dr) in blocked:
-                    continue
-                dist[n] = d
-                nxt.append(n)
-        frontier = nxt
-    return dist
 
 
 def path_cells(state: GameState, unit: Unit, goal: Cell, squares_allowed: int) -> tuple[Cell, ...]:
@@ -395,25 +291,16 @@ def square_cover(state: GameState, unit: Unit, at: Cell) -> int:
 
 
 def _square_cover(state: GameState, unit: Unit, at: Cell) -> int:
-    """``sees_from`` then ``cover_between`` for each hostile figure, with their remembered
-    terrain lines and covers read directly (the same answers, fewer calls)."""
+    """``sees_from`` then ``cover_between`` for each hostile figure, the worst first found."""
     worst = HIDDEN
-    sq = squares(state)
-    lines, covers = sq.lines, sq.covers
+    board = squares(state).board
     moved_from = unit.cell
     for enemy in hostiles_of(state, unit):
         ec = enemy.cell
         assert ec is not None
-        if ec != at:
-            line = lines.get((ec, at))
-            if line is None:
-                line = terrain_clear(state, ec, at)
-            if not line[0]:
-                continue
-            if not figures_clear(state, _hostile_cells(state, enemy), ec, at, moved_from):
-                continue
-        found = covers.get((ec, at))
-        cover = found if found is not None and found >= 1 else cover_between(state, ec, at)
+        if not board.sight_clear(ec, at, _hostile_cells(state, enemy), moved_from):
+            continue
+        cover = cover_between(state, ec, at)
         if cover < worst:
             worst = cover
             if worst == 0:
