@@ -7,7 +7,8 @@ without a grid a space is ``space_in`` inches (option, default 1 in, 25-32 mm fi
 distances are edge to edge (G-01) in spaces, "adjacent" is an edge gap of at most half a
 space, "within N spaces" an edge gap of at most N spaces, and a move is a path whose length
 (difficult ground counting double) is at most the Move Unit in spaces times ``space_in``.
-Allies never block sight and may be passed through; enemies block both (§5.f, §5.g).
+Allies never block sight and may be passed through; enemies block both (§5.f, §5.g). On a
+grid the squares' mechanics are the grid kit's (``engine.boards.grid``, policy ``POLICY``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from engine.board import base_obstacle, board_memo, remember, terrain_geometry
+from engine.boards.grid import GridBoard, GridPolicy, grid_board
 from engine.geometry import (
     EPS_IN,
     Cell,
@@ -31,8 +33,6 @@ from engine.geometry import (
     chebyshev,
     cover_between,
     edge_gap_in,
-    grid_costs,
-    grid_line_clear,
     segment_point_distance_in,
     within_in,
 )
@@ -40,6 +40,9 @@ from engine.model import GameState, Unit
 from engine.rulesets.d20.state import RANGES, D20Card, D20Unit, Weapon
 
 EPS = 1e-6
+POLICY = GridPolicy()
+"""The grid kit's policy here: difficult squares cost 2 (§5.f); allies pass, enemies block
+moves and sight; no diagonal step between two squares each walled or holding an enemy."""
 
 
 def card_of(unit: Unit) -> D20Card:
@@ -113,41 +116,38 @@ def can_attack(
     return in_reach(state, unit, weapon, target, at) and visible(state, unit, target, at)
 
 
-def _blocking_cells(state: GameState) -> frozenset[Cell]:
+def grid_squares(state: GameState) -> GridBoard:
+    """The terrain's squares in the grid kit (a square at least half filled by a piece takes
+    its properties, §1.4), built once per terrain in the game's memo."""
     grid = state.table.grid
     assert grid is not None
-    memo = board_memo(state)
-    key = ("d20-sight-cells", grid)
-    return memo.remember(
-        key,
-        lambda: frozenset().union(
-            *(grid.filled_cells(Polygon(t.polygon)) for t in state.terrain if t.blocks_los)
+
+    def filled(wanted: str) -> frozenset[Cell]:
+        return frozenset().union(
+            *(grid.filled_cells(Polygon(t.polygon)) for t in state.terrain if getattr(t, wanted))
+        )
+
+    return grid_board(
+        board_memo(state),
+        ("d20", grid),
+        lambda: GridBoard(
+            grid,
+            walls=filled("impassable"),
+            sight_walls=filled("blocks_los"),
+            difficult=filled("difficult"),
+            policy=POLICY,
         ),
     )
 
 
 def impassable_cells(state: GameState) -> frozenset[Cell]:
     """Cells filled by impassable terrain (at least half of them, §5.f)."""
-    grid = state.table.grid
-    assert grid is not None
-    return board_memo(state).remember(
-        ("d20-wall-cells", grid),
-        lambda: frozenset().union(
-            *(grid.filled_cells(Polygon(t.polygon)) for t in state.terrain if t.impassable)
-        ),
-    )
+    return grid_squares(state).walls
 
 
 def difficult_cells(state: GameState) -> frozenset[Cell]:
     """Cells filled by difficult terrain (2 movement per space, §5.f)."""
-    grid = state.table.grid
-    assert grid is not None
-    return board_memo(state).remember(
-        ("d20-difficult-cells", grid),
-        lambda: frozenset().union(
-            *(grid.filled_cells(Polygon(t.polygon)) for t in state.terrain if t.difficult)
-        ),
-    )
+    return grid_squares(state).difficult
 
 
 def visible(state: GameState, viewer: Unit, target: Unit, at: Point | None = None) -> bool:
@@ -157,9 +157,10 @@ def visible(state: GameState, viewer: Unit, target: Unit, at: Point | None = Non
     grid = state.table.grid
     enemies = [u for u in state.units if u.on_table and u.side != viewer.side and u.id != target.id]
     if grid is not None:
-        blocking = set(_blocking_cells(state))
-        blocking.update(grid.cell_at(u.position) for u in enemies)
-        return grid_line_clear(grid.cell_at(origin), grid.cell_at(target.position), blocking)
+        blockers = frozenset(grid.cell_at(u.position) for u in enemies)
+        return grid_squares(state).sight_clear(
+            grid.cell_at(origin), grid.cell_at(target.position), blockers
+        )
     # The centre line of ``line_of_sight`` (its tangent lines are not read here): each
     # enemy's base as its circle, the terrain's part remembered for the board.
     end = target.position
@@ -306,24 +307,14 @@ def _rules_area(state: GameState, unit: Unit) -> MoveArea:
 
 
 def grid_reach(state: GameState, unit: Unit) -> dict[Cell, int]:
-    """Grid cells the unit reaches with its Move Unit (enemy cells and walls closed), cost."""
+    """Grid cells the unit reaches with its Move Unit (enemy cells and walls closed), cost
+    (the kit's shared answer: do not change it)."""
     grid = state.table.grid
     assert grid is not None
     enemies = frozenset(
         grid.cell_at(u.position) for u in state.units if u.on_table and u.side != unit.side
     )
-    key = ("d20-reach", unit.id, unit.x, unit.y, enemies, card_of(unit).move)
-    return remember(
-        state,
-        key,
-        lambda: grid_costs(
-            grid.cell_at(unit.position),
-            grid,
-            card_of(unit).move,
-            impassable_cells(state) | enemies,
-            difficult_cells(state),
-        ),
-    )
+    return grid_squares(state).reach(grid.cell_at(unit.position), card_of(unit).move, enemies)
 
 
 def free_cells(state: GameState, unit: Unit) -> list[Cell]:
