@@ -26,18 +26,16 @@ import heapq
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from engine.geometry.grid import Cell, Grid, chebyshev, grid_line
+from engine.geometry.grid import STEPS, Cell, Grid, chebyshev, grid_line
 from engine.memo import BoardMemo
 from engine.model import Unit
-
-STEPS: tuple[Cell, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
-"""The eight one-square steps, clockwise from straight up (facing 0): the search order."""
 
 Line = tuple[tuple[Cell, ...], tuple[tuple[Cell, Cell], ...]]
 """A sight line: the squares strictly between its ends, and the corner pairs it passes."""
 
 _KEPT = 4096
-"""Searches remembered per board before they are forgotten."""
+"""Searches remembered per board before they are forgotten (searches go in ``STEPS`` order:
+clockwise from straight up)."""
 
 
 @dataclass(frozen=True)
@@ -83,16 +81,16 @@ class GridBoard:
     """The cover level of each square that has some (0 open; higher is better)."""
     policy: GridPolicy = GridPolicy()
     _lines: dict[tuple[Cell, Cell], Line] = field(
-        default_factory=dict, compare=False, hash=False, repr=False
+        default_factory=dict, init=False, compare=False, hash=False, repr=False
     )
     _sight: dict[tuple[Cell, Cell], bool] = field(
-        default_factory=dict, compare=False, hash=False, repr=False
+        default_factory=dict, init=False, compare=False, hash=False, repr=False
     )
     _costs: dict[tuple[Cell, int, frozenset[Cell]], dict[Cell, int]] = field(
-        default_factory=dict, compare=False, hash=False, repr=False
+        default_factory=dict, init=False, compare=False, hash=False, repr=False
     )
     _covers: dict[tuple[Cell, Cell], int] = field(
-        default_factory=dict, compare=False, hash=False, repr=False
+        default_factory=dict, init=False, compare=False, hash=False, repr=False
     )
 
     # -- movement ---------------------------------------------------------------------------
@@ -193,6 +191,42 @@ class GridBoard:
                     best[nxt] = new
                     heapq.heappush(heap, (new, nxt))
         return best
+
+    def path(
+        self,
+        start: Cell,
+        goal: Cell,
+        closed: Collection[Cell] = frozenset(),
+        taken: Collection[Cell] = frozenset(),
+    ) -> tuple[tuple[Cell, ...], int] | None:
+        """A cheapest path (squares from ``start`` to ``goal``, both included) and its cost in
+        moves, or None: the steps of ``step_ok``, difficult squares weighed; the path may pass
+        ``taken`` squares but not end on one (A* on the Chebyshev distance)."""
+        if goal in taken or goal in closed or not self.open(goal):
+            return None
+        heavy, difficult = self.policy.difficult_cost, self.difficult
+        best: dict[Cell, int] = {start: 0}
+        came: dict[Cell, Cell] = {}
+        heap: list[tuple[int, int, Cell]] = [(chebyshev(start, goal), 0, start)]
+        while heap:
+            _, cost, here = heapq.heappop(heap)
+            if here == goal:
+                path = [here]
+                while path[-1] != start:
+                    path.append(came[path[-1]])
+                return tuple(reversed(path)), cost
+            if cost > best.get(here, cost):
+                continue
+            for dc, dr in STEPS:
+                nxt = (here[0] + dc, here[1] + dr)
+                if not self.step_ok(here, nxt, closed):
+                    continue
+                new = cost + (heavy if nxt in difficult else 1)
+                if new < best.get(nxt, new + 1):
+                    best[nxt] = new
+                    came[nxt] = here
+                    heapq.heappush(heap, (new + chebyshev(nxt, goal), new, nxt))
+        return None
 
     def route_fault(
         self,

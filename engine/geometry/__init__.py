@@ -8,7 +8,7 @@ Modules: ``angles`` (points, headings, arcs, distances), ``table`` (edges, neare
 ``sight`` (obstacles, line of sight, cover), ``collide`` (fast base-vs-obstacle tests),
 ``movement`` (leg costs, path checks), ``pathfind`` (is a point reachable), ``steering`` and
 ``raysearch`` (move toward a point or an edge), ``grid`` (grid mode: cells, Chebyshev distance,
-grid line of sight and movement).
+the cells a sight line crosses; moves and sight on them are ``engine.boards.grid``).
 """
 
 from engine.geometry.angles import (
@@ -37,10 +37,7 @@ from engine.geometry.grid import (
     GridLine,
     adjacent,
     chebyshev,
-    grid_costs,
     grid_line,
-    grid_line_clear,
-    grid_path,
     step_facing_deg,
 )
 from engine.geometry.movement import (
@@ -107,10 +104,7 @@ __all__ = [
     "cover_between",
     "edge_gap_in",
     "find_path",
-    "grid_costs",
     "grid_line",
-    "grid_line_clear",
-    "grid_path",
     "heading_vector",
     "in_contact",
     "in_forward_arc",

@@ -1,5 +1,5 @@
-"""Grid mode (RULES.md §1.1, §1.4, G-08): square cells, Chebyshev distance, grid line of sight
-and 8-connected movement.
+"""Grid mode (RULES.md §1.1, §1.4, G-08): square cells, Chebyshev distance and the cells a
+sight line crosses (the moves and sight rules built on them are ``engine.boards.grid``).
 
 A cell is (col, row) with row 0 at the top (the far edge), matching the rule books' diagrams;
 cells are ``cell_in`` inches wide. Facings are compass headings in multiples of 45 degrees
@@ -8,8 +8,7 @@ cells are ``cell_in`` inches wide. Facings are compass headings in multiples of 
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Collection, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import shapely
@@ -20,7 +19,7 @@ from engine.geometry.angles import Point
 Cell = tuple[int, int]
 """A grid square: (column from the left, row from the top)."""
 
-_STEPS: tuple[Cell, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+STEPS: tuple[Cell, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 """The eight neighbours, clockwise from straight up (facing 0)."""
 
 FILL_THRESHOLD = 0.5
@@ -90,7 +89,7 @@ def adjacent(a: Cell, b: Cell) -> bool:
 
 def step_facing_deg(step: Cell) -> float:
     """The grid facing in degrees (multiple of 45) of a one-cell step (dcol, drow)."""
-    return 45.0 * _STEPS.index(step)
+    return 45.0 * STEPS.index(step)
 
 
 @dataclass(frozen=True)
@@ -133,96 +132,3 @@ def grid_line(a: Cell, b: Cell) -> GridLine:
             row, ky = row + sy, ky + 1
         crossed.append((col, row))
     return GridLine(tuple(crossed), tuple(corners))
-
-
-def grid_line_clear(a: Cell, b: Cell, blocking: Collection[Cell]) -> bool:
-    """Whether the straight line of cells from ``a`` to ``b`` is unblocked (RULES.md §1.4).
-
-    Blocked when it crosses the interior of a blocking cell other than its two ends, or passes
-    exactly through a corner shared by two diagonally touching blocking cells; grazing the
-    corner of a single blocking cell does not block.
-    """
-    line = grid_line(a, b)
-    if any(cell in blocking for cell in line.crossed[1:-1]):
-        return False
-    return not any(p in blocking and q in blocking for p, q in line.corners)
-
-
-def _neighbours(
-    cell: Cell, grid: Grid, impassable: Collection[Cell]
-) -> Iterator[tuple[Cell, bool]]:
-    """Cells one step from ``cell`` that can be entered, with whether the step is diagonal; a
-    diagonal step may not cut between two orthogonally adjacent impassable cells (G-08)."""
-    col, row = cell
-    for dc, dr in _STEPS:
-        nxt = (col + dc, row + dr)
-        if not grid.contains(nxt) or nxt in impassable:
-            continue
-        diagonal = dc != 0 and dr != 0
-        if diagonal and (col + dc, row) in impassable and (col, row + dr) in impassable:
-            continue
-        yield nxt, diagonal
-
-
-def grid_costs(
-    start: Cell,
-    grid: Grid,
-    max_cost: int,
-    impassable: Collection[Cell] = frozenset(),
-    difficult: Collection[Cell] = frozenset(),
-) -> dict[Cell, int]:
-    """The cheapest cost (in moves) to reach every cell within ``max_cost`` of ``start``.
-
-    8-connected steps cost 1, or 2 when the cell entered is difficult (T-GEO-07); no corner
-    cutting between two impassable cells. Occupied cells are the caller's concern: a figure
-    may pass but never end there.
-    """
-    best: dict[Cell, int] = {start: 0}
-    heap: list[tuple[int, Cell]] = [(0, start)]
-    while heap:
-        cost, cell = heapq.heappop(heap)
-        if cost > best.get(cell, cost):
-            continue
-        for nxt, _ in _neighbours(cell, grid, impassable):
-            step = 2 if nxt in difficult else 1
-            new = cost + step
-            if new <= max_cost and new < best.get(nxt, max_cost + 1):
-                best[nxt] = new
-                heapq.heappush(heap, (new, nxt))
-    return best
-
-
-def grid_path(
-    start: Cell,
-    goal: Cell,
-    grid: Grid,
-    impassable: Collection[Cell] = frozenset(),
-    difficult: Collection[Cell] = frozenset(),
-    occupied: Collection[Cell] = frozenset(),
-) -> tuple[tuple[Cell, ...], int] | None:
-    """A cheapest path (cells from ``start`` to ``goal``) and its cost in moves, or None.
-
-    Same step rules as ``grid_costs``; ``goal`` must not be occupied (a figure never ends in
-    an occupied cell), though paths may pass through occupied cells.
-    """
-    if goal in occupied or goal in impassable or not grid.contains(goal):
-        return None
-    best: dict[Cell, int] = {start: 0}
-    came: dict[Cell, Cell] = {}
-    heap: list[tuple[int, int, Cell]] = [(chebyshev(start, goal), 0, start)]
-    while heap:
-        _, cost, cell = heapq.heappop(heap)
-        if cell == goal:
-            path = [cell]
-            while path[-1] != start:
-                path.append(came[path[-1]])
-            return tuple(reversed(path)), cost
-        if cost > best.get(cell, cost):
-            continue
-        for nxt, _ in _neighbours(cell, grid, impassable):
-            new = cost + (2 if nxt in difficult else 1)
-            if new < best.get(nxt, new + 1):
-                best[nxt] = new
-                came[nxt] = cell
-                heapq.heappush(heap, (new + chebyshev(nxt, goal), new, nxt))
-    return None

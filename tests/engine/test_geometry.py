@@ -33,10 +33,7 @@ from engine.geometry import (
     cover_between,
     edge_gap_in,
     find_path,
-    grid_costs,
     grid_line,
-    grid_line_clear,
-    grid_path,
     heading_vector,
     in_contact,
     in_forward_arc,
@@ -477,45 +474,20 @@ def test_t_geo_03_grid_facing_turns() -> None:
 
 
 def test_t_geo_06_grid_line_of_sight_corners() -> None:
-    walls = {(1, 0), (0, 1)}  # two walls touching diagonally
-    assert not grid_line_clear((0, 0), (2, 2), walls)  # through their shared corner
-    assert grid_line_clear((0, 0), (2, 2), {(1, 0)})  # grazing one wall's corner
     assert grid_line((0, 0), (2, 2)).crossed == ((0, 0), (1, 1), (2, 2))
     line = grid_line((0, 0), (2, 1))
     assert line.crossed == ((0, 0), (1, 0), (1, 1), (2, 1))
     assert line.corners == ()
-    assert not grid_line_clear((0, 0), (2, 1), {(1, 1)})
-    assert grid_line_clear((0, 0), (2, 1), {(0, 1), (2, 0)})
     # (0, 0) -> (3, 1) passes exactly through the corner at the top right of cell (1, 0).
     line = grid_line((0, 0), (3, 1))
     assert line.crossed == ((0, 0), (1, 0), (2, 1), (3, 1))
     assert line.corners == (((2, 0), (1, 1)),)
-    assert not grid_line_clear((0, 0), (3, 1), {(2, 0), (1, 1)})
-    assert grid_line_clear((0, 0), (3, 1), {(2, 0)})
-    assert grid_line_clear((0, 0), (1, 0), {(1, 0)})  # the ends never block
+    # Sight along those lines (the corner rule) is the grid kit's: tests/engine/test_grid_board.py.
 
 
-def test_t_geo_07_chebyshev_moves_and_difficult_squares() -> None:
-    grid = Grid(cols=6, rows=6)
+def test_t_geo_07_chebyshev_distance() -> None:
     assert chebyshev((0, 0), (3, 2)) == 3
     assert adjacent((2, 2), (3, 3)) and not adjacent((2, 2), (2, 2))
-    found = grid_path((0, 0), (3, 2), grid)
-    assert found is not None and found[1] == 3 and len(found[0]) == 4
-    everything = frozenset(grid.cells())
-    rough = grid_path((0, 0), (3, 2), grid, difficult=everything)
-    assert rough is not None and rough[1] == 6
-    assert grid_costs((0, 0), grid, 6, difficult=everything)[(3, 2)] == 6
-    assert (3, 2) not in grid_costs((0, 0), grid, 5, difficult=everything)
-
-
-def test_grid_no_corner_cutting_and_occupied_ends() -> None:
-    grid = Grid(cols=3, rows=3)
-    walls = {(1, 0), (0, 1)}
-    assert grid_path((0, 0), (1, 1), grid, impassable=walls) is None
-    assert grid_path((0, 0), (1, 1), grid, impassable={(1, 0)}) == (((0, 0), (1, 1)), 1)
-    assert grid_path((0, 0), (2, 0), grid, occupied={(2, 0)}) is None
-    through = grid_path((0, 0), (2, 0), grid, occupied={(1, 0)})
-    assert through is not None and through[1] == 2
 
 
 def test_grid_cells_and_table_inches() -> None:

@@ -11,6 +11,7 @@ import shapely
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from engine.boards.grid import GridBoard
 from engine.geometry import (
     ARC_TOL_DEG,
     EPS_IN,
@@ -27,8 +28,6 @@ from engine.geometry import (
     edge_gap_in,
     find_path,
     grid_line,
-    grid_line_clear,
-    grid_path,
     in_forward_arc,
     leg_cost_in,
     line_of_sight,
@@ -204,7 +203,8 @@ def test_grid_lines_are_symmetric(
     back = grid_line(b, a)
     assert line.crossed == tuple(reversed(back.crossed))
     assert {frozenset(c) for c in line.corners} == {frozenset(c) for c in back.corners}
-    assert grid_line_clear(a, b, walls) == grid_line_clear(b, a, walls)
+    board = GridBoard(Grid(cols=12, rows=12), sight_walls=frozenset(walls))
+    assert board.sight_clear(a, b) == board.sight_clear(b, a)
     # Each step goes to a neighbouring cell; the walk has at least Chebyshev-distance steps.
     assert all(chebyshev(p, q) == 1 for p, q in pairwise(line.crossed))
     assert len(line.crossed) - 1 >= chebyshev(a, b)
@@ -214,7 +214,7 @@ def test_grid_lines_are_symmetric(
 def test_open_grid_paths_cost_the_chebyshev_distance(
     a: tuple[int, int], b: tuple[int, int]
 ) -> None:
-    found = grid_path(a, b, Grid(cols=12, rows=12))
+    found = GridBoard(Grid(cols=12, rows=12)).path(a, b)
     assert found is not None
     assert found[1] == chebyshev(a, b) == len(found[0]) - 1
 

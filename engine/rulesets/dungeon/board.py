@@ -17,8 +17,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from engine.board import board_memo
-from engine.boards.grid import STEPS, GridBoard, GridPolicy, grid_board
-from engine.geometry.grid import Cell, Grid, chebyshev
+from engine.boards.grid import GridBoard, GridPolicy, grid_board
+from engine.geometry.grid import STEPS, Cell, Grid, chebyshev
 from engine.model import GameState, Unit
 from engine.rulesets.dungeon.cards import Attack
 from engine.rulesets.dungeon.state import card_of, cell_of, rules_of
@@ -84,7 +84,7 @@ class Board:
     squares: GridBoard
     """The walls' squares in the grid kit (shared by every moment of the game)."""
     _sides: dict[str, frozenset[Cell]] = field(
-        default_factory=dict, compare=False, hash=False, repr=False
+        default_factory=dict, init=False, compare=False, hash=False, repr=False
     )
 
     @classmethod

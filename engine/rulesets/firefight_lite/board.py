@@ -239,10 +239,7 @@ def reach(state: GameState, unit: Unit, squares_allowed: int) -> dict[Cell, int]
 
 def path_cells(state: GameState, unit: Unit, goal: Cell, squares_allowed: int) -> tuple[Cell, ...]:
     """A cheapest path of squares from the unit to ``goal`` (both ends included)."""
-    from engine.geometry.grid import grid_path
-
-    blocked = squares(state).impassable | _hostile_cells(state, unit)
-    found = grid_path(cell(unit), goal, grid_of(state), blocked)
+    found = squares(state).board.path(cell(unit), goal, _hostile_cells(state, unit))
     return found[0] if found else (cell(unit), goal)
 
 

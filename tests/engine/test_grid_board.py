@@ -1,0 +1,186 @@
+"""The grid board kit (engine/boards/grid.py): reach under each policy, the corner rule, walls,
+the route check, paths, sight and cover (RULES §1.4, §1.5, G-08, T-GEO-06, T-GEO-07)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.boards.grid import (
+    GridBoard,
+    GridPolicy,
+    RouteFault,
+    closed_to,
+    grid_board,
+    sight_blockers,
+)
+from engine.geometry.grid import Grid
+from engine.memo import BoardMemo
+from engine.model import Unit, UnitCard
+
+GRID = Grid(cols=6, rows=6)
+PINCH = frozenset({(1, 0), (0, 1)})
+"""Two squares touching at the corner between (0, 0) and (1, 1)."""
+
+
+def test_t_geo_07_reach_costs_chebyshev_and_doubles_on_difficult_squares() -> None:
+    open_board = GridBoard(GRID)
+    assert open_board.reach((0, 0), 3)[(3, 2)] == 3
+    assert (3, 4) not in open_board.reach((0, 0), 3)
+    rough = GridBoard(GRID, difficult=frozenset(GRID.cells()))
+    assert rough.reach((0, 0), 6)[(3, 2)] == 6
+    assert (3, 2) not in rough.reach((0, 0), 5)
+    cheap = GridBoard(GRID, difficult=frozenset(GRID.cells()), policy=GridPolicy(difficult_cost=3))
+    assert cheap.reach((0, 0), 9)[(3, 2)] == 9
+    assert (3, 2) not in cheap.reach((0, 0), 8)
+
+
+def test_reach_never_enters_walls_nor_cuts_between_two() -> None:
+    board = GridBoard(GRID, walls=PINCH)
+    found = board.reach((0, 0), 4)
+    assert found == {(0, 0): 0}  # boxed into the corner: no diagonal between the two walls
+    one = GridBoard(GRID, walls=frozenset({(1, 0)}))
+    assert one.reach((0, 0), 1)[(1, 1)] == 1  # grazing one wall is allowed
+    assert (1, 0) not in one.reach((0, 0), 3)
+
+
+def test_closed_squares_pinch_a_diagonal_unless_figures_cut_corners() -> None:
+    strict = GridBoard(GRID)
+    assert (1, 1) not in strict.reach((0, 0), 1, PINCH)
+    assert strict.reach((0, 0), 3, PINCH) == {(0, 0): 0}
+    loose = GridBoard(GRID, policy=GridPolicy(figures_cut_corners=True))
+    assert loose.reach((0, 0), 1, PINCH)[(1, 1)] == 1
+    # A wall beside a figure pinches only under the strict policy; two walls always do.
+    mixed = frozenset({(1, 0)})
+    assert (1, 1) not in GridBoard(GRID, walls=mixed).reach((0, 0), 1, frozenset({(0, 1)}))
+    assert (1, 1) in replace(loose, walls=mixed).reach((0, 0), 1, frozenset({(0, 1)}))
+    assert (1, 1) not in replace(loose, walls=PINCH).reach((0, 0), 1)
+
+
+def test_routes_are_breadth_first_in_step_order() -> None:
+    board = GridBoard(GRID, walls=frozenset({(1, 1)}))
+    routes = board.routes((0, 0), 2)
+    assert routes[(0, 0)] == ()
+    assert routes[(2, 0)] == ((1, 0), (2, 0))
+    assert routes[(2, 1)] == ((1, 0), (2, 1))  # found from (1, 0) first: it is entered first
+    assert routes[(1, 2)] == ((0, 1), (1, 2))
+    assert (2, 2) not in routes  # both two-step routes go through the wall
+    assert board.reach((0, 0), 3)[(2, 2)] == 3
+    assert all(len(r) <= 2 for r in routes.values())
+    assert (1, 1) not in routes
+    assert {c: len(r) for c, r in routes.items()} == board.reach((0, 0), 2)
+
+
+def test_route_fault_names_the_first_problem() -> None:
+    board = GridBoard(GRID, walls=PINCH | {(3, 3)})
+    assert board.route_fault((2, 2), [(2, 1), (2, 0)], 2) is None
+    assert board.route_fault((2, 2), [(2, 1), (2, 0), (3, 0)], 2) == RouteFault(
+        "too-long", (3, 0), (2, 2)
+    )
+    assert board.route_fault((5, 5), [(6, 5)], 2) == RouteFault("off-board", (6, 5), (5, 5))
+    assert board.route_fault((2, 2), [(3, 3)], 2) == RouteFault("wall", (3, 3), (2, 2))
+    assert board.route_fault((2, 2), [(2, 4)], 2) == RouteFault("not-a-step", (2, 4), (2, 2))
+    assert board.route_fault((0, 0), [(1, 1)], 2) == RouteFault("corner", (0, 0), (0, 0))
+    enemy = frozenset({(2, 1)})
+    assert board.route_fault((2, 2), [(2, 1), (2, 0)], 2, closed=enemy) == RouteFault(
+        "closed", (2, 1), (2, 2)
+    )
+    taken = frozenset({(2, 0)})
+    assert board.route_fault((2, 2), [(2, 1), (2, 0)], 2, taken=taken) == RouteFault(
+        "taken", (2, 0), (2, 2)
+    )
+    assert board.route_fault((2, 2), [(2, 1), (2, 0)], 2, taken=frozenset({(2, 1)})) is None
+
+
+def test_path_is_cheapest_passes_taken_squares_and_never_ends_on_one() -> None:
+    board = GridBoard(Grid(cols=3, rows=3))
+    assert board.path((0, 0), (1, 1), closed=PINCH) is None
+    assert board.path((0, 0), (1, 1), closed=frozenset({(1, 0)})) == (((0, 0), (1, 1)), 1)
+    assert board.path((0, 0), (2, 0), taken=frozenset({(2, 0)})) is None
+    through = board.path((0, 0), (2, 0), taken=frozenset({(1, 0)}))
+    assert through is not None and through[1] == 2
+    rough = GridBoard(GRID, difficult=frozenset(GRID.cells())).path((0, 0), (3, 2))
+    assert rough is not None and rough[1] == 6 and len(rough[0]) == 4
+
+
+def test_t_geo_06_sight_corner_rule_for_walls() -> None:
+    def clear(a: tuple[int, int], b: tuple[int, int], walls: set[tuple[int, int]]) -> bool:
+        return GridBoard(GRID, sight_walls=frozenset(walls)).sight_clear(a, b)
+
+    assert not clear((0, 0), (2, 2), {(1, 0), (0, 1)})  # through their shared corner
+    assert clear((0, 0), (2, 2), {(1, 0)})  # grazing one wall's corner
+    assert not clear((0, 0), (2, 1), {(1, 1)})
+    assert clear((0, 0), (2, 1), {(0, 1), (2, 0)})
+    assert not clear((0, 0), (3, 1), {(2, 0), (1, 1)})
+    assert clear((0, 0), (3, 1), {(2, 0)})
+    assert clear((0, 0), (1, 0), {(1, 0)})  # the ends never block
+    # Impassable squares that do not block sight leave the line clear.
+    assert GridBoard(GRID, walls=frozenset({(1, 1)})).sight_clear((0, 0), (2, 2))
+
+
+def test_sight_blockers_pinch_with_walls_and_moved_figures_do_not_block() -> None:
+    board = GridBoard(GRID, walls=frozenset({(1, 0)}), sight_walls=frozenset({(1, 0)}))
+    assert board.sight_clear((0, 0), (2, 2))
+    assert not board.sight_clear((0, 0), (2, 2), frozenset({(0, 1)}))  # wall + figure pinch
+    assert board.sight_clear((0, 0), (2, 2), frozenset({(0, 1)}), moved_from=(0, 1))
+    assert not board.sight_clear((0, 0), (3, 3), frozenset({(2, 2)}))  # a figure on the line
+    assert board.sight_clear((0, 0), (3, 3), frozenset({(2, 2)}), moved_from=(2, 2))
+
+
+def test_adjacent_sight_reads_only_walls_under_that_policy() -> None:
+    strict = GridBoard(GRID)
+    assert not strict.sight_clear((0, 0), (1, 1), PINCH)  # two figures at the corner
+    loose = GridBoard(GRID, policy=GridPolicy(adjacent_sight_walls_only=True))
+    assert loose.sight_clear((0, 0), (1, 1), PINCH)
+    assert not replace(loose, sight_walls=PINCH).sight_clear((0, 0), (1, 1))
+    assert not loose.sight_clear((0, 0), (2, 2), frozenset({(1, 1)}))  # farther: figures block
+
+
+def test_cover_is_the_best_of_the_target_square_and_the_crossed_squares_beside_it() -> None:
+    board = GridBoard(GRID, cover={(3, 2): 1, (1, 0): 2, (5, 5): 2})
+    assert board.cover_of((0, 0), (4, 0)) == 0  # (1, 0) is on the line but not beside the target
+    assert board.cover_of((0, 2), (4, 2)) == 1  # the hedge in front of it
+    assert board.cover_of((0, 0), (5, 5)) == 2  # its own square
+    assert board.cover_of((5, 2), (4, 2)) == 0  # the hedge is behind it
+    assert board.screened((0, 2), (4, 2), frozenset({(3, 2)}))
+    assert not board.screened((0, 2), (4, 2), frozenset({(2, 2)}))
+
+
+def _unit(uid: str, side: str, cell: tuple[int, int]) -> Unit:
+    return Unit(uid, uid, side, 0, 0.0, 0.0, 0.0, UnitCard(), cell=cell)
+
+
+def test_closed_and_blocking_figures_follow_the_policy() -> None:
+    me = _unit("me", "a", (0, 0))
+    friend, foe = _unit("f", "a", (1, 1)), _unit("e", "b", (2, 2))
+    figures = (me, friend, foe)
+    assert closed_to(GridPolicy(), me, figures) == {(2, 2)}
+    assert closed_to(GridPolicy(allies_pass=False), me, figures) == {(1, 1), (2, 2)}
+    assert sight_blockers(GridPolicy(), me, figures) == {(2, 2)}
+    assert sight_blockers(GridPolicy(figures_block_sight="all"), me, figures) == {(1, 1), (2, 2)}
+    assert sight_blockers(GridPolicy(figures_block_sight="none"), me, figures) == frozenset()
+    everyone = closed_to(GridPolicy(), me, figures, hostile=lambda a, b: True)
+    assert everyone == {(1, 1), (2, 2)}
+
+
+def test_a_board_lives_in_the_game_memo() -> None:
+    memo = BoardMemo()
+    memo.for_terrain(())
+    built = []
+
+    def build() -> GridBoard:
+        built.append(1)
+        return GridBoard(GRID)
+
+    first = grid_board(memo, ("test", GRID), build)
+    assert grid_board(memo, ("test", GRID), build) is first and built == [1]
+    memo.for_terrain((1,))  # other terrain: the board is built again
+    assert grid_board(memo, ("test", GRID), build) is not first and built == [1, 1]
+    assert grid_board(BoardMemo(), ("test", GRID), build) is not first  # another game
+
+
+def test_a_changed_board_forgets_the_answers_of_the_old_one() -> None:
+    board = GridBoard(GRID)
+    assert board.sight_clear((0, 0), (2, 2)) and board.reach((0, 0), 2)[(1, 1)] == 1
+    walled = replace(board, walls=frozenset({(1, 1)}), sight_walls=frozenset({(1, 1)}))
+    assert not walled.sight_clear((0, 0), (2, 2))
+    assert (1, 1) not in walled.reach((0, 0), 2)
