@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 from engine.geometry.grid import STEPS, Cell, Grid, chebyshev, grid_line
@@ -83,6 +84,9 @@ class GridBoard:
     _lines: dict[tuple[Cell, Cell], Line] = field(
         default_factory=dict, init=False, compare=False, hash=False, repr=False
     )
+    _views: dict[
+        tuple[Cell, Cell], tuple[bool, tuple[Cell, ...], tuple[tuple[Cell, Cell], ...]]
+    ] = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
     _sight: dict[tuple[Cell, Cell], bool] = field(
         default_factory=dict, init=False, compare=False, hash=False, repr=False
     )
@@ -146,8 +150,8 @@ class GridBoard:
         self, start: Cell, allowance: int, closed: frozenset[Cell]
     ) -> dict[Cell, tuple[Cell, ...]]:
         walls = self.walls
-        corners = walls if self.policy.figures_cut_corners else walls | closed
-        blocked = walls | closed
+        blocked = walls | closed if closed else walls
+        corners = walls if self.policy.figures_cut_corners else blocked
         cols, rows = self.grid.cols, self.grid.rows
         routes: dict[Cell, tuple[Cell, ...]] = {start: ()}
         frontier = [start]
@@ -285,7 +289,7 @@ class GridBoard:
         self,
         a: Cell,
         b: Cell,
-        blockers: Collection[Cell] = frozenset(),
+        blockers: AbstractSet[Cell] = frozenset(),
         moved_from: Cell | None = None,
     ) -> bool:
         """Whether the line from ``a`` to ``b`` is clear of sight walls and of the figures in
@@ -293,12 +297,17 @@ class GridBoard:
         pinches between any two of them (T-GEO-06)."""
         if a == b:
             return True
-        if not self.terrain_clear(a, b):
+        view = self._views.get((a, b))
+        if view is None:
+            view = self._view(a, b)
+        clear, crossed, corners = view
+        if not clear:
             return False
-        if not blockers or (self.policy.adjacent_sight_walls_only and chebyshev(a, b) <= 1):
+        if not blockers or not (crossed or corners):
             return True
-        crossed, corners = self.line(a, b)
-        if any(c in blockers and c != moved_from for c in crossed):
+        if not blockers.isdisjoint(crossed) and any(
+            c in blockers and c != moved_from for c in crossed
+        ):
             return False
         if not corners:
             return True
@@ -308,6 +317,19 @@ class GridBoard:
             return c in walls or (c in blockers and c != moved_from)
 
         return not any(blocks(p) and blocks(q) for p, q in corners)
+
+    def _view(
+        self, a: Cell, b: Cell
+    ) -> tuple[bool, tuple[Cell, ...], tuple[tuple[Cell, Cell], ...]]:
+        """The sight walls' verdict on the line from ``a`` to ``b``, its crossed squares and
+        the corners where figures could still pinch it (none to a neighbour when
+        ``policy.adjacent_sight_walls_only``), remembered."""
+        crossed, corners = self.line(a, b)
+        if self.policy.adjacent_sight_walls_only and chebyshev(a, b) <= 1:
+            crossed, corners = (), ()
+        view = (self.terrain_clear(a, b), crossed, corners)
+        self._views[(a, b)] = view
+        return view
 
     def cover_of(self, shooter: Cell, target: Cell) -> int:
         """The terrain cover of a figure in ``target`` against a shot from ``shooter``: the

@@ -174,17 +174,22 @@ def cover_between(state: GameState, shooter_cell: Cell, target_cell: Cell) -> in
     best = board.cover_of(shooter_cell, target_cell)
     if best >= 1:
         return best
+    shield = _shields(state)
+    return 1 if shield and board.screened(shooter_cell, target_cell, shield) else best
+
+
+def _shields(state: GameState) -> frozenset[Cell]:
+    """The squares of the figures usable as cover (once per state)."""
     cache = per_state(state)
-    if ("shields",) not in cache:
-        cache[("shields",)] = frozenset(
+    found: frozenset[Cell] | None = cache.get(("shields",))
+    if found is None:
+        found = frozenset(
             u.cell
             for u in state.units
             if u.on_table and u.cell and card(u).neutral in COVER_FIGURES
         )
-    shield: frozenset[Cell] = cache[("shields",)]
-    if shield and board.screened(shooter_cell, target_cell, shield):
-        return 1
-    return best
+        cache[("shields",)] = found
+    return found
 
 
 def monk_shielded(state: GameState, shooter_cell: Cell, target_cell: Cell) -> bool:
@@ -288,16 +293,20 @@ def square_cover(state: GameState, unit: Unit, at: Cell) -> int:
 
 
 def _square_cover(state: GameState, unit: Unit, at: Cell) -> int:
-    """``sees_from`` then ``cover_between`` for each hostile figure, the worst first found."""
+    """``sees_from`` then ``cover_between`` for each hostile figure, the worst first found
+    (the same answers, with the board and the screens looked up once)."""
     worst = HIDDEN
     board = squares(state).board
+    shield = _shields(state)
     moved_from = unit.cell
     for enemy in hostiles_of(state, unit):
         ec = enemy.cell
         assert ec is not None
         if not board.sight_clear(ec, at, _hostile_cells(state, enemy), moved_from):
             continue
-        cover = cover_between(state, ec, at)
+        cover = board.cover_of(ec, at)
+        if cover < 1 and shield and board.screened(ec, at, shield):
+            cover = 1
         if cover < worst:
             worst = cover
             if worst == 0:
