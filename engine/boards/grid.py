@@ -131,7 +131,7 @@ class GridBoard:
             found = (
                 self._costs_weighted(start, allowance, closed)
                 if self.difficult and self.policy.difficult_cost != 1
-                else {c: len(r) for c, r in self._layers(start, allowance, closed).items()}
+                else self._layers(start, allowance, closed)[0]
             )
             if len(self._costs) >= _KEPT:
                 self._costs.clear()
@@ -144,36 +144,43 @@ class GridBoard:
         """A shortest route (the squares entered, in order; ``start`` maps to ``()``) to every
         square within ``allowance`` steps, found breadth first in ``STEPS`` order (the first
         route found is kept). Every step counts one: difficult squares are not weighed."""
-        return self._layers(start, allowance, closed)
+        dist, came = self._layers(start, allowance, closed)
+        routes: dict[Cell, tuple[Cell, ...]] = {}
+        for c in dist:  # a square's parent was found before it
+            routes[c] = (*routes[came[c]], c) if c in came else ()
+        return routes
 
     def _layers(
         self, start: Cell, allowance: int, closed: frozenset[Cell]
-    ) -> dict[Cell, tuple[Cell, ...]]:
+    ) -> tuple[dict[Cell, int], dict[Cell, Cell]]:
+        """Breadth-first steps (every step counts one): each square's step count and the
+        square it was first reached from."""
         walls = self.walls
         blocked = walls | closed if closed else walls
         corners = walls if self.policy.figures_cut_corners else blocked
         cols, rows = self.grid.cols, self.grid.rows
-        routes: dict[Cell, tuple[Cell, ...]] = {start: ()}
+        dist = {start: 0}
+        came: dict[Cell, Cell] = {}
         frontier = [start]
-        for _ in range(allowance):
+        for d in range(1, allowance + 1):
             nxt_frontier = []
             for here in frontier:
                 c, r = here
-                route = routes[here]
                 for dc, dr in STEPS:
                     nc, nr = c + dc, r + dr
                     nxt = (nc, nr)
                     if (
-                        nxt in routes
+                        nxt in dist
                         or nxt in blocked
                         or not (0 <= nc < cols and 0 <= nr < rows)
                         or (dc and dr and (nc, r) in corners and (c, nr) in corners)
                     ):
                         continue
-                    routes[nxt] = (*route, nxt)
+                    dist[nxt] = d
+                    came[nxt] = here
                     nxt_frontier.append(nxt)
             frontier = nxt_frontier
-        return routes
+        return dist, came
 
     def _costs_weighted(
         self, start: Cell, allowance: int, closed: frozenset[Cell]
