@@ -23,7 +23,7 @@ Answers are remembered in the board itself, and a board lives in the game's memo
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
@@ -182,22 +182,26 @@ class GridBoard:
             frontier = nxt_frontier
         return dist, came
 
+    def _weighted_steps(self, here: Cell, closed: Collection[Cell]) -> Iterator[tuple[Cell, int]]:
+        """The squares one legal step from ``here`` (``STEPS`` order) and what entering costs."""
+        heavy, difficult = self.policy.difficult_cost, self.difficult
+        for dc, dr in STEPS:
+            nxt = (here[0] + dc, here[1] + dr)
+            if self.step_ok(here, nxt, closed):
+                yield nxt, (heavy if nxt in difficult else 1)
+
     def _costs_weighted(
         self, start: Cell, allowance: int, closed: frozenset[Cell]
     ) -> dict[Cell, int]:
         """Dijkstra over the steps of ``step_ok`` with difficult squares weighed."""
-        heavy, difficult = self.policy.difficult_cost, self.difficult
         best: dict[Cell, int] = {start: 0}
         heap: list[tuple[int, Cell]] = [(0, start)]
         while heap:
             cost, here = heapq.heappop(heap)
             if cost > best.get(here, cost):
                 continue
-            for dc, dr in STEPS:
-                nxt = (here[0] + dc, here[1] + dr)
-                if not self.step_ok(here, nxt, closed):
-                    continue
-                new = cost + (heavy if nxt in difficult else 1)
+            for nxt, step in self._weighted_steps(here, closed):
+                new = cost + step
                 if new <= allowance and new < best.get(nxt, allowance + 1):
                     best[nxt] = new
                     heapq.heappush(heap, (new, nxt))
@@ -215,7 +219,6 @@ class GridBoard:
         ``taken`` squares but not end on one (A* on the Chebyshev distance)."""
         if goal in taken or goal in closed or not self.open(goal):
             return None
-        heavy, difficult = self.policy.difficult_cost, self.difficult
         best: dict[Cell, int] = {start: 0}
         came: dict[Cell, Cell] = {}
         heap: list[tuple[int, int, Cell]] = [(chebyshev(start, goal), 0, start)]
@@ -228,11 +231,8 @@ class GridBoard:
                 return tuple(reversed(path)), cost
             if cost > best.get(here, cost):
                 continue
-            for dc, dr in STEPS:
-                nxt = (here[0] + dc, here[1] + dr)
-                if not self.step_ok(here, nxt, closed):
-                    continue
-                new = cost + (heavy if nxt in difficult else 1)
+            for nxt, step in self._weighted_steps(here, closed):
+                new = cost + step
                 if new < best.get(nxt, new + 1):
                     best[nxt] = new
                     came[nxt] = here
