@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine.actions import Action, Order
 from engine.dice import RandomSource
-from engine.geometry.grid import Cell, chebyshev
+from engine.geometry.grid import STEPS, Cell, chebyshev
 from engine.model import GameState, Unit
 from engine.protocols import Ruleset
 from engine.rulesets.firefight_lite.board import (
@@ -23,11 +23,9 @@ from engine.rulesets.firefight_lite.board import (
 from engine.rulesets.firefight_lite.state import FFUnit
 from engine.scenario import cell_name
 
-STEPS: tuple[Cell, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
-"""One-square steps by grid facing (0, 45, ... 315 degrees)."""
-
 
 def _step(heading: float) -> Cell:
+    """The one-square step along a grid facing (0, 45, ... 315 degrees)."""
     return STEPS[round(heading / 45.0) % 8]
 
 
