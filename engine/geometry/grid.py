@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
@@ -62,19 +63,29 @@ class Grid:
             for col in range(self.cols):
                 yield (col, row)
 
-    def filled_cells(self, shape: BaseGeometry) -> frozenset[Cell]:
-        """The cells at least half covered by ``shape`` (inches): they count as obstacles."""
+    def coverage(self, shape: BaseGeometry) -> list[tuple[Cell, float]]:
+        """The area (square inches) of ``shape`` over each cell within its bounds on the grid,
+        row by row from the top (one vectorised intersection: each area is the same number
+        as ``shapely.intersection(self.square(cell), shape).area``)."""
         minx, miny, maxx, maxy = shape.bounds
         lo_col, hi_row = self.cell_at((minx, miny))
         hi_col, lo_row = self.cell_at((maxx, maxy))
-        area = self.cell_in * self.cell_in
-        out = set()
-        for row in range(max(0, lo_row), min(self.rows - 1, hi_row) + 1):
-            for col in range(max(0, lo_col), min(self.cols - 1, hi_col) + 1):
-                covered = float(shapely.intersection(self.square((col, row)), shape).area)
-                if covered >= FILL_THRESHOLD * area - 1e-12:
-                    out.add((col, row))
-        return frozenset(out)
+        rows = range(max(0, lo_row), min(self.rows - 1, hi_row) + 1)
+        cols = range(max(0, lo_col), min(self.cols - 1, hi_col) + 1)
+        cells = [(col, row) for row in rows for col in cols]
+        if not cells:
+            return []
+        size, h = self.cell_in, self.cell_in / 2.0
+        xs = np.array([(c + 0.5) * size for c, _ in cells])
+        ys = np.array([(self.rows - r - 0.5) * size for _, r in cells])
+        boxes = shapely.box(xs - h, ys - h, xs + h, ys + h)
+        areas = shapely.area(shapely.intersection(boxes, shape)).tolist()
+        return list(zip(cells, areas, strict=True))
+
+    def filled_cells(self, shape: BaseGeometry) -> frozenset[Cell]:
+        """The cells at least half covered by ``shape`` (inches): they count as obstacles."""
+        least = FILL_THRESHOLD * self.cell_in * self.cell_in - 1e-12
+        return frozenset(c for c, covered in self.coverage(shape) if covered >= least)
 
 
 def chebyshev(a: Cell, b: Cell) -> int:

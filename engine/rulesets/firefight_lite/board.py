@@ -20,7 +20,7 @@ import shapely
 
 from engine.board import board_memo
 from engine.boards.grid import GridBoard, GridPolicy
-from engine.geometry.grid import Cell, Grid, chebyshev
+from engine.geometry.grid import FILL_THRESHOLD, Cell, Grid, chebyshev
 from engine.model import GameState, TerrainPiece, Unit
 from engine.rulesets.firefight_lite.state import COVER_FIGURES, HOSTILE_NEUTRALS, FFCard
 
@@ -62,11 +62,14 @@ def _squares(grid: Grid, terrain: tuple[TerrainPiece, ...]) -> Squares:
     roads: set[Cell] = set()
     cover: dict[Cell, int] = {}
     names: dict[Cell, str] = {}
+    area = grid.cell_in * grid.cell_in
     for piece in terrain:
         shape = shapely.Polygon(piece.polygon)
         if not shape.is_valid:
             shape = shape.buffer(0)
-        filled = grid.filled_cells(shape)
+        covered = grid.coverage(shape)
+        least = FILL_THRESHOLD * area - 1e-12
+        filled = frozenset(c for c, part in covered if part >= least)
         if piece.blocks_los:
             blocking |= filled
         if piece.impassable:
@@ -75,16 +78,10 @@ def _squares(grid: Grid, terrain: tuple[TerrainPiece, ...]) -> Squares:
             roads |= filled
         level = COVER_ORDER.get(piece.cover, 0)
         if level:
-            minx, miny, maxx, maxy = shape.bounds
-            lo_col, hi_row = grid.cell_at((minx, miny))
-            hi_col, lo_row = grid.cell_at((maxx, maxy))
-            area = grid.cell_in * grid.cell_in
-            for row in range(max(0, lo_row), min(grid.rows - 1, hi_row) + 1):
-                for col in range(max(0, lo_col), min(grid.cols - 1, hi_col) + 1):
-                    part = float(shapely.intersection(grid.square((col, row)), shape).area)
-                    if part >= _TOUCH * area:
-                        cover[(col, row)] = max(cover.get((col, row), 0), level)
-                        names.setdefault((col, row), piece.name)
+            for c, part in covered:
+                if part >= _TOUCH * area:
+                    cover[c] = max(cover.get(c, 0), level)
+                    names.setdefault(c, piece.name)
         for cell in filled:
             names.setdefault(cell, piece.name)
     walls, sight = frozenset(impassable), frozenset(blocking)
