@@ -81,21 +81,32 @@ class GridBoard:
     cover: Mapping[Cell, int] = field(default_factory=dict)
     """The cover level of each square that has some (0 open; higher is better)."""
     policy: GridPolicy = GridPolicy()
-    _lines: dict[tuple[Cell, Cell], Line] = field(
-        default_factory=dict, init=False, compare=False, hash=False, repr=False
-    )
-    _views: dict[
-        tuple[Cell, Cell], tuple[bool, tuple[Cell, ...], tuple[tuple[Cell, Cell], ...]]
-    ] = field(default_factory=dict, init=False, compare=False, hash=False, repr=False)
-    _sight: dict[tuple[Cell, Cell], bool] = field(
-        default_factory=dict, init=False, compare=False, hash=False, repr=False
-    )
     _costs: dict[tuple[Cell, int, frozenset[Cell]], dict[Cell, int]] = field(
         default_factory=dict, init=False, compare=False, hash=False, repr=False
     )
-    _covers: dict[tuple[Cell, Cell], int] = field(
+    _rays: dict[Cell, _Ray] = field(
         default_factory=dict, init=False, compare=False, hash=False, repr=False
     )
+    _walks: dict[Cell, _Walk] = field(
+        default_factory=dict, init=False, compare=False, hash=False, repr=False
+    )
+    _figure_masks: dict[frozenset[Cell], int] = field(
+        default_factory=dict, init=False, compare=False, hash=False, repr=False
+    )
+    _wall_pinch: dict[int, int] = field(
+        default_factory=dict, init=False, compare=False, hash=False, repr=False
+    )
+    _origin: int = field(init=False, compare=False, repr=False)
+    _wall_mask: int = field(init=False, compare=False, repr=False)
+    _wall_view: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # Derived once from the fields above (a board is built once per terrain).
+        origin = self.grid.rows * self.grid.cols + self.grid.cols
+        walls = self._bits(self.sight_walls)
+        object.__setattr__(self, "_origin", origin)
+        object.__setattr__(self, "_wall_mask", walls)
+        object.__setattr__(self, "_wall_view", walls << origin)
 
     # -- movement ---------------------------------------------------------------------------
 
@@ -270,27 +281,105 @@ class GridBoard:
         return None
 
     # -- sight and cover --------------------------------------------------------------------
+    # Sight is answered on bit masks: square (c, r) is bit ``r * cols + c``; a line's shape
+    # from its start (a ``_Ray``, one per displacement, from the exact ``grid_line``) holds
+    # its squares at bit ``_ORIGIN + offset``, so a board mask shifted left by ``_ORIGIN`` and
+    # right by the start's bit lines up with it: a few integer operations per question.
+
+    def _bits(self, cells: Iterable[Cell]) -> int:
+        """The mask of ``cells``."""
+        cols = self.grid.cols
+        out = 0
+        for c, r in cells:
+            out |= 1 << (r * cols + c)
+        return out
+
+    def _ray(self, dx: int, dy: int) -> _Ray:
+        """The shape of a sight line of displacement (dx, dy), remembered (its mirror images
+        and its transpose share one walk of ``grid_line``)."""
+        ray = self._rays.get((dx, dy))
+        if ray is not None:
+            return ray
+        ax, ay = abs(dx), abs(dy)
+        swap = ay > ax
+        walk = self._walk((ay, ax) if swap else (ax, ay))
+        sx, sy, cols = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0), self.grid.cols
+        # A walk square (x, y) is offset (sx * x, sy * y), or (sx * y, sy * x) when swapped:
+        # its bit lies kx * x + ky * y from the start's.
+        kx, ky = (sy * cols, sx) if swap else (sx, sy * cols)
+        origin = self._origin
+        crossed = 0
+        for x, y in walk.crossed:
+            crossed |= 1 << (origin + kx * x + ky * y)
+        corners = 0
+        for x, y in walk.corners:
+            corners |= 1 << (origin + kx * x + ky * y)
+        tx, ty = walk.turn
+        if swap:
+            near = tuple((sx * y, sy * x) for x, y in walk.near)
+        else:
+            near = tuple((sx * x, sy * y) for x, y in walk.near)
+        ray = _Ray(crossed, corners, kx * tx + ky * ty, near, ax if ax > ay else ay)
+        self._rays[(dx, dy)] = ray
+        return ray
+
+    def _walk(self, key: Cell) -> _Walk:
+        """The squares of a line from (0, 0) to ``key`` (col >= row >= 0), remembered."""
+        walk = self._walks.get(key)
+        if walk is None:
+            line = grid_line((0, 0), key)
+            corners = line.corners
+            turn = (0, 0)
+            if corners:
+                (px, py), (qx, qy) = corners[0]
+                turn = (qx - px, qy - py)
+            walk = _Walk(
+                line.crossed[1:-1],
+                tuple(p for p, _ in corners),
+                turn,
+                tuple(c for c in line.crossed[1:-1] if chebyshev(c, key) <= 1),
+            )
+            self._walks[key] = walk
+        return walk
+
+    def _pinches(self, blocks: int, turn: int) -> int:
+        """The squares of ``blocks`` whose partner square ``turn`` bits on is also in it."""
+        return blocks & (blocks >> turn) if turn > 0 else blocks & (blocks << -turn)
+
+    def _walls_block(self, a: Cell, ray: _Ray) -> bool:
+        """Whether the sight walls stop ``ray`` from ``a``."""
+        at = a[1] * self.grid.cols + a[0]
+        if (self._wall_view >> at) & ray.crossed:
+            return True
+        if not ray.corners:
+            return False
+        pinch = self._wall_pinch.get(ray.turn)
+        if pinch is None:
+            pinch = self._pinches(self._wall_mask, ray.turn) << self._origin
+            self._wall_pinch[ray.turn] = pinch
+        return bool((pinch >> at) & ray.corners)
+
+    def _figure_bits(self, blockers: AbstractSet[Cell]) -> int:
+        """The mask of ``blockers`` (remembered for frozen sets: a state asks with the same
+        set many times)."""
+        if not isinstance(blockers, frozenset):
+            return self._bits(blockers)
+        found = self._figure_masks.get(blockers)
+        if found is None:
+            if len(self._figure_masks) >= _KEPT:
+                self._figure_masks.clear()
+            found = self._bits(blockers)
+            self._figure_masks[blockers] = found
+        return found
 
     def line(self, a: Cell, b: Cell) -> Line:
         """The squares strictly between ``a`` and ``b`` and the corner pairs the line passes."""
-        found = self._lines.get((a, b))
-        if found is None:
-            gl = grid_line(a, b)
-            found = (gl.crossed[1:-1], gl.corners)
-            self._lines[(a, b)] = found
-        return found
+        gl = grid_line(a, b)
+        return gl.crossed[1:-1], gl.corners
 
     def terrain_clear(self, a: Cell, b: Cell) -> bool:
         """Whether the sight walls leave the line from ``a`` to ``b`` clear (§1.4)."""
-        found = self._sight.get((a, b))
-        if found is None:
-            walls = self.sight_walls
-            crossed, corners = self.line(a, b)
-            found = walls.isdisjoint(crossed) and not any(
-                p in walls and q in walls for p, q in corners
-            )
-            self._sight[(a, b)] = found
-        return found
+        return a == b or not self._walls_block(a, self._ray(b[0] - a[0], b[1] - a[1]))
 
     def sight_clear(
         self,
@@ -301,63 +390,77 @@ class GridBoard:
     ) -> bool:
         """Whether the line from ``a`` to ``b`` is clear of sight walls and of the figures in
         ``blockers`` (``moved_from``, a square its figure has left, excepted): the corner rule
-        pinches between any two of them (T-GEO-06)."""
+        pinches between any two of them (T-GEO-06); to a neighbouring square only walls count
+        when ``policy.adjacent_sight_walls_only``."""
         if a == b:
             return True
-        view = self._views.get((a, b))
-        if view is None:
-            view = self._view(a, b)
-        clear, crossed, corners = view
-        if not clear:
+        ray = self._ray(b[0] - a[0], b[1] - a[1])
+        if self._walls_block(a, ray):
             return False
-        if not blockers or not (crossed or corners):
+        if not blockers or not (ray.crossed or ray.corners):
             return True
-        if not blockers.isdisjoint(crossed) and any(
-            c in blockers and c != moved_from for c in crossed
-        ):
+        if ray.far <= 1 and self.policy.adjacent_sight_walls_only:
+            return True
+        figures = self._figure_bits(blockers)
+        cols = self.grid.cols
+        if moved_from is not None:
+            figures &= ~(1 << (moved_from[1] * cols + moved_from[0]))
+        at, origin = a[1] * cols + a[0], self._origin
+        if ((figures << origin) >> at) & ray.crossed:
             return False
-        if not corners:
+        if not ray.corners:
             return True
-        walls = self.sight_walls
-
-        def blocks(c: Cell) -> bool:
-            return c in walls or (c in blockers and c != moved_from)
-
-        return not any(blocks(p) and blocks(q) for p, q in corners)
-
-    def _view(
-        self, a: Cell, b: Cell
-    ) -> tuple[bool, tuple[Cell, ...], tuple[tuple[Cell, Cell], ...]]:
-        """The sight walls' verdict on the line from ``a`` to ``b``, its crossed squares and
-        the corners where figures could still pinch it (none to a neighbour when
-        ``policy.adjacent_sight_walls_only``), remembered."""
-        crossed, corners = self.line(a, b)
-        if self.policy.adjacent_sight_walls_only and chebyshev(a, b) <= 1:
-            crossed, corners = (), ()
-        view = (self.terrain_clear(a, b), crossed, corners)
-        self._views[(a, b)] = view
-        return view
+        pinch = self._pinches(self._wall_mask | figures, ray.turn)
+        return not ((pinch << origin) >> at) & ray.corners
 
     def cover_of(self, shooter: Cell, target: Cell) -> int:
         """The terrain cover of a figure in ``target`` against a shot from ``shooter``: the
         best level of its own square and of the squares next to it the line crosses."""
-        key = (shooter, target)
-        best = self._covers.get(key)
-        if best is None:
-            levels = self.cover
-            best = levels.get(target, 0)
-            for c in self.line(shooter, target)[0]:
-                if chebyshev(c, target) <= 1:
-                    best = max(best, levels.get(c, 0))
-            self._covers[key] = best
+        levels = self.cover
+        best = levels.get(target, 0)
+        x, y = shooter
+        for dx, dy in self._ray(target[0] - x, target[1] - y).near:
+            level = levels.get((x + dx, y + dy), 0)
+            if level > best:
+                best = level
         return best
 
     def screened(self, shooter: Cell, target: Cell, screens: Collection[Cell]) -> bool:
         """Whether a square of ``screens`` (figures usable as cover) lies on the line next to
         the target."""
-        return any(
-            c in screens and chebyshev(c, target) <= 1 for c in self.line(shooter, target)[0]
-        )
+        x, y = shooter
+        near = self._ray(target[0] - x, target[1] - y).near
+        return any((x + dx, y + dy) in screens for dx, dy in near)
+
+
+@dataclass(frozen=True)
+class _Walk:
+    """A line from square (0, 0) to (col, row) with col >= row >= 0 (``grid_line``)."""
+
+    crossed: tuple[Cell, ...]
+    """The squares strictly between the ends."""
+    corners: tuple[Cell, ...]
+    """The first square of each corner pair the line passes."""
+    turn: Cell
+    """From a corner pair's first square to its second (the same for every pair)."""
+    near: tuple[Cell, ...]
+    """The crossed squares next to the far end."""
+
+
+@dataclass(frozen=True)
+class _Ray:
+    """A sight line's shape from its start square (see ``GridBoard._ray``)."""
+
+    crossed: int
+    """Mask of the squares strictly between the ends (offset bits)."""
+    corners: int
+    """Mask of the first square of each corner pair the line passes."""
+    turn: int
+    """Bits from a corner pair's first square to its second (the same for every pair)."""
+    near: tuple[Cell, ...]
+    """Offsets of the crossed squares next to the far end (where cover is)."""
+    far: int
+    """Chebyshev length in squares."""
 
 
 def grid_board(

@@ -3,6 +3,7 @@ the route check, paths, sight and cover (RULES §1.4, §1.5, G-08, T-GEO-06, T-G
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 from engine.boards.grid import (
@@ -13,7 +14,7 @@ from engine.boards.grid import (
     grid_board,
     sight_blockers,
 )
-from engine.geometry.grid import Grid
+from engine.geometry.grid import Grid, grid_line
 from engine.memo import BoardMemo
 from engine.model import Unit, UnitCard
 
@@ -184,3 +185,44 @@ def test_a_changed_board_forgets_the_answers_of_the_old_one() -> None:
     walled = replace(board, walls=frozenset({(1, 1)}), sight_walls=frozenset({(1, 1)}))
     assert not walled.sight_clear((0, 0), (2, 2))
     assert (1, 1) not in walled.reach((0, 0), 2)
+
+
+def _sight_by_walking(
+    board: GridBoard, a: tuple[int, int], b: tuple[int, int], blockers: frozenset[tuple[int, int]]
+) -> bool:
+    """§1.4 read straight off ``grid_line``: a sight wall or blocker crossed, or a corner
+    between two of them, blocks (the ends never do)."""
+    line = grid_line(a, b)
+    walls = board.sight_walls
+    if any(c in walls for c in line.crossed[1:-1]):
+        return False
+    if any(p in walls and q in walls for p, q in line.corners):
+        return False
+    stops = walls | blockers
+    return not any(c in blockers for c in line.crossed[1:-1]) and not any(
+        p in stops and q in stops for p, q in line.corners
+    )
+
+
+def _cover_by_walking(board: GridBoard, a: tuple[int, int], b: tuple[int, int]) -> int:
+    near = [
+        c for c in grid_line(a, b).crossed[1:-1] if max(abs(c[0] - b[0]), abs(c[1] - b[1])) <= 1
+    ]
+    return max([board.cover.get(b, 0), *(board.cover.get(c, 0) for c in near)])
+
+
+def test_sight_and_cover_match_the_walked_line_in_every_direction() -> None:
+    rng = random.Random(25)
+    grid = Grid(cols=9, rows=7)
+    cells = list(grid.cells())
+    for _ in range(12):
+        walls = frozenset(rng.sample(cells, 10))
+        cover = {c: rng.randint(1, 2) for c in rng.sample(cells, 12)}
+        board = GridBoard(grid, sight_walls=walls, cover=cover)
+        blockers = frozenset(rng.sample(cells, 5))
+        for a in rng.sample(cells, 8):
+            for b in cells:
+                assert board.terrain_clear(a, b) == _sight_by_walking(board, a, b, frozenset())
+                expected = a == b or _sight_by_walking(board, a, b, blockers)
+                assert board.sight_clear(a, b, blockers) == expected, (a, b)
+                assert board.cover_of(a, b) == _cover_by_walking(board, a, b)
