@@ -18,6 +18,7 @@ from engine.rulesets.d20.combat import morning_rest, new_session, recovery
 from engine.rulesets.d20.state import (
     TACTICS,
     D20State,
+    best_of,
     enemy_action_result,
     morale_result,
     p_at_least,
@@ -119,6 +120,16 @@ def test_t003_05_unexpected_twice_keeps_the_previous_tactic() -> None:
     assert state.unit("e1").rules.tactic == "slaying"  # type: ignore[attr-defined]
     state = settle(rs.new_game(scenario), ScriptedDice([8, 20, 1]))
     assert state.unit("e1").rules.tactic == "efficient"  # type: ignore[attr-defined]
+
+
+def test_d20_odds_match_every_roll_enumerated() -> None:
+    faces = range(1, 21)
+    for twice in (False, True):
+        rolls = [max(a, b) for a in faces for b in faces] if twice else list(faces)
+        dist = Counter(rolls)
+        assert best_of(2 if twice else 1) == {k: Fraction(n, len(rolls)) for k, n in dist.items()}
+        for need in range(-1, 23):
+            assert p_at_least(need, twice) == Fraction(sum(r >= need for r in rolls), len(rolls))
 
 
 def test_t003_06_simple_combat_damage() -> None:

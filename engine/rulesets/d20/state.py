@@ -45,7 +45,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -137,25 +136,19 @@ def morale_result(roll: int, stronger: bool) -> str:
     return "pass" if roll >= (6 if stronger else 11) else "retreat"
 
 
-@lru_cache(maxsize=4)
 def best_of(rolls: int) -> dict[int, Fraction]:
-    """Exact distribution of the higher of ``rolls`` d20 (1 or 2), by enumeration."""
-    counts: dict[int, int] = {}
+    """Exact distribution of the higher of ``rolls`` d20 (1 or 2): each face 1/20, or the
+    higher of two k with (2k - 1)/400 (k's 2k - 1 of the 400 pairs)."""
     if rolls == 1:
-        for a in range(1, 21):
-            counts[a] = counts.get(a, 0) + 1
-    else:
-        for a in range(1, 21):
-            for b in range(1, 21):
-                counts[max(a, b)] = counts.get(max(a, b), 0) + 1
-    total = sum(counts.values())
-    return {k: Fraction(v, total) for k, v in counts.items()}
+        return {k: Fraction(1, 20) for k in range(1, 21)}
+    return {k: Fraction(2 * k - 1, 400) for k in range(1, 21)}
 
 
-@lru_cache(maxsize=64)
 def p_at_least(need: int, twice: bool = False) -> Fraction:
-    """P(a d20, or the higher of two, is ``need`` or more), by enumeration."""
-    return sum((p for k, p in best_of(2 if twice else 1).items() if k >= need), Fraction(0))
+    """P(a d20, or the higher of two, is ``need`` or more): 1 less the chance that every die
+    shows one of the faces below ``need``."""
+    below = min(max(need - 1, 0), 20)
+    return 1 - Fraction(below, 20) ** (2 if twice else 1)
 
 
 def p_damage(
