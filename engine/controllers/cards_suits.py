@@ -9,8 +9,6 @@ it returns names the card it read (``detail.card``) so the ruleset discards it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
@@ -58,22 +56,25 @@ def nearest_enemy_gap(state: GameState, unit: Unit, at: Cell) -> int:
     return found
 
 
-@lru_cache(maxsize=256)
-def gap_field(cols: int, rows: int, enemies: frozenset[Cell]) -> list[list[int]]:
-    """Squares from every square of a ``cols`` x ``rows`` grid to the nearest of ``enemies``
-    (Chebyshev, D002-06; 0 when there are none), by row then column: computed once per set of
-    enemy squares with numpy, read as plain lists. Callers must not change it."""
-    if not enemies:
-        return [[0] * cols for _ in range(rows)]
-    xs = np.arange(cols)[None, :]
-    ys = np.arange(rows)[:, None]
-    field: np.ndarray[Any, Any] | None = None
-    for ec, er in enemies:
-        dist = np.maximum(np.abs(xs - ec), np.abs(ys - er))
-        field = dist if field is None else np.minimum(field, dist)
-    assert field is not None
-    out: list[list[int]] = field.tolist()
-    return out
+def gap_field(state: GameState, enemies: frozenset[Cell]) -> list[list[int]]:
+    """Squares from every square of the table's grid to the nearest of ``enemies``
+    (Chebyshev, D002-06; 0 when there are none), by row then column: computed with numpy
+    once per set of enemy squares in the game's memo, read as plain lists. Callers must not
+    change it."""
+    grid = state.table.grid
+    assert grid is not None, "firefight-lite needs a gridded table"
+    cols, rows = grid.cols, grid.rows
+
+    def compute() -> list[list[int]]:
+        if not enemies:
+            return [[0] * cols for _ in range(rows)]
+        at = np.array(sorted(enemies))
+        xs = np.abs(np.arange(cols)[None, None, :] - at[:, 0, None, None])
+        ys = np.abs(np.arange(rows)[None, :, None] - at[:, 1, None, None])
+        out: list[list[int]] = np.maximum(xs, ys).min(axis=0).tolist()
+        return out
+
+    return state.memo.remember(("gap-field", cols, rows, enemies), compute)
 
 
 def squares_word(n: int) -> str:
@@ -129,7 +130,7 @@ class SuitPlan:
         grid = state.table.grid
         assert grid is not None, "firefight-lite needs a gridded table"
         self._cols, self._rows = grid.cols, grid.rows
-        self._field = gap_field(self._cols, self._rows, frozenset(self._enemy_cells))
+        self._field = gap_field(state, frozenset(self._enemy_cells))
         self._gaps: dict[Cell, int] = {}
         self.say = card_name(drawn)
 

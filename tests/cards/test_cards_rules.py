@@ -364,3 +364,17 @@ def test_hearts_already_on_the_nearest_covered_square_stays_frosty() -> None:
     ]
     state = _duel("F2", "F9", barrier)
     assert _plan(state, "2H")[0] == "stay_frosty"
+
+
+def test_d002_06_gap_field_is_the_chebyshev_gap_to_the_nearest_enemy() -> None:
+    from engine.controllers.cards_suits import gap_field
+
+    state = _duel("F5", "F9")
+    grid = state.table.grid
+    assert grid is not None
+    enemies = frozenset({(1, 2), (7, 3), (4, 9)})
+    field = gap_field(state, enemies)
+    for col, row in grid.cells():
+        want = min(max(abs(col - c), abs(row - r)) for c, r in enemies)
+        assert field[row][col] == want
+    assert gap_field(state, frozenset())[0][0] == 0
