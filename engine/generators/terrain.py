@@ -18,7 +18,6 @@ without another die:
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 
@@ -143,17 +142,18 @@ def rolled_spot(piece: RolledPiece) -> tuple[float, float]:
     return min(max(cx + dx, s.x0), s.x1), min(max(cy + dy, s.y0), s.y1)
 
 
-@functools.cache
-def _search_offsets() -> Floats:
-    """Offsets (m, 2) on a SEARCH_STEP_IN grid across a whole section, nearest first."""
+def search_offsets() -> Floats:
+    """Offsets (m, 2) on a SEARCH_STEP_IN grid across a whole section, nearest first (then by
+    x, then by y), inches."""
     n = math.ceil(SECTION_IN / SEARCH_STEP_IN)
-    grid = sorted((i * i + j * j, i, j) for i in range(-n, n + 1) for j in range(-n, n + 1))
-    return np.array([(i, j) for _, i, j in grid], dtype=np.float64) * SEARCH_STEP_IN
+    steps = np.arange(-n, n + 1)
+    i, j = (a.ravel() for a in np.meshgrid(steps, steps, indexing="ij"))
+    order = np.lexsort((j, i, i * i + j * j))
+    return np.stack([i[order], j[order]], axis=1).astype(np.float64) * SEARCH_STEP_IN
 
 
-def _spots(section: Section, x: float, y: float) -> tuple[Floats, Floats]:
+def _spots(offsets: Floats, section: Section, x: float, y: float) -> tuple[Floats, Floats]:
     """Candidate centres of the section, nearest to (x, y) first (the spot itself first)."""
-    offsets = _search_offsets()
     xs, ys = x + offsets[:, 0], y + offsets[:, 1]
     inside = (xs >= section.x0) & (xs <= section.x1) & (ys >= section.y0) & (ys <= section.y1)
     return xs[inside], ys[inside]
@@ -171,6 +171,8 @@ class _Placer:
         self.solid: list[Polygon] = []
         self.strips: list[Polygon] = []
         self._blockers: dict[bool, object] = {}
+        self.offsets = search_offsets()
+        """Where to look for room around a piece's rolled spot (once per layout)."""
 
     def _blocking(self, strip: bool) -> object:
         """The union of what a new piece may not overlap (solid pieces; strips too for a solid)."""
@@ -226,7 +228,7 @@ class _Placer:
                 return None
             self._add(shape, True)
             return self._piece(piece, ident, shape, heading, x0, y0, 0.0, 1.0)
-        xs, ys = _spots(piece.section, x0, y0)
+        xs, ys = _spots(self.offsets, piece.section, x0, y0)
         base = headings(xs, ys, self.width_in, self.depth_in)
         for scale in SHRINK_STEPS:
             ring = local_ring(kind, self.battlefield, scale)
