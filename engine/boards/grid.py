@@ -84,6 +84,9 @@ class GridBoard:
     _costs: dict[tuple[Cell, int, frozenset[Cell]], dict[Cell, int]] = field(
         default_factory=dict, init=False, compare=False, hash=False, repr=False
     )
+    _floods: dict[Cell, _Flood] = field(
+        default_factory=dict, init=False, compare=False, hash=False, repr=False
+    )
     _rays: dict[Cell, _Ray] = field(
         default_factory=dict, init=False, compare=False, hash=False, repr=False
     )
@@ -149,6 +152,17 @@ class GridBoard:
             self._costs[key] = found
         return found
 
+    def distances(self, goal: Cell) -> Mapping[Cell, int]:
+        """Steps from ``goal`` to every square it connects to, figures ignored: the costs of
+        ``reach(goal, cols * rows)`` (read lazily, in no fixed order), remembered."""
+        if self.difficult and self.policy.difficult_cost != 1:
+            return self.reach(goal, self.grid.cols * self.grid.rows)
+        found = self._floods.get(goal)
+        if found is None:
+            found = _Flood(self, goal)
+            self._floods[goal] = found
+        return found
+
     def routes(
         self, start: Cell, allowance: int, closed: frozenset[Cell] = frozenset()
     ) -> dict[Cell, tuple[Cell, ...]]:
@@ -174,6 +188,8 @@ class GridBoard:
         came: dict[Cell, Cell] = {}
         frontier = [start]
         for d in range(1, allowance + 1):
+            if not frontier:
+                break
             nxt_frontier = []
             for here in frontier:
                 c, r = here
@@ -314,12 +330,11 @@ class GridBoard:
         corners = 0
         for x, y in walk.corners:
             corners |= 1 << (origin + kx * x + ky * y)
-        tx, ty = walk.turn
         if swap:
             near = tuple((sx * y, sy * x) for x, y in walk.near)
         else:
             near = tuple((sx * x, sy * y) for x, y in walk.near)
-        ray = _Ray(crossed, corners, kx * tx + ky * ty, near, ax if ax > ay else ay)
+        ray = _Ray(crossed, corners, ky - kx, near, ax if ax > ay else ay)
         self._rays[(dx, dy)] = ray
         return ray
 
@@ -327,18 +342,7 @@ class GridBoard:
         """The squares of a line from (0, 0) to ``key`` (col >= row >= 0), remembered."""
         walk = self._walks.get(key)
         if walk is None:
-            line = grid_line((0, 0), key)
-            corners = line.corners
-            turn = (0, 0)
-            if corners:
-                (px, py), (qx, qy) = corners[0]
-                turn = (qx - px, qy - py)
-            walk = _Walk(
-                line.crossed[1:-1],
-                tuple(p for p, _ in corners),
-                turn,
-                tuple(c for c in line.crossed[1:-1] if chebyshev(c, key) <= 1),
-            )
+            walk = walk_from_origin(*key)
             self._walks[key] = walk
         return walk
 
@@ -346,9 +350,8 @@ class GridBoard:
         """The squares of ``blocks`` whose partner square ``turn`` bits on is also in it."""
         return blocks & (blocks >> turn) if turn > 0 else blocks & (blocks << -turn)
 
-    def _walls_block(self, a: Cell, ray: _Ray) -> bool:
-        """Whether the sight walls stop ``ray`` from ``a``."""
-        at = a[1] * self.grid.cols + a[0]
+    def _walls_block(self, at: int, ray: _Ray) -> bool:
+        """Whether the sight walls stop ``ray`` from the square of bit ``at``."""
         if (self._wall_view >> at) & ray.crossed:
             return True
         if not ray.corners:
@@ -379,7 +382,8 @@ class GridBoard:
 
     def terrain_clear(self, a: Cell, b: Cell) -> bool:
         """Whether the sight walls leave the line from ``a`` to ``b`` clear (§1.4)."""
-        return a == b or not self._walls_block(a, self._ray(b[0] - a[0], b[1] - a[1]))
+        ray = self._ray(b[0] - a[0], b[1] - a[1])
+        return a == b or not self._walls_block(a[1] * self.grid.cols + a[0], ray)
 
     def sight_clear(
         self,
@@ -394,18 +398,19 @@ class GridBoard:
         when ``policy.adjacent_sight_walls_only``."""
         if a == b:
             return True
-        ray = self._ray(b[0] - a[0], b[1] - a[1])
-        if self._walls_block(a, ray):
+        ray = self._rays.get((b[0] - a[0], b[1] - a[1])) or self._ray(b[0] - a[0], b[1] - a[1])
+        cols = self.grid.cols
+        at = a[1] * cols + a[0]
+        if self._walls_block(at, ray):
             return False
         if not blockers or not (ray.crossed or ray.corners):
             return True
         if ray.far <= 1 and self.policy.adjacent_sight_walls_only:
             return True
         figures = self._figure_bits(blockers)
-        cols = self.grid.cols
         if moved_from is not None:
             figures &= ~(1 << (moved_from[1] * cols + moved_from[0]))
-        at, origin = a[1] * cols + a[0], self._origin
+        origin = self._origin
         if ((figures << origin) >> at) & ray.crossed:
             return False
         if not ray.corners:
@@ -433,21 +438,104 @@ class GridBoard:
         return any((x + dx, y + dy) in screens for dx, dy in near)
 
 
+def walk_from_origin(ax: int, ay: int) -> _Walk:
+    """The supercover line from the centre of (0, 0) to that of (``ax``, ``ay``), ``ax`` >=
+    ``ay`` >= 0: what ``grid_line`` finds, read column by column. The line leaves column x
+    at height ay (2x + 1) / 2ax, in row floor((ay (2x + 1) + ax) / 2ax); when that division
+    is exact it leaves through a corner, into the next column one row up."""
+    crossed: list[Cell] = []
+    corners: list[Cell] = []
+    row, twice = 0, 2 * ax
+    for x in range(ax):
+        up, rest = divmod(ay * (2 * x + 1) + ax, twice)
+        if rest == 0 and ay:
+            corners.append((x + 1, row))
+            row = up
+        elif up > row:
+            crossed.append((x, up))
+            row = up
+        crossed.append((x + 1, row))
+    inside = tuple(crossed[:-1])
+    near = tuple(c for c in inside[-3:] if chebyshev(c, (ax, ay)) <= 1)
+    return _Walk(inside, tuple(corners), near)
+
+
+class _Flood(Mapping[Cell, int]):
+    """The step counts from one square over a whole board, kept as bit masks: ``seen[d]`` holds
+    the squares within d steps (8-connected, no corner cut between two walls)."""
+
+    def __init__(self, board: GridBoard, goal: Cell) -> None:
+        cols, rows = board.grid.cols, board.grid.rows
+        full = (1 << (cols * rows)) - 1
+        walls = board._bits(board.walls)
+        free = full & ~walls
+        left = sum(1 << (r * cols) for r in range(rows))
+        not_left, not_right = full & ~left, full & ~(left << (cols - 1))
+        # Bit s of each: the square beside s in that direction is a wall.
+        east, west = (walls >> 1) & not_right, (walls << 1) & not_left
+        north, south = (walls << cols) & full, walls >> cols
+        self.cols, self.rows = cols, rows
+        self.goal = goal
+        reached = 1 << (goal[1] * cols + goal[0])
+        self.seen = [reached]
+        front = reached
+        while front:
+            ne, se = front & ~(east & north), front & ~(east & south)
+            sw, nw = front & ~(west & south), front & ~(west & north)
+            step = (
+                ((front << 1) & not_left)
+                | ((front >> 1) & not_right)
+                | (front >> cols)
+                | (front << cols)
+                | ((ne >> (cols - 1)) & not_left)
+                | ((se << (cols + 1)) & not_left)
+                | ((sw << (cols - 1)) & not_right)
+                | ((nw >> (cols + 1)) & not_right)
+            )
+            front = step & free & ~reached
+            reached |= front
+            if front:
+                self.seen.append(reached)
+
+    def __getitem__(self, cell: Cell) -> int:
+        col, row = cell
+        if cell != self.goal and not (0 <= col < self.cols and 0 <= row < self.rows):
+            raise KeyError(cell)
+        bit = 1 << (row * self.cols + col)
+        seen = self.seen
+        if not seen[-1] & bit:
+            raise KeyError(cell)
+        lo, hi = 0, len(seen) - 1  # the first d with the square in seen[d]
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if seen[mid] & bit:
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+
+    def __iter__(self) -> Iterator[Cell]:
+        last, cols = self.seen[-1], self.cols
+        return iter([(i % cols, i // cols) for i in range(cols * self.rows) if last >> i & 1])
+
+    def __len__(self) -> int:
+        return self.seen[-1].bit_count()
+
+
 @dataclass(frozen=True)
 class _Walk:
-    """A line from square (0, 0) to (col, row) with col >= row >= 0 (``grid_line``)."""
+    """A line from square (0, 0) to (col, row) with col >= row >= 0 (``walk_from_origin``)."""
 
     crossed: tuple[Cell, ...]
     """The squares strictly between the ends."""
     corners: tuple[Cell, ...]
-    """The first square of each corner pair the line passes."""
-    turn: Cell
-    """From a corner pair's first square to its second (the same for every pair)."""
+    """The first square (x, y) of each corner pair the line passes (the second is
+    (x - 1, y + 1))."""
     near: tuple[Cell, ...]
     """The crossed squares next to the far end."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Ray:
     """A sight line's shape from its start square (see ``GridBoard._ray``)."""
 

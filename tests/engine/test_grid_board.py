@@ -13,6 +13,7 @@ from engine.boards.grid import (
     closed_to,
     grid_board,
     sight_blockers,
+    walk_from_origin,
 )
 from engine.geometry.grid import Grid, grid_line
 from engine.memo import BoardMemo
@@ -226,3 +227,26 @@ def test_sight_and_cover_match_the_walked_line_in_every_direction() -> None:
                 expected = a == b or _sight_by_walking(board, a, b, blockers)
                 assert board.sight_clear(a, b, blockers) == expected, (a, b)
                 assert board.cover_of(a, b) == _cover_by_walking(board, a, b)
+
+
+def test_the_walk_from_the_origin_is_grid_line_column_by_column() -> None:
+    for ax in range(30):
+        for ay in range(ax + 1):
+            line = grid_line((0, 0), (ax, ay))
+            walk = walk_from_origin(ax, ay)
+            assert walk.crossed == line.crossed[1:-1]
+            assert walk.corners == tuple(p for p, _ in line.corners)
+            assert all(q == (p[0] - 1, p[1] + 1) for p, q in line.corners)
+
+
+def test_distances_over_the_whole_board_are_the_reach_of_the_board() -> None:
+    rng = random.Random(12)
+    grid = Grid(cols=11, rows=8)
+    cells = list(grid.cells())
+    for _ in range(20):
+        board = GridBoard(grid, walls=frozenset(rng.sample(cells, 25)))
+        goal = rng.choice(cells)
+        far = board.distances(goal)
+        near = board.reach(goal, grid.cols * grid.rows)
+        assert dict(far) == near and len(far) == len(near)
+        assert all(far.get(c) == near.get(c) for c in [*cells, (-1, 0), (11, 3)])
