@@ -80,7 +80,7 @@ def _centres(state: GameState, cells: list[Cell]) -> list[tuple[float, float]]:
 def walking_distances(state: GameState, board: Board, goal: Cell) -> Mapping[Cell, int]:
     """Steps from every open square to ``goal`` around the walls (figures ignored: they move),
     remembered with the game's board (do not change the mapping)."""
-    return board.squares.reach(goal, board.grid.cols * board.grid.rows)
+    return board.squares.distances(goal)
 
 
 @dataclass(frozen=True)
