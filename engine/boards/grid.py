@@ -310,9 +310,19 @@ class GridBoard:
             out |= 1 << (r * cols + c)
         return out
 
+    def _oriented(self, a: Cell, b: Cell) -> tuple[Cell, _Ray, bool]:
+        """The line between ``a`` and ``b`` as a ray from one of them: a line and its reverse
+        cross the same squares, so only rays going down (or right along a row) are built.
+        Whether the ray starts at ``b``."""
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        back = dy < 0 or (dy == 0 and dx < 0)
+        if back:
+            a, dx, dy = b, -dx, -dy
+        return a, self._rays.get((dx, dy)) or self._ray(dx, dy), back
+
     def _ray(self, dx: int, dy: int) -> _Ray:
         """The shape of a sight line of displacement (dx, dy), remembered (its mirror images
-        and its transpose share one walk of ``grid_line``)."""
+        and its transpose share one walk)."""
         ray = self._rays.get((dx, dy))
         if ray is not None:
             return ray
@@ -330,11 +340,14 @@ class GridBoard:
         corners = 0
         for x, y in walk.corners:
             corners |= 1 << (origin + kx * x + ky * y)
-        if swap:
-            near = tuple((sx * y, sy * x) for x, y in walk.near)
-        else:
-            near = tuple((sx * x, sy * y) for x, y in walk.near)
-        ray = _Ray(crossed, corners, ky - kx, near, ax if ax > ay else ay)
+
+        def place(cells: tuple[Cell, ...]) -> tuple[Cell, ...]:
+            if swap:
+                return tuple((sx * y, sy * x) for x, y in cells)
+            return tuple((sx * x, sy * y) for x, y in cells)
+
+        far = ax if ax > ay else ay
+        ray = _Ray(crossed, corners, ky - kx, place(walk.near), place(walk.near_start), far)
         self._rays[(dx, dy)] = ray
         return ray
 
@@ -382,8 +395,8 @@ class GridBoard:
 
     def terrain_clear(self, a: Cell, b: Cell) -> bool:
         """Whether the sight walls leave the line from ``a`` to ``b`` clear (§1.4)."""
-        ray = self._ray(b[0] - a[0], b[1] - a[1])
-        return a == b or not self._walls_block(a[1] * self.grid.cols + a[0], ray)
+        start, ray, _ = self._oriented(a, b)
+        return a == b or not self._walls_block(start[1] * self.grid.cols + start[0], ray)
 
     def sight_clear(
         self,
@@ -398,7 +411,10 @@ class GridBoard:
         when ``policy.adjacent_sight_walls_only``."""
         if a == b:
             return True
-        ray = self._rays.get((b[0] - a[0], b[1] - a[1])) or self._ray(b[0] - a[0], b[1] - a[1])
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        if dy < 0 or (dy == 0 and dx < 0):  # as ``_oriented``, inline
+            a, dx, dy = b, -dx, -dy
+        ray = self._rays.get((dx, dy)) or self._ray(dx, dy)
         cols = self.grid.cols
         at = a[1] * cols + a[0]
         if self._walls_block(at, ray):
@@ -418,14 +434,20 @@ class GridBoard:
         pinch = self._pinches(self._wall_mask | figures, ray.turn)
         return not ((pinch << origin) >> at) & ray.corners
 
+    def _beside_target(self, shooter: Cell, target: Cell) -> Iterator[Cell]:
+        """The squares the line from ``shooter`` crosses next to ``target``."""
+        start, ray, back = self._oriented(shooter, target)
+        x, y = start
+        for dx, dy in ray.near_start if back else ray.near:
+            yield (x + dx, y + dy)
+
     def cover_of(self, shooter: Cell, target: Cell) -> int:
         """The terrain cover of a figure in ``target`` against a shot from ``shooter``: the
         best level of its own square and of the squares next to it the line crosses."""
         levels = self.cover
         best = levels.get(target, 0)
-        x, y = shooter
-        for dx, dy in self._ray(target[0] - x, target[1] - y).near:
-            level = levels.get((x + dx, y + dy), 0)
+        for c in self._beside_target(shooter, target):
+            level = levels.get(c, 0)
             if level > best:
                 best = level
         return best
@@ -433,9 +455,7 @@ class GridBoard:
     def screened(self, shooter: Cell, target: Cell, screens: Collection[Cell]) -> bool:
         """Whether a square of ``screens`` (figures usable as cover) lies on the line next to
         the target."""
-        x, y = shooter
-        near = self._ray(target[0] - x, target[1] - y).near
-        return any((x + dx, y + dy) in screens for dx, dy in near)
+        return any(c in screens for c in self._beside_target(shooter, target))
 
 
 def walk_from_origin(ax: int, ay: int) -> _Walk:
@@ -457,7 +477,7 @@ def walk_from_origin(ax: int, ay: int) -> _Walk:
         crossed.append((x + 1, row))
     inside = tuple(crossed[:-1])
     near = tuple(c for c in inside[-3:] if chebyshev(c, (ax, ay)) <= 1)
-    return _Walk(inside, tuple(corners), near)
+    return _Walk(inside, tuple(corners), near, tuple(c for c in inside[:3] if max(c) <= 1))
 
 
 class _Flood(Mapping[Cell, int]):
@@ -533,6 +553,8 @@ class _Walk:
     (x - 1, y + 1))."""
     near: tuple[Cell, ...]
     """The crossed squares next to the far end."""
+    near_start: tuple[Cell, ...]
+    """The crossed squares next to (0, 0)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -547,6 +569,8 @@ class _Ray:
     """Bits from a corner pair's first square to its second (the same for every pair)."""
     near: tuple[Cell, ...]
     """Offsets of the crossed squares next to the far end (where cover is)."""
+    near_start: tuple[Cell, ...]
+    """Offsets of the crossed squares next to the start."""
     far: int
     """Chebyshev length in squares."""
 
