@@ -12,9 +12,9 @@ The squares' mechanics (reach, sight with the corner rule, cover) are the grid k
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import shapely
 
@@ -29,6 +29,7 @@ COVER_ORDER = {"none": 0, "soft": 1, "hard": 2}
 COVER_NAMES = ("none", "soft", "hard")
 _TOUCH = 0.05
 """A cover piece gives cover to the squares it covers at least this fraction of."""
+T = TypeVar("T")
 POLICY = GridPolicy()
 """The grid kit's policy here: a figure passes friends and neutrals, never a hostile figure,
 nor a diagonal between two squares that each hold terrain or a hostile figure; hostile
@@ -91,15 +92,14 @@ def _squares(grid: Grid, terrain: tuple[TerrainPiece, ...]) -> Squares:
 
 def squares(state: GameState) -> Squares:
     """The terrain's squares, computed once per terrain in the game's memo."""
-    cache = per_state(state)
-    found: Squares | None = cache.get(("squares",))
-    if found is None:
-        grid = grid_of(state)
-        found = board_memo(state).of_terrain(
+    grid = grid_of(state)
+    return _kept(
+        state,
+        ("squares",),
+        lambda: board_memo(state).of_terrain(
             ("ff-squares", grid), lambda: _squares(grid, state.terrain)
-        )
-        cache[("squares",)] = found
-    return found
+        ),
+    )
 
 
 def cell(unit: Unit) -> Cell:
@@ -149,13 +149,22 @@ def per_state(state: GameState) -> dict[tuple[object, ...], Any]:
     return state.memo.answers_for(state)
 
 
+def _kept(state: GameState, key: tuple[object, ...], compute: Callable[[], T]) -> T:
+    """The answer remembered for this state under ``key``, or ``compute()`` remembered."""
+    cache = state.memo.answers_for(state)
+    try:
+        return cast(T, cache[key])
+    except KeyError:
+        found = cache[key] = compute()
+        return found
+
+
 def _hostile_cells(state: GameState, viewer: Unit) -> frozenset[Cell]:
-    cache = per_state(state)
-    key = ("hostile-cells", viewer.id, viewer.side)
-    if key not in cache:
-        cache[key] = frozenset(u.cell for u in hostiles_of(state, viewer) if u.cell is not None)
-    out: frozenset[Cell] = cache[key]
-    return out
+    return _kept(
+        state,
+        ("hostile-cells", viewer.id, viewer.side),
+        lambda: frozenset(u.cell for u in hostiles_of(state, viewer) if u.cell is not None),
+    )
 
 
 def sees(state: GameState, viewer: Unit, target: Unit) -> bool:
@@ -177,49 +186,38 @@ def cover_between(state: GameState, shooter_cell: Cell, target_cell: Cell) -> in
 
 def _shields(state: GameState) -> frozenset[Cell]:
     """The squares of the figures usable as cover (once per state)."""
-    cache = per_state(state)
-    found: frozenset[Cell] | None = cache.get(("shields",))
-    if found is None:
-        found = frozenset(
-            u.cell
-            for u in state.units
-            if u.on_table and u.cell and card(u).neutral in COVER_FIGURES
-        )
-        cache[("shields",)] = found
-    return found
+    return _kept(
+        state,
+        ("shields",),
+        lambda: frozenset(cell(u) for u in on_board(state) if card(u).neutral in COVER_FIGURES),
+    )
 
 
 def monk_shielded(state: GameState, shooter_cell: Cell, target_cell: Cell) -> bool:
     """Whether a monk could serve the target as cover against this shot (K♥: no attack may
     target such a figure)."""
-    cache = per_state(state)
-    monks: frozenset[Cell] | None = cache.get(("monks",))
-    if monks is None:
-        monks = frozenset(
-            u.cell for u in on_board(state) if u.cell is not None and card(u).neutral == "monk"
-        )
-        cache[("monks",)] = monks
+    monks = _kept(
+        state,
+        ("monks",),
+        lambda: frozenset(cell(u) for u in on_board(state) if card(u).neutral == "monk"),
+    )
     return bool(monks) and squares(state).board.screened(shooter_cell, target_cell, monks)
 
 
 def on_board(state: GameState) -> tuple[Unit, ...]:
     """The figures on the table standing in a square, in the state's order (once per state)."""
-    cache = per_state(state)
-    found: tuple[Unit, ...] | None = cache.get(("on-board",))
-    if found is None:
-        found = tuple(u for u in state.units if u.on_table and u.cell)
-        cache[("on-board",)] = found
-    return found
+    return _kept(
+        state, ("on-board",), lambda: tuple(u for u in state.units if u.on_table and u.cell)
+    )
 
 
 def occupied(state: GameState, but: str | None = None) -> frozenset[Cell]:
     """Squares holding a figure on the table (``but`` excepted)."""
-    cache = per_state(state)
-    key = ("occupied", but)
-    if key not in cache:
-        cache[key] = frozenset(u.cell for u in on_board(state) if u.id != but)
-    out: frozenset[Cell] = cache[key]
-    return out
+    return _kept(
+        state,
+        ("occupied", but),
+        lambda: frozenset(cell(u) for u in on_board(state) if u.id != but),
+    )
 
 
 def reach(state: GameState, unit: Unit, squares_allowed: int) -> dict[Cell, int]:
@@ -269,37 +267,32 @@ HIDDEN = 3
 
 def hostiles_of(state: GameState, unit: Unit) -> tuple[Unit, ...]:
     """The figures on the table hostile to ``unit``."""
-    cache = per_state(state)
-    key = ("hostiles", unit.id, unit.side)
-    if key not in cache:
-        cache[key] = tuple(u for u in on_board(state) if hostile(unit, u))
-    out: tuple[Unit, ...] = cache[key]
-    return out
+    return _kept(
+        state,
+        ("hostiles", unit.id, unit.side),
+        lambda: tuple(u for u in on_board(state) if hostile(unit, u)),
+    )
 
 
 def square_cover(state: GameState, unit: Unit, at: Cell) -> int:
     """The cover the unit would have in square ``at`` (D002-09): the worst of its cover
     against every hostile figure that could see it there (0 open, 1 soft, 2 hard), or
-    ``HIDDEN`` (3) when none could."""
+    ``HIDDEN`` (3) when none could (``sees_from`` then ``cover_between`` for each)."""
     cache = per_state(state)
     key = ("square-cover", unit.id, at)
-    if key not in cache:
-        cache[key] = _square_cover(state, unit, at)
-    out: int = cache[key]
-    return out
+    found: int | None = cache.get(key)
+    if found is None:
+        found = cache[key] = _square_cover(state, unit, at)
+    return found
 
 
 def _square_cover(state: GameState, unit: Unit, at: Cell) -> int:
-    """``sees_from`` then ``cover_between`` for each hostile figure, the worst first found
-    (the same answers, with the board and the screens looked up once)."""
-    worst = HIDDEN
     board = squares(state).board
     shield = _shields(state)
     moved_from = unit.cell
-    for enemy in hostiles_of(state, unit):
-        ec = enemy.cell
-        assert ec is not None
-        if not board.sight_clear(ec, at, _hostile_cells(state, enemy), moved_from):
+    worst = HIDDEN
+    for ec, blockers in _watchers(state, unit):
+        if not board.sight_clear(ec, at, blockers, moved_from):
             continue
         cover = board.cover_of(ec, at)
         if cover < 1 and shield and board.screened(ec, at, shield):
@@ -309,6 +302,15 @@ def _square_cover(state: GameState, unit: Unit, at: Cell) -> int:
             if worst == 0:
                 break
     return worst
+
+
+def _watchers(state: GameState, unit: Unit) -> tuple[tuple[Cell, frozenset[Cell]], ...]:
+    """Each figure hostile to the unit: its square and the squares that block its sight."""
+    return _kept(
+        state,
+        ("watchers", unit.id, unit.side),
+        lambda: tuple((cell(e), _hostile_cells(state, e)) for e in hostiles_of(state, unit)),
+    )
 
 
 def run_for_cover_square(state: GameState, unit: Unit, avoid: Cell | None = None) -> Cell:
