@@ -465,16 +465,17 @@ def walk_from_origin(ax: int, ay: int) -> _Walk:
     is exact it leaves through a corner, into the next column one row up."""
     crossed: list[Cell] = []
     corners: list[Cell] = []
-    row, twice = 0, 2 * ax
+    twice, step = 2 * ax, 2 * ay
+    row, (up, rest) = 0, divmod(ay + ax, twice or 1)
     for x in range(ax):
-        up, rest = divmod(ay * (2 * x + 1) + ax, twice)
         if rest == 0 and ay:
             corners.append((x + 1, row))
-            row = up
         elif up > row:
             crossed.append((x, up))
-            row = up
-        crossed.append((x + 1, row))
+        crossed.append((x + 1, up))
+        row, rest = up, rest + step  # the next column's division, carried (step <= twice)
+        if rest >= twice:
+            up, rest = up + 1, rest - twice
     inside = tuple(crossed[:-1])
     near = tuple(c for c in inside[-3:] if chebyshev(c, (ax, ay)) <= 1)
     return _Walk(inside, tuple(corners), near, tuple(c for c in inside[:3] if max(c) <= 1))
