@@ -27,7 +27,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
-from engine.geometry.grid import STEPS, Cell, Grid, chebyshev, grid_line
+from engine.geometry.grid import STEPS, Cell, Grid, Walk, chebyshev, grid_line, walk_from_origin
 from engine.memo import BoardMemo
 from engine.model import Unit
 
@@ -90,7 +90,7 @@ class GridBoard:
     _rays: dict[Cell, _Ray] = field(
         default_factory=dict, init=False, compare=False, hash=False, repr=False
     )
-    _walks: dict[Cell, _Walk] = field(
+    _walks: dict[Cell, Walk] = field(
         default_factory=dict, init=False, compare=False, hash=False, repr=False
     )
     _figure_masks: dict[frozenset[Cell], int] = field(
@@ -351,7 +351,7 @@ class GridBoard:
         self._rays[(dx, dy)] = ray
         return ray
 
-    def _walk(self, key: Cell) -> _Walk:
+    def _walk(self, key: Cell) -> Walk:
         """The squares of a line from (0, 0) to ``key`` (col >= row >= 0), remembered."""
         walk = self._walks.get(key)
         if walk is None:
@@ -458,29 +458,6 @@ class GridBoard:
         return any(c in screens for c in self._beside_target(shooter, target))
 
 
-def walk_from_origin(ax: int, ay: int) -> _Walk:
-    """The supercover line from the centre of (0, 0) to that of (``ax``, ``ay``), ``ax`` >=
-    ``ay`` >= 0: what ``grid_line`` finds, read column by column. The line leaves column x
-    at height ay (2x + 1) / 2ax, in row floor((ay (2x + 1) + ax) / 2ax); when that division
-    is exact it leaves through a corner, into the next column one row up."""
-    crossed: list[Cell] = []
-    corners: list[Cell] = []
-    twice, step = 2 * ax, 2 * ay
-    row, (up, rest) = 0, divmod(ay + ax, twice or 1)
-    for x in range(ax):
-        if rest == 0 and ay:
-            corners.append((x + 1, row))
-        elif up > row:
-            crossed.append((x, up))
-        crossed.append((x + 1, up))
-        row, rest = up, rest + step  # the next column's division, carried (step <= twice)
-        if rest >= twice:
-            up, rest = up + 1, rest - twice
-    inside = tuple(crossed[:-1])
-    near = tuple(c for c in inside[-3:] if chebyshev(c, (ax, ay)) <= 1)
-    return _Walk(inside, tuple(corners), near, tuple(c for c in inside[:3] if max(c) <= 1))
-
-
 class _Flood(Mapping[Cell, int]):
     """The step counts from one square over a whole board, kept as bit masks: ``seen[d]`` holds
     the squares within d steps (8-connected, no corner cut between two walls)."""
@@ -541,21 +518,6 @@ class _Flood(Mapping[Cell, int]):
 
     def __len__(self) -> int:
         return self.seen[-1].bit_count()
-
-
-@dataclass(frozen=True)
-class _Walk:
-    """A line from square (0, 0) to (col, row) with col >= row >= 0 (``walk_from_origin``)."""
-
-    crossed: tuple[Cell, ...]
-    """The squares strictly between the ends."""
-    corners: tuple[Cell, ...]
-    """The first square (x, y) of each corner pair the line passes (the second is
-    (x - 1, y + 1))."""
-    near: tuple[Cell, ...]
-    """The crossed squares next to the far end."""
-    near_start: tuple[Cell, ...]
-    """The crossed squares next to (0, 0)."""
 
 
 @dataclass(frozen=True, slots=True)

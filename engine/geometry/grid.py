@@ -143,3 +143,42 @@ def grid_line(a: Cell, b: Cell) -> GridLine:
             row, ky = row + sy, ky + 1
         crossed.append((col, row))
     return GridLine(tuple(crossed), tuple(corners))
+
+
+@dataclass(frozen=True)
+class Walk:
+    """A line from square (0, 0) to (col, row) with col >= row >= 0, as the grid board kit
+    reads it (``walk_from_origin``)."""
+
+    crossed: tuple[Cell, ...]
+    """The squares strictly between the ends."""
+    corners: tuple[Cell, ...]
+    """The first square (x, y) of each corner pair the line passes (the second is
+    (x - 1, y + 1))."""
+    near: tuple[Cell, ...]
+    """The crossed squares next to the far end."""
+    near_start: tuple[Cell, ...]
+    """The crossed squares next to (0, 0)."""
+
+
+def walk_from_origin(ax: int, ay: int) -> Walk:
+    """The supercover line from the centre of (0, 0) to that of (``ax``, ``ay``), ``ax`` >=
+    ``ay`` >= 0: what ``grid_line`` finds, read column by column. The line leaves column x
+    at height ay (2x + 1) / 2ax, in row floor((ay (2x + 1) + ax) / 2ax); when that division
+    is exact it leaves through a corner, into the next column one row up."""
+    crossed: list[Cell] = []
+    corners: list[Cell] = []
+    twice, step = 2 * ax, 2 * ay
+    row, (up, rest) = 0, divmod(ay + ax, twice or 1)
+    for x in range(ax):
+        if rest == 0 and ay:
+            corners.append((x + 1, row))
+        elif up > row:
+            crossed.append((x, up))
+        crossed.append((x + 1, up))
+        row, rest = up, rest + step  # the next column's division, carried (step <= twice)
+        if rest >= twice:
+            up, rest = up + 1, rest - twice
+    inside = tuple(crossed[:-1])
+    near = tuple(c for c in inside[-3:] if chebyshev(c, (ax, ay)) <= 1)
+    return Walk(inside, tuple(corners), near, tuple(c for c in inside[:3] if max(c) <= 1))

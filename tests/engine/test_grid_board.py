@@ -13,9 +13,8 @@ from engine.boards.grid import (
     closed_to,
     grid_board,
     sight_blockers,
-    walk_from_origin,
 )
-from engine.geometry.grid import Grid, grid_line
+from engine.geometry.grid import Grid, grid_line, walk_from_origin
 from engine.memo import BoardMemo
 from engine.model import Unit, UnitCard
 
