@@ -27,6 +27,7 @@ import numpy.typing as npt
 from calibration.drift import DriftMonitor
 from calibration.profile import TableProfile
 from calibration.table import CORNER_IDS, MM_PER_IN
+from vision.change_gate import ChangeGate
 from vision.detector import Detector, Region, to_grey
 from vision.errors import VisionError
 from vision.pieces import fit_piece
@@ -41,6 +42,15 @@ from vision.types import (
     TagSighting,
     TagState,
 )
+
+
+def live_still_gate() -> ChangeGate:
+    """The live pipeline's still gate: a frame is still when every pixel of a 240 px wide
+    thumbnail (8 px blocks at 1080p, every other pixel of a block sampled) stays within 4 grey
+    levels of the last frame searched. A sharp tag edge moved by one pixel at 1080p moves its
+    block by about 12 levels; a webcam's sensor noise in a dim room (7.6 levels a pixel) moves
+    a block by about 1, so a noisy camera is searched more often, never less."""
+    return ChangeGate(width_px=240, level=4)
 
 
 @dataclass(frozen=True)
@@ -201,6 +211,8 @@ class Tracker:
         self._corner_px: dict[int, npt.NDArray[np.float64]] = {}
         self._skipped: set[int] = set()
         """Tags the last search_regions call left out (unchanged since last seen)."""
+        self._searched_skipped: frozenset[int] = frozenset()
+        """Tags the last search left out, for :meth:`repeat_search`."""
 
     @property
     def settle_judge(self) -> SettleJudge | None:
@@ -444,6 +456,7 @@ class Tracker:
         them as seen where they were (decoding each marker is what costs, not the area searched).
         """
         self._skipped = set()
+        self._searched_skipped = frozenset()
         if self._image_size is None or self._frames % self.full_search_every == 0:
             return None
         w, h = self._image_size
@@ -472,11 +485,18 @@ class Tracker:
                 else:
                     self._skipped.add(i)
             wanted = keep
+            self._searched_skipped = frozenset(self._skipped)
         regions = [_box_around(c, pad_px=pad) for _, c, pad in wanted]
         for x0, y0, x1, y1 in self._motion_boxes:
             pts = self.mapping.to_pixels([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], 0.0)
             regions.append(_box_around(pts, pad_px=20 * ppm))
         return _merge([r.clipped(w, h) for r in regions if r.area > 0])
+
+    def repeat_search(self) -> None:
+        """The coming frame shows the picture the last search was made on, and is given that
+        search's sightings: the tags it left out are left out again (still seen where they
+        were)."""
+        self._skipped = set(self._searched_skipped)
 
     def _place_of(self, tag_id: int) -> Place:
         if tag_id in CORNER_IDS:
@@ -519,16 +539,37 @@ def _merge(regions: list[Region]) -> list[Region]:
 
 class TablePipeline:
     """Detector and tracker together: a frame in, a BoardSnapshot out, searching only the regions
-    the tracker asks for (full frame every ``full_search_every`` frames)."""
+    the tracker asks for (full frame every ``full_search_every`` frames), and not searching a
+    frame whose picture has not changed since the last frame searched (``still_gate``: the
+    detector would read the same tags again; about half the frames of a battle)."""
 
-    def __init__(self, detector: Detector, tracker: Tracker, *, region_search: bool = True) -> None:
+    def __init__(
+        self,
+        detector: Detector,
+        tracker: Tracker,
+        *,
+        region_search: bool = True,
+        still_gate: ChangeGate | None = None,
+    ) -> None:
         self.detector = detector
         self.tracker = tracker
         self.region_search = region_search
+        self.still_gate = still_gate if still_gate is not None else live_still_gate()
+        self.searches = 0
+        """Frames searched for tags (the others repeated the last search's sightings)."""
+        self._last: list[TagSighting] = []
+
+    def read(self, frame: Frame) -> tuple[BoardSnapshot, list[TagSighting]]:
+        """Detect, map and track one frame: the snapshot and the sightings it was made from."""
+        grey = to_grey(frame.image)
+        if self.region_search and self.still_gate.unchanged(grey):
+            self.tracker.repeat_search()
+        else:
+            regions = self.tracker.search_regions(grey) if self.region_search else None
+            self._last = self.detector.detect(grey, regions)
+            self.searches += 1
+        return self.tracker.update(frame.t, frame.index, self._last, grey), self._last
 
     def process(self, frame: Frame) -> BoardSnapshot:
         """Detect, map and track one frame."""
-        grey = to_grey(frame.image)
-        regions = self.tracker.search_regions(grey) if self.region_search else None
-        sightings = self.detector.detect(grey, regions)
-        return self.tracker.update(frame.t, frame.index, sightings, grey)
+        return self.read(frame)[0]

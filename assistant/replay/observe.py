@@ -26,6 +26,7 @@ from assistant.replay.hands import HandWatch
 from assistant.table_fit import CornerFrames
 from calibration.profile import TableProfile, build_profile
 from calibration.table import CORNER_IDS
+from vision.change_gate import ChangeGate
 from vision.detector import Detector, Region
 from vision.settle import SettleJudge
 from vision.tracker import Tracker
@@ -119,62 +120,6 @@ def fit_profile_from_footage(
         reader, detector, search_s=search_s, frames_wanted=frames_wanted
     )
     return build_profile(gathered.corners_px, reader.size_px, width_in, depth_in)
-
-
-@dataclass
-class ChangeGate:
-    """Where the picture changed since the sightings were last brought up to date.
-
-    Works on a small blurred grey thumbnail (``width_px`` wide): a thumbnail pixel has changed
-    when its grey level moved by more than ``level`` (0-255). ``changed_regions`` gives the
-    changed areas as windows in full-resolution pixels, padded by ``pad_px``.
-    """
-
-    width_px: int = 160
-    level: int = 18
-    pad_px: int = 48
-    _reference: GreyImage | None = None
-    _scale: float = 1.0
-
-    def thumbnail(self, grey: GreyImage) -> GreyImage:
-        """A small blurred copy (``width_px`` wide) used for all comparisons."""
-        h, w = grey.shape[:2]
-        step = max(1, w // (self.width_px * 4))
-        coarse = grey[::step, ::step]
-        small = cv2.resize(
-            coarse,
-            (self.width_px, max(1, round(h * self.width_px / w))),
-            interpolation=cv2.INTER_AREA,
-        )
-        self._scale = w / self.width_px
-        return cv2.GaussianBlur(small, (3, 3), 0)  # type: ignore[return-value]
-
-    def changed_regions(
-        self, thumb: GreyImage, image_size_px: tuple[int, int]
-    ) -> list[Region] | None:
-        """Changed windows (pixels) since the reference, [] when nothing changed, None when the
-        whole frame should be searched (no reference yet). ``thumb`` becomes the reference."""
-        ref, self._reference = self._reference, thumb
-        if ref is None:
-            return None
-        mask = (cv2.absdiff(thumb, ref) > self.level).astype(np.uint8)
-        if not mask.any():
-            return []
-        mask = np.asarray(cv2.dilate(mask, np.ones((3, 3), np.uint8)), dtype=np.uint8)
-        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        w, h = image_size_px
-        regions = []
-        for i in range(1, n):
-            x, y, bw, bh = (int(v) for v in stats[i, :4])
-            regions.append(
-                Region(
-                    round(x * self._scale) - self.pad_px,
-                    round(y * self._scale) - self.pad_px,
-                    round((x + bw) * self._scale) + self.pad_px,
-                    round((y + bh) * self._scale) + self.pad_px,
-                ).clipped(w, h)
-            )
-        return regions
 
 
 def _inside(s: TagSighting, regions: list[Region]) -> bool:

@@ -16,8 +16,8 @@ from calibration.kit_ids import BUTTON_IDS
 from calibration.profile import TableProfile
 from calibration.table import CORNER_IDS
 from engine.scenario import Scenario
-from vision.detector import Detector, to_grey
-from vision.tracker import Tracker
+from vision.detector import Detector
+from vision.tracker import TablePipeline, Tracker
 from vision.types import Frame, TagState
 
 #: An unknown tag must be sighted this many times (full-frame searches come every 15 frames)
@@ -73,15 +73,13 @@ class TableReader:
         self.detector = Detector(profile.dictionary)
         self.tracker = Tracker(profile, in_use, pieces=specs)
         self.region_search = region_search
+        self.pipeline = TablePipeline(self.detector, self.tracker, region_search=region_search)
         self._unknown: Counter[int] = Counter()
         self._topdown: tuple[np.ndarray, tuple[int, int]] | None = None
 
     def read(self, frame: Frame) -> Observation:
         """The table as this frame shows it."""
-        grey = to_grey(frame.image)
-        regions = self.tracker.search_regions(grey) if self.region_search else None
-        sightings = self.detector.detect(grey, regions)
-        snap = self.tracker.update(frame.t, frame.index, sightings, grey)
+        snap, sightings = self.pipeline.read(frame)
         pieces: dict[str, PieceSeen] = {}
         terrain_seen: set[str] = set()
         terrain: dict[str, PieceSeen] = {}
