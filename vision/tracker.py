@@ -540,8 +540,8 @@ def _merge(regions: list[Region]) -> list[Region]:
 class TablePipeline:
     """Detector and tracker together: a frame in, a BoardSnapshot out, searching only the regions
     the tracker asks for (full frame every ``full_search_every`` frames), and not searching a
-    frame whose picture has not changed since the last frame searched (``still_gate``: the
-    detector would read the same tags again; about half the frames of a battle)."""
+    frame of a settled board whose picture has not changed since the last frame searched
+    (``still_gate``: the detector would read the same tags again)."""
 
     def __init__(
         self,
@@ -558,17 +558,24 @@ class TablePipeline:
         self.searches = 0
         """Frames searched for tags (the others repeated the last search's sightings)."""
         self._last: list[TagSighting] = []
+        self._settled = False
+        """Whether the last snapshot was settled: only a settled board's search is repeated (a
+        search while things move depends on where the tracker expects them, not only on the
+        picture)."""
 
     def read(self, frame: Frame) -> tuple[BoardSnapshot, list[TagSighting]]:
         """Detect, map and track one frame: the snapshot and the sightings it was made from."""
         grey = to_grey(frame.image)
-        if self.region_search and self.still_gate.unchanged(grey):
+        still = self.region_search and self.still_gate.unchanged(grey)
+        if still and self._settled:
             self.tracker.repeat_search()
         else:
             regions = self.tracker.search_regions(grey) if self.region_search else None
             self._last = self.detector.detect(grey, regions)
             self.searches += 1
-        return self.tracker.update(frame.t, frame.index, self._last, grey), self._last
+        snapshot = self.tracker.update(frame.t, frame.index, self._last, grey)
+        self._settled = snapshot.settled
+        return snapshot, self._last
 
     def process(self, frame: Frame) -> BoardSnapshot:
         """Detect, map and track one frame."""

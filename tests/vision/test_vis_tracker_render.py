@@ -13,6 +13,7 @@ import pytest
 
 from calibration.intrinsics import Intrinsics, from_arrays
 from calibration.profile import TableProfile, build_profile
+from vision.change_gate import ChangeGate
 from vision.detector import Detector
 from vision.render import Camera, Effects, random_scene, render_frame
 from vision.render.sequence import (
@@ -150,11 +151,28 @@ def hand_clip():
     pieces = [p.spec for p in scene.pieces]
     pipe = TablePipeline(Detector(), Tracker(profile, pieces=pieces))
     snaps = [pipe.process(f) for f, _ in frames]
-    return frames, snaps, moved
+    # The same frames searched every one (a gate that never finds a frame unchanged).
+    every = TablePipeline(
+        Detector(), Tracker(profile, pieces=pieces), still_gate=ChangeGate(level=-1)
+    )
+    searched = [every.process(f) for f, _ in frames]
+    return frames, snaps, moved, (pipe.searches, searched)
+
+
+def test_a_settled_board_s_still_frames_are_not_searched_and_read_the_same(hand_clip):
+    frames, snaps, _, (searches, searched) = hand_clip
+    assert searches < 0.8 * len(frames), (searches, len(frames))
+    for snap, full in zip(snaps, searched, strict=True):
+        assert snap.settled == full.settled, snap.frame_index
+        assert [(p.tag_id, p.state) for p in snap.tags] == [
+            (p.tag_id, p.state) for p in full.tags
+        ], snap.frame_index
+        for p, q in zip(snap.tags, full.tags, strict=True):
+            assert math.hypot(p.x_in - q.x_in, p.y_in - q.y_in) * MM <= 0.5, snap.frame_index
 
 
 def test_no_false_move_while_a_hand_passes(hand_clip):
-    frames, snaps, _ = hand_clip
+    frames, snaps, _, _ = hand_clip
     for (frame, truth), snap in zip(frames, snaps, strict=True):
         on_table = {p.name for p in truth.pieces if p.on_table}
         tt = {t.tag_id: t for t in truth.tags}
@@ -169,7 +187,7 @@ def test_no_false_move_while_a_hand_passes(hand_clip):
 
 
 def test_settled_flag_matches_truth_within_a_fifth_of_a_second(hand_clip):
-    frames, snaps, _ = hand_clip
+    frames, snaps, _, _ = hand_clip
     times = np.array([f.t for f, _ in frames])
     truth = np.array([t.settled for _, t in frames])
     for (frame, _), snap in zip(frames, snaps, strict=True):
@@ -182,7 +200,7 @@ def test_settled_flag_matches_truth_within_a_fifth_of_a_second(hand_clip):
 
 
 def test_moved_piece_is_fitted_at_its_new_place(hand_clip):
-    frames, snaps, moved = hand_clip
+    frames, snaps, moved, _ = hand_clip
     last = snaps[-1]
     piece = next(p for p in last.pieces if p.name == moved)
     assert piece.state == TagState.SEEN
@@ -193,7 +211,7 @@ def test_moved_piece_is_fitted_at_its_new_place(hand_clip):
 
 
 def test_camera_bump_is_refitted_and_said_once(hand_clip):
-    _, snaps, _ = hand_clip
+    _, snaps, _, _ = hand_clip
     said = [w for s in snaps for w in s.warnings if "moved by" in w]
     assert len(said) == 1
 
