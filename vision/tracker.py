@@ -457,7 +457,7 @@ class Tracker:
         """
         self._skipped = set()
         self._searched_skipped = frozenset()
-        if self._image_size is None or self._frames % self.full_search_every == 0:
+        if self.full_search_due():
             return None
         w, h = self._image_size
         ppm = self.mapping.table_px_per_mm(self.profile.width_in / 2, self.profile.depth_in / 2)
@@ -491,6 +491,11 @@ class Tracker:
             pts = self.mapping.to_pixels([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], 0.0)
             regions.append(_box_around(pts, pad_px=20 * ppm))
         return _merge([r.clipped(w, h) for r in regions if r.area > 0])
+
+    def full_search_due(self) -> bool:
+        """Whether the coming frame is searched whole (every ``full_search_every`` frames, and
+        until the tracker knows the image size)."""
+        return self._image_size is None or self._frames % self.full_search_every == 0
 
     def repeat_search(self) -> None:
         """The coming frame shows the picture the last search was made on, and is given that
@@ -559,6 +564,9 @@ class TablePipeline:
         """Frames searched for tags (the others repeated the last search's sightings)."""
         self._last: list[TagSighting] = []
         self._settled = False
+        self._full: list[TagSighting] | None = None
+        """The last full-frame search's sightings while the picture has not changed since (a
+        tag no piece carries is found only by a full search, and must go on being seen)."""
         """Whether the last snapshot was settled: only a settled board's search is repeated (a
         search while things move depends on where the tracker expects them, not only on the
         picture)."""
@@ -567,12 +575,20 @@ class TablePipeline:
         """Detect, map and track one frame: the snapshot and the sightings it was made from."""
         grey = to_grey(frame.image)
         still = self.region_search and self.still_gate.unchanged(grey)
-        if still and self._settled:
+        if not still:
+            self._full = None
+        repeat = still and self._settled
+        if repeat and not self.tracker.full_search_due():
             self.tracker.repeat_search()
         else:
             regions = self.tracker.search_regions(grey) if self.region_search else None
-            self._last = self.detector.detect(grey, regions)
-            self.searches += 1
+            if regions is None and repeat and self._full is not None:
+                self._last = self._full  # this picture's full search, made already
+            else:
+                self._last = self.detector.detect(grey, regions)
+                self.searches += 1
+                if regions is None:
+                    self._full = self._last
         snapshot = self.tracker.update(frame.t, frame.index, self._last, grey)
         self._settled = snapshot.settled
         return snapshot, self._last
