@@ -11,6 +11,10 @@ dice, built on two small nets (:mod:`vision.dice.net`, trained by ``make train-d
    value 1-6, or a die not lying flat. A value read with a probability of :data:`SURE` or more
    is given; a die under it is reported unsure with its most likely value (to ask about);
    a die not lying flat is reported cocked; a spot the face reader calls no die is dropped.
+3. A value under :data:`CONFIRMED` that the pip counter (:mod:`vision.dice.boxpips`), given
+   the finder's box, counts too (:data:`CONFIRM_VOTES`) is given at :data:`CONFIRMED`: two
+   readers that fail in different ways (the net on crisp odd dice, the counter on blurred,
+   marbled or tiny ones) rarely agree on a wrong value.
 
 Decided where the issue leaves room: a die whose top face runs off the picture (or off the
 tray's view) by more than a quarter of its side is reported at the edge, not read; a die that
@@ -28,6 +32,8 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.pose import ASSUMED_FOCAL_PER_WIDTH
+from vision.dice.agree import ALONE
+from vision.dice.boxpips import count_pips
 from vision.dice.net import (
     CLASSES,
     COCKED,
@@ -50,6 +56,12 @@ PHOTO_SCALES = (0.5, 0.13)
 first, about 62-250 px at the second."""
 EDGE_SHARE = 0.25
 """How much of a die's side may lie outside the picture before it is reported at the edge."""
+CONFIRMED = ALONE
+"""The confidence of a value the face reader and the pip counter agree on (the least the dice
+reader takes from the learned reader alone, :data:`vision.dice.agree.ALONE`)."""
+CONFIRM_VOTES = 4
+"""Least thresholds of the pip counter that must count the face reader's value to confirm it
+(chosen on the tuning photos: the fewest that added no wrong value there)."""
 TAG_MARGIN = 1.4
 """A tag's cells and white margin, over its black square: no dice there."""
 
@@ -165,10 +177,14 @@ def read_view(image: Image, view: DiceView, tags_px: Sequence[F64] = ()) -> Dice
         ends = view.to_image_px([(s.x - s.side / 2, s.y), (s.x + s.side / 2, s.y)])
         side_px = float(np.hypot(*(ends[1] - ends[0])))
         value = int(np.argmax(p[1:7])) + 1
-        if int(np.argmax(p[1:])) + 1 == COCKED:
+        sure = float(p[value])
+        cocked = int(np.argmax(p[1:])) + 1 == COCKED
+        if not cocked and sure < CONFIRMED and _pips_confirm(top, s, value):
+            sure = CONFIRMED
+        if cocked:
             unread.append(DieUnread(Unreadable.COCKED, x, y, tray_mm))
-        elif p[value] >= SURE:
-            found.append(DieFound(value, x, y, float(p[value]), side_px=side_px, tray_mm=tray_mm))
+        elif sure >= SURE:
+            found.append(DieFound(value, x, y, sure, side_px=side_px, tray_mm=tray_mm))
         else:
             unread.append(
                 DieUnread(Unreadable.UNSURE, x, y, tray_mm, guess=value, confidence=float(p[value]))
@@ -176,6 +192,13 @@ def read_view(image: Image, view: DiceView, tags_px: Sequence[F64] = ()) -> Dice
     found.sort(key=lambda d: (d.y_px, d.x_px))
     unread.sort(key=lambda d: (d.y_px, d.x_px))
     return DiceRead(tuple(found), tuple(unread), view.tray_mm)
+
+
+def _pips_confirm(picture: Image, spot: Spot, value: int) -> bool:
+    """Whether the pip counter (:mod:`vision.dice.boxpips`) counts ``value`` on the die at
+    ``spot`` at :data:`CONFIRM_VOTES` thresholds or more and no other value at any."""
+    count = count_pips(picture, (spot.x, spot.y), spot.side)
+    return count.value == value and count.votes >= CONFIRM_VOTES and count.rivals == 0
 
 
 def whole_view(image: Image) -> DiceView:

@@ -1,0 +1,211 @@
+"""A pip counter for one die whose place and size are known (the learned finder's box): the
+die's top face is cut out at a fixed scale, the pips are taken as the blobs of the expected
+size whose colour stands apart from the face's, at several thresholds, and each threshold's
+blobs are fitted to the face layouts (:func:`vision.dice.patterns.fit_pattern`). The value
+most thresholds fit, and how many did, is the count's result.
+
+Real dice show crisp pips, so where the box is right a count that every threshold agrees on
+and that fits its layout well is rarely wrong; the learned face reader is surer on blurred or
+tiny dice. :mod:`vision.dice.learned` takes both.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.dice.faces import PIP_OFFSET
+from vision.dice.patterns import fit_pattern
+
+Image = npt.NDArray[np.uint8]
+F32 = npt.NDArray[np.float32]
+
+SIDE_PX = 48
+"""The die's side in the cut-out, pixels."""
+SPAN_SIDES = 1.5
+"""The cut-out spans this many die sides."""
+THRESHOLDS = (0.25, 0.32, 0.4, 0.48, 0.56, 0.64)
+"""Colour distances from the face (shares of the largest on the face) a pip stands apart by."""
+PIP_DIAMETER_SIDES = (0.1, 0.34)
+"""A pip's diameter, die sides (a one's pip is the largest)."""
+FACE_RADIUS_SIDES = 0.5
+"""Pips are looked for within this many die sides of the box's centre."""
+MAX_RESIDUAL = 0.22
+"""Largest RMS distance of pips from their layout's places, pip offsets."""
+MAX_ELONGATION = 1.5
+"""Largest ratio of a pip's longer extent to its shorter (a side face's pips are flattened)."""
+MAX_AREA_RATIO = 2.2
+"""Largest ratio of the biggest pip's area to the smallest's on a face of two or more."""
+OFFSET_SIDES = (0.17, 0.36)
+"""The fitted pip offset (face centre to a corner pip, along an axis), die sides."""
+
+
+@dataclass(frozen=True)
+class PipCount:
+    """What the counter made of one die."""
+
+    value: int | None
+    """The value most thresholds fitted (None: none fitted)."""
+    votes: int
+    """Thresholds that fitted ``value``."""
+    rivals: int
+    """Thresholds that fitted another value."""
+
+    @property
+    def share(self) -> float:
+        """Share of the thresholds that fitted ``value``."""
+        return self.votes / len(THRESHOLDS)
+
+
+def cut_out(image: Image, centre_px: tuple[float, float], side_px: float) -> Image:
+    """The die's neighbourhood scaled so that its side is :data:`SIDE_PX` (BGR, square of
+    :data:`SPAN_SIDES` sides; outside the picture its edge is repeated)."""
+    out_px = round(SIDE_PX * SPAN_SIDES)
+    factor = side_px / SIDE_PX
+    cx, cy = centre_px
+    src = image
+    if factor > 1.5:  # shrink first: no aliasing of fine texture
+        r = int(side_px * SPAN_SIDES * 0.75) + 2
+        x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
+        x1, y1 = min(image.shape[1], int(cx) + r), min(image.shape[0], int(cy) + r)
+        if x1 - x0 < 2 or y1 - y0 < 2:
+            return np.zeros((out_px, out_px, 3), np.uint8)
+        part = image[y0:y1, x0:x1]
+        k = 1.0 / factor
+        w, h = max(1, round(part.shape[1] * k)), max(1, round(part.shape[0] * k))
+        src = cv2.resize(part, (w, h), interpolation=cv2.INTER_AREA)
+        kx, ky = w / part.shape[1], h / part.shape[0]
+        cx, cy = (cx - x0 + 0.5) * kx - 0.5, (cy - y0 + 0.5) * ky - 0.5
+        factor = side_px * math.sqrt(kx * ky) / SIDE_PX
+    c = (out_px - 1) / 2.0
+    m = np.array([[factor, 0.0, cx - factor * c], [0.0, factor, cy - factor * c]], np.float64)
+    out = cv2.warpAffine(
+        src,
+        m,
+        (out_px, out_px),
+        flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    return np.asarray(out, np.uint8)
+
+
+def _distance(patch: Image) -> tuple[F32, npt.NDArray[np.bool_]]:
+    """Each pixel's colour distance (CIE Lab) from the colour around it (a median over about
+    half a die's side, which pips are too small to move), and the disc pips are looked for in."""
+    smooth = cv2.GaussianBlur(patch, (3, 3), 0)
+    k = (SIDE_PX // 2) | 1
+    around = cv2.medianBlur(smooth, k)
+    lab = cv2.cvtColor(smooth, cv2.COLOR_BGR2LAB).astype(np.float32)
+    ref = cv2.cvtColor(around, cv2.COLOR_BGR2LAB).astype(np.float32)
+    n = patch.shape[0]
+    yy, xx = np.mgrid[0:n, 0:n]
+    c = (n - 1) / 2.0
+    disc = np.hypot(xx - c, yy - c) <= FACE_RADIUS_SIDES * SIDE_PX
+    dist = np.sqrt(((lab - ref) ** 2 * np.array([1.0, 1.5, 1.5], np.float32)).sum(axis=2))
+    return dist.astype(np.float32), disc
+
+
+def _blobs(mask: npt.NDArray[np.bool_]) -> list[tuple[float, float, float]]:
+    """Centres and areas (cut-out pixels) of the pip-sized, round blobs of ``mask``."""
+    lo, hi = (math.pi / 4.0 * (d * SIDE_PX) ** 2 for d in PIP_DIAMETER_SIDES)
+    count, _, stats, centres = cv2.connectedComponentsWithStats(mask.astype(np.uint8), 8)
+    out = []
+    for i in range(1, count):
+        area = float(stats[i, cv2.CC_STAT_AREA])
+        w, h = int(stats[i, cv2.CC_STAT_WIDTH]), int(stats[i, cv2.CC_STAT_HEIGHT])
+        if not lo <= area <= hi or max(w, h) > MAX_ELONGATION * min(w, h) + 1:
+            continue
+        if area < 0.55 * w * h:
+            continue
+        out.append((float(centres[i, 0]), float(centres[i, 1]), area))
+    return out
+
+
+PLACES = tuple((i, j) for i in (-1, 0, 1) for j in (-1, 0, 1))
+"""Every place a pip can sit on a face, layout units (corners, middles of sides, centre)."""
+PIPS_AT: dict[int, frozenset[tuple[int, int]]] = {
+    2: frozenset({(-1, -1), (1, 1)}),
+    3: frozenset({(-1, -1), (0, 0), (1, 1)}),
+    4: frozenset({(-1, -1), (1, -1), (1, 1), (-1, 1)}),
+    5: frozenset({(-1, -1), (1, -1), (1, 1), (-1, 1), (0, 0)}),
+    6: frozenset({(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)}),
+}
+"""The places of each value's pips in the layouts :func:`fit_pattern` fits."""
+CLEAR = 1.6
+"""How many times the faintest pip's colour distance must exceed that of the place most like a
+pip where the layout has none."""
+
+
+def _at(dist: F32, x: float, y: float) -> float:
+    """Mean colour distance in a small disc around (x, y), cut-out pixels."""
+    r = max(1, round(0.05 * SIDE_PX))
+    n = dist.shape[0]
+    xi, yi = min(n - 1 - r, max(r, round(x))), min(n - 1 - r, max(r, round(y)))
+    return float(dist[yi - r : yi + r + 1, xi - r : xi + r + 1].mean())
+
+
+def _value(blobs: list[tuple[float, float, float]], dist: F32) -> int | None:
+    """The face the pips ``blobs`` (cut-out pixels: centre, area) make, or None: pips of one
+    size that fit a layout whose empty places look like the face, not like pips."""
+    n = len(blobs)
+    pips = [(x, y) for x, y, _ in blobs]
+    if n > 1 and max(a for *_, a in blobs) > MAX_AREA_RATIO * min(a for *_, a in blobs):
+        return None
+    c = (round(SIDE_PX * SPAN_SIDES) - 1) / 2.0
+    if n == 1:
+        x, y = pips[0]
+        if math.hypot(x - c, y - c) > 0.15 * SIDE_PX:
+            return None
+        off = PIP_OFFSET * SIDE_PX
+        ring = [
+            _at(dist, x + rad * math.cos(a), y + rad * math.sin(a))
+            for rad in (off, off * math.sqrt(2.0), 0.5 * SIDE_PX, 0.62 * SIDE_PX)
+            for a in np.linspace(0.0, 2.0 * math.pi, 24, endpoint=False)
+        ]
+        return 1 if _at(dist, x, y) > CLEAR * max(ring) else None
+    if not 2 <= n <= 6:
+        return None
+    fit = fit_pattern(np.array(pips, np.float64))
+    if fit is None or fit.residual > MAX_RESIDUAL or fit.squash < 0.55:
+        return None
+    lo, hi = OFFSET_SIDES
+    if not lo * SIDE_PX <= fit.offset_px <= hi * SIDE_PX:
+        return None
+    if math.hypot(fit.centre[0] - c, fit.centre[1] - c) > 0.2 * SIDE_PX:
+        return None
+    full = [fit.centre + fit.axes @ np.array(p, np.float64) for p in PIPS_AT[fit.value]]
+    empty = [
+        fit.centre + fit.axes @ np.array(p, np.float64)
+        for p in PLACES
+        if p not in PIPS_AT[fit.value]
+    ]
+    faintest = min(_at(dist, float(q[0]), float(q[1])) for q in full)
+    likest = max(_at(dist, float(q[0]), float(q[1])) for q in empty)
+    return fit.value if faintest > CLEAR * likest else None
+
+
+def count_pips(image: Image, centre_px: tuple[float, float], side_px: float) -> PipCount:
+    """Count the pips of the die at ``centre_px`` with side ``side_px`` (picture pixels)."""
+    patch = cut_out(image, centre_px, side_px)
+    dist, disc = _distance(patch)
+    top = float(np.percentile(dist[disc], 99.5))
+    if top < 20.0:
+        return PipCount(None, 0, 0)
+    votes: Counter[int] = Counter()
+    for t in THRESHOLDS:
+        mask = (dist > t * top) & disc
+        value = _value(_blobs(mask), dist)
+        if value is not None:
+            votes[value] += 1
+    if not votes:
+        return PipCount(None, 0, 0)
+    (value, n), *rest = votes.most_common()
+    return PipCount(value, n, sum(k for _, k in rest))
+
+
+__all__ = ["PIP_OFFSET", "PipCount", "count_pips", "cut_out"]
