@@ -11,6 +11,7 @@ tiny dice. :mod:`vision.dice.learned` takes both.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter
 from dataclasses import dataclass
@@ -37,11 +38,17 @@ FACE_RADIUS_SIDES = 0.5
 """Pips are looked for within this many die sides of the box's centre."""
 MAX_RESIDUAL = 0.22
 """Largest RMS distance of pips from their layout's places, pip offsets."""
+SEARCH_SIDES = 0.75
+"""Pips are looked for within this many die sides of the box's centre (the box may be off)."""
+CENTRE_SIDES = 0.35
+"""Largest distance of the fitted face's centre from the box's, die sides."""
+NEAREST = 8
+"""Most blobs (nearest the box's centre) whose sets are tried as a face."""
 MAX_ELONGATION = 1.5
 """Largest ratio of a pip's longer extent to its shorter (a side face's pips are flattened)."""
 MAX_AREA_RATIO = 2.2
 """Largest ratio of the biggest pip's area to the smallest's on a face of two or more."""
-OFFSET_SIDES = (0.17, 0.36)
+OFFSET_SIDES = (0.12, 0.36)
 """The fitted pip offset (face centre to a corner pip, along an axis), die sides."""
 
 
@@ -141,33 +148,76 @@ CLEAR = 1.6
 pip where the layout has none."""
 
 
-def _at(dist: F32, x: float, y: float) -> float:
-    """Mean colour distance in a small disc around (x, y), cut-out pixels."""
-    r = max(1, round(0.05 * SIDE_PX))
-    n = dist.shape[0]
-    xi, yi = min(n - 1 - r, max(r, round(x))), min(n - 1 - r, max(r, round(y)))
-    return float(dist[yi - r : yi + r + 1, xi - r : xi + r + 1].mean())
+def _at(mean: F32, x: float, y: float) -> float:
+    """The colour distance around (x, y), cut-out pixels, from :func:`_local_mean`'s map."""
+    n = mean.shape[0]
+    return float(mean[min(n - 1, max(0, round(y))), min(n - 1, max(0, round(x)))])
 
 
-def _value(blobs: list[tuple[float, float, float]], dist: F32) -> int | None:
-    """The face the pips ``blobs`` (cut-out pixels: centre, area) make, or None: pips of one
-    size that fit a layout whose empty places look like the face, not like pips."""
+def _local_mean(dist: F32) -> F32:
+    """The colour distance averaged over a small disc's square (about a tenth of a side)."""
+    k = 2 * max(1, round(0.05 * SIDE_PX)) + 1
+    return np.asarray(cv2.blur(dist, (k, k), borderType=cv2.BORDER_REPLICATE), np.float32)
+
+
+def _value(
+    blobs: list[tuple[float, float, float]], mean: F32, values: tuple[int, ...]
+) -> int | None:
+    """The face that most of ``blobs`` (cut-out pixels: centre, area) make around the
+    cut-out's centre, or None. The box may be off the face's centre or the wrong size, so a
+    face's pips need not all lie nearest the centre: every set of up to six of the
+    :data:`NEAREST` blobs nearest the centre is tried, most pips first (only as many pips as
+    one of ``values`` has)."""
+    c = (round(SIDE_PX * SPAN_SIDES) - 1) / 2.0
+    near = sorted(blobs, key=lambda b: math.hypot(b[0] - c, b[1] - c))[:NEAREST]
+    for k in sorted((v for v in values if v <= len(near)), reverse=True):
+        for subset in itertools.combinations(range(len(near)), k):
+            chosen = [near[i] for i in subset]
+            if not _plausible(chosen, c):
+                continue
+            others = [near[i] for i in range(len(near)) if i not in subset]
+            value = _face(chosen, others, mean)
+            if value is not None:
+                return value
+    return None
+
+
+def _plausible(blobs: list[tuple[float, float, float]], c: float) -> bool:
+    """Cheap checks before a layout is fitted: pips of one size, centred on the cut-out's
+    centre (every layout's pips are centred on the face), no two too far apart."""
+    if len(blobs) == 1:
+        return True
+    areas = [a for *_, a in blobs]
+    if max(areas) > MAX_AREA_RATIO * min(areas):
+        return False
+    xy = np.array([b[:2] for b in blobs])
+    if np.hypot(*(xy.mean(axis=0) - c)) > CENTRE_SIDES * SIDE_PX:
+        return False
+    span = np.hypot(*(xy[:, None] - xy[None, :]).transpose(2, 0, 1)).max()
+    return bool(span <= 2.0 * math.sqrt(2.0) * OFFSET_SIDES[1] * SIDE_PX * 1.1)
+
+
+def _face(
+    blobs: list[tuple[float, float, float]], others: list[tuple[float, float, float]], mean: F32
+) -> int | None:
+    """The face the pips ``blobs`` make, or None (their sizes and spread checked already by
+    :func:`_plausible`): pips that fit a layout around
+    the cut-out's centre, with none of the ``others`` of their size on the face and the layout's empty
+    places looking like the face, not like pips."""
     n = len(blobs)
     pips = [(x, y) for x, y, _ in blobs]
-    if n > 1 and max(a for *_, a in blobs) > MAX_AREA_RATIO * min(a for *_, a in blobs):
-        return None
     c = (round(SIDE_PX * SPAN_SIDES) - 1) / 2.0
     if n == 1:
         x, y = pips[0]
-        if math.hypot(x - c, y - c) > 0.15 * SIDE_PX:
+        if math.hypot(x - c, y - c) > CENTRE_SIDES * SIDE_PX:
             return None
         off = PIP_OFFSET * SIDE_PX
         ring = [
-            _at(dist, x + rad * math.cos(a), y + rad * math.sin(a))
+            _at(mean, x + rad * math.cos(a), y + rad * math.sin(a))
             for rad in (off, off * math.sqrt(2.0), 0.5 * SIDE_PX, 0.62 * SIDE_PX)
             for a in np.linspace(0.0, 2.0 * math.pi, 24, endpoint=False)
         ]
-        return 1 if _at(dist, x, y) > CLEAR * max(ring) else None
+        return 1 if _at(mean, x, y) > CLEAR * max(ring) else None
     if not 2 <= n <= 6:
         return None
     fit = fit_pattern(np.array(pips, np.float64))
@@ -176,30 +226,47 @@ def _value(blobs: list[tuple[float, float, float]], dist: F32) -> int | None:
     lo, hi = OFFSET_SIDES
     if not lo * SIDE_PX <= fit.offset_px <= hi * SIDE_PX:
         return None
-    if math.hypot(fit.centre[0] - c, fit.centre[1] - c) > 0.2 * SIDE_PX:
+    if math.hypot(fit.centre[0] - c, fit.centre[1] - c) > CENTRE_SIDES * SIDE_PX:
         return None
+    size = float(np.median([a for *_, a in blobs]))
+    alike = [b[:2] for b in others if size / MAX_AREA_RATIO <= b[2] <= size * MAX_AREA_RATIO]
+    if alike and np.abs(fit.to_layout(np.array(alike))).max(axis=1).min() < 1.6:
+        return None  # another pip on the face
     full = [fit.centre + fit.axes @ np.array(p, np.float64) for p in PIPS_AT[fit.value]]
     empty = [
         fit.centre + fit.axes @ np.array(p, np.float64)
         for p in PLACES
         if p not in PIPS_AT[fit.value]
     ]
-    faintest = min(_at(dist, float(q[0]), float(q[1])) for q in full)
-    likest = max(_at(dist, float(q[0]), float(q[1])) for q in empty)
+    faintest = min(_at(mean, float(q[0]), float(q[1])) for q in full)
+    likest = max(_at(mean, float(q[0]), float(q[1])) for q in empty)
     return fit.value if faintest > CLEAR * likest else None
 
 
-def count_pips(image: Image, centre_px: tuple[float, float], side_px: float) -> PipCount:
-    """Count the pips of the die at ``centre_px`` with side ``side_px`` (picture pixels)."""
+def count_pips(
+    image: Image,
+    centre_px: tuple[float, float],
+    side_px: float,
+    values: tuple[int, ...] = (1, 2, 3, 4, 5, 6),
+) -> PipCount:
+    """Count the pips of the die at ``centre_px`` with side ``side_px`` (picture pixels),
+    looking for the faces ``values`` only (one value: whether the die shows it)."""
     patch = cut_out(image, centre_px, side_px)
     dist, disc = _distance(patch)
+    n = dist.shape[0]
+    yy, xx = np.mgrid[0:n, 0:n]
+    wide = np.hypot(xx - (n - 1) / 2.0, yy - (n - 1) / 2.0) <= SEARCH_SIDES * SIDE_PX
     top = float(np.percentile(dist[disc], 99.5))
     if top < 20.0:
         return PipCount(None, 0, 0)
+    mean = _local_mean(dist)
     votes: Counter[int] = Counter()
+    seen: dict[tuple[tuple[float, float, float], ...], int | None] = {}
     for t in THRESHOLDS:
-        mask = (dist > t * top) & disc
-        value = _value(_blobs(mask), dist)
+        blobs = tuple(_blobs((dist > t * top) & wide))
+        if blobs not in seen:
+            seen[blobs] = _value(list(blobs), mean, values)
+        value = seen[blobs]
         if value is not None:
             votes[value] += 1
     if not votes:

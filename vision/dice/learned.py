@@ -196,9 +196,9 @@ def read_view(image: Image, view: DiceView, tags_px: Sequence[F64] = ()) -> Dice
 
 def _pips_confirm(picture: Image, spot: Spot, value: int) -> bool:
     """Whether the pip counter (:mod:`vision.dice.boxpips`) counts ``value`` on the die at
-    ``spot`` at :data:`CONFIRM_VOTES` thresholds or more and no other value at any."""
-    count = count_pips(picture, (spot.x, spot.y), spot.side)
-    return count.value == value and count.votes >= CONFIRM_VOTES and count.rivals == 0
+    ``spot`` at :data:`CONFIRM_VOTES` thresholds or more."""
+    count = count_pips(picture, (spot.x, spot.y), spot.side, (value,))
+    return count.value == value and count.votes >= CONFIRM_VOTES
 
 
 def whole_view(image: Image) -> DiceView:
