@@ -42,13 +42,18 @@ SEARCH_SIDES = 0.75
 """Pips are looked for within this many die sides of the box's centre (the box may be off)."""
 CENTRE_SIDES = 0.35
 """Largest distance of the fitted face's centre from the box's, die sides."""
+FACE_CLEAR = 0.6
+"""No pip of the face's pips' size lies within this many fitted die sides of its centre
+unless it is one of them (part of a bigger face fits a smaller one)."""
+ONE_CLEAR_SIDES = 0.8
+"""A one's pip has no pip of its size within this many die sides."""
 NEAREST = 8
 """Most blobs (nearest the box's centre) whose sets are tried as a face."""
 MAX_ELONGATION = 1.5
 """Largest ratio of a pip's longer extent to its shorter (a side face's pips are flattened)."""
 MAX_AREA_RATIO = 2.2
 """Largest ratio of the biggest pip's area to the smallest's on a face of two or more."""
-OFFSET_SIDES = (0.12, 0.36)
+OFFSET_SIDES = (0.2, 0.36)
 """The fitted pip offset (face centre to a corner pip, along an axis), die sides."""
 
 
@@ -197,6 +202,14 @@ def _plausible(blobs: list[tuple[float, float, float]], c: float) -> bool:
     return bool(span <= 2.0 * math.sqrt(2.0) * OFFSET_SIDES[1] * SIDE_PX * 1.1)
 
 
+def _alike(
+    blobs: list[tuple[float, float, float]], others: list[tuple[float, float, float]]
+) -> list[tuple[float, float]]:
+    """The centres of ``others`` of about the size of the pips ``blobs``."""
+    size = float(np.median([a for *_, a in blobs]))
+    return [(b[0], b[1]) for b in others if size / MAX_AREA_RATIO <= b[2] <= size * MAX_AREA_RATIO]
+
+
 def _face(
     blobs: list[tuple[float, float, float]], others: list[tuple[float, float, float]], mean: F32
 ) -> int | None:
@@ -211,10 +224,15 @@ def _face(
         x, y = pips[0]
         if math.hypot(x - c, y - c) > CENTRE_SIDES * SIDE_PX:
             return None
+        if any(
+            math.hypot(o[0] - x, o[1] - y) < ONE_CLEAR_SIDES * SIDE_PX
+            for o in _alike(blobs, others)
+        ):
+            return None  # a pip near it: a face of more, its box too small
         off = PIP_OFFSET * SIDE_PX
         ring = [
             _at(mean, x + rad * math.cos(a), y + rad * math.sin(a))
-            for rad in (off, off * math.sqrt(2.0), 0.5 * SIDE_PX, 0.62 * SIDE_PX)
+            for rad in (off, off * math.sqrt(2.0))
             for a in np.linspace(0.0, 2.0 * math.pi, 24, endpoint=False)
         ]
         return 1 if _at(mean, x, y) > CLEAR * max(ring) else None
@@ -228,9 +246,12 @@ def _face(
         return None
     if math.hypot(fit.centre[0] - c, fit.centre[1] - c) > CENTRE_SIDES * SIDE_PX:
         return None
-    size = float(np.median([a for *_, a in blobs]))
-    alike = [b[:2] for b in others if size / MAX_AREA_RATIO <= b[2] <= size * MAX_AREA_RATIO]
-    if alike and np.abs(fit.to_layout(np.array(alike))).max(axis=1).min() < 1.6:
+    alike = np.array(_alike(blobs, others), np.float64).reshape(-1, 2)
+    reach = FACE_CLEAR * fit.offset_px / PIP_OFFSET
+    if len(alike) and (
+        np.abs(fit.to_layout(alike)).max(axis=1).min() < 1.6
+        or np.hypot(*(alike - fit.centre).T).min() < reach
+    ):
         return None  # another pip on the face
     full = [fit.centre + fit.axes @ np.array(p, np.float64) for p in PIPS_AT[fit.value]]
     empty = [
