@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.dice.faces import PIP_OFFSET
+from vision.dice.net import CROP_SIDES, crop
 from vision.dice.patterns import fit_pattern
 
 Image = npt.NDArray[np.uint8]
@@ -28,8 +29,8 @@ F32 = npt.NDArray[np.float32]
 
 SIDE_PX = 48
 """The die's side in the cut-out, pixels."""
-SPAN_SIDES = 1.5
-"""The cut-out spans this many die sides."""
+SPAN_SIDES = CROP_SIDES
+"""The cut-out spans this many die sides (as the face reader's crop)."""
 THRESHOLDS = (0.25, 0.32, 0.4, 0.48, 0.56, 0.64)
 """Colour distances from the face (shares of the largest on the face) a pip stands apart by."""
 PIP_DIAMETER_SIDES = (0.1, 0.34)
@@ -77,33 +78,7 @@ class PipCount:
 def cut_out(image: Image, centre_px: tuple[float, float], side_px: float) -> Image:
     """The die's neighbourhood scaled so that its side is :data:`SIDE_PX` (BGR, square of
     :data:`SPAN_SIDES` sides; outside the picture its edge is repeated)."""
-    out_px = round(SIDE_PX * SPAN_SIDES)
-    factor = side_px / SIDE_PX
-    cx, cy = centre_px
-    src = image
-    if factor > 1.5:  # shrink first: no aliasing of fine texture
-        r = int(side_px * SPAN_SIDES * 0.75) + 2
-        x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
-        x1, y1 = min(image.shape[1], int(cx) + r), min(image.shape[0], int(cy) + r)
-        if x1 - x0 < 2 or y1 - y0 < 2:
-            return np.zeros((out_px, out_px, 3), np.uint8)
-        part = image[y0:y1, x0:x1]
-        k = 1.0 / factor
-        w, h = max(1, round(part.shape[1] * k)), max(1, round(part.shape[0] * k))
-        src = cv2.resize(part, (w, h), interpolation=cv2.INTER_AREA)
-        kx, ky = w / part.shape[1], h / part.shape[0]
-        cx, cy = (cx - x0 + 0.5) * kx - 0.5, (cy - y0 + 0.5) * ky - 0.5
-        factor = side_px * math.sqrt(kx * ky) / SIDE_PX
-    c = (out_px - 1) / 2.0
-    m = np.array([[factor, 0.0, cx - factor * c], [0.0, factor, cy - factor * c]], np.float64)
-    out = cv2.warpAffine(
-        src,
-        m,
-        (out_px, out_px),
-        flags=cv2.INTER_CUBIC | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-    return np.asarray(out, np.uint8)
+    return crop(image, centre_px, side_px, 0.0, round(SIDE_PX * SPAN_SIDES), cv2.INTER_CUBIC)
 
 
 def _distance(patch: Image) -> tuple[F32, npt.NDArray[np.bool_]]:

@@ -58,13 +58,19 @@ def to_blob(images: npt.NDArray[np.uint8]) -> F32:
 
 
 def crop(
-    image: Image, centre_px: tuple[float, float], side_px: float, turn_deg: float = 0.0
+    image: Image,
+    centre_px: tuple[float, float],
+    side_px: float,
+    turn_deg: float = 0.0,
+    size_px: int = CROP_PX,
+    interpolation: int = cv2.INTER_LINEAR,
 ) -> Image:
-    """The face reader's view of a die: a :data:`CROP_PX` square around ``centre_px`` spanning
-    :data:`CROP_SIDES` die sides (``side_px``), turned by ``turn_deg`` (BGR; outside the picture
-    its edge is repeated)."""
+    """The face reader's view of a die: a ``size_px`` square (:data:`CROP_PX` unless told)
+    around ``centre_px`` spanning :data:`CROP_SIDES` die sides (``side_px``), turned by
+    ``turn_deg`` (BGR; outside the picture its edge is repeated), sampled with
+    ``interpolation`` (an OpenCV flag)."""
     span = side_px * CROP_SIDES
-    factor = span / CROP_PX
+    factor = span / size_px
     cx, cy = centre_px
     src = image
     if factor > 1.6:  # shrink the neighbourhood first: no aliasing of small pips
@@ -73,23 +79,23 @@ def crop(
         x0, y0 = max(0, int(cx) - r), max(0, int(cy) - r)
         x1, y1 = min(image.shape[1], int(cx) + r), min(image.shape[0], int(cy) + r)
         if x1 - x0 < 2 or y1 - y0 < 2:
-            return np.zeros((CROP_PX, CROP_PX, 3), np.uint8)
+            return np.zeros((size_px, size_px, 3), np.uint8)
         part = image[y0:y1, x0:x1]
         w, h = max(1, round(part.shape[1] * k)), max(1, round(part.shape[0] * k))
         src = cv2.resize(part, (w, h), interpolation=cv2.INTER_AREA)
         kx, ky = w / part.shape[1], h / part.shape[0]
         cx, cy = (cx - x0 + 0.5) * kx - 0.5, (cy - y0 + 0.5) * ky - 0.5
-        factor = span * math.sqrt(kx * ky) / CROP_PX
+        factor = span * math.sqrt(kx * ky) / size_px
     a = math.radians(turn_deg)
     ca, sa = math.cos(a) * factor, math.sin(a) * factor
-    c = (CROP_PX - 1) / 2.0
+    c = (size_px - 1) / 2.0
     # crop pixel (u, v) samples the image at centre + R(turn) * factor * (u - c, v - c)
     m = np.array([[ca, -sa, cx - ca * c + sa * c], [sa, ca, cy - sa * c - ca * c]], np.float64)
     out = cv2.warpAffine(
         src,
         m,
-        (CROP_PX, CROP_PX),
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        (size_px, size_px),
+        flags=interpolation | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )
     return np.asarray(out, np.uint8)
