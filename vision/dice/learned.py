@@ -59,6 +59,9 @@ EDGE_SHARE = 0.25
 CONFIRMED = ALONE
 """The confidence of a value the face reader and the pip counter agree on (the least the dice
 reader takes from the learned reader alone, :data:`vision.dice.agree.ALONE`)."""
+CONFIRM_FROM = 0.3
+"""Least face-reader probability of a value the pip counter is asked to confirm (the values it
+confirmed right on the tuning photos all had 0.34 or more; most spots under it are no die)."""
 CONFIRM_VOTES = 4
 """Least thresholds of the pip counter that must count the face reader's value to confirm it
 (chosen on the tuning photos: the fewest that added no wrong value there)."""
@@ -179,7 +182,7 @@ def read_view(image: Image, view: DiceView, tags_px: Sequence[F64] = ()) -> Dice
         value = int(np.argmax(p[1:7])) + 1
         sure = float(p[value])
         cocked = int(np.argmax(p[1:])) + 1 == COCKED
-        if not cocked and sure < CONFIRMED and _pips_confirm(top, s, value):
+        if not cocked and CONFIRM_FROM <= sure < CONFIRMED and _pips_confirm(top, s, value):
             sure = CONFIRMED
         if cocked:
             unread.append(DieUnread(Unreadable.COCKED, x, y, tray_mm))
