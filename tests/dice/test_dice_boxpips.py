@@ -118,3 +118,21 @@ def test_a_blank_or_a_speckled_patch_is_no_face() -> None:
     rng = np.random.default_rng(3)
     noisy = np.clip(image.astype(int) + rng.normal(0, 25, image.shape), 0, 255).astype(np.uint8)
     assert count_pips(noisy, centre, side).value is None
+
+
+@pytest.mark.parametrize(
+    ("shown", "asked", "shift", "k"),
+    [(6, 3, (0.0, -0.27), 0.75), (4, 2, (0.27, 0.0), 0.7), (6, 2, (0.0, -0.27), 0.7)],
+)
+def test_a_box_on_part_of_a_bigger_face_does_not_confirm_the_part(
+    shown: int, asked: int, shift: tuple[float, float], k: float
+) -> None:
+    """The finder's box may sit on one row of a big die's pips and be too small: asked with
+    the faces from the value up, as the learned reader asks, the part is not confirmed."""
+    side = 48.0
+    image = picture(side)
+    centre = (image.shape[1] / 2, image.shape[0] / 2)
+    draw_die(image, shown, centre, side, 0.0 if shown == 6 else 90.0)
+    box = (centre[0] + shift[0] * side, centre[1] + shift[1] * side)
+    count = count_pips(image, box, side * k, tuple(range(asked, 7)))
+    assert count.value != asked or count.votes < CONFIRM_VOTES, count

@@ -29,8 +29,9 @@ F32 = npt.NDArray[np.float32]
 
 SIDE_PX = 48
 """The die's side in the cut-out, pixels."""
-SPAN_SIDES = CROP_SIDES
-"""The cut-out spans this many die sides (as the face reader's crop)."""
+SPAN_SIDES = 2.0
+"""The cut-out spans this many die sides (a face's pips are whole in it even when the box is
+off the face's centre)."""
 THRESHOLDS = (0.25, 0.32, 0.4, 0.48, 0.56, 0.64)
 """Colour distances from the face (shares of the largest on the face) a pip stands apart by."""
 PIP_DIAMETER_SIDES = (0.1, 0.34)
@@ -39,10 +40,13 @@ FACE_RADIUS_SIDES = 0.5
 """Pips are looked for within this many die sides of the box's centre."""
 MAX_RESIDUAL = 0.22
 """Largest RMS distance of pips from their layout's places, pip offsets."""
-SEARCH_SIDES = 0.75
+SEARCH_SIDES = 0.9
 """Pips are looked for within this many die sides of the box's centre (the box may be off)."""
 CENTRE_SIDES = 0.35
 """Largest distance of the fitted face's centre from the box's, die sides."""
+BIGGER_CENTRE_SIDES = 0.55
+"""Largest distance of the fitted face's centre from the box's, die sides, for a face of more
+pips than the value asked about (which, found, means the die does not show that value)."""
 FACE_CLEAR = 0.6
 """No pip of the face's pips' size lies within this many fitted die sides of its centre
 unless it is one of them (part of a bigger face fits a smaller one)."""
@@ -50,11 +54,14 @@ ONE_CLEAR_SIDES = 0.8
 """A one's pip has no pip of its size within this many die sides."""
 NEAREST = 8
 """Most blobs (nearest the box's centre) whose sets are tried as a face."""
+MAX_SKEW_DEG = 25.0
+"""Largest departure of a fitted layout's axes from a right angle, degrees (a face seen at a
+slant stays near square; two pips and two corners of a die make a slanted four)."""
 MAX_ELONGATION = 1.5
 """Largest ratio of a pip's longer extent to its shorter (a side face's pips are flattened)."""
 MAX_AREA_RATIO = 2.2
 """Largest ratio of the biggest pip's area to the smallest's on a face of two or more."""
-OFFSET_SIDES = (0.2, 0.36)
+OFFSET_SIDES = (0.2, 0.45)
 """The fitted pip offset (face centre to a corner pip, along an axis), die sides."""
 
 
@@ -78,7 +85,8 @@ class PipCount:
 def cut_out(image: Image, centre_px: tuple[float, float], side_px: float) -> Image:
     """The die's neighbourhood scaled so that its side is :data:`SIDE_PX` (BGR, square of
     :data:`SPAN_SIDES` sides; outside the picture its edge is repeated)."""
-    return crop(image, centre_px, side_px, 0.0, round(SIDE_PX * SPAN_SIDES), cv2.INTER_CUBIC)
+    size = round(SIDE_PX * SPAN_SIDES)
+    return crop(image, centre_px, side_px * SPAN_SIDES / CROP_SIDES, 0.0, size, cv2.INTER_CUBIC)
 
 
 def _distance(patch: Image) -> tuple[F32, npt.NDArray[np.bool_]]:
@@ -147,31 +155,41 @@ def _value(
     cut-out's centre, or None. The box may be off the face's centre or the wrong size, so a
     face's pips need not all lie nearest the centre: every set of up to six of the
     :data:`NEAREST` blobs nearest the centre is tried, most pips first (only as many pips as
-    one of ``values`` has)."""
+    one of ``values`` has). A face of more pips than the least of ``values`` is looked for
+    further off the centre (:data:`BIGGER_CENTRE_SIDES`): a box on part of a big die is off
+    that die's centre; found there, it means no face (the die shows none of ``values`` about
+    the box)."""
     c = (round(SIDE_PX * SPAN_SIDES) - 1) / 2.0
-    near = sorted(blobs, key=lambda b: math.hypot(b[0] - c, b[1] - c))[:NEAREST]
+    near = sorted(
+        (b for b in blobs if math.hypot(b[0] - c, b[1] - c) <= SEARCH_SIDES * SIDE_PX),
+        key=lambda b: math.hypot(b[0] - c, b[1] - c),
+    )[:NEAREST]
     for k in sorted((v for v in values if v <= len(near)), reverse=True):
         for subset in itertools.combinations(range(len(near)), k):
             chosen = [near[i] for i in subset]
-            if not _plausible(chosen, c):
+            reach = CENTRE_SIDES if k == min(values) else BIGGER_CENTRE_SIDES
+            if not _plausible(chosen, c, reach):
                 continue
-            others = [near[i] for i in range(len(near)) if i not in subset]
-            value = _face(chosen, others, mean)
+            others = [b for b in blobs if b not in chosen]
+            value = _face(chosen, others, mean, reach)
             if value is not None:
-                return value
+                centre = np.mean([b[:2] for b in chosen], axis=0)
+                near_centre = math.hypot(centre[0] - c, centre[1] - c) <= CENTRE_SIDES * SIDE_PX
+                return value if near_centre else None  # a bigger face off the box: not this
     return None
 
 
-def _plausible(blobs: list[tuple[float, float, float]], c: float) -> bool:
-    """Cheap checks before a layout is fitted: pips of one size, centred on the cut-out's
-    centre (every layout's pips are centred on the face), no two too far apart."""
+def _plausible(blobs: list[tuple[float, float, float]], c: float, reach: float) -> bool:
+    """Cheap checks before a layout is fitted: pips of one size, centred within ``reach`` die
+    sides of the cut-out's centre (every layout's pips are centred on the face), no two too
+    far apart."""
     if len(blobs) == 1:
         return True
     areas = [a for *_, a in blobs]
     if max(areas) > MAX_AREA_RATIO * min(areas):
         return False
     xy = np.array([b[:2] for b in blobs])
-    if np.hypot(*(xy.mean(axis=0) - c)) > CENTRE_SIDES * SIDE_PX:
+    if np.hypot(*(xy.mean(axis=0) - c)) > reach * SIDE_PX:
         return False
     span = np.hypot(*(xy[:, None] - xy[None, :]).transpose(2, 0, 1)).max()
     return bool(span <= 2.0 * math.sqrt(2.0) * OFFSET_SIDES[1] * SIDE_PX * 1.1)
@@ -186,18 +204,21 @@ def _alike(
 
 
 def _face(
-    blobs: list[tuple[float, float, float]], others: list[tuple[float, float, float]], mean: F32
+    blobs: list[tuple[float, float, float]],
+    others: list[tuple[float, float, float]],
+    mean: F32,
+    reach: float,
 ) -> int | None:
     """The face the pips ``blobs`` make, or None (their sizes and spread checked already by
-    :func:`_plausible`): pips that fit a layout around
-    the cut-out's centre, with none of the ``others`` of their size on the face and the layout's empty
+    :func:`_plausible`): pips that fit a layout centred within ``reach`` die sides of the
+    cut-out's centre, with none of the ``others`` of their size on the face and the layout's empty
     places looking like the face, not like pips."""
     n = len(blobs)
     pips = [(x, y) for x, y, _ in blobs]
     c = (round(SIDE_PX * SPAN_SIDES) - 1) / 2.0
     if n == 1:
         x, y = pips[0]
-        if math.hypot(x - c, y - c) > CENTRE_SIDES * SIDE_PX:
+        if math.hypot(x - c, y - c) > reach * SIDE_PX:
             return None
         if any(
             math.hypot(o[0] - x, o[1] - y) < ONE_CLEAR_SIDES * SIDE_PX
@@ -216,10 +237,12 @@ def _face(
     fit = fit_pattern(np.array(pips, np.float64))
     if fit is None or fit.residual > MAX_RESIDUAL or fit.squash < 0.55:
         return None
+    if fit.skew_deg > MAX_SKEW_DEG:
+        return None
     lo, hi = OFFSET_SIDES
     if not lo * SIDE_PX <= fit.offset_px <= hi * SIDE_PX:
         return None
-    if math.hypot(fit.centre[0] - c, fit.centre[1] - c) > CENTRE_SIDES * SIDE_PX:
+    if math.hypot(fit.centre[0] - c, fit.centre[1] - c) > reach * SIDE_PX:
         return None
     alike = np.array(_alike(blobs, others), np.float64).reshape(-1, 2)
     reach = FACE_CLEAR * fit.offset_px / PIP_OFFSET
@@ -246,12 +269,10 @@ def count_pips(
     values: tuple[int, ...] = (1, 2, 3, 4, 5, 6),
 ) -> PipCount:
     """Count the pips of the die at ``centre_px`` with side ``side_px`` (picture pixels),
-    looking for the faces ``values`` only (one value: whether the die shows it)."""
+    looking for the faces ``values`` only (the value of a die and those above it: whether the
+    die shows it and not a face it is part of)."""
     patch = cut_out(image, centre_px, side_px)
     dist, disc = _distance(patch)
-    n = dist.shape[0]
-    yy, xx = np.mgrid[0:n, 0:n]
-    wide = np.hypot(xx - (n - 1) / 2.0, yy - (n - 1) / 2.0) <= SEARCH_SIDES * SIDE_PX
     top = float(np.percentile(dist[disc], 99.5))
     if top < 20.0:
         return PipCount(None, 0, 0)
@@ -259,7 +280,7 @@ def count_pips(
     votes: Counter[int] = Counter()
     seen: dict[tuple[tuple[float, float, float], ...], int | None] = {}
     for t in THRESHOLDS:
-        blobs = tuple(_blobs((dist > t * top) & wide))
+        blobs = tuple(_blobs(dist > t * top))
         if blobs not in seen:
             seen[blobs] = _value(list(blobs), mean, values)
         value = seen[blobs]

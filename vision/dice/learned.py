@@ -199,8 +199,9 @@ def read_view(image: Image, view: DiceView, tags_px: Sequence[F64] = ()) -> Dice
 
 def _pips_confirm(picture: Image, spot: Spot, value: int) -> bool:
     """Whether the pip counter (:mod:`vision.dice.boxpips`) counts ``value`` on the die at
-    ``spot`` at :data:`CONFIRM_VOTES` thresholds or more."""
-    count = count_pips(picture, (spot.x, spot.y), spot.side, (value,))
+    ``spot`` at :data:`CONFIRM_VOTES` thresholds or more, and it is part of no face of more
+    pips there (two pips of a four make a two)."""
+    count = count_pips(picture, (spot.x, spot.y), spot.side, tuple(range(value, 7)))
     return count.value == value and count.votes >= CONFIRM_VOTES
 
 
