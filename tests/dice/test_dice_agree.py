@@ -57,3 +57,14 @@ def test_dice_are_matched_by_place() -> None:
     got = agree(pips, learned, tray=False)
     assert sorted(got.values) == [1, 2, 3] and not got.unreadable
     assert sorted(agree(pips, learned, tray=True).values) == [2, 3]
+
+
+def test_a_die_the_readers_place_apart_is_one_die() -> None:
+    """A slanted die: the pip reader centres it between its top and side faces, the learned
+    reader on its top face, more than half a side apart. One die is reported, not two; dice
+    a side apart (touching) stay two."""
+    pips = DiceRead((_found(6, 0.92, x=100.0),), ())
+    learned = DiceRead((_found(6, ALONE, x=100.0 + 0.6 * 30.0),), ())
+    assert agree(pips, learned, tray=False).count == 1
+    learned = DiceRead((_found(3, ALONE, x=100.0 + 30.0),), ())
+    assert agree(pips, learned, tray=False).count == 2

@@ -15,7 +15,8 @@ of the other that lies nearest it (within half a die's side); then, per die:
   confidence :data:`SURE`;
 - a die the pip reader calls cocked stays cocked (the player re-rolls it);
 - a die only the pip reader sees is reported as it says; a die only the learned reader sees is
-  reported only in a whole picture and only when it gives a value (:data:`ALONE`): its unsure
+  reported only in a whole picture, only when it gives a value (:data:`ALONE`) and only where
+  it lies on no die already reported (:data:`SAME_DIE`): its unsure
   finds are mostly specks, and in a tray's view the pip reader alone finds the dice (it knows
   where a die's side faces lean into the view; the learned finder takes a side face that
   leans toward the camera for a second die).
@@ -39,6 +40,9 @@ AGREE_LEARNED = 0.7
 """Least learned confidence of a guess the pip reader's guess agrees with to give the value."""
 AGREE_PIPS = 0.5
 """Least pip-reader confidence of that agreeing guess."""
+SAME_DIE = 0.75
+"""Dice whose centres lie closer than this many sides are one die (touching dice lie a side
+or more apart)."""
 UNSURE_CAP = SURE - 0.01
 """Highest confidence an unsure die is reported with."""
 DEFAULT_SIDE_PX = 30.0
@@ -129,6 +133,18 @@ def decide(p: Die | None, q: Die | None, tray: bool = False) -> Die | None:
     return _unsure(p, qv, q.confidence)
 
 
+def _side(d: Die, reach: float) -> float:
+    """The die's side, image pixels (twice ``reach`` where it was not measured)."""
+    return d.side_px if isinstance(d, DieFound) and d.side_px > 0 else 2.0 * reach
+
+
+def _on_another(d: Die, dice: list[Die], side: float) -> bool:
+    """Whether ``d`` lies on one of ``dice`` (its centre within :data:`SAME_DIE` of a side of
+    theirs): one die the two readers placed apart (a slanted die's top face and the side face
+    beside it), not two dice."""
+    return any(math.hypot(d.x_px - o.x_px, d.y_px - o.y_px) < SAME_DIE * side for o in dice)
+
+
 def agree(pips: DiceRead, learned: DiceRead, tray: bool) -> DiceRead:
     """The one reading of a view both readers read (image pixels): a tray's view (``tray``)
     or a whole picture."""
@@ -140,7 +156,13 @@ def agree(pips: DiceRead, learned: DiceRead, tray: bool) -> DiceRead:
     paired_b = {j for _, j in pairs}
     out: list[Die | None] = [decide(a[i], b[j], tray) for i, j in pairs]
     out += [decide(d, None, tray) for i, d in enumerate(a) if i not in paired_a]
-    out += [decide(None, d, tray) for j, d in enumerate(b) if j not in paired_b]
+    kept = [d for d in out if d is not None]
+    for j, d in enumerate(b):
+        if j in paired_b:
+            continue
+        alone = decide(None, d, tray)
+        if alone is not None and not _on_another(alone, kept, _side(d, reach)):
+            out.append(alone)
     found = sorted((d for d in out if isinstance(d, DieFound)), key=lambda d: (d.y_px, d.x_px))
     unread = sorted((d for d in out if isinstance(d, DieUnread)), key=lambda d: (d.y_px, d.x_px))
     return DiceRead(tuple(found), tuple(unread), pips.tray_mm or learned.tray_mm)
