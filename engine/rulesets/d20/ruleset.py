@@ -42,7 +42,7 @@ from dataclasses import replace
 from engine.actions import Action, Event, IllegalActionError, event
 from engine.dice import RandomSource
 from engine.model import GameState, Role, Unit
-from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
+from engine.protocols import Outcome, Pending, RulesetBase, register_ruleset
 from engine.query import TableQuery
 from engine.rulesets.d20.board import (
     card_of,
@@ -63,7 +63,7 @@ from engine.rulesets.d20.combat import (
 from engine.rulesets.d20.query import D20Query
 from engine.rulesets.d20.resolve import activate, alert_checks, attack, move, weapon_of
 from engine.rulesets.d20.sample import sample
-from engine.rulesets.d20.sequence import candidates, chance_step, start_round
+from engine.rulesets.d20.sequence import TURNS, candidates, chance_step, start_round
 from engine.rulesets.d20.setup import new_game
 from engine.rulesets.d20.state import (
     ALERTED,
@@ -76,7 +76,6 @@ from engine.rulesets.d20.state import (
 from engine.rulesets.d20.victory import final_result, last_round, standing_sides
 from engine.rulesets.d20.victory_kinds import (
     after_action,
-    ambush_waits,
     attack_structure,
     elimination_reason,
     instant_result,
@@ -90,6 +89,7 @@ from engine.rulesets.d20.victory_kinds import (
     with_reserves,
 )
 from engine.scenario import Scenario, ScenarioError
+from engine.turns import prologue
 
 OTHER_KINDS = ("attack", "ability", "heal", "interact")
 
@@ -137,55 +137,18 @@ class D20Ruleset(RulesetBase):
 
     def pending(self, state: GameState) -> Pending:
         """Chance (a new round), a side choosing a unit, or the acting unit continuing."""
-        if state.winner is not None:
-            return Pending(PendingKind.OVER)
-        rules = self._rules(state)
-        if rules.acting is not None:
-            unit = state.unit(rules.acting)
-            return Pending(
-                PendingKind.CONTINUE, side=unit.side, unit=unit.id, candidates=(unit.id,)
-            )
-        if state.round == 0:
-            return Pending(PendingKind.CHANCE, purpose="initiative")
-        if rules.stage:
-            return Pending(PendingKind.CHANCE, purpose=rules.stage)
-        if spawn_due(state) is not None:
-            return Pending(PendingKind.CHANCE, purpose="spawn")
-        n = len(rules.order)
-        for k in range(n):
-            side = rules.order[(rules.turn + k) % n]
-            ready = self.candidates(state, side)
-            first = ambush_waits(state, side)
-            if ready and not (first and self.candidates(state, first)):
-                return Pending(PendingKind.CHOOSE_UNIT, side=side, candidates=ready)
-        return Pending(PendingKind.CHANCE, purpose="initiative")
+        return TURNS.pending(state)
 
     # ------------------------------------------------------------------ legality
     def validate(self, state: GameState, action: Action) -> list[str]:
         """Plain sentences; empty when the action is legal now."""
         pending = self.pending(state)
+        opening = prologue(state, pending, action, self.action_kinds)
+        if opening is not None:
+            return opening
         kind = str(action.kind)
-        if pending.kind is PendingKind.OVER:
-            return ["the battle is over"]
-        if pending.kind is PendingKind.CHANCE:
-            return [] if kind == "chance" else [f"the dice decide the {pending.purpose} first"]
-        if kind == "chance":
-            return [f"it is {pending.side}'s turn, not a roll"]
-        if kind not in self.action_kinds:
-            return [f"{kind} is not an action of the d20 rules"]
-        if kind == "pass" and action.unit_id is None:
-            if pending.kind is PendingKind.CHOOSE_UNIT and action.side == pending.side:
-                return []
-            return [f"{action.side or 'nobody'} cannot pass now"]
         unit_id = action.unit_id or ""
-        if not state.has_unit(unit_id):
-            return [f"there is no figure {unit_id!r}"]
         unit = state.unit(unit_id)
-        if pending.kind is PendingKind.CHOOSE_UNIT and unit_id not in pending.candidates:
-            names = ", ".join(state.unit(c).name for c in pending.candidates)
-            return [f"{unit.name} cannot act now (may act: {names})"]
-        if pending.kind is PendingKind.CONTINUE and unit_id != pending.unit:
-            return [f"{state.unit(pending.unit or '').name} is taking its turn"]
         rules = self._rules(state)
         acting = rules.acting == unit_id
         moved, other = (rules.moved, rules.other) if acting else (False, False)

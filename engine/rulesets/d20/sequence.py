@@ -23,7 +23,8 @@ from engine.rulesets.d20.state import (
     enemy_action_result,
     tactic_for,
 )
-from engine.rulesets.d20.victory_kinds import ambush_first
+from engine.rulesets.d20.victory_kinds import ambush_first, ambush_waits, spawn_due
+from engine.turns import Continuing, TurnOrder
 
 TACTICS_STAGE, INITIATIVE_STAGE, ENEMY_STAGE = "tactics", "initiative", "enemy action"
 
@@ -206,3 +207,36 @@ def _enemy_action(state: GameState, dice: RandomSource) -> tuple[GameState, list
         ),
     )
     return state, events
+
+
+def _acting(state: GameState) -> Continuing | None:
+    acting = rules(state).acting
+    return None if acting is None else Continuing(acting)
+
+
+def _chance_due(state: GameState) -> str | None:
+    """A new battle's initiative, a stage of the round's start, or a reserve's arrival."""
+    if state.round == 0:
+        return "initiative"
+    stage = rules(state).stage
+    if stage:
+        return stage
+    return "spawn" if spawn_due(state) is not None else None
+
+
+def _sides(state: GameState) -> list[str]:
+    """The sides in initiative order, from the one whose turn it is."""
+    order, turn = rules(state).order, rules(state).turn
+    return [order[(turn + k) % len(order)] for k in range(len(order))]
+
+
+def _ready(state: GameState, side: str) -> tuple[str, ...]:
+    """``candidates``, none while an ambushing side waits for the side it ambushes."""
+    ready = candidates(state, side)
+    first = ambush_waits(state, side)
+    return () if ready and first and candidates(state, first) else ready
+
+
+TURNS = TurnOrder(sides=_sides, ready=_ready, acting=_acting, chance=_chance_due)
+"""The d20 order: a round's start (initiative and its stages), then the sides in initiative
+order, a unit continuing its turn (two actions) before the next is chosen."""
