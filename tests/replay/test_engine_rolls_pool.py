@@ -14,7 +14,7 @@ SCENARIO = "strike-causeway"
 
 def test_a_round_opened_by_a_dice_pool_is_read_from_the_moves_without_the_dice() -> None:
     """The strike ruleset's Oracle phase rolls a d6 per point of Initiative for each side;
-    the replay once stopped there ('not legal: the Oracle phase comes first')."""
+    the replay once stopped there ("not legal: the dice come first (oracle)")."""
     footage = battle_footage(SCENARIO, 1)
     moves = footage.moves[:8]
     removals = [r for r in footage.removals if r.t < moves[-1].t_end]
@@ -34,4 +34,4 @@ def test_without_the_spread_results_the_pool_is_a_dead_end(monkeypatch: pytest.M
     monkeypatch.setattr(engine_branches, "SAMPLES", 0)
     result = GameReplayer(SCENARIO).replay(footage.moves[:2])
     legality = [e for e in result.events if e["kind"] == "legality"]
-    assert legality and "the Oracle phase comes first" in legality[0]["text"]
+    assert legality and "the dice come first (oracle)" in legality[0]["text"]

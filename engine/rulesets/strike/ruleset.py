@@ -50,6 +50,56 @@ from engine.rulesets.strike.state import (
 )
 from engine.rulesets.strike.victory import points_winner, victory_points
 from engine.scenario import Scenario
+from engine.turns import Choice, Continuing, TurnOrder, prologue
+
+
+def ready(state: GameState, side: str) -> tuple[str, ...]:
+    """The side's soldiers that may activate now: on the table, not yet activated, with a
+    die of their Type's face in the pool (D001A-02); none once the side has stopped."""
+    rules = rules_of(state)
+    if side in rules.stopped:
+        return ()
+    pool = rules.pool(side)
+    return tuple(u.id for u in state.units_of(side) if not u.activated and card_of(u).face in pool)
+
+
+def _rerolling(state: GameState) -> Choice | None:
+    rerolling = rules_of(state).rerolling
+    if not rerolling:
+        return None
+    side = rerolling[0]
+    shown = " ".join(str(f) for f in to_reroll(state, side))
+    return Choice(side, (KEEP, REROLL), f"roll again the spare dice {shown}, or keep the pool")
+
+
+def _acting(state: GameState) -> Continuing | None:
+    acting = rules_of(state).acting
+    return None if acting is None else Continuing(acting)
+
+
+def _oracle_due(state: GameState) -> str | None:
+    return "oracle" if state.round == 0 or state.active_side is None else None
+
+
+def _sides(state: GameState) -> tuple[str, ...]:
+    active = state.active_side or ""
+    return (active, state.other_side(active))
+
+
+def _not_ready(state: GameState, unit: Unit, pending: Pending) -> str:
+    return why_not_ready(state, unit, pending.side)
+
+
+TURNS = TurnOrder(
+    sides=_sides,
+    ready=ready,
+    new_round="oracle",
+    choice=_rerolling,
+    acting=_acting,
+    chance=_oracle_due,
+)
+"""The strike order: the Oracle phase, a side's choice to roll its spare dice again, then
+alternate activations (the side whose turn it is first), a soldier continuing its activation."""
 
 
 class StrikeRuleset(RulesetBase):
@@ -92,76 +142,23 @@ class StrikeRuleset(RulesetBase):
 
     # ---------------------------------------------------------------- pending
     def can_activate(self, state: GameState, side: str) -> tuple[str, ...]:
-        """The side's soldiers that may activate now: on the table, not yet activated, with a
-        die of their Type's face in the pool (D001A-02); none once the side has stopped."""
-        rules = rules_of(state)
-        if side in rules.stopped:
-            return ()
-        pool = rules.pool(side)
-        return tuple(
-            u.id for u in state.units_of(side) if not u.activated and card_of(u).face in pool
-        )
+        """The side's soldiers that may activate now (``ready``)."""
+        return ready(state, side)
 
     def pending(self, state: GameState) -> Pending:
         """The Oracle phase (chance), a soldier continuing its activation, or a side choosing
         a soldier to activate (alternating; a side with nothing to activate is skipped)."""
-        if state.winner is not None:
-            return Pending(PendingKind.OVER)
-        rules = rules_of(state)
-        if rules.rerolling:
-            side = rules.rerolling[0]
-            shown = " ".join(str(f) for f in to_reroll(state, side))
-            return Pending(
-                PendingKind.CHOICE,
-                side=side,
-                options=(KEEP, REROLL),
-                purpose=f"roll again the spare dice {shown}, or keep the pool",
-            )
-        if rules.acting is not None:
-            unit = state.unit(rules.acting)
-            return Pending(
-                PendingKind.CONTINUE, side=unit.side, candidates=(unit.id,), unit=unit.id
-            )
-        if state.round > 0 and state.active_side is not None:
-            for side in (state.active_side, state.other_side(state.active_side)):
-                ready = self.can_activate(state, side)
-                if ready:
-                    return Pending(PendingKind.CHOOSE_UNIT, side=side, candidates=ready)
-        return Pending(PendingKind.CHANCE, purpose="oracle")
+        return TURNS.pending(state)
 
     # --------------------------------------------------------------- validate
     def validate(self, state: GameState, action: Action) -> list[str]:
         """Why the action is not legal now (plain sentences); empty when it is."""
         pending = self.pending(state)
-        kind = str(action.kind)
-        if pending.kind is PendingKind.OVER:
-            return ["the battle is over"]
-        if pending.kind is PendingKind.CHANCE:
-            return [] if kind == ActionKind.CHANCE else ["the Oracle phase comes first"]
-        if pending.kind is PendingKind.CHOICE:
-            if kind != ActionKind.CHOOSE or action.get("option") not in pending.options:
-                return [f"{pending.side} choose {KEEP!r} or {REROLL!r}"]
-            return []
-        if kind in (ActionKind.CHANCE, ActionKind.CHOOSE):
-            return [f"no {kind} is awaited now"]
-        if kind not in self.action_kinds:
-            return [f"{kind} is not an action of the {self.title}"]
-        if (
-            pending.kind is PendingKind.CHOOSE_UNIT
-            and kind == ActionKind.PASS
-            and not action.unit_id
-        ):
-            if action.side not in (None, pending.side):
-                return [f"it is {pending.side}'s turn to activate"]
-            return []
-        if not action.unit_id or not state.has_unit(action.unit_id):
-            return [f"no soldier {action.unit_id!r} in this battle"]
-        unit = state.unit(action.unit_id)
+        opening = prologue(state, pending, action, self.action_kinds, _not_ready)
+        if opening is not None:
+            return opening
+        kind, unit = str(action.kind), state.unit(action.unit_id or "")
         fresh = pending.kind is PendingKind.CHOOSE_UNIT
-        if fresh and unit.id not in pending.candidates:
-            return [why_not_ready(state, unit, pending.side)]
-        if not fresh and unit.id != pending.unit:
-            return [f"{state.unit(pending.unit or '').name} is still activating"]
         if kind in (ActionKind.PASS, HOLD):
             return []
         return action_problems(state, unit, action, fresh)
