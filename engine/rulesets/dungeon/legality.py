@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.actions import Action
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit
-from engine.protocols import Pending, PendingKind
+from engine.protocols import Pending
 from engine.rulesets.dungeon.board import Board, label
 from engine.rulesets.dungeon.resolve import (
     is_enemy_side,
@@ -23,26 +23,40 @@ from engine.rulesets.dungeon.state import (
     rules_of,
 )
 from engine.scenario import cell_name
+from engine.turns import Continuing, TurnOrder, prologue
+
+
+def _started(state: GameState) -> str | None:
+    """The start step, until the game has started."""
+    if rules_of(state).started:
+        return None
+    return START_PURPOSE if state.option_value("dragon_squares", "") else "start"
+
+
+def _acting(state: GameState) -> Continuing | None:
+    acting = rules_of(state).acting
+    return None if acting is None else Continuing(acting)
+
+
+def _sides(state: GameState) -> tuple[str, ...]:
+    """The side of the next figure of the round's queue (one figure at a time)."""
+    queue = rules_of(state).queue
+    return (state.unit(queue[0]).side,) if queue else ()
+
+
+def _next(state: GameState, side: str) -> tuple[str, ...]:
+    return rules_of(state).queue[:1]
+
+
+TURNS = TurnOrder(sides=_sides, ready=_next, new_round="new round", chance=_started, acting=_acting)
+"""The grid order: the start CHANCE, the acting figure's CONTINUE, the next figure of the
+round's queue (CHOOSE_UNIT with that one candidate), or OVER; the round's queue is refilled
+as the last figure ends (so the new-round CHANCE is never reached)."""
 
 
 def pending(state: GameState) -> Pending:
-    """What the game waits for: the start CHANCE, the acting figure's CONTINUE, the next
-    figure of the round's queue (CHOOSE_UNIT with that one candidate), or OVER."""
-    rules = rules_of(state)
-    if state.winner is not None:
-        return Pending(PendingKind.OVER)
-    if not rules.started:
-        squares = state.option_value("dragon_squares", "")
-        return Pending(PendingKind.CHANCE, purpose=START_PURPOSE if squares else "start")
-    if rules.acting is not None:
-        side = state.unit(rules.acting).side
-        return Pending(
-            PendingKind.CONTINUE, side=side, unit=rules.acting, candidates=(rules.acting,)
-        )
-    if rules.queue:
-        unit = state.unit(rules.queue[0])
-        return Pending(PendingKind.CHOOSE_UNIT, side=unit.side, candidates=(unit.id,))
-    return Pending(PendingKind.CHANCE, purpose="new round")  # never reached: rounds roll on
+    """What the game waits for (``TURNS``)."""
+    return TURNS.pending(state)
 
 
 def check_state(state: GameState) -> list[str]:
@@ -93,27 +107,10 @@ def check_state(state: GameState) -> list[str]:
 
 def validate(state: GameState, action: Action) -> list[str]:
     """Why the action is not legal now, in plain sentences and squares; empty when it is."""
-    waiting = pending(state)
-    kind = str(action.kind)
-    if waiting.kind is PendingKind.OVER:
-        return ["the game is over"]
-    if waiting.kind is PendingKind.CHANCE:
-        return [] if kind == "chance" else [f"the game starts with a chance step, not {kind}"]
-    if kind == "chance":
-        return ["no chance step is due"]
-    if kind not in ACTION_KINDS:
-        return [f"{kind} is not an action of the dungeon rules"]
-    uid = action.unit_id
-    if kind == "pass" and uid is None:
-        if waiting.kind is PendingKind.CHOOSE_UNIT and action.side in (None, waiting.side):
-            return []
-        return [f"it is {waiting.side}'s turn to pass or act, not {action.side}'s"]
-    expected = waiting.unit if waiting.kind is PendingKind.CONTINUE else waiting.candidates[0]
-    if uid != expected or not state.has_unit(uid or ""):
-        now = label(state.unit(expected or ""))
-        who = label(state.unit(uid)) if uid and state.has_unit(uid) else repr(uid)
-        return [f"it is the {now}'s turn, not the {who}'s"]
-    unit = state.unit(uid or "")
+    opening = prologue(state, pending(state), action, ACTION_KINDS)
+    if opening is not None:
+        return opening
+    kind, unit = str(action.kind), state.unit(action.unit_id or "")
     if kind == "pass":
         return []
     rules = rules_of(state)
