@@ -56,6 +56,7 @@ from engine.rulesets.skirmish2d6.state import (
 )
 from engine.scenario import Scenario, ScenarioError
 from engine.scenario_setup import objectives_of, sides_of, terrain_of, unit_from_spec
+from engine.turns import Continuing, TurnOrder, prologue
 
 __all__ = [
     "AIM",
@@ -89,6 +90,43 @@ class _Card(BaseModel):
         if problems:
             raise ValueError("; ".join(problems))
         return data
+
+
+def _acting(state: GameState) -> Continuing | None:
+    """A driven-back fighter first (the player moves it), then the fighter activating: its
+    charge's run may not be passed."""
+    rules = rules_of(state)
+    if rules.drives:
+        return Continuing(rules.drives[0][0], may_pass=False, purpose="drive back")
+    if rules.acting is None:
+        return None
+    running = rules.charge_target is not None
+    return Continuing(rules.acting, not running, "charge" if running else "action")
+
+
+def _roll_off_due(state: GameState) -> str | None:
+    return "roll-off" if state.round == 0 else None
+
+
+def _sides(state: GameState) -> list[str]:
+    """The active side, then the other."""
+    active = state.active_side
+    return ([] if active is None else [active]) + [s.name for s in state.sides if s.name != active]
+
+
+TURNS = TurnOrder(
+    sides=_sides,
+    ready=resolve.ready,
+    new_round="roll-off",
+    acting=_acting,
+    chance=_roll_off_due,
+    may_pass=False,
+    remember=True,
+)
+"""The skirmish order: the round's roll-off, then single activations alternating (a side
+with no fighter ready is skipped), a fighter continuing while it has actions, a drive-back
+first (the answer is kept in the game's memo for the state object: the runner, the AI and
+``apply`` all ask)."""
 
 
 class SkirmishRuleset(RulesetBase):
@@ -157,48 +195,8 @@ class SkirmishRuleset(RulesetBase):
 
     # --------------------------------------------------------------------------- sequence
     def pending(self, state: GameState) -> Pending:
-        """See the module docstring for the order of the decision points (the answer is kept
-        in the game's memo for the state object: the runner, the AI and ``apply`` all ask)."""
-        answers = state.memo.answers_for(state)
-        found: Pending | None = answers.get(("skirmish-pending",))
-        if found is None:
-            found = answers[("skirmish-pending",)] = self._pending(state)
-        return found
-
-    def _pending(self, state: GameState) -> Pending:
-        if state.winner is not None:
-            return Pending(PendingKind.OVER)
-        rules = rules_of(state)
-        if rules.drives:
-            unit = state.unit(rules.drives[0][0])
-            return Pending(
-                PendingKind.CONTINUE,
-                side=unit.side,
-                unit=unit.id,
-                candidates=(unit.id,),
-                may_pass=False,
-                purpose="drive back",
-            )
-        if rules.acting is not None:
-            unit = state.unit(rules.acting)
-            running = rules.charge_target is not None
-            return Pending(
-                PendingKind.CONTINUE,
-                side=unit.side,
-                unit=unit.id,
-                candidates=(unit.id,),
-                may_pass=not running,
-                purpose="charge" if running else "action",
-            )
-        side = resolve.next_side(state)
-        if state.round == 0 or side is None:
-            return Pending(PendingKind.CHANCE, purpose="roll-off")
-        return Pending(
-            PendingKind.CHOOSE_UNIT,
-            side=side,
-            candidates=resolve.ready(state, side),
-            may_pass=False,
-        )
+        """See the module docstring for the order of the decision points (``TURNS``)."""
+        return TURNS.pending(state)
 
     # ------------------------------------------------------------------------- legality
     def validate(self, state: GameState, action: Action) -> list[str]:
@@ -214,23 +212,10 @@ class SkirmishRuleset(RulesetBase):
 
     def _validate(self, state: GameState, action: Action) -> list[str]:
         pending = self.pending(state)
-        kind = str(action.kind)
-        if pending.kind is PendingKind.OVER:
-            return ["the game is over"]
-        if pending.kind is PendingKind.CHANCE:
-            return [] if kind == "chance" else [f"the roll-off comes first, not {kind}"]
-        if kind == "chance":
-            return ["no roll is due now"]
-        unit_id = action.unit_id or ""
-        if not state.has_unit(unit_id):
-            return [f"no fighter {unit_id!r} in this game"] if unit_id else ["name the fighter"]
-        unit = state.unit(unit_id)
-        rules = rules_of(state)
-        if pending.kind is PendingKind.CHOOSE_UNIT and unit_id not in pending.candidates:
-            return [f"{unit.name} cannot activate now ({pending.side} activate a fighter)"]
-        if pending.kind is PendingKind.CONTINUE and unit_id != pending.unit:
-            who = state.unit(pending.unit or "").name
-            return [f"{who} must act first"]
+        opening = prologue(state, pending, action, self.action_kinds)
+        if opening is not None:
+            return opening
+        kind, unit, rules = str(action.kind), state.unit(action.unit_id or ""), rules_of(state)
         if pending.purpose == "drive back":
             return legal.check_drive(state, unit, action)
         if pending.purpose == "charge":
