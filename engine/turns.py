@@ -63,7 +63,7 @@ class Reacting:
 class Choice:
     """A side's choice among named options."""
 
-    side: str
+    side: str | None
     options: tuple[str, ...]
     purpose: str = ""
 

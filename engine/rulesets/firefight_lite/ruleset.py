@@ -41,7 +41,6 @@ from engine.rulesets.firefight_lite.board import (
     card,
     cell,
     is_combatant,
-    per_state,
     squares,
 )
 from engine.rulesets.firefight_lite.deck import deck_problems
@@ -57,12 +56,14 @@ from engine.rulesets.firefight_lite.legality import (
     check_reaction,
     half_move,
 )
+from engine.rulesets.firefight_lite.sequence import TURNS
 from engine.rulesets.firefight_lite.setup import new_game
 from engine.rulesets.firefight_lite.state import (
     DECK,
     NAME,
 )
 from engine.scenario import Scenario, cell_name
+from engine.turns import prologue
 
 __all__ = ["FirefightLite", "attackable", "half_move", "register"]
 
@@ -94,87 +95,21 @@ class FirefightLite(RulesetBase):
     # -- decision points --------------------------------------------------------------------
 
     def pending(self, state: GameState) -> Pending:
-        cache = per_state(state)
-        found: Pending | None = cache.get(("pending",))
-        if found is None:
-            found = self._pending(state)
-            cache[("pending",)] = found
-        return found
-
-    def _pending(self, state: GameState) -> Pending:
-        """What the state waits for (``pending``'s answer, computed once per state)."""
-        r = flow.rules(state)
-        if state.winner is not None:
-            return Pending(PendingKind.OVER)
-        if r.reacting is not None:
-            unit = state.unit(r.reacting)
-            return Pending(
-                PendingKind.REACTION,
-                side=unit.side,
-                unit=unit.id,
-                candidates=(unit.id,),
-                trigger=r.trigger,
-                purpose=r.reaction,
-            )
-        if r.acting is not None:
-            unit = state.unit(r.acting)
-            return Pending(
-                PendingKind.CONTINUE,
-                side=unit.side,
-                unit=unit.id,
-                candidates=(unit.id,),
-                may_pass=False,
-            )
-        if r.phase in ("setup", "event", "initiative"):
-            purpose = {
-                "setup": "shuffle the deck",
-                "event": "random event",
-                "initiative": "initiative",
-            }
-            return Pending(PendingKind.CHANCE, purpose=purpose[r.phase])
-        if r.phase == "order":
-            return Pending(
-                PendingKind.CHOICE,
-                side=r.initiative_winner,
-                options=("first", "second"),
-                purpose="initiative: act first or second",
-            )
-        side = flow.neutral_side(state) if r.phase == "neutral" else r.acting_side
-        ready = tuple(u.id for u in state.units_of(side or "") if not u.activated)
-        return Pending(PendingKind.CHOOSE_UNIT, side=side, candidates=ready, may_pass=True)
+        """What the state waits for (``TURNS``; computed once per state)."""
+        return TURNS.pending(state)
 
     # -- legality ----------------------------------------------------------------------------
 
     def validate(self, state: GameState, action: Action) -> list[str]:
         pending = self.pending(state)
-        kind = str(action.kind)
-        if pending.kind is PendingKind.OVER:
-            return ["the game is over"]
-        if pending.kind is PendingKind.CHANCE:
-            return (
-                []
-                if kind == "chance"
-                else [f"the game waits for the {pending.purpose}, not {kind}"]
-            )
-        if pending.kind is PendingKind.CHOICE:
-            option = action.get("option")
-            if kind != "choose" or option not in pending.options:
-                return [f"{pending.side} chooses to act first or second"]
-            return []
-        if kind == "pass" and pending.kind is PendingKind.CHOOSE_UNIT:
-            return []
-        unit_id = action.unit_id or ""
-        if not state.has_unit(unit_id):
-            return [f"there is no figure {unit_id!r}"]
-        unit = state.unit(unit_id)
+        opening = prologue(state, pending, action, self.action_kinds)
+        if opening is not None:
+            return opening
+        kind, unit = str(action.kind), state.unit(action.unit_id or "")
         if pending.kind is PendingKind.REACTION:
-            if unit_id != pending.unit:
-                return [f"{state.unit(pending.unit or '').name} is the one to react"]
             return check_reaction(state, unit, action, pending.purpose)
-        if pending.kind is PendingKind.CONTINUE and unit_id != pending.unit:
-            return [f"{state.unit(pending.unit or '').name} is acting"]
-        if pending.kind is PendingKind.CHOOSE_UNIT and unit_id not in pending.candidates:
-            return [f"{unit.name} cannot act now"]
+        if kind == "pass" and pending.kind is PendingKind.CHOOSE_UNIT:
+            return []  # a figure's pass ends its side's half-turn
         if kind == "reshuffle":
             return check_joker(state, unit, action)
         return check_action(state, unit, action)

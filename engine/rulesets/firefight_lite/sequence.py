@@ -28,6 +28,7 @@ from engine.rulesets.firefight_lite.board import (
 from engine.rulesets.firefight_lite.combat import melee, shoot
 from engine.rulesets.firefight_lite.deck import JOKER, joker_reshuffle, ready
 from engine.rulesets.firefight_lite.state import DECK, FROSTY, FFState, FFUnit
+from engine.turns import Choice, Continuing, Reacting, TurnOrder
 
 ATTACKS = frozenset({"aimed_fire", "move_and_fire", "assault"})
 STARTS = frozenset({"move", "aimed_fire", "move_and_fire", "assault"})
@@ -371,3 +372,54 @@ def settle(
 def turn_done_all(state: GameState) -> GameState:
     """Every figure marked Turn Done (the artillery barrage, Q♠)."""
     return replace(state, units=tuple(replace(u, activated=True) for u in state.units))
+
+
+_CHANCE_PHASES = {"setup": "shuffle the deck", "event": "random event", "initiative": "initiative"}
+
+
+def _reacting(state: GameState) -> Reacting | None:
+    r = rules(state)
+    return None if r.reacting is None else Reacting(r.reacting, r.trigger, r.reaction)
+
+
+def _acting(state: GameState) -> Continuing | None:
+    acting = rules(state).acting
+    return None if acting is None else Continuing(acting, may_pass=False)
+
+
+def _chance_due(state: GameState) -> str | None:
+    return _CHANCE_PHASES.get(rules(state).phase)
+
+
+def _order_choice(state: GameState) -> Choice | None:
+    r = rules(state)
+    if r.phase != "order":
+        return None
+    return Choice(r.initiative_winner, ("first", "second"), "initiative: act first or second")
+
+
+def _sides(state: GameState) -> tuple[str, ...]:
+    """The neutral movers' side in the neutral phase, else the side acting."""
+    r = rules(state)
+    side = neutral_side(state) if r.phase == "neutral" else r.acting_side
+    return () if side is None else (side,)
+
+
+def _ready(state: GameState, side: str) -> tuple[str, ...]:
+    return tuple(u.id for u in state.units_of(side) if not u.activated)
+
+
+TURNS = TurnOrder(
+    sides=_sides,
+    ready=_ready,
+    choice=_order_choice,
+    reacting=_reacting,
+    acting=_acting,
+    chance=_chance_due,
+    remember=True,
+)
+"""The FF-lite turn (§4.c): the deck's shuffle, the Random Events phase and the initiative
+(chance steps), the winner's choice to act first or second, the neutral movers, then each
+side activates all its figures; a figure attacked reacts first, a figure drawing again after
+a Joker continues (``advance`` moves the phases on, so a side asked always has a figure
+ready)."""
