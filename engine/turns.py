@@ -184,7 +184,8 @@ def continue_point(state: GameState, acting: Continuing) -> Pending:
     )
 
 
-def _cannot_act(state: GameState, unit: Unit, pending: Pending) -> str:
+def cannot_act(state: GameState, unit: Unit, pending: Pending) -> str:
+    """Why a unit that is not a candidate cannot act now: who may."""
     names = ", ".join(state.unit(c).name for c in pending.candidates)
     return f"{unit.name} cannot act now (may act: {names})"
 
@@ -194,13 +195,17 @@ def prologue(
     pending: Pending,
     action: Action,
     kinds: frozenset[str],
-    not_ready: Callable[[GameState, Unit, Pending], str] = _cannot_act,
+    not_ready: Callable[[GameState, Unit, Pending], str] = cannot_act,
+    *,
+    continue_pass: bool = False,
 ) -> list[str] | None:
     """The opening checks of ``validate`` for ``action`` while the game waits for ``pending``:
     plain sentences (the action is not legal), an empty list (a chance action at a chance
     step, a named option at a choice, a side's pass: legal), or None (the unit may act now:
     the ruleset's own rules decide). ``kinds`` are the ruleset's action kinds; ``not_ready``
-    says why a unit that is not a candidate cannot act (default: who may)."""
+    says why a unit that is not a candidate cannot act (default: who may); with
+    ``continue_pass``, a pass naming no unit also ends a continuing unit's activation where it
+    may stop."""
     kind = action.kind
     waiting = pending.kind
     if waiting is PendingKind.OVER:
@@ -220,8 +225,10 @@ def prologue(
         return [f"{kind!r} is not an action of these rules (they have: {known})"]
     unit_id = action.unit_id
     if kind == ActionKind.PASS and unit_id is None:
-        choosing = waiting is PendingKind.CHOOSE_UNIT and pending.may_pass
-        if choosing and action.side in (None, pending.side):
+        stops = waiting is PendingKind.CHOOSE_UNIT or (
+            continue_pass and waiting is PendingKind.CONTINUE
+        )
+        if stops and pending.may_pass and action.side in (None, pending.side):
             return []
         return [f"{action.side or 'nobody'} cannot pass now"]
     if unit_id is None or not state.has_unit(unit_id):

@@ -97,10 +97,10 @@ def test_initiative_goes_to_the_other_side_if_the_winner_has_nobody_ready() -> N
 
 def test_only_the_side_to_play_may_pass_or_activate() -> None:
     ruleset, state = _two_each()
-    assert ruleset.validate(state, pass_(AI)) == ["it is not AI's turn"]
+    assert ruleset.validate(state, pass_(AI)) == ["AI cannot pass now"]
     problems = ruleset.validate(state, pivot("a1"))
-    assert problems == ["it is not a1's turn to activate"]
-    with pytest.raises(IllegalActionError, match="not a1's turn"):
+    assert problems == ["a1 cannot act now (may act: h1, h2)"]
+    with pytest.raises(IllegalActionError, match=r"a1 cannot act now \(may act: h1, h2\)"):
         ruleset.apply(state, pivot("a1"), ScriptedDice([]))
 
 
@@ -306,9 +306,9 @@ def _arena() -> tuple[NarrativeRuleset, GameState]:
             Action(ActionKind.MOVE_INTO_MELEE, "a", path=((12, 18), (12, 13)), target_id="h"),
             "the move does not reach base contact with h",
         ),
-        (Action(ActionKind.CHANCE), "initiative has already been rolled this round"),
+        (Action(ActionKind.CHANCE), "no roll is due now"),
         (Action(ActionKind.FLEE, "a"), "a is not routing"),
-        (Action(ActionKind.SHOOT, "ghost", target_id="h"), "no character 'ghost'"),
+        (Action(ActionKind.SHOOT, "ghost", target_id="h"), "there is no figure 'ghost'"),
     ],
 )
 def test_illegal_actions_are_refused_with_a_reason(action: Action, expected: str) -> None:

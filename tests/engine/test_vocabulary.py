@@ -115,7 +115,7 @@ def test_the_narrative_ruleset_declares_its_kinds_and_refuses_others() -> None:
         "reshuffle",
     }
     assert ruleset.validate(state, Action("initiative")) == [
-        "'initiative' is not an action of this ruleset (its actions: chance, continue_melee, "
+        "'initiative' is not an action of these rules (they have: chance, continue_melee, "
         "flee, move, move_and_shoot, move_into_melee, overwatch, pass, react_evade, "
         "react_fire, reshuffle, shoot)"
     ]

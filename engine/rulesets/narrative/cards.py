@@ -116,34 +116,6 @@ def new_host(scenario: Scenario) -> tuple[CardHost, Deck]:
 # -- what the battle waits for ----------------------------------------------------------------
 
 
-def pending(state: GameState, host: CardHost) -> Pending | None:
-    """The card AI's decision points: a reaction, the round's event card or initiative, a
-    figure drawing again after a Joker; None: the narrative rules' own."""
-    if host.reacting is not None:
-        unit = state.unit(host.reacting)
-        return Pending(
-            PendingKind.REACTION,
-            side=unit.side,
-            unit=unit.id,
-            candidates=(unit.id,),
-            trigger=host.trigger,
-            purpose=host.reaction,
-        )
-    if rules_of(state).waiting is PendingKind.CHANCE:
-        event_next = host.events_on and not host.initiative_due
-        return Pending(PendingKind.CHANCE, purpose="random event" if event_next else "initiative")
-    if host.drawing is not None:
-        unit = state.unit(host.drawing)
-        return Pending(
-            PendingKind.CONTINUE,
-            side=unit.side,
-            candidates=(unit.id,),
-            unit=unit.id,
-            may_pass=False,
-        )
-    return None
-
-
 # -- checks ------------------------------------------------------------------------------------
 
 

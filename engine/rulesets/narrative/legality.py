@@ -39,6 +39,7 @@ from engine.rulesets.narrative.board import (
     touching,
 )
 from engine.rulesets.narrative.state import carrying, is_routing, rules_of
+from engine.turns import cannot_act, prologue
 
 #: How far (inches) a path's first point may lie from where the figure stands, and an announced
 #: flight's points from the flight path.
@@ -107,33 +108,25 @@ def flight_edge(state: GameState, unit: Unit, path: Sequence[Point]) -> Edge | N
     return None
 
 
+def _not_ready(state: GameState, unit: Unit, pending: Pending) -> str:
+    """Why a character that is not a candidate cannot activate."""
+    if not unit.on_table:
+        return f"{unit.name} is no longer on the table"
+    if unit.activated:
+        return f"{unit.name} has already activated this round"
+    return cannot_act(state, unit, pending)
+
+
 def action_problems(
     state: GameState, action: Action, pending: Pending, action_kinds: frozenset[str]
 ) -> list[str]:
     """Why ``action`` is illegal while the battle waits for ``pending`` (empty: legal)."""
-    kind = action.kind
-    if pending.kind is PendingKind.OVER:
-        return ["the battle is over"]
-    if kind not in action_kinds:
-        known = ", ".join(sorted(action_kinds))
-        return [f"{kind!r} is not an action of this ruleset (its actions: {known})"]
-    if pending.kind is PendingKind.CHANCE:
-        return [] if kind == ActionKind.CHANCE else ["roll for initiative first"]
-    if kind == ActionKind.CHANCE:
-        return ["initiative has already been rolled this round"]
-    if kind == ActionKind.PASS:
-        if action.side not in (None, pending.side):
-            return [f"it is not {action.side}'s turn"]
-        return []
-    if action.unit_id is None or not state.has_unit(action.unit_id):
-        return [f"no character {action.unit_id!r} in this battle"]
-    unit = state.unit(action.unit_id)
-    if unit.id not in pending.candidates:
-        if not unit.on_table:
-            return [f"{unit.name} is no longer on the table"]
-        if unit.activated and pending.kind is PendingKind.CHOOSE_UNIT:
-            return [f"{unit.name} has already activated this round"]
-        return [f"it is not {unit.name}'s turn to activate"]
+    opening = prologue(state, pending, action, action_kinds, _not_ready, continue_pass=True)
+    if opening is not None:
+        return opening
+    unit = state.unit(action.unit_id or "")
+    if action.kind == ActionKind.PASS:
+        return []  # a character's pass is its side's (or the bonus activation's end)
     return _unit_action_problems(state, unit, action)
 
 

@@ -33,14 +33,13 @@ from engine.rulesets.narrative.legality import HEADING_TOL_DEG, action_problems,
 from engine.rulesets.narrative.query import NarrativeQuery
 from engine.rulesets.narrative.resolve import final_heading, rout_threshold, wound_roll
 from engine.rulesets.narrative.sample import candidate_actions
-from engine.rulesets.narrative.sequence import activation, candidates, initiative, pass_turn
+from engine.rulesets.narrative.sequence import TURNS, activation, initiative, pass_turn
 from engine.rulesets.narrative.state import (
     NarrativeState,
     NarrativeUnit,
     card_host,
     carrying,
     company_of,
-    is_routing,
     rules_of,
 )
 from engine.scenario import Scenario, ScenarioError, card_error
@@ -205,26 +204,7 @@ class NarrativeRuleset(RulesetBase):
         """What the battle waits for next. A side's routing character (the first in sheet
         order) is ``forced``: its flight is ordered for the side, whoever plays it (§2.d-1:
         a routing character takes no action of its own)."""
-        rules = rules_of(state)
-        if rules.waiting is PendingKind.OVER:
-            return Pending(PendingKind.OVER)
-        if rules.cards is not None:
-            found = narrative_cards.pending(state, rules.cards)
-            if found is not None:
-                return found
-        if rules.waiting is PendingKind.CHANCE:
-            return Pending(PendingKind.CHANCE, purpose="initiative")
-        if rules.waiting is PendingKind.CONTINUE and rules.bonus_unit is not None:
-            unit = state.unit(rules.bonus_unit)
-            return Pending(
-                PendingKind.CONTINUE, side=unit.side, candidates=(unit.id,), unit=unit.id
-            )
-        side = state.active_side or state.sides[0].name
-        general, ready = candidates(state, side)
-        routing = next((u for u in ready if is_routing(state, state.unit(u))), None)
-        return Pending(
-            PendingKind.CHOOSE_UNIT, side=side, general=general, candidates=ready, forced=routing
-        )
+        return TURNS.pending(state)
 
     # -------------------------------------------------------------- validate
     def validate(self, state: GameState, action: Action) -> list[str]:

@@ -18,7 +18,8 @@ from engine.protocols import Outcome, PendingKind
 from engine.rulesets.narrative.board import card_of
 from engine.rulesets.narrative.resolve import attack, move, pick_up, rout
 from engine.rulesets.narrative.stalemate import stalemate
-from engine.rulesets.narrative.state import rules_of, with_rules
+from engine.rulesets.narrative.state import is_routing, rules_of, with_rules
+from engine.turns import Continuing, Reacting, TurnOrder
 
 
 def candidates(state: GameState, side: str) -> tuple[str | None, tuple[str, ...]]:
@@ -310,3 +311,69 @@ def _end(state: GameState, events: list[Event], winner: str, why: str) -> GameSt
     )
     state = replace(state, winner=winner, end_reason=why, active_side=None)
     return with_rules(state, waiting=PendingKind.OVER)
+
+
+def _over(state: GameState) -> bool:
+    return rules_of(state).waiting is PendingKind.OVER
+
+
+def _reacting(state: GameState) -> Reacting | None:
+    """A figure answering the card AI's attack or event (a battle the card AI plays)."""
+    host = rules_of(state).cards
+    if host is None or host.reacting is None:
+        return None
+    return Reacting(host.reacting, host.trigger, host.reaction)
+
+
+def _acting(state: GameState) -> Continuing | None:
+    """A card AI figure drawing again after a Joker, or a character's melee bonus activation."""
+    rules = rules_of(state)
+    if rules.waiting is PendingKind.CHANCE:
+        return None
+    if rules.cards is not None and rules.cards.drawing is not None:
+        return Continuing(rules.cards.drawing, may_pass=False)
+    if rules.waiting is PendingKind.CONTINUE and rules.bonus_unit is not None:
+        return Continuing(rules.bonus_unit)
+    return None
+
+
+def _chance_due(state: GameState) -> str | None:
+    """The round's initiative (the card AI's event card first, when it draws one)."""
+    rules = rules_of(state)
+    if rules.waiting is not PendingKind.CHANCE:
+        return None
+    host = rules.cards
+    return "random event" if host and host.events_on and not host.initiative_due else "initiative"
+
+
+def _sides(state: GameState) -> tuple[str, ...]:
+    return (state.active_side or state.sides[0].name,)
+
+
+def _ready(state: GameState, side: str) -> tuple[str, ...]:
+    return candidates(state, side)[1]
+
+
+def _general(state: GameState, side: str) -> str | None:
+    return candidates(state, side)[0] if state.side(side).generals else None
+
+
+def _routing(state: GameState, ready: tuple[str, ...]) -> str | None:
+    """The first ready character that routs: its flight is forced (§2.d-1)."""
+    return next((u for u in ready if is_routing(state, state.unit(u))), None)
+
+
+TURNS = TurnOrder(
+    sides=_sides,
+    ready=_ready,
+    over=_over,
+    reacting=_reacting,
+    acting=_acting,
+    chance=_chance_due,
+    general=_general,
+    forced=_routing,
+)
+"""The narrative order: a round's initiative, then the side whose turn it is (its general
+whose turn it is, in co-operative play) chooses a character; a routing character's flight is
+forced; a melee bonus activation continues; with the card AI, a figure reacts to an attack or
+an event and a figure that drew a Joker draws again."""
