@@ -72,6 +72,22 @@ def decision_point(state: GameState, ruleset: Ruleset) -> DecisionPoint:
     return DecisionPoint(pending, unit, False)
 
 
+def activations(point: DecisionPoint) -> tuple[str, ...]:
+    """The units whose activation may answer ``point``: the forced unit alone, else the
+    candidates (none at a chance step, a choice or the end)."""
+    if point.kind in (PendingKind.CHANCE, PendingKind.CHOICE, PendingKind.OVER):
+        return ()
+    if point.forced and point.unit is not None:
+        return (point.unit,)
+    return point.pending.candidates
+
+
+def by_controller(point: DecisionPoint, people: Collection[str]) -> bool:
+    """The side's controller answers ``point``, not a person at the table: the side is not
+    in ``people``, or the rules force the unit's action."""
+    return point.forced or (point.side or "") not in people
+
+
 def choice_action(side: str | None, option: str) -> Action:
     """The action by which ``side`` takes one of the named options of a CHOICE."""
     return Action(ActionKind.CHOOSE, side=side, detail=(("option", option),))
@@ -116,7 +132,7 @@ def decide(
     if kind is PendingKind.CHANCE:
         return Decision(Action(ActionKind.CHANCE))
     side = pending.side or ""
-    if side in people and not point.forced:
+    if not by_controller(point, people):
         return None
     controller = controllers[side]
     if kind is PendingKind.CHOOSE_UNIT:

@@ -31,9 +31,9 @@ from typing import TYPE_CHECKING, Any
 from assistant.replay.engine_branches import Seen, seen_branches, seen_outcomes
 from assistant.replay.engine_checks import event
 from engine.actions import Action, Event, EventType
-from engine.decision import decision_point, unseen_steps
+from engine.decision import activations, by_controller, decision_point, unseen_steps
 from engine.errors import EngineError
-from engine.model import GameState
+from engine.model import GameState, Role
 from engine.protocols import PendingKind
 
 if TYPE_CHECKING:
@@ -153,8 +153,7 @@ def reach_turn(
             point = decision_point(st, game.ruleset)
             if point.kind is PendingKind.OVER:
                 continue
-            movers = (point.unit,) if point.forced else point.pending.candidates
-            if uid in movers:
+            if uid in activations(point):
                 if dice is None or used == len(dice):
                     found.append((st, cost, events, used))
                 continue
@@ -210,28 +209,27 @@ def _steps(game: MoveReader, state: GameState, seen: Seen | None = None) -> list
     """Every unseen step the rules allow now, on every result of its dice (the seen dice
     ``seen`` first): (state after, events, acting unit, seen dice used, all dice seen, the
     extra cost of a step read within the camera's error of the seen place)."""
-    turn = game.adapter.turn(state, game.ruleset)
-    if turn.kind == "over":
+    point = decision_point(state, game.ruleset)
+    if point.kind is PendingKind.OVER:
         return []
+    people = {s.name for s in state.sides if s.role is Role.HUMAN}
     # (action, unit, seen dice its choice used, all of them seen, a player's stand-in)
     actions: list[tuple[Action, str, int, bool, bool]] = []
-    if turn.action is not None:
-        actions.append((turn.action, turn.action.unit_id or "", 0, True, False))
-    elif turn.kind == "ai":
-        for uid in turn.candidates:
+    for uid in activations(point):
+        if by_controller(point, people):
             try:
                 found = seen_branches(partial(game.ai.decide, state, game.ruleset, uid), seen, 64)
             except EngineError:
                 continue
-            for order, dice in found:
-                actions.append((order.action, uid, dice.used, dice.all_seen, False))
-    else:
-        for uid in turn.candidates:
-            unit = state.unit(uid)
-            stand_ins = game.adapter.stand_in_actions(state, unit)
+            actions += [
+                (order.action, uid, dice.used, dice.all_seen, False) for order, dice in found
+            ]
+        else:
+            stand_ins = game.adapter.stand_in_actions(state, state.unit(uid))
             actions += [(a, uid, 0, True, True) for a in stand_ins]
-    if turn.may_pass and turn.side is not None and turn.action is None:
-        actions.append((game.adapter.pass_action(state, turn.side), "", 0, True, False))
+    passing = point.kind in (PendingKind.CHOOSE_UNIT, PendingKind.CONTINUE)
+    side_pass = game.adapter.pass_action(state, point.side) if passing and point.side else None
+    actions += [(a, a.unit_id or "", 0, True, False) for a in unseen_steps(point, side_pass)]
     out: list[UnseenStep] = []
     done: list[tuple[Action, int]] = []  # compared, not hashed: a detail may hold lists
     for action, uid, chose, chose_seen, stand_in in actions:

@@ -14,7 +14,14 @@ from builders import AI, HUMANS, build, unit
 from test_decision_points import Scripted, ScriptRuleset
 
 from engine.actions import Action, ActionKind, Order
-from engine.decision import DecisionPoint, decide, decision_point, unseen_steps
+from engine.decision import (
+    DecisionPoint,
+    activations,
+    by_controller,
+    decide,
+    decision_point,
+    unseen_steps,
+)
 from engine.dice import RandomSource, ScriptedDice, SeededDice
 from engine.model import GameState
 from engine.protocols import Controller, Pending, PendingKind, Ruleset, find_controller
@@ -83,6 +90,19 @@ def test_a_routing_character_is_the_forced_unit_of_its_sides_decision_point(
     assert unseen_steps(calm, Action(ActionKind.PASS, side=human)) == (
         Action(ActionKind.PASS, side=human),
     )
+
+
+def test_who_answers_a_decision_point_for_a_searcher(
+    routing: tuple[Ruleset, GameState, str],
+) -> None:
+    """The replay's unseen steps ask these: a forced unit alone acts, ordered by the side's
+    controller even where a person plays the side; otherwise the person answers."""
+    ruleset, state, human = routing
+    point = decision_point(state, ruleset)
+    assert activations(point) == (point.unit,) and by_controller(point, {human})
+    calm = decision_point(with_rules(state, routing_companies=frozenset()), ruleset)
+    assert activations(calm) == calm.pending.candidates and len(calm.pending.candidates) > 1
+    assert not by_controller(calm, {human}) and by_controller(calm, set())
 
 
 def test_a_forced_flight_is_ordered_for_a_person_without_choosing_a_unit(
