@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from math import comb
 
 from engine.chance import chance_of, outcomes_of
 from engine.dice import RandomSource
@@ -125,3 +126,73 @@ def skirmish_charge_reach(distance_in: float) -> Fraction:
 
     totals = outcomes_of(lambda dice: sum(roll_2d6(dice, "charge")))
     return chance_of(totals, lambda total: total >= distance_in - 1e-9)
+
+
+@dataclass(frozen=True)
+class ShotChances:
+    """The FF-lite shot (RULES §4, D002-10): the chance it hits, and that it wounds."""
+
+    hit: Fraction
+    wound: Fraction
+
+
+def firefight_shot(ranged: int, cover: int, aimed: bool, armour: int, strength: int) -> ShotChances:
+    """FF-lite: one shot at an ordinary figure (not a bot's dodge, not a citizen's missing
+    save): the to-hit d6 through the ruleset's ``shot_total`` (``cover`` 0 open, 1 soft,
+    2 hard), then the target's save d6 against ``save_need``."""
+    from engine.rulesets.firefight_lite.combat import save_need, shot_total
+
+    def run(dice: RandomSource) -> str:
+        if not shot_total(dice.roll(6, "shot"), ranged, aimed, cover)[1]:
+            return "miss"
+        return "saved" if dice.roll(6, "save") >= save_need(strength, armour) else "wound"
+
+    results = outcomes_of(run)
+    wound = chance_of(results, lambda r: r == "wound")
+    return ShotChances(wound + chance_of(results, lambda r: r == "saved"), wound)
+
+
+def firefight_card_fires(distance_sq: int) -> Fraction:
+    """FF-lite's card AI (§4.e, D002-02): the chance that a card drawn (no Joker) lets it
+    fire at an enemy ``distance_sq`` squares away: a picture card at any distance, a number
+    card within its value in squares (the ruleset's ``trigger_squares``)."""
+    from engine.rulesets.firefight_lite.deck import FULL_DECK, JOKER, trigger_squares
+
+    cards = tuple(c for c in FULL_DECK if c != JOKER)
+    drawn = outcomes_of(lambda dice: dice.draw("cards", cards, "card"))
+
+    def fires(card: str) -> bool:
+        reach = trigger_squares(card)
+        return reach is None or reach >= distance_sq
+
+    return chance_of(drawn, fires)
+
+
+def dungeon_wound_chance(need: int) -> Fraction:
+    """The grid rules (§6.j): the chance an attack's d6 wounds on ``need``+ (``wounds_on``)."""
+    from engine.rulesets.dungeon.combat import wounds_on
+
+    return chance_of(outcomes_of(lambda dice: wounds_on(dice.roll(6, "attack"), need)), bool)
+
+
+def dungeon_defeat_chance(need: int, wounds: int, attacks: int) -> Fraction:
+    """The grid rules: the chance that ``attacks`` attacks wounding on ``need``+ deal at least
+    ``wounds`` wounds (each attack one wound, independent: the binomial of one attack's
+    chance, since a walk of 20 attacks would list 6^20 rolls)."""
+    p = dungeon_wound_chance(need)
+    return sum(
+        (
+            Fraction(comb(attacks, k)) * p**k * (1 - p) ** (attacks - k)
+            for k in range(wounds, attacks + 1)
+        ),
+        Fraction(0),
+    )
+
+
+def dungeon_patrol() -> list[tuple[tuple[int, int | None], Fraction]]:
+    """The grid rules' d8 patrol table (§6.j, D004-03): each (d8, turn re-roll after a 3)
+    with its chance, through the AI's own ``patrol_dice``, in order of the rolls."""
+    from engine.rulesets.dungeon.tactics import patrol_dice
+
+    table = outcomes_of(lambda dice: patrol_dice(dice, "a patrolling enemy")[:2])
+    return sorted(table, key=lambda row: (row[0][0], row[0][1] or 0))

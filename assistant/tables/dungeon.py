@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 from fractions import Fraction
-from math import comb
 
 from assistant.errors import UserError
 from assistant.live_hub import GridView, SightLineView
@@ -38,6 +37,7 @@ from engine.dice import SeededDice
 from engine.geometry import Point
 from engine.geometry.grid import chebyshev, grid_line
 from engine.model import GameState, Role, Unit
+from engine.odds import dungeon_defeat_chance, dungeon_patrol, dungeon_wound_chance
 from engine.protocols import Ruleset
 from engine.rulesets.dungeon.board import Board, facing_word, label
 from engine.rulesets.dungeon.resolve import PATROL_RESULTS, patrol_turn
@@ -48,40 +48,21 @@ NAME = "dungeon"
 
 
 def patrol_odds() -> tuple[tuple[str, Fraction], ...]:
-    """The d8 patrol table's outcomes and their exact chances (RULES §6.j), enumerated from
-    the ruleset's own table: each d8 face 1/8, a 3's re-roll for the turn 4-8 each 1/5."""
+    """The d8 patrol table's outcomes in words and their exact chances (RULES §6.j), from the
+    engine's walk of the patrol roll (:func:`engine.odds.dungeon_patrol`)."""
     turn_words = {patrol_turn(r, None): PATROL_RESULTS[r] for r in (6, 7, 8)}
     out: dict[str, Fraction] = {}
-    for roll in range(1, 9):
-        for again in range(4, 9) if roll == 3 else (None,):
-            p = Fraction(1, 8) / (5 if roll == 3 else 1)
-            what = PATROL_RESULTS[roll]
-            if roll == 3:
-                turn = patrol_turn(roll, again)
-                what = what.replace("then turns", "then " + turn_words.get(turn, "no turn"))
-            out[what] = out.get(what, Fraction(0)) + p
+    for (roll, again), p in dungeon_patrol():
+        what = PATROL_RESULTS[roll]
+        if roll == 3:
+            turn = patrol_turn(roll, again)
+            what = what.replace("then turns", "then " + turn_words.get(turn, "no turn"))
+        out[what] = out.get(what, Fraction(0)) + p
     return tuple(out.items())
 
 
 def _pct(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator} = {float(p) * 100:.1f}%"
-
-
-def d6_at_least(need: int) -> Fraction:
-    """The chance a d6 shows ``need`` or more."""
-    return Fraction(max(0, min(6, 7 - need)), 6)
-
-
-def defeat_within(need: int, wounds: int, attacks: int) -> Fraction:
-    """The chance that ``attacks`` d6 attacks wounding on ``need``+ deal ``wounds`` wounds."""
-    p = d6_at_least(need)
-    return sum(
-        (
-            Fraction(comb(attacks, k)) * p**k * (1 - p) ** (attacks - k)
-            for k in range(wounds, attacks + 1)
-        ),
-        Fraction(0),
-    )
 
 
 class DungeonAdapter(BaseAdapter):
@@ -371,8 +352,8 @@ class DungeonAdapter(BaseAdapter):
         if not 1 <= args.attacks <= 20 or not 1 <= args.wounds <= 20:
             raise UserError("--attacks and --wounds take 1 to 20")
         if args.attacks == 1 and args.wounds == 1:
-            return f"A d6 of {args.need} or more: {_pct(d6_at_least(args.need))}"
-        p = defeat_within(args.need, args.wounds, args.attacks)
+            return f"A d6 of {args.need} or more: {_pct(dungeon_wound_chance(args.need))}"
+        p = dungeon_defeat_chance(args.need, args.wounds, args.attacks)
         return (
             f"{args.wounds} wound{'s' if args.wounds != 1 else ''} from {args.attacks} "
             f"attack{'s' if args.attacks != 1 else ''} wounding on {args.need}+: {_pct(p)}"

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import replace
-from fractions import Fraction
 
 from assistant.errors import UserError
 from assistant.live_hub import SightLineView
@@ -35,6 +34,7 @@ from engine.actions import Action, ActionKind, Event, Order
 from engine.geometry import Point
 from engine.geometry.grid import chebyshev
 from engine.model import GameState, Role, Unit
+from engine.odds import firefight_card_fires, firefight_shot
 from engine.protocols import Ruleset
 from engine.rulesets.firefight_lite.board import (
     card,
@@ -311,19 +311,15 @@ class FirefightLiteAdapter(BaseAdapter):
             value = getattr(args, name)
             if not low <= value <= high:
                 raise UserError(f"--{name} takes a whole number from {low} to {high}, not {value}")
-        need_hit = 5 - args.ranged - (1 if args.aimed else 0) + covers[args.cover]
-        hit = Fraction(max(0, min(6, 7 - need_hit)), 6)
-        need_save = 4 + args.strength - args.armour
-        fail = Fraction(max(0, min(6, need_save - 1)), 6)
-        line = (
-            f"a shot hits {float(hit):.1%} ({hit}) and wounds {float(hit * fail):.1%} "
-            f"({hit * fail})"
+        shot = firefight_shot(
+            args.ranged, covers[args.cover], args.aimed, args.armour, args.strength
         )
+        hit, wound = shot.hit, shot.wound
+        line = f"a shot hits {float(hit):.1%} ({hit}) and wounds {float(wound):.1%} ({wound})"
         if args.distance is not None:
             if args.distance < 1:
                 raise UserError(f"--distance takes squares from 1 up, not {args.distance}")
-            ranks = sum(1 for v in range(1, 11) if v >= args.distance) + 3
-            chance = Fraction(ranks, 13)
+            chance = firefight_card_fires(args.distance)
             line += (
                 f"; the card AI fires at {args.distance} squares on {float(chance):.1%} "
                 f"({chance}) of its cards"

@@ -388,6 +388,33 @@ def test_the_walked_odds_agree_with_the_counted_tables() -> None:
     assert [odds.skirmish_charge_reach(r / 2) for r in range(73)] == [skirmish2d6_checks.charge_reach(r / 2) for r in range(73)]  # fmt: skip
 
 
+def test_firefight_and_dungeon_odds_are_walked_through_their_rules() -> None:
+    """``soloscope odds firefight-lite`` and ``odds dungeon`` read the engine's walks: T002-03
+    (the card AI's fire order at d squares), the FF-lite shot's to-hit and save d6 (D002-10),
+    and the seed-004 attack, its binomial over several attacks and the patrol table (§6.j)."""
+    from engine import odds
+
+    for d in range(1, 14):  # T002-03: (max(0, 11 - d) + 3)/13 up to 10 squares, 3/13 beyond
+        assert odds.firefight_card_fires(d) == Fraction(max(0, 11 - d) + 3, 13)
+    for ranged in range(6):
+        for cover in range(3):
+            for aimed in (False, True):
+                for armour in range(6):
+                    for strength in range(1, 5):
+                        shot = odds.firefight_shot(ranged, cover, aimed, armour, strength)
+                        hit = Fraction(max(0, min(6, 2 + ranged + aimed - cover)), 6)
+                        fail = Fraction(max(0, min(6, 3 + strength - armour)), 6)
+                        assert (shot.hit, shot.wound) == (hit, hit * fail)
+    assert [odds.dungeon_wound_chance(n) for n in range(1, 7)] == [Fraction(7 - n, 6) for n in range(1, 7)]  # fmt: skip
+    assert odds.dungeon_defeat_chance(3, 2, 2) == Fraction(4, 9)  # Fighting Man vs troll
+    assert odds.dungeon_defeat_chance(3, 2, 3) == Fraction(20, 27)
+    assert odds.dungeon_defeat_chance(4, 1, 1) == Fraction(1, 2)
+    table = odds.dungeon_patrol()
+    assert sum(p for _, p in table) == 1 and all(isinstance(p, Fraction) for _, p in table)
+    assert [row for row, _ in table][:3] == [(1, None), (2, None), (3, 4)]
+    assert dict(table)[(3, 8)] == Fraction(1, 40) and dict(table)[(8, None)] == Fraction(1, 8)
+
+
 def test_given_draws_condition_the_walk() -> None:
     rest = {lf.value: lf.probability for lf in walk(_two_d6, given=[6])}
     assert rest == {t: Fraction(1, 6) for t in range(7, 13)}

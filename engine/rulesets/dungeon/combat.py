@@ -57,6 +57,11 @@ def wound(state: GameState, target: Unit) -> tuple[GameState, list[Event]]:
     return state.with_unit(gone), events
 
 
+def wounds_on(roll: int, need: int) -> bool:
+    """An attack's d6 wounds on ``need`` or more (RULES §6.j; a heal succeeds the same way)."""
+    return roll >= need
+
+
 def attack(
     state: GameState, unit: Unit, weapon: Attack, target: Unit, dice: RandomSource
 ) -> tuple[GameState, list[Event], bool]:
@@ -67,7 +72,7 @@ def attack(
         f"(wounds on {weapon.wound_on}+)"
     )
     roll = dice.roll(6, purpose)
-    hit = roll >= weapon.wound_on
+    hit = wounds_on(roll, weapon.wound_on)
     text = (
         f"{label(unit)} attacks the {card_of(target).title} on {cell_name(cell_of(target))} "
         f"with its {weapon.name}: {roll} ({weapon.wound_on}+ wounds): "

@@ -29,7 +29,13 @@ def roll_patrol(
 ) -> tuple[int, int | None, tuple[tuple[str, int], ...]]:
     """The patrol d8 (purpose "patrol: Troll at C4") and, after a 3, the turn re-roll, itself
     re-rolled while it shows 1 to 3 (D004-03); the rolls made, for the order."""
-    name = label(unit)
+    return patrol_dice(dice, label(unit))
+
+
+def patrol_dice(
+    dice: RandomSource, name: str
+) -> tuple[int, int | None, tuple[tuple[str, int], ...]]:
+    """:func:`roll_patrol` for a figure called ``name``."""
     purpose = f"patrol: {name}"
     roll = dice.roll(8, purpose)
     rolls = [(purpose, roll)]

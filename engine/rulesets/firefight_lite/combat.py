@@ -26,6 +26,18 @@ COVER_SAID = ("no cover", "soft cover", "hard cover")
 """How a shot's line says the target's cover (0 open, 1 soft, 2 hard)."""
 
 
+def shot_total(roll: int, ranged: int, aimed: bool, cover: int) -> tuple[int, bool]:
+    """A shot's to-hit total (the d6, the shooter's ranged, +1 aimed, less the target's cover:
+    0 open, 1 soft, 2 hard) and whether it hits (``HIT_ON`` or more)."""
+    total = roll + ranged + (1 if aimed else 0) - cover
+    return total, total >= HIT_ON
+
+
+def save_need(strength: int, armour: int) -> int:
+    """The d6 a target needs to save a hit of ``strength`` with its ``armour``."""
+    return SAVE_BASE + strength - armour
+
+
 def dodge(dice: RandomSource, unit: Unit, why: str) -> tuple[bool, int]:
     """A dodge roll (1d6 >= 4): whether it succeeds, and the roll."""
     roll = dice.roll(6, f"dodge: {unit.name} ({why})")
@@ -48,7 +60,7 @@ def take_hit(
             return state, [event("save", state.round, text, target.id, roll=roll, saved=True)]
         return _falls(state, target, f"{target.name} is wrecked ({roll}).", events)
     if kind != "citizen":
-        need = SAVE_BASE + strength - card(target).armour
+        need = save_need(strength, card(target).armour)
         roll = dice.roll(6, f"save: {target.name} against a strength {strength} hit ({why})")
         saved = roll >= need
         text = f"{target.name} {'saves' if saved else 'fails the save'} ({roll}, needs {need})."
@@ -86,8 +98,7 @@ def shoot(
         return state, []
     cover = cover_between(state, cell(shooter), cell(target))
     roll = dice.roll(6, f"shot: {shooter.name} at {target.name}")
-    total = roll + card(shooter).ranged + (1 if aimed else 0) - cover
-    hit = total >= HIT_ON
+    total, hit = shot_total(roll, card(shooter).ranged, aimed, cover)
     text = (
         f"{shooter.name} {word} {target.name}: {roll}"
         f"{' +1 aimed' if aimed else ''}, {COVER_SAID[cover]}: "
