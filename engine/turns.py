@@ -98,8 +98,11 @@ class TurnOrder:
     over: Callable[[GameState], bool] = _won
     """The battle has ended (by default: it has a winner)."""
     choice: Callable[[GameState], Choice | None] = _nothing
+    """A side's named choice due now (who acts first, dice to roll again)."""
     reacting: Callable[[GameState], Reacting | None] = _nothing
+    """A unit that may react to an event now."""
     acting: Callable[[GameState], Continuing | None] = _nothing
+    """A unit that goes on acting (before any other is chosen)."""
     chance: Callable[[GameState], str | None] = _nothing
     """The purpose of a chance step due before any unit acts (set-up, a round's initiative)."""
     may_pass: bool = True
@@ -110,8 +113,6 @@ class TurnOrder:
     """The ready unit whose action the rules force now (a routing character's flight)."""
     remember: bool = False
     """Keep the answer in the game's memo for the state (a system that asks often)."""
-    interrupt: Callable[[GameState], Pending | None] = _nothing
-    """A decision point of an added sub-sequence (a card AI's deck) asked before the rest."""
 
     def pending(self, state: GameState) -> Pending:
         """The decision the game waits for now."""
@@ -126,9 +127,6 @@ class TurnOrder:
     def _pending(self, state: GameState) -> Pending:
         if self.over(state):
             return Pending(PendingKind.OVER)
-        early = self.interrupt(state)
-        if early is not None:
-            return early
         choice = self.choice(state)
         if choice is not None:
             return Pending(
