@@ -1,8 +1,10 @@
 """Obstacles, line of sight (G-03) and cover, in inches.
 
 A line is blocked when it crosses the *interior* of a blocker: a line that touches a boundary,
-runs along it or grazes a corner (within 1e-6 in) is not blocked. Round bases are handled as
-exact circles, terrain through shapely.
+runs along it or grazes a corner is not blocked. Round bases are handled as exact circles,
+a sight blocker that is a simple polygon by the plain-Python crossing test of
+:mod:`engine.geometry.raycast` (the one test every system's sight uses), other shapes and cover
+areas through shapely (within 1e-6 in).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from engine.geometry.angles import EPS_IN, Point, segment_point_distance_in
+from engine.geometry.raycast import Shape, segment_crosses, shape_of
 
 BASE_QUAD_SEGS = 16
 """Segments per quarter circle of a base's polygon (the polygon's vertices lie on the circle)."""
@@ -112,11 +115,20 @@ class Obstacle(_Shaped):
         minx, miny, maxx, maxy = self.bounds
         return (((minx + maxx) / 2.0, (miny + maxy) / 2.0), (maxx - minx) / 2.0)
 
+    @cached_property
+    def outline(self) -> Shape | None:
+        """The shape as a plain polygon for the fast crossing test (None: not a simple polygon)."""
+        if self.shape.geom_type != "Polygon" or list(self.shape.interiors):
+            return None
+        return shape_of(self.shape.exterior.coords[:-1])
+
     def blocks_segment(self, a: Point, b: Point) -> bool:
-        """Whether the sight line ``a``-``b`` crosses this obstacle's interior."""
+        """Whether the sight line ``a``-``b`` crosses this obstacle's interior (a base as its
+        circle, a simple polygon by :func:`engine.geometry.raycast.segment_crosses`)."""
         circle = self.circle
         if circle is None:
-            return self.crossed_by(a, b)
+            outline = self.outline
+            return self.crossed_by(a, b) if outline is None else segment_crosses(outline, a, b)
         c, rb = circle
         return segment_point_distance_in(a, b, c) < rb - EPS_IN
 

@@ -12,11 +12,11 @@ import shapely
 from shapely.geometry import LineString, Polygon
 
 from engine.geometry import MoveArea, Obstacle, Table, base_obstacle
-from engine.rulesets.skirmish2d6.raycast import (
+from engine.geometry.raycast import (
     Field,
     point_polygon_in,
     segment_crosses,
-    shape,
+    shape_of,
 )
 
 POLYS = (
@@ -52,7 +52,7 @@ def _free_by_bisection(
 def test_free_run_matches_the_shared_exact_leg_test(seed: int) -> None:
     rng = random.Random(seed)
     bases = _bases(rng)
-    field = Field(0.5, tuple(bases), tuple(shape(p) for p in POLYS), 36.0, 36.0)
+    field = Field(0.5, tuple(bases), tuple(shape_of(p) for p in POLYS), 36.0, 36.0)
     obstacles = [base_obstacle(f"b{i}", (x, y), r) for i, (x, y, r) in enumerate(bases)]
     obstacles += [Obstacle(f"p{i}", Polygon(p), "terrain") for i, p in enumerate(POLYS)]
     area = MoveArea(Table(36.0, 36.0), 0.5, tuple(obstacles))
@@ -84,7 +84,7 @@ def test_a_touching_base_may_move_away_or_along_but_not_in() -> None:
 def test_point_polygon_distance_and_sight_lines() -> None:
     rng = random.Random(7)
     for poly in POLYS:
-        prepared, exact = shape(poly), Polygon(poly)
+        prepared, exact = shape_of(poly), Polygon(poly)
         for _ in range(50):
             p = (rng.uniform(0, 30), rng.uniform(0, 30))
             q = (rng.uniform(0, 30), rng.uniform(0, 30))

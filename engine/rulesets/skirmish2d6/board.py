@@ -22,15 +22,15 @@ from engine.geometry import (
     segment_point_distance_in,
     within_in,
 )
-from engine.model import GameState, TerrainPiece, Unit
-from engine.rulesets.skirmish2d6.fighters import GUARDIAN_REACH_IN, card_of
-from engine.rulesets.skirmish2d6.raycast import (
+from engine.geometry.raycast import (
     Field,
     Shape,
     point_polygon_in,
     segment_crosses,
-    shape,
+    shape_of,
 )
+from engine.model import GameState, TerrainPiece, Unit
+from engine.rulesets.skirmish2d6.fighters import GUARDIAN_REACH_IN, card_of
 
 HOLD_REACH_IN = 1.0
 """A model within this edge-to-edge distance of an objective's terrain piece counts for
@@ -53,7 +53,7 @@ class ObjectiveSite:
     @cached_property
     def shape(self) -> Shape | None:
         """The terrain piece's outline, inches (None: only the marker)."""
-        return None if self.piece is None else shape(self.piece.polygon)
+        return None if self.piece is None else shape_of(self.piece.polygon)
 
     def within(self, unit: Unit, reach_in: float) -> bool:
         """Whether the unit's base is within ``reach_in`` of the piece (a bounding-box test
@@ -87,7 +87,7 @@ def _sites(state: GameState) -> tuple[ObjectiveSite, ...]:
             (
                 t
                 for t in state.terrain
-                if point_polygon_in(shape(t.polygon), obj.position) <= EPS_IN
+                if point_polygon_in(shape_of(t.polygon), obj.position) <= EPS_IN
             ),
             None,
         )
@@ -167,8 +167,8 @@ def _pieces(state: GameState) -> _Pieces:
     def build() -> _Pieces:
         solid = [t for t in state.terrain if t.impassable]
         return _Pieces(
-            tuple(shape(t.polygon) for t in state.terrain if t.blocks_los),
-            tuple(shape(t.polygon) for t in solid),
+            tuple(shape_of(t.polygon) for t in state.terrain if t.blocks_los),
+            tuple(shape_of(t.polygon) for t in solid),
             tuple(t.name for t in solid),
             tuple(t.name for t in state.terrain if t.blocks_los),
         )

@@ -1,7 +1,8 @@
-"""Fast exact geometry for the 2D6 skirmish, in plain Python (the AI moves every model three
-times an activation, and a game must take milliseconds): how far a round base slides along a
-ray before it touches another base, an impassable polygon or the table edge, and how far a
-base is from a polygon. Inches throughout.
+"""Fast exact geometry in plain Python, the open-table kit's fast path (``engine.boards.open``;
+an AI may move every model three times an activation, and a game must take milliseconds): how
+far a round base slides along a ray before it touches another base, an impassable polygon or
+the table edge, how far a point is from a polygon, and whether a sight line crosses a
+polygon's interior (G-03). Inches throughout.
 
 A base already touching an obstacle may move away from it or along it, never into it (the
 escape rule of ``engine.geometry.collide``).
@@ -14,10 +15,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.geometry import Point
+from engine.geometry.angles import Point
 
 TOUCH_IN = 1e-7
 """Gaps this small count as touching."""
+DEEP_IN = 1e-9
+"""A sight line must pass this far inside a polygon to cross it (G-03: one along an edge is
+clear)."""
 Edge = tuple[float, float, float, float, float, float, float]
 """(ax, ay, bx, by, ux, uy, length): a polygon edge with its unit direction."""
 
@@ -31,7 +35,7 @@ class Shape:
     points: tuple[Point, ...]
 
 
-def shape(points: Sequence[Point]) -> Shape:
+def shape_of(points: Sequence[Point]) -> Shape:
     """Prepare a polygon (inches)."""
     pts = tuple((float(x), float(y)) for x, y in points)
     edges = []
@@ -187,17 +191,27 @@ class Field:
         return min(hits)[1] if hits else "the table edge"
 
 
+def depth_in(poly: Shape, p: Point) -> float:
+    """How far inside the polygon the point is, inches (0 on or outside its boundary)."""
+    if not inside(poly, p):
+        return 0.0
+    x, y = p
+    best = math.inf
+    for ax, ay, _bx, _by, ux, uy, length in poly.edges:
+        t = min(max((x - ax) * ux + (y - ay) * uy, 0.0), length)
+        best = min(best, math.hypot(x - ax - ux * t, y - ay - uy * t))
+    return best
+
+
 def segment_crosses(poly: Shape, a: Point, b: Point) -> bool:
-    """Whether the sight line a-b crosses the polygon's interior (G-03): an end inside it, or
-    a proper crossing of one of its edges, or the midpoint of a stretch between two edge
-    crossings inside it."""
+    """Whether the sight line a-b crosses the polygon's interior (G-03): some stretch of it
+    between its ends and its crossings of the edges lies inside (its middle deeper than
+    ``DEEP_IN``), so a line that runs along an edge or touches a corner does not cross."""
     x0, y0, x1, y1 = poly.bounds
     if max(a[0], b[0]) < x0 or min(a[0], b[0]) > x1 or max(a[1], b[1]) < y0 or min(a[1], b[1]) > y1:
         return False
-    if inside(poly, a) or inside(poly, b):
-        return True
     dx, dy = b[0] - a[0], b[1] - a[1]
-    ts = []
+    ts = [0.0, 1.0]
     for ax, ay, bx, by, _ux, _uy, _length in poly.edges:
         ex, ey = bx - ax, by - ay
         den = dx * ey - dy * ex
@@ -210,6 +224,6 @@ def segment_crosses(poly: Shape, a: Point, b: Point) -> bool:
     ts.sort()
     for t0, t1 in itertools.pairwise(ts):
         tm = (t0 + t1) / 2
-        if t1 - t0 > 1e-9 and inside(poly, (a[0] + dx * tm, a[1] + dy * tm)):
+        if t1 - t0 > 1e-9 and depth_in(poly, (a[0] + dx * tm, a[1] + dy * tm)) > DEEP_IN:
             return True
     return False
