@@ -1,34 +1,26 @@
 """Board queries every ruleset shares, in game terms: distances (G-01), base contact (G-04),
-the area a base may move in (RULES §1.5), straight flights toward an edge (G-05), the G-07
-ranking with dice for exact ties, and the game's memo of board searches. Inches and degrees.
+the G-07 ranking with dice for exact ties, a leg cut short of contact, and the game's memo of
+board searches. The open table's sight, cover and movement are the kit
+:mod:`engine.boards.open`; the grid's are :mod:`engine.boards.grid`. Inches and degrees.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from functools import lru_cache
 from typing import TypeVar
-
-from shapely.geometry import Polygon
 
 from engine.dice import RandomSource
 from engine.geometry import (
     EPS_IN,
-    Edge,
-    MoveArea,
-    Obstacle,
     Point,
     Table,
-    base_shape,
     centre_distance_in,
     edge_gap_in,
-    heading_vector,
-    toward_edge_path,
     within_in,
 )
 from engine.memo import BoardMemo
-from engine.model import GameState, TerrainPiece, Unit
+from engine.model import GameState, Unit
 
 T = TypeVar("T")
 
@@ -38,9 +30,6 @@ CONTACT_TOL_IN = 0.1
 MIN_STEP_IN = 1e-4
 #: How far past the edge a leaving base's centre is put, inches (it only marks "off the table").
 PAST_EDGE_IN = 0.05
-
-TerrainShapes = tuple[tuple[Obstacle, ...], tuple[Obstacle, ...], tuple[Polygon, ...]]
-"""(sight blockers, impassable pieces, difficult areas) of a terrain."""
 
 
 def contact_tol(state: GameState) -> float:
@@ -74,42 +63,6 @@ def remember(state: GameState, key: tuple[object, ...], compute: Callable[[], T]
     """The game's remembered result for ``key`` (which must hold a :func:`board_key`), or
     ``compute()`` remembered under it."""
     return board_memo(state).remember(key, compute)
-
-
-def terrain_geometry(state: GameState) -> TerrainShapes:
-    """The terrain's sight blockers, impassable pieces and difficult areas, built once a game."""
-    memo = board_memo(state)
-    if memo.terrain_shapes is None:
-        memo.terrain_shapes = _terrain_geometry(state.terrain)
-    shapes: TerrainShapes = memo.terrain_shapes
-    return shapes
-
-
-def _terrain_geometry(terrain: tuple[TerrainPiece, ...]) -> TerrainShapes:
-    sight: list[Obstacle] = []
-    impassable: list[Obstacle] = []
-    difficult: list[Polygon] = []
-    for piece in terrain:
-        shape = Polygon(piece.polygon)
-        if not shape.is_valid:
-            shape = shape.buffer(0)
-        if piece.blocks_los:
-            sight.append(Obstacle(piece.name, shape, "terrain"))
-        if piece.impassable:
-            impassable.append(Obstacle(piece.name, shape, "terrain"))
-        if piece.difficult:
-            difficult.append(shape)
-    return tuple(sight), tuple(impassable), tuple(difficult)
-
-
-@lru_cache(maxsize=4096)
-def _base_obstacle(name: str, x: float, y: float, r: float) -> Obstacle:
-    return Obstacle(name, base_shape((x, y), r), "base")
-
-
-def base_obstacle(unit: Unit) -> Obstacle:
-    """The unit's base as an obstacle."""
-    return _base_obstacle(unit.name, unit.x, unit.y, unit.radius_in)
 
 
 # ----------------------------------------------------------------- distance and contact
@@ -184,49 +137,6 @@ def ranked_with_ties(
 
 
 # ------------------------------------------------------------------------------ movement
-def move_area(state: GameState, unit: Unit) -> MoveArea:
-    """What the unit's base must avoid: impassable terrain and every other base (RULES §1.5;
-    seed 000's D000-02)."""
-    return remember(state, ("area", board_key(state, unit)), lambda: _move_area(state, unit))
-
-
-def _move_area(state: GameState, unit: Unit) -> MoveArea:
-    _, impassable, difficult = terrain_geometry(state)
-    bases = tuple(base_obstacle(u) for u in state.units if u.on_table and u.id != unit.id)
-    return MoveArea(state.table, unit.radius_in, impassable + bases, difficult)
-
-
-def flee_path(
-    state: GameState, unit: Unit, edge: Edge, move_in: float, *, keep_clear: bool = False
-) -> tuple[tuple[Point, ...], bool]:
-    """A move of up to ``move_in`` straight toward ``edge`` (G-05) and whether it leaves the table.
-
-    Straight and perpendicular to the edge, never round an obstacle: a blocked flight stops
-    where it is blocked. A leaving path ends just past the edge. With ``keep_clear`` (a move
-    that may not end in base contact with an enemy) a flight that would stop touching an
-    enemy stops short of contact instead.
-    """
-    key = ("flee", board_key(state, unit), edge, move_in, keep_clear)
-    return remember(state, key, lambda: _flee_path(state, unit, edge, move_in, keep_clear))
-
-
-def _flee_path(
-    state: GameState, unit: Unit, edge: Edge, move_in: float, keep_clear: bool
-) -> tuple[tuple[Point, ...], bool]:
-    area = move_area(state, unit)
-    path, leaves = toward_edge_path(unit.position, edge, move_in, area)
-    if leaves:
-        ox, oy = heading_vector(state.table.edge_heading_deg(edge))
-        end = path[-1]
-        path = (*path[:-1], (end[0] + ox * PAST_EDGE_IN, end[1] + oy * PAST_EDGE_IN))
-        if len(path) == 1:
-            path = (unit.position, path[0])
-        return path, True
-    if keep_clear:
-        path = short_of_contact(state, unit, path)
-    return path, False
-
-
 def short_of_contact(state: GameState, unit: Unit, path: tuple[Point, ...]) -> tuple[Point, ...]:
     """``path`` with its last (straight) leg cut back so that it does not end in base contact
     with an enemy; ``path[:-1]`` when no stop on the leg is clear."""

@@ -22,14 +22,12 @@ STATE_SLOTS = 64
 
 class BoardMemo:
     """Remembered searches of one game (keys start with what they read of the board), and the
-    geometry of its terrain (built once)."""
+    answers about its terrain (built once, e.g. ``engine.boards.open.open_terrain``)."""
 
     def __init__(self) -> None:
         self._results: dict[tuple[object, ...], Any] = {}
         self.terrain: object = None
         """The terrain the remembered results were computed on (kept alive, so identity holds)."""
-        self.terrain_shapes: Any = None
-        """That terrain's geometry, built once (see ``engine.board.terrain_geometry``)."""
         self._of_terrain: dict[tuple[object, ...], Any] = {}
         self._states: dict[int, tuple[object, dict[tuple[object, ...], Any]]] = {}
         self._last_state: tuple[object, dict[tuple[object, ...], Any]] = (None, {})
@@ -41,7 +39,6 @@ class BoardMemo:
         """Forget every remembered search and the terrain geometry."""
         self._results.clear()
         self.terrain = None
-        self.terrain_shapes = None
         self._of_terrain.clear()
         self._states.clear()
         self._last_state = (None, {})

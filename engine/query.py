@@ -12,24 +12,12 @@ Inches and degrees throughout.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cached_property
 from typing import Protocol
 
-from shapely.geometry import Polygon
-
+from engine.boards.open import OpenBoard, OpenPolicy, open_board
 from engine.dice import RandomSource
 from engine.errors import EngineError
-from engine.geometry import (
-    Cover,
-    CoverArea,
-    Edge,
-    Obstacle,
-    Point,
-    base_shape,
-    cover_between,
-    edge_gap_in,
-    line_of_sight,
-)
+from engine.geometry import Edge, Obstacle, Point, edge_gap_in
 from engine.model import GameState, Unit
 
 
@@ -71,10 +59,13 @@ class TableQuery(Protocol):
 class BoardQuery:
     """The parts of :class:`TableQuery` every ruleset shares; subclass for the rest.
 
-    Defaults: distance edge to edge; sight blocked by terrain that blocks it and by every other
-    base (the seed-000 policy; override :meth:`blockers`); targets are the enemies on the
-    table; the nearest edge per G-05 (own edge on a tie, then a logged roll).
+    Defaults: distance edge to edge; sight and cover from the open-table kit under
+    :attr:`policy` (every other base blocks, the seed-000 policy); targets are the enemies on
+    the table; the nearest edge per G-05 (own edge on a tie, then a logged roll).
     """
+
+    policy = OpenPolicy()
+    """The ruleset's open-table policy (whose bases block sight, how cover is claimed)."""
 
     def __init__(self, state: GameState) -> None:
         self.state = state
@@ -87,35 +78,20 @@ class BoardQuery:
         """Edge-to-edge distance (G-01)."""
         return edge_gap_in(a.position, a.radius_in, b.position, b.radius_in)
 
-    @cached_property
-    def _terrain_blockers(self) -> tuple[Obstacle, ...]:
-        out = []
-        for piece in self.state.terrain:
-            if piece.blocks_los:
-                shape = Polygon(piece.polygon)
-                out.append(Obstacle(piece.name, shape if shape.is_valid else shape.buffer(0)))
-        return tuple(out)
+    @property
+    def board(self) -> OpenBoard:
+        """The state's open table under the ruleset's :attr:`policy` (the kit)."""
+        return open_board(self.state, self.policy)
 
     def blockers(self, viewer: Unit, target: Unit) -> tuple[Obstacle, ...]:
         """What blocks sight between the two (G-03): terrain that blocks sight and the bases
-        of every other unit on the table."""
-        bases = tuple(
-            Obstacle(u.name, base_shape(u.position, u.radius_in), "base")
-            for u in self.state.units
-            if u.on_table and u.id not in (viewer.id, target.id)
-        )
-        return self._terrain_blockers + bases
+        the policy names."""
+        return self.board.blockers(viewer, (viewer.id, target.id))
 
     def visible(self, viewer: Unit, target: Unit) -> bool:
         """The centre line is clear of :meth:`blockers` (G-03's primary test)."""
-        sight = line_of_sight(
-            viewer.position,
-            viewer.radius_in,
-            target.position,
-            target.radius_in,
-            self.blockers(viewer, target),
-        )
-        return sight.centre_clear
+        ends = (viewer.id, target.id)
+        return self.board.centre_clear(viewer, viewer.position, target.position, ends)
 
     def targets(self, unit: Unit, kind: str) -> tuple[Unit, ...]:
         """Every enemy on the table, in sheet order."""
@@ -138,19 +114,10 @@ class BoardQuery:
         roll = dice.roll(len(tied), f"nearest-edge tie for {unit.name}")
         return tied[roll - 1], roll
 
-    @cached_property
-    def _cover_areas(self) -> tuple[CoverArea, ...]:
-        return tuple(
-            CoverArea(piece.name, Polygon(piece.polygon), Cover(piece.cover))
-            for piece in self.state.terrain
-            if piece.cover != "none"
-        )
-
     def cover_at(self, point: Point, against: Unit, radius_in: float = 0.0) -> str:
-        """The best terrain cover between ``against`` and the spot (areas round the shooter
-        do not count)."""
-        cover, _ = cover_between(against.position, point, radius_in, self._cover_areas)
-        return cover.value
+        """The cover a base at the spot has against shots from ``against`` (the policy's
+        rule: by default the best piece crossed or under it, pieces round the shooter aside)."""
+        return self.board.cover(against.position, point, radius_in)[0].value
 
 
 def nearest_first(query: TableQuery, unit: Unit, others: Sequence[Unit]) -> list[Unit]:

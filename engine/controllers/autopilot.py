@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.actions import Action, ActionKind, Order
+from engine.board import contact_tol, in_contact_with_anyone, nearest_key
 from engine.dice import RandomSource, SeededDice
 from engine.geometry import (
     Edge,
@@ -25,13 +26,10 @@ from engine.rulesets.narrative.board import (
     OBJECTIVE_REACH_IN,
     can_shoot_from,
     card_of,
-    contact_tol,
     contacting_enemies,
     flee_path,
     gap_between,
-    in_contact_with_anyone,
     move_toward,
-    nearest_key,
     p_wound,
 )
 from engine.rulesets.narrative.legality import edge_roll_detail

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
 from engine.actions import Action, ActionKind, Order
-from engine.board import pick_nearest, ranked_with_ties
+from engine.board import contact_tol, in_contact_with_anyone, pick_nearest, ranked_with_ties
 from engine.dice import RandomSource
 from engine.geometry import (
     Edge,
@@ -27,12 +27,10 @@ from engine.rulesets.narrative.board import (
     OBJECTIVE_REACH_IN,
     can_shoot_from,
     card_of,
-    contact_tol,
     contacting_enemies,
     flee_path,
     forward_path,
     gap_between,
-    in_contact_with_anyone,
     in_shooting_range,
     move_toward,
     sight_between,

@@ -20,8 +20,9 @@ from collections.abc import Sequence
 import shapely
 from shapely.geometry import Polygon
 
-from engine.board import base_obstacle, board_memo, remember, terrain_geometry
+from engine.board import board_memo, remember
 from engine.boards.grid import GridBoard, GridPolicy, grid_board
+from engine.boards.open import open_terrain
 from engine.geometry import (
     EPS_IN,
     Cell,
@@ -29,6 +30,7 @@ from engine.geometry import (
     CoverArea,
     MoveArea,
     Point,
+    base_obstacle,
     centre_distance_in,
     chebyshev,
     cover_between,
@@ -165,13 +167,11 @@ def visible(state: GameState, viewer: Unit, target: Unit, at: Point | None = Non
     # enemy's base as its circle, the terrain's part remembered for the board.
     end = target.position
     for u in enemies:
-        circle = base_obstacle(u).circle
-        assert circle is not None
-        if segment_point_distance_in(origin, end, circle[0]) < circle[1] - EPS_IN:
+        if segment_point_distance_in(origin, end, u.position) < u.radius_in - EPS_IN:
             return False
     return board_memo(state).remember(
         ("d20-sight-terrain", origin, end),
-        lambda: not any(ob.blocks_segment(origin, end) for ob in terrain_geometry(state)[0]),
+        lambda: not any(ob.blocks_segment(origin, end) for ob in open_terrain(state).sight),
     )
 
 
@@ -228,11 +228,15 @@ def move_area(state: GameState, unit: Unit) -> MoveArea:
         unit.y,
         tuple((u.x, u.y) for u in state.units if u.on_table),
     )
-    _, impassable, difficult = terrain_geometry(state)
+    terrain = open_terrain(state)
 
     def build() -> MoveArea:
-        bases = tuple(base_obstacle(u) for u in state.units if u.on_table and u.id != unit.id)
-        return MoveArea(state.table, unit.radius_in, impassable + bases, difficult)
+        bases = tuple(
+            base_obstacle(u.name, u.position, u.radius_in)
+            for u in state.units
+            if u.on_table and u.id != unit.id
+        )
+        return MoveArea(state.table, unit.radius_in, terrain.solid + bases, terrain.difficult)
 
     return remember(state, key, build)
 
@@ -297,11 +301,15 @@ def _rules_area(state: GameState, unit: Unit) -> MoveArea:
     foes = tuple(
         (u.name, u.x, u.y, u.radius_in) for u in state.units if u.on_table and u.side != unit.side
     )
-    _, impassable, difficult = terrain_geometry(state)
+    terrain = open_terrain(state)
 
     def build() -> MoveArea:
-        enemies = tuple(base_obstacle(u) for u in state.units if u.on_table and u.side != unit.side)
-        return MoveArea(state.table, unit.radius_in, impassable + enemies, difficult)
+        enemies = tuple(
+            base_obstacle(u.name, u.position, u.radius_in)
+            for u in state.units
+            if u.on_table and u.side != unit.side
+        )
+        return MoveArea(state.table, unit.radius_in, terrain.solid + enemies, terrain.difficult)
 
     return remember(state, ("d20-rules-area", state.table, unit.radius_in, foes), build)
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.actions import Action, ActionKind, Event, event
+from engine.board import touching
 from engine.cards import JOKER, Deck
 from engine.dice import RandomSource
 from engine.geometry import Point, bearing_deg, path_cost_in
@@ -52,12 +53,7 @@ from engine.rulesets.firefight_lite.deck import FULL_DECK, deck_problems
 from engine.rulesets.firefight_lite.reactions import reaction_event
 from engine.rulesets.firefight_lite.sequence import discard_card, keep_deck_ready, reshuffle
 from engine.rulesets.firefight_lite.state import DECK, FROSTY
-from engine.rulesets.narrative.board import (
-    can_shoot_from,
-    card_of,
-    contacting_enemies,
-    touching,
-)
+from engine.rulesets.narrative.board import can_shoot_from, card_of, contacting_enemies
 from engine.rulesets.narrative.cover import cover_runs, run_problem
 from engine.rulesets.narrative.events import event_hit, event_phase
 from engine.rulesets.narrative.resolve import attack, final_heading, place

@@ -81,7 +81,7 @@ def spot_cover(state: GameState, unit: Unit, at: Point, against: Sequence[Unit])
     query = NarrativeQuery(state)
     worst = HIDDEN
     for enemy in against:
-        if not centre_line_clear(state, enemy.position, at, (enemy.id, unit.id)):
+        if not centre_line_clear(state, enemy, enemy.position, at, (enemy.id, unit.id)):
             continue
         worst = min(worst, LEVELS[Cover(query.cover_at(at, enemy, unit.radius_in))])
     return worst

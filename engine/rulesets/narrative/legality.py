@@ -10,6 +10,7 @@ import math
 from collections.abc import Sequence
 
 from engine.actions import Action, ActionKind
+from engine.board import MIN_STEP_IN, clip_to_table, touching
 from engine.errors import EngineError
 from engine.geometry import (
     Edge,
@@ -25,18 +26,15 @@ from engine.geometry import (
 from engine.model import GameState, Unit
 from engine.protocols import Pending, PendingKind
 from engine.rulesets.narrative.board import (
-    MIN_STEP_IN,
     OBJECTIVE_REACH_IN,
     can_shoot_from,
     card_of,
-    clip_to_table,
     contacting_enemies,
     flee_path,
     gap_between,
     in_shooting_range,
     move_area,
     move_patterns,
-    touching,
 )
 from engine.rulesets.narrative.state import carrying, is_routing, rules_of
 from engine.turns import cannot_act, prologue

@@ -7,25 +7,23 @@ up to M or two of up to M/2 (§2.e), half a move in a bonus activation (D000-05)
 from __future__ import annotations
 
 from engine.actions import ActionKind
-from engine.geometry import Obstacle, Point, within_in
+from engine.board import contact_tol, in_contact_with_anyone
+from engine.geometry import Point, within_in
 from engine.model import Unit
 from engine.query import BoardQuery
 from engine.rulesets.narrative.board import (
     can_shoot_from,
     card_of,
-    centre_line_clear,
-    contact_tol,
     contacting_enemies,
     gap_between,
-    in_contact_with_anyone,
     move_toward,
-    sight_blockers,
 )
 from engine.rulesets.narrative.state import bonus_move_for
 
 
 class NarrativeQuery(BoardQuery):
-    """Seed-000 table queries."""
+    """Seed-000 table queries (sight: the kit's default policy, every other character
+    blocks)."""
 
     def movement_allowance_in(self, unit: Unit) -> float:
         """M, or half of it in a bonus activation."""
@@ -35,16 +33,6 @@ class NarrativeQuery(BoardQuery):
     def distance_in(self, a: Unit, b: Unit) -> float:
         """Edge to edge (G-01)."""
         return gap_between(a, b)
-
-    def blockers(self, viewer: Unit, target: Unit) -> tuple[Obstacle, ...]:
-        """Terrain that blocks sight and every other character."""
-        return sight_blockers(self.state, (viewer.id, target.id))
-
-    def visible(self, viewer: Unit, target: Unit) -> bool:
-        """A clear centre line (the pivot before a shot makes any arc legal, §2.f)."""
-        return centre_line_clear(
-            self.state, viewer.position, target.position, (viewer.id, target.id)
-        )
 
     def targets(self, unit: Unit, kind: str) -> tuple[Unit, ...]:
         """Shoot: enemies in range and sight now; continue melee: enemies in contact; move into

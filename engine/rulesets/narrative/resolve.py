@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.actions import Action, Event, EventType, event
+from engine.board import MIN_STEP_IN
 from engine.dice import RandomSource
 from engine.geometry import Point, bearing_deg, normalize_deg, path_cost_in
 from engine.model import GameState, Unit, UnitStatus
-from engine.rulesets.narrative.board import MIN_STEP_IN, card_of, contacting_enemies, flee_path
+from engine.rulesets.narrative.board import card_of, contacting_enemies, flee_path
 from engine.rulesets.narrative.legality import flight_edge, flight_edges
 from engine.rulesets.narrative.query import NarrativeQuery
 from engine.rulesets.narrative.state import (

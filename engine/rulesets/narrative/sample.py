@@ -11,12 +11,12 @@ free to act. Inches and degrees throughout.
 from __future__ import annotations
 
 from engine.actions import Action, ActionKind
+from engine.board import contact_tol
 from engine.dice import RandomSource
 from engine.geometry import Edge, Point, advance, within_in
 from engine.model import GameState, Unit
 from engine.rulesets.narrative.board import (
     card_of,
-    contact_tol,
     contacting_enemies,
     flee_path,
     gap_between,

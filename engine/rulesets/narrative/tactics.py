@@ -10,6 +10,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TypeVar
 
+from engine.board import (
+    board_key,
+    clear_board_memo,
+    contact_tol,
+    nearest_key,
+    remember,
+    short_of_contact,
+    touching,
+)
 from engine.dice import RandomSource
 from engine.geometry import (
     EPS_IN,
@@ -27,20 +36,13 @@ from engine.geometry import (
 from engine.model import GameState, Objective, Unit
 from engine.rulesets.narrative.board import (
     OBJECTIVE_REACH_IN,
-    board_key,
     card_of,
     centre_line_clear,
-    clear_board_memo,
-    contact_tol,
     flee_path,
     move_area,
     move_patterns,
     move_toward,
-    nearest_key,
-    remember,
-    short_of_contact,
     sight_blockers,
-    touching,
 )
 
 T = TypeVar("T")
@@ -85,7 +87,7 @@ def viewable(state: GameState, viewer: Unit, point: Point, target: Unit | None =
     if not in_forward_arc(viewer.position, viewer.heading_deg, point):
         return False
     exclude = (viewer.id,) if target is None else (viewer.id, target.id)
-    return centre_line_clear(state, viewer.position, point, exclude)
+    return centre_line_clear(state, viewer, viewer.position, point, exclude)
 
 
 def loose_objectives(state: GameState) -> tuple[Objective, ...]:
@@ -182,7 +184,7 @@ def _firing_position(
         card.shoot_range_in + unit.radius_in + target.radius_in,
         move_patterns(move_in),
         move_area(state, unit),
-        sight_blockers(state, (unit.id, target.id)),
+        sight_blockers(state, unit, (unit.id, target.id)),
         keep_away,
     )
 

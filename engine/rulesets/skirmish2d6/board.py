@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from engine.board import contact_tol, terrain_geometry
+from engine.board import contact_tol
+from engine.boards.open import open_terrain
 from engine.geometry import (
     EPS_IN,
     Obstacle,
@@ -148,8 +149,8 @@ def guarded(state: GameState, unit: Unit) -> bool:
 # ---------------------------------------------------------------------------------- sight
 def _terrain(state: GameState) -> tuple[tuple[Obstacle, ...], tuple[Obstacle, ...]]:
     """(sight blockers, impassable pieces) of the terrain, built once a game."""
-    sight, solid, _ = terrain_geometry(state)
-    return sight, solid
+    terrain = open_terrain(state)
+    return terrain.sight, terrain.solid
 
 
 @dataclass(frozen=True)
