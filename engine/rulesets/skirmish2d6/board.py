@@ -1,7 +1,7 @@
-"""The table of the 2D6 skirmish in game terms: sight (terrain and the viewer's own side's
-models block, D001B-12), straight-leg movement, a charge's run toward its target, the 1 in and
-3 in drive-backs (D001B-07), the Guardian aura and who holds each objective (D001B-12).
-Inches throughout; distances between models are edge to edge (G-01).
+"""The table of the 2D6 skirmish on the open-table kit (:mod:`engine.boards.open`): its policy
+(the viewer's own side's models block sight, D001B-12), straight-leg moves, a charge's run,
+the 1 in and 3 in drive-backs (D001B-07), the Guardian aura and who holds each objective
+(D001B-12). Inches throughout; distances between models are edge to edge (G-01).
 """
 
 from __future__ import annotations
@@ -13,21 +13,17 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from engine.board import contact_tol
-from engine.boards.open import open_terrain
+from engine.boards.open import OpenBoard, OpenPolicy, open_board
 from engine.geometry import (
     EPS_IN,
     Obstacle,
     Point,
-    base_obstacle,
     centre_distance_in,
-    segment_point_distance_in,
     within_in,
 )
 from engine.geometry.raycast import (
-    Field,
     Shape,
     point_polygon_in,
-    segment_crosses,
     shape_of,
 )
 from engine.model import GameState, TerrainPiece, Unit
@@ -36,10 +32,6 @@ from engine.rulesets.skirmish2d6.fighters import GUARDIAN_REACH_IN, card_of
 HOLD_REACH_IN = 1.0
 """A model within this edge-to-edge distance of an objective's terrain piece counts for
 holding it (D001B-12)."""
-BACK_OFF_IN = 1e-6
-"""A move or drive-back stops this short of what it would touch (rounding never overlaps)."""
-SEARCH_TURNS_DEG = (0.0, 20.0, -20.0, 45.0, -45.0, 70.0, -70.0, 95.0, -95.0)
-"""Headings (relative to straight at the goal) a move toward a point tries, in order."""
 
 
 @dataclass(frozen=True)
@@ -117,12 +109,8 @@ def _holder(state: GameState, site: ObjectiveSite) -> str | None:
     return ranked[0][0]
 
 
-def gap(a: Unit, b: Unit, at: Point | None = None) -> float:
-    """Edge-to-edge distance, inches (G-01), with ``a`` optionally standing at ``at``
-    (``engine.geometry.edge_gap_in``, inlined: the AI asks it thousands of times a game)."""
-    ax, ay = (a.x, a.y) if at is None else at
-    d = math.hypot(b.x - ax, b.y - ay) - (a.base_diameter_in + b.base_diameter_in) / 2.0
-    return d if d > 0.0 else 0.0
+gap = OpenBoard.gap_in
+"""Edge-to-edge distance, inches (G-01), with ``a`` optionally standing at ``at``."""
 
 
 def in_contact(state: GameState, a: Unit, b: Unit, at: Point | None = None) -> bool:
@@ -147,109 +135,36 @@ def guarded(state: GameState, unit: Unit) -> bool:
 
 
 # ---------------------------------------------------------------------------------- sight
-def _terrain(state: GameState) -> tuple[tuple[Obstacle, ...], tuple[Obstacle, ...]]:
-    """(sight blockers, impassable pieces) of the terrain, built once a game."""
-    terrain = open_terrain(state)
-    return terrain.sight, terrain.solid
+POLICY = OpenPolicy(figures_block="friends")
+"""The kit's policy here: the viewer's own side's models block sight, enemies do not
+(D001B-12); cover is the kit's default (crossed or under)."""
 
 
-@dataclass(frozen=True)
-class _Pieces:
-    sight: tuple[Shape, ...]
-    solid: tuple[Shape, ...]
-    solid_names: tuple[str, ...]
-    sight_names: tuple[str, ...] = ()
-
-
-def _pieces(state: GameState) -> _Pieces:
-    """The terrain as plain polygons (sight blockers, impassable pieces), once a game."""
-    memo = state.memo.for_terrain(state.terrain)
-
-    def build() -> _Pieces:
-        solid = [t for t in state.terrain if t.impassable]
-        return _Pieces(
-            tuple(shape_of(t.polygon) for t in state.terrain if t.blocks_los),
-            tuple(shape_of(t.polygon) for t in solid),
-            tuple(t.name for t in solid),
-            tuple(t.name for t in state.terrain if t.blocks_los),
-        )
-
-    return memo.remember(("skirmish2d6 pieces",), build)
+def board(state: GameState) -> OpenBoard:
+    """The state's open table under this ruleset's policy."""
+    return open_board(state, POLICY)
 
 
 def sight_blockers(state: GameState, viewer: Unit, target: Unit) -> tuple[Obstacle, ...]:
     """What blocks the viewer's sight of the target: terrain that blocks sight and the bases
     of the viewer's own side's other models (enemies do not block, D001B-12)."""
-    sight, _ = _terrain(state)
-    friends = tuple(
-        base_obstacle(u.name, u.position, u.radius_in)
-        for u in state.units
-        if u.on_table and u.side == viewer.side and u.id not in (viewer.id, target.id)
-    )
-    return sight + friends
+    return board(state).blockers(viewer, (viewer.id, target.id))
 
 
 def visible(state: GameState, viewer: Unit, target: Unit) -> bool:
-    """The centre line between the two is clear (G-03 primary test): no sight-blocking
-    terrain crossed, no base of the viewer's side in the way (D001B-12)."""
-    a, b = viewer.position, target.position
-    for u in state.units:
-        if (
-            u.on_table
-            and u.side == viewer.side
-            and u.id not in (viewer.id, target.id)
-            and segment_point_distance_in(a, b, u.position) < u.radius_in - EPS_IN
-        ):
-            return False
-    return not any(segment_crosses(poly, a, b) for poly in _pieces(state).sight)
+    """The centre line between the two is clear (G-03 primary test, D001B-12)."""
+    ends = (viewer.id, target.id)
+    return board(state).centre_clear(viewer, viewer.position, target.position, ends)
 
 
 def sight_blocked_by(state: GameState, viewer: Unit, target: Unit) -> tuple[str, ...]:
-    """Names of what blocks the centre line (the tests of :func:`visible`), nearest the viewer
-    first."""
-    a, b = viewer.position, target.position
-    hits: list[tuple[float, str]] = []
-    for u in state.units:
-        if (
-            u.on_table
-            and u.side == viewer.side
-            and u.id not in (viewer.id, target.id)
-            and segment_point_distance_in(a, b, u.position) < u.radius_in - EPS_IN
-        ):
-            hits.append((centre_distance_in(a, u.position) - u.radius_in, u.name))
-    pieces = _pieces(state)
-    for poly, name in zip(pieces.sight, pieces.sight_names, strict=True):
-        if segment_crosses(poly, a, b):
-            hits.append((point_polygon_in(poly, a), name))
-    return tuple(dict.fromkeys(name for _, name in sorted(hits)))
+    """Names of what blocks the centre line, nearest the viewer first."""
+    ends = (viewer.id, target.id)
+    return board(state).blocked_by(viewer, viewer.position, target.position, ends)
 
 
 # ------------------------------------------------------------------------------- movement
-def _field(state: GameState, unit: Unit) -> tuple[Field, tuple[str, ...]]:
-    """What the unit's base must avoid (every other base, impassable terrain, the table's
-    edges; no difficult ground in these rules), and the obstacles' names, remembered in the
-    game's memo for the state object and unit (the AI plans, the rules check, then apply)."""
-    answers = state.memo.answers_for(state)
-    found: tuple[Field, tuple[str, ...]] | None = answers.get(("skirmish-field", unit.id))
-    if found is not None:
-        return found
-    pieces = _pieces(state)
-    others = [u for u in state.units if u.on_table and u.id != unit.id]
-    field = Field(
-        unit.radius_in,
-        tuple((u.x, u.y, u.radius_in) for u in others),
-        pieces.solid,
-        state.table.width_in,
-        state.table.depth_in,
-    )
-    names = tuple(u.name for u in others) + pieces.solid_names
-    answers[("skirmish-field", unit.id)] = (field, names)
-    return field, names
-
-
-def path_length_in(path: Sequence[Point]) -> float:
-    """Total length of a polyline, inches."""
-    return sum(centre_distance_in(a, b) for a, b in itertools.pairwise(path))
+path_length_in = OpenBoard.path_length_in
 
 
 def path_problem(state: GameState, unit: Unit, path: Sequence[Point], limit_in: float) -> str:
@@ -262,7 +177,7 @@ def path_problem(state: GameState, unit: Unit, path: Sequence[Point], limit_in: 
     length = path_length_in(path)
     if length > limit_in + 1e-6:
         return f"{unit.name} may move {limit_in:g} in, not {length:.2f} in"
-    field, names = _field(state, unit)
+    field, names = board(state).field(unit)
     for a, b in itertools.pairwise(path):
         hit = field.blocker(a, b, names)
         if hit == "the table edge":
@@ -272,46 +187,11 @@ def path_problem(state: GameState, unit: Unit, path: Sequence[Point], limit_in: 
     return ""
 
 
-def _short_of(free_in: float, run_in: float) -> float:
-    """The run a base makes: all of it when nothing is in the way, else a hair short of what
-    it would touch."""
-    return run_in if free_in >= run_in else max(0.0, free_in - BACK_OFF_IN)
-
-
 def move_toward(
     state: GameState, unit: Unit, goal: Point, stop_gap_in: float, limit_in: float
 ) -> tuple[Point, ...]:
-    """A one-leg path of at most ``limit_in`` that ends as near ``goal`` as it can, stopping
-    once the centre is ``stop_gap_in`` from it (RULES §1.5 "move towards X"; straight at the
-    goal first, then a few headings either side); ``(start,)`` when no leg gets nearer."""
-    start = unit.position
-    d0 = centre_distance_in(start, goal)
-    want = min(limit_in, d0 - stop_gap_in)
-    if want <= 1e-3:
-        return (start,)
-    field, _ = _field(state, unit)
-    base = math.atan2(goal[0] - start[0], goal[1] - start[1])
-    best: tuple[float, Point] | None = None
-    for turn in SEARCH_TURNS_DEG:
-        ang = base + math.radians(turn)
-        ux, uy = math.sin(ang), math.cos(ang)
-        run = want if turn == 0.0 else limit_in
-        if turn != 0.0:
-            # Sideways legs run only as far as brings them nearest the goal.
-            along = (goal[0] - start[0]) * ux + (goal[1] - start[1]) * uy
-            run = min(limit_in, max(0.0, along))
-        free = _short_of(field.free_in(start, ux, uy, run), run)
-        if turn == 0.0:  # straight at the goal: along the exact line (the goal itself at d0)
-            f = free / d0
-            end = (start[0] + (goal[0] - start[0]) * f, start[1] + (goal[1] - start[1]) * f)
-        else:
-            end = (start[0] + ux * free, start[1] + uy * free)
-        d = round(centre_distance_in(end, goal), 6)
-        if free > 1e-3 and d < d0 - 1e-6 and (best is None or d < best[0]):
-            best = (d, end)
-            if turn == 0.0 and free >= run - 2 * BACK_OFF_IN:
-                break
-    return (start,) if best is None else (start, best[1])
+    """A one-leg move toward ``goal`` (the kit's ``OpenBoard.slide_toward``)."""
+    return board(state).slide_toward(unit, goal, stop_gap_in, limit_in)
 
 
 def charge_path(state: GameState, unit: Unit, target: Unit, reach_in: float) -> tuple[Point, ...]:
@@ -327,14 +207,8 @@ def push_path(
     """The drive-back: ``distance_in`` straight along the centre line away from ``away_from``,
     stopped by impassable terrain, other bases or the table edge with no further effect
     (D001B-07). ``(start,)`` when it cannot move at all."""
-    start = pushed.position
-    dx, dy = start[0] - away_from.x, start[1] - away_from.y
+    dx, dy = pushed.x - away_from.x, pushed.y - away_from.y
     d = math.hypot(dx, dy)
     if d == 0.0:
-        return (start,)
-    ux, uy = dx / d, dy / d
-    field, _ = _field(state, pushed)
-    free = _short_of(field.free_in(start, ux, uy, distance_in), distance_in)
-    if free <= 1e-3:
-        return (start,)
-    return (start, (start[0] + ux * free, start[1] + uy * free))
+        return (pushed.position,)
+    return board(state).slide(pushed, dx / d, dy / d, distance_in)

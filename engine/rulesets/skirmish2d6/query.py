@@ -4,10 +4,10 @@ block, D001B-12), its targets (a Bow's shot needs sight and range) and its moves
 
 from __future__ import annotations
 
-from engine.geometry import Obstacle, Point
+from engine.geometry import Point
 from engine.model import GameState, Unit
 from engine.query import BoardQuery
-from engine.rulesets.skirmish2d6.board import gap, move_toward, sight_blockers, visible
+from engine.rulesets.skirmish2d6.board import POLICY, gap, move_toward, visible
 from engine.rulesets.skirmish2d6.fighters import card_of, move_allowance_in
 from engine.rulesets.skirmish2d6.state import BOW_RANGE_IN
 
@@ -15,20 +15,15 @@ from engine.rulesets.skirmish2d6.state import BOW_RANGE_IN
 class SkirmishQuery(BoardQuery):
     """:class:`~engine.query.BoardQuery` with the 2D6 skirmish's own rules."""
 
+    policy = POLICY
+    """Sight: the viewer's own side's bases block, enemies' do not (D001B-12)."""
+
     def __init__(self, state: GameState) -> None:
         super().__init__(state)
 
     def movement_allowance_in(self, unit: Unit) -> float:
         """One Move: 4 + Speed inches (none when Staggered)."""
         return move_allowance_in(unit)
-
-    def blockers(self, viewer: Unit, target: Unit) -> tuple[Obstacle, ...]:
-        """Sight-blocking terrain and the viewer's own side's bases (not the enemy's)."""
-        return sight_blockers(self.state, viewer, target)
-
-    def visible(self, viewer: Unit, target: Unit) -> bool:
-        """The centre line is clear of those blockers."""
-        return visible(self.state, viewer, target)
 
     def targets(self, unit: Unit, kind: str) -> tuple[Unit, ...]:
         """Enemies it could shoot (a Bow, sight, range) for "shoot"; every enemy otherwise."""
