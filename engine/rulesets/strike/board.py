@@ -1,28 +1,25 @@
-"""The strike system's board (RULES §3.1.f-g, G-01, G-03, D001A-04): who sees whom and how
-(clear, obscured, in cover), threat ranges, the strike count, and legal movement legs.
+"""The strike system's board (RULES §3.1.f-g, G-01, G-03, D001A-04) on the open-table kit
+(:mod:`engine.boards.open`): who sees whom and how (clear, obscured, in cover), threat ranges,
+the strike count, and legal movement legs.
 
-Every base on the table is held in numpy arrays, so a sight line is tested against all of
-them at once (a 100-a-side battle has 200 bases); terrain goes through shapely. Poses are
-``(unit id, x, y, radius)`` in inches, so the AI can ask about a spot a soldier is not on yet.
+The kit tests a sight line against every base at once (a 100-a-side battle has 200 bases).
+Poses are ``(unit id, x, y, radius)`` in inches, so the AI can ask about a spot a soldier is
+not on yet.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import shapely
-from numpy.typing import NDArray
-from shapely.geometry import LineString, Polygon
+from shapely.geometry import LineString
 
-from engine.board import board_memo
+from engine.boards.open import OpenPolicy, open_board
 from engine.geometry import (
     EPS_IN,
-    Cover,
-    CoverArea,
-    Obstacle,
     Point,
     centre_distance_in,
     tangent_lines,
@@ -133,106 +130,43 @@ def apply_disregard(entries: Sequence[Counted]) -> tuple[tuple[Counted, ...], tu
     return kept, tuple(dropped)
 
 
-def _terrain(
-    state: GameState,
-) -> tuple[tuple[Obstacle, ...], tuple[CoverArea, ...], tuple[Obstacle, ...]]:
-    def build() -> tuple[tuple[Obstacle, ...], tuple[CoverArea, ...], tuple[Obstacle, ...]]:
-        sight, cover, solid = [], [], []
-        for piece in state.terrain:
-            shape = Polygon(piece.polygon)
-            shape = shape if shape.is_valid else shape.buffer(0)
-            if piece.blocks_los:
-                sight.append(Obstacle(piece.name, shape))
-            if piece.cover != "none":
-                cover.append(CoverArea(piece.name, shape, Cover(piece.cover)))
-            if piece.impassable:
-                solid.append(Obstacle(piece.name, shape))
-        return tuple(sight), tuple(cover), tuple(solid)
-
-    result: tuple[tuple[Obstacle, ...], tuple[CoverArea, ...], tuple[Obstacle, ...]] = board_memo(
-        state
-    ).remember(("strike-terrain",), build)
-    return result
+POLICY = OpenPolicy(figures_block="all", cover_near_in=COVER_NEAR_IN)
+"""The kit's policy here: terrain and every intervening model block a line (D001A-04a); cover
+is a crossed piece within 0.5 in of the target's base (D001A-04b)."""
 
 
 class StrikeBoard:
-    """Sight, ranges and strike counts on one state's table."""
+    """Sight, ranges and strike counts on one state's table (the open-table kit's board
+    under :data:`POLICY`, its numpy fast path testing a line against every base at once)."""
 
     def __init__(self, state: GameState) -> None:
         self.state = state
-        units = [u for u in state.units if u.on_table]
-        self.units = units
-        self.ids = [u.id for u in units]
-        self.names = [u.name for u in units]
-        self.index = {u.id: i for i, u in enumerate(units)}
-        self.x: NDArray[np.float64] = np.array([u.x for u in units], dtype=np.float64)
-        self.y: NDArray[np.float64] = np.array([u.y for u in units], dtype=np.float64)
-        self.r: NDArray[np.float64] = np.array([u.radius_in for u in units], dtype=np.float64)
-        self.sight_terrain, self.cover_areas, self.solid = _terrain(state)
+        self.kit = open_board(state, POLICY)
+        self.units = list(self.kit.units)
 
     # ---------------------------------------------------------------- sight
-    def _bases_blocking(self, lines: Sequence[Segment], skip: Iterable[str]) -> NDArray[np.bool_]:
-        """(lines x bases) whether each line crosses each base's interior (G-03)."""
-        a = np.array([ln[0] for ln in lines], dtype=np.float64)
-        b = np.array([ln[1] for ln in lines], dtype=np.float64)
-        dx, dy = (b[:, 0] - a[:, 0])[:, None], (b[:, 1] - a[:, 1])[:, None]
-        l2 = dx * dx + dy * dy
-        rx, ry = self.x[None, :] - a[:, 0:1], self.y[None, :] - a[:, 1:2]
-        t = np.clip(np.where(l2 > 0, (rx * dx + ry * dy) / np.where(l2 > 0, l2, 1.0), 0.0), 0, 1)
-        ex, ey = rx - t * dx, ry - t * dy
-        reach = np.maximum(self.r - EPS_IN, 0.0)[None, :]
-        hit: NDArray[np.bool_] = (ex * ex + ey * ey) < reach * reach
-        for uid in skip:
-            i = self.index.get(uid)
-            if i is not None:
-                hit[:, i] = False
-        return hit
-
-    def _terrain_blocking(self, lines: Sequence[Segment]) -> list[list[bool]]:
-        """(terrain pieces x lines) whether each line crosses each sight-blocking piece's
-        interior (G-03; the same test as ``Obstacle.blocks_segment``, all lines at once)."""
-        if not self.sight_terrain:
-            return []
-        xs = [min(a[0], b[0]) for a, b in lines], [max(a[0], b[0]) for a, b in lines]
-        ys = [min(a[1], b[1]) for a, b in lines], [max(a[1], b[1]) for a, b in lines]
-        out: list[list[bool]] = []
-        shapes = None
-        for ob in self.sight_terrain:
-            minx, miny, maxx, maxy = ob.bounds
-            near = [
-                not (xs[1][k] < minx or xs[0][k] > maxx or ys[1][k] < miny or ys[0][k] > maxy)
-                for k in range(len(lines))
-            ]
-            if not any(near) or not ob.areal:
-                out.append([near[k] and ob.blocks_segment(*lines[k]) for k in range(len(lines))])
-                continue
-            if shapes is None:
-                shapes = shapely.linestrings(np.array(lines, dtype=np.float64))
-            hits = shapely.intersects(ob.core, shapes)
-            out.append([bool(near[k] and hits[k]) for k in range(len(lines))])
-        return out
-
     def sighting(self, viewer: Pose, target: Pose, detail: bool = False) -> Sighting:
         """How ``viewer`` sees ``target`` (D001A-04): visible when a line is clear; in cover
-        when the centre line crosses cover terrain that the target's base is within 0.5 in of; else obscured when any line is blocked; cover wins.
-        With ``detail`` the blockers are named."""
+        when the centre line crosses cover terrain that the target's base is within 0.5 in
+        of; else obscured when any line is blocked; cover wins. With ``detail`` the blockers
+        are named."""
         vid, vx, vy, vr = viewer
         tid, tx, ty, tr = target
         a, b = (vx, vy), (tx, ty)
         left, right = tangent_lines(a, vr, b, tr)
         lines: tuple[Segment, Segment, Segment] = ((a, b), left, right)
-        hit = self._bases_blocking(lines, (vid, tid))
+        hit = self.kit.lines_blocked(self.state.unit(vid), lines, (vid, tid))
         clear = [not bool(hit[k].any()) for k in range(3)]
         names: list[str] = []
-        for j, row in enumerate(self._terrain_blocking(lines)):
+        for ob in self.kit.terrain.sight:
             for k in range(3):
-                if row[k]:
+                if ob.blocks_segment(*lines[k]):
                     clear[k] = False
-                    if self.sight_terrain[j].name not in names:
-                        names.append(self.sight_terrain[j].name)
+                    if ob.name not in names:
+                        names.append(ob.name)
         if detail:
             for i in np.nonzero(hit.any(axis=0))[0]:
-                names.append(self.names[int(i)])
+                names.append(self.units[int(i)].name)
         flags = (clear[0], clear[1], clear[2])
         if not any(flags):
             return Sighting(vid, tid, lines, flags, None, tuple(names))
@@ -241,18 +175,10 @@ class StrikeBoard:
         return Sighting(vid, tid, lines, flags, cls, tuple(names), cover_by)
 
     def cover_from(self, viewer_xy: Point, target: Pose) -> str | None:
-        """The cover terrain the target is in against a viewer there (D001A-04b), or None: a
-        piece the centre line crosses that the target's base touches or comes within 0.5 in
-        of. The viewer's own place does not matter: a target keeps the cover of the piece it
-        stands in when the viewer stands in that same piece (a wood both are in)."""
-        _, tx, ty, tr = target
-        for area in self.cover_areas:
-            if not area.crossed_by(viewer_xy, (tx, ty)):
-                continue
-            gap = float(shapely.distance(area.shape, shapely.Point(tx, ty))) - tr
-            if gap <= COVER_NEAR_IN + EPS_IN:
-                return area.name
-        return None
+        """The cover terrain the target is in against a viewer there (D001A-04b), or None. The
+        viewer's own place does not matter: a target keeps the cover of the piece it stands in
+        when the viewer stands in that same piece (a wood both are in)."""
+        return self.kit.cover(viewer_xy, (target[1], target[2]), target[3])[1]
 
     # ---------------------------------------------------------------- ranges
     @staticmethod
@@ -305,31 +231,15 @@ class StrikeBoard:
         r = mover.radius_in
         if not self.state.table.contains_base(b, r):
             return "the base would leave the table"
-        if self.units:
-            hit = self._capsule_hits(mover, a, b)
-            if hit is not None:
-                return f"the path runs through {hit}"
-        if self.solid and centre_distance_in(a, b) > 0:
-            line = LineString([a, b])
-            for ob in self.solid:
-                if float(shapely.distance(ob.shape, line)) < r - EPS_IN:
-                    return f"the path crosses {ob.name}"
-        elif self.solid:
-            for ob in self.solid:
-                if float(shapely.distance(ob.shape, shapely.Point(b))) < r - EPS_IN:
-                    return f"the base would stand in {ob.name}"
+        hit = self.kit.leg_hits(mover, a, b)
+        if hit is not None:
+            return f"the path runs through {hit}"
+        path = LineString([a, b]) if centre_distance_in(a, b) > 0 else shapely.Point(b)
+        for ob in self.kit.terrain.solid:
+            if float(shapely.distance(ob.shape, path)) < r - EPS_IN:
+                return (
+                    f"the path crosses {ob.name}"
+                    if path.length
+                    else f"the base would stand in {ob.name}"
+                )
         return None
-
-    def _capsule_hits(self, mover: Unit, a: Point, b: Point) -> str | None:
-        dx, dy = b[0] - a[0], b[1] - a[1]
-        l2 = dx * dx + dy * dy
-        rx, ry = self.x - a[0], self.y - a[1]
-        t = np.clip((rx * dx + ry * dy) / l2, 0.0, 1.0) if l2 > 0 else np.zeros_like(rx)
-        ex, ey = rx - t * dx, ry - t * dy
-        reach = np.maximum(self.r + mover.radius_in - EPS_IN, 0.0)
-        hit = (ex * ex + ey * ey) < reach * reach
-        i = self.index.get(mover.id)
-        if i is not None:
-            hit[i] = False
-        found = np.nonzero(hit)[0]
-        return self.names[int(found[0])] if len(found) else None
