@@ -147,18 +147,30 @@ class OpenBoard:
         self.policy = policy
         self.terrain = open_terrain(state)
         self.units = tuple(u for u in state.units if u.on_table)
+        self._by_side: dict[str, tuple[Unit, ...]] = {}
+        self._masks: dict[str, NDArray[np.bool_]] = {}
 
     # -- sight ------------------------------------------------------------------------------
     def blocks_sight(self, viewer: Unit, other: Unit) -> bool:
         """Whether ``other``'s base may block the viewer's sight (the policy)."""
+        return self._blocks(viewer.side, other)
+
+    def _blocks(self, side: str, other: Unit) -> bool:
         who = self.policy.figures_block
         if who == "all" or who == "none":
             return who == "all"
-        return (other.side == viewer.side) == (who == "friends")
+        return (other.side == side) == (who == "friends")
+
+    def _blocking(self, side: str) -> tuple[Unit, ...]:
+        """The figures that may block the sight of a viewer of ``side`` (remembered)."""
+        found = self._by_side.get(side)
+        if found is None:
+            found = self._by_side[side] = tuple(u for u in self.units if self._blocks(side, u))
+        return found
 
     def sight_figures(self, viewer: Unit, exclude: Collection[str]) -> Iterable[Unit]:
         """The figures whose bases block the viewer's sight, ``exclude`` (ids) aside."""
-        return (u for u in self.units if u.id not in exclude and self.blocks_sight(viewer, u))
+        return (u for u in self._blocking(viewer.side) if u.id not in exclude)
 
     def blockers(self, viewer: Unit, exclude: Collection[str]) -> tuple[Obstacle, ...]:
         """What blocks the viewer's sight: terrain, then the blocking bases (sheet order)."""
@@ -182,8 +194,10 @@ class OpenBoard:
     def centre_clear(self, viewer: Unit, a: Point, b: Point, exclude: Collection[str]) -> bool:
         """The centre line a-b is clear (G-03's primary test): bases (cheap circle tests)
         first, then terrain. The same answer as ``sight(...).centre_clear``."""
-        for u in self.sight_figures(viewer, exclude):
-            if segment_point_distance_in(a, b, u.position) < u.radius_in - EPS_IN:
+        for u in self._blocking(viewer.side):
+            if u.id not in exclude and segment_point_distance_in(a, b, u.position) < (
+                u.radius_in - EPS_IN
+            ):
                 return False
         return not any(ob.blocks_segment(a, b) for ob in self.terrain.sight)
 
@@ -239,8 +253,14 @@ class OpenBoard:
         ex, ey = rx - t * dx, ry - t * dy
         reach = np.maximum(rs - EPS_IN, 0.0)[None, :]
         hit: NDArray[np.bool_] = (ex * ex + ey * ey) < reach * reach
-        for i, u in enumerate(self.units):
-            if u.id in exclude or not self.blocks_sight(viewer, u):
+        mask = self._masks.get(viewer.side)
+        if mask is None:
+            blocking = {u.id for u in self._blocking(viewer.side)}
+            mask = self._masks[viewer.side] = np.array([u.id in blocking for u in self.units])
+        hit &= mask[None, :]
+        for uid in exclude:
+            i = self._index.get(uid)
+            if i is not None:
                 hit[:, i] = False
         return hit
 
@@ -263,21 +283,23 @@ class OpenBoard:
         return self.units[int(found[0])].name if len(found) else None
 
     # -- movement ---------------------------------------------------------------------------
-    def move_area(self, unit: Unit) -> MoveArea:
-        """What the unit's base must avoid: impassable terrain and every other base, with the
-        difficult ground (RULES §1.5), remembered for the game by the bases around it."""
+    def move_area(self, unit: Unit, *, allies_pass: bool = False) -> MoveArea:
+        """What the unit's base must avoid: impassable terrain and every other base (only the
+        enemies' with ``allies_pass``), with the difficult ground (RULES §1.5), remembered for
+        the game by the bases around it."""
         state = self.state
 
         def build() -> MoveArea:
             bases = tuple(
                 base_obstacle(u.name, u.position, u.radius_in)
                 for u in self.units
-                if u.id != unit.id
+                if u.id != unit.id and not (allies_pass and u.side == unit.side)
             )
             t = self.terrain
             return MoveArea(state.table, unit.radius_in, t.solid + bases, t.difficult)
 
-        return remember(state, ("area", board_key(state, unit)), build)
+        key = ("area", board_key(state, unit), unit.side if allies_pass else None)
+        return remember(state, key, build)
 
     def field(self, unit: Unit) -> tuple[Field, tuple[str, ...]]:
         """The plain-Python ray field of the unit's base (every other base, impassable terrain,

@@ -20,28 +20,25 @@ from collections.abc import Sequence
 import shapely
 from shapely.geometry import Polygon
 
-from engine.board import board_memo, remember
+from engine.board import board_memo
 from engine.boards.grid import GridBoard, GridPolicy, grid_board
-from engine.boards.open import open_terrain
+from engine.boards.open import OpenPolicy, open_board, open_terrain
 from engine.geometry import (
-    EPS_IN,
     Cell,
-    Cover,
-    CoverArea,
     MoveArea,
     Point,
-    base_obstacle,
     centre_distance_in,
     chebyshev,
-    cover_between,
     edge_gap_in,
-    segment_point_distance_in,
     within_in,
 )
 from engine.model import GameState, Unit
 from engine.rulesets.d20.state import RANGES, D20Card, D20Unit, Weapon
 
 EPS = 1e-6
+POLICY_OPEN = OpenPolicy(figures_block="enemies")
+"""The open-table kit's policy here: enemies block sight, allies never do (§5.g); cover is
+the kit's default (a piece crossed or under the base, D003-16)."""
 POLICY = GridPolicy()
 """The grid kit's policy here: difficult squares cost 2 (§5.f); allies pass, enemies block
 moves and sight; no diagonal step between two squares each walled or holding an enemy."""
@@ -163,53 +160,27 @@ def visible(state: GameState, viewer: Unit, target: Unit, at: Point | None = Non
         return grid_squares(state).sight_clear(
             grid.cell_at(origin), grid.cell_at(target.position), blockers
         )
-    # The centre line of ``line_of_sight`` (its tangent lines are not read here): each
-    # enemy's base as its circle, the terrain's part remembered for the board.
-    end = target.position
-    for u in enemies:
-        if segment_point_distance_in(origin, end, u.position) < u.radius_in - EPS_IN:
-            return False
-    return board_memo(state).remember(
-        ("d20-sight-terrain", origin, end),
-        lambda: not any(ob.blocks_segment(origin, end) for ob in open_terrain(state).sight),
+    return open_board(state, POLICY_OPEN).centre_clear(
+        viewer, origin, target.position, (target.id,)
     )
-
-
-def _cover_areas(state: GameState) -> tuple[CoverArea, ...]:
-    """The terrain's cover areas, built once per terrain in the game's memo."""
-    return board_memo(state).of_terrain(("d20-cover-areas",), lambda: _build_cover_areas(state))
-
-
-def _build_cover_areas(state: GameState) -> tuple[CoverArea, ...]:
-    out = []
-    for piece in state.terrain:
-        cover = getattr(piece, "cover", "none")
-        if cover != "none":
-            out.append(CoverArea(piece.name, Polygon(piece.polygon), Cover(cover)))
-    return tuple(out)
 
 
 def in_cover(state: GameState, target: Unit, shooter: Point, at: Point | None = None) -> bool:
     """Whether the target (standing at ``at``) is in cover from a shot from ``shooter``."""
     spot = target.position if at is None else at
-    areas = _cover_areas(state)
-    if not areas:
+    if not open_terrain(state).cover:
         return False
     return board_memo(state).remember(
         ("d20-cover", shooter, spot, target.radius_in),
-        lambda: cover_between(shooter, spot, target.radius_in, areas)[0] is not Cover.NONE,
+        lambda: cover_word(state, target, shooter, spot) != "none",
     )
 
 
-def cover_word(state: GameState, target: Unit, shooter: Point) -> str:
-    """The best cover ("none", "soft", "hard") the target has from a shot from ``shooter``
-    (any of it makes a ranged attack need 16+, D003-16)."""
-    areas = _cover_areas(state)
-    return (
-        cover_between(shooter, target.position, target.radius_in, areas)[0].value
-        if areas
-        else "none"
-    )
+def cover_word(state: GameState, target: Unit, shooter: Point, at: Point | None = None) -> str:
+    """The best cover ("none", "soft", "hard") the target (standing at ``at``) has from a shot
+    from ``shooter`` (any of it makes a ranged attack need 16+, D003-16)."""
+    spot = target.position if at is None else at
+    return open_board(state, POLICY_OPEN).cover(shooter, spot, target.radius_in)[0].value
 
 
 def move_allowance(state: GameState, unit: Unit) -> float:
@@ -221,24 +192,7 @@ def move_allowance(state: GameState, unit: Unit) -> float:
 def move_area(state: GameState, unit: Unit) -> MoveArea:
     """What a moving base avoids when the AI plans: impassable terrain and every other base
     (an ally may be passed, §5.f, but the planner keeps clear of it)."""
-    key = (
-        "d20-area",
-        unit.id,
-        unit.x,
-        unit.y,
-        tuple((u.x, u.y) for u in state.units if u.on_table),
-    )
-    terrain = open_terrain(state)
-
-    def build() -> MoveArea:
-        bases = tuple(
-            base_obstacle(u.name, u.position, u.radius_in)
-            for u in state.units
-            if u.on_table and u.id != unit.id
-        )
-        return MoveArea(state.table, unit.radius_in, terrain.solid + bases, terrain.difficult)
-
-    return remember(state, key, build)
+    return open_board(state, POLICY_OPEN).move_area(unit)
 
 
 def occupied(state: GameState, point: Point, unit: Unit) -> str | None:
@@ -298,20 +252,7 @@ def move_problem(state: GameState, unit: Unit, path: Sequence[Point]) -> str:
 
 def _rules_area(state: GameState, unit: Unit) -> MoveArea:
     """What a move may not cross by the rules: impassable terrain and enemy bases."""
-    foes = tuple(
-        (u.name, u.x, u.y, u.radius_in) for u in state.units if u.on_table and u.side != unit.side
-    )
-    terrain = open_terrain(state)
-
-    def build() -> MoveArea:
-        enemies = tuple(
-            base_obstacle(u.name, u.position, u.radius_in)
-            for u in state.units
-            if u.on_table and u.side != unit.side
-        )
-        return MoveArea(state.table, unit.radius_in, terrain.solid + enemies, terrain.difficult)
-
-    return remember(state, ("d20-rules-area", state.table, unit.radius_in, foes), build)
+    return open_board(state, POLICY_OPEN).move_area(unit, allies_pass=True)
 
 
 def grid_reach(state: GameState, unit: Unit) -> dict[Cell, int]:
