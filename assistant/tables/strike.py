@@ -38,7 +38,7 @@ from engine.geometry import Point
 from engine.model import GameState, Role, Unit
 from engine.odds import strike_pool_at_least
 from engine.protocols import PendingKind, Ruleset
-from engine.rulesets.strike.board import StrikeCount
+from engine.rulesets.strike.count import StrikeCount
 from engine.rulesets.strike.odds import MAX_POOL, expected_count
 from engine.rulesets.strike.ruleset import StrikeRuleset
 from engine.rulesets.strike.state import (

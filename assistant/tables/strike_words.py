@@ -14,7 +14,7 @@ from assistant.session.announce import inches, landmark
 from engine.actions import Action, ActionKind, Order
 from engine.geometry import path_cost_in
 from engine.model import GameState
-from engine.rulesets.strike.board import COVER, OBSCURED, Counted, StrikeCount
+from engine.rulesets.strike.count import COVER, OBSCURED, Counted, StrikeCount
 from engine.rulesets.strike.state import HOLD, STRIKE, TYPES, card_of, rules_of
 
 CLASS_WORDS = {"clear": "clear", OBSCURED: "obscured", COVER: "in cover"}

@@ -29,13 +29,10 @@ from engine.dice import RandomSource
 from engine.model import GameState, Unit
 from engine.protocols import ControllerBase, Pending, PendingKind, Ruleset, register_controller
 from engine.rulesets.skirmish2d6.board import (
-    HOLD_REACH_IN,
     contacting_enemies,
     gap,
     guarded,
-    holder,
     move_toward,
-    objective_sites,
     path_problem,
     visible,
 )
@@ -53,6 +50,7 @@ from engine.rulesets.skirmish2d6.fighters import (
     skill_of,
     speed_of,
 )
+from engine.rulesets.skirmish2d6.objectives import HOLD_REACH_IN, holder, objective_sites
 from engine.rulesets.skirmish2d6.ruleset import (
     AIM,
     CHARGE,

@@ -18,14 +18,8 @@ import numpy as np
 
 from engine.geometry import Edge, Point
 from engine.model import GameState, Objective, Unit
-from engine.rulesets.strike.board import (
-    CLEAR,
-    Counted,
-    Pose,
-    StrikeBoard,
-    apply_disregard,
-    pose_of,
-)
+from engine.rulesets.strike.board import Pose, StrikeBoard, pose_of
+from engine.rulesets.strike.count import CLEAR, Counted, apply_disregard
 from engine.rulesets.strike.state import RANGE_TOL_IN, card_of
 from engine.rulesets.strike.victory import CONTACT_TOL_IN, holder, objective_value
 

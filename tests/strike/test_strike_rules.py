@@ -10,7 +10,8 @@ import pytest
 from engine.actions import Action, ActionKind, IllegalActionError
 from engine.dice import ScriptedDice
 from engine.protocols import PendingKind
-from engine.rulesets.strike.board import COVER, OBSCURED, Counted, StrikeBoard, apply_disregard
+from engine.rulesets.strike.board import StrikeBoard
+from engine.rulesets.strike.count import COVER, OBSCURED, Counted, apply_disregard
 from engine.rulesets.strike.odds import (
     expected_count,
     p_at_least,

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from engine.errors import EngineError
 from engine.model import GameState, RulesState, UnitStatus
-from engine.rulesets.skirmish2d6.board import holder, objective_sites
 from engine.rulesets.skirmish2d6.combat import Drive
+from engine.rulesets.skirmish2d6.objectives import holder, objective_sites
 
 ACTIONS_PER_ACTIVATION = 3
 VP_PER_KILL = 1

@@ -22,7 +22,8 @@ from engine.dice import RandomSource
 from engine.geometry import Point, bearing_deg, normalize_deg, path_cost_in
 from engine.model import GameState, Unit, UnitStatus
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
-from engine.rulesets.strike.board import StrikeBoard, StrikeCount
+from engine.rulesets.strike.board import StrikeBoard
+from engine.rulesets.strike.count import StrikeCount
 from engine.rulesets.strike.legality import (
     action_problems,
     moved,
