@@ -75,7 +75,11 @@ class StrikeBoard:
         hit = self.kit.lines_blocked(self.state.unit(vid), lines, (vid, tid))
         clear = [not bool(hit[k].any()) for k in range(3)]
         names: list[str] = []
+        xs, ys = [p[0] for ln in lines for p in ln], [p[1] for ln in lines for p in ln]
         for ob in self.kit.terrain.sight:
+            x0, y0, x1, y1 = ob.bounds
+            if x1 < min(xs) or x0 > max(xs) or y1 < min(ys) or y0 > max(ys):
+                continue  # no line comes near the piece
             for k in range(3):
                 if ob.blocks_segment(*lines[k]):
                     clear[k] = False
