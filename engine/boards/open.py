@@ -149,6 +149,7 @@ class OpenBoard:
         self.units = tuple(u for u in state.units if u.on_table)
         self._by_side: dict[str, tuple[Unit, ...]] = {}
         self._masks: dict[str, NDArray[np.bool_]] = {}
+        self._fields: dict[str, tuple[Field, tuple[str, ...]]] = {}
 
     # -- sight ------------------------------------------------------------------------------
     def blocks_sight(self, viewer: Unit, other: Unit) -> bool:
@@ -304,13 +305,11 @@ class OpenBoard:
     def field(self, unit: Unit) -> tuple[Field, tuple[str, ...]]:
         """The plain-Python ray field of the unit's base (every other base, impassable terrain,
         the table's edges; no difficult ground) and its obstacles' names, bases first."""
-        answers = board_memo(self.state).answers_for(self.state)
-        key = ("open-field", unit.id)
-        found: tuple[Field, tuple[str, ...]] | None = answers.get(key)
+        found = self._fields.get(unit.id)
         if found is None:
             others = [u for u in self.units if u.id != unit.id]
             table = self.state.table
-            found = answers[key] = (
+            found = self._fields[unit.id] = (
                 Field(
                     unit.radius_in,
                     tuple((u.x, u.y, u.radius_in) for u in others),

@@ -64,14 +64,21 @@ def inside(poly: Shape, p: Point) -> bool:
 
 def point_polygon_in(poly: Shape, p: Point) -> float:
     """Distance from the point to the polygon (0 inside)."""
-    if inside(poly, p):
-        return 0.0
+    return 0.0 if inside(poly, p) else _boundary_in(poly, p)
+
+
+def depth_in(poly: Shape, p: Point) -> float:
+    """How far inside the polygon the point is, inches (0 on or outside its boundary)."""
+    return _boundary_in(poly, p) if inside(poly, p) else 0.0
+
+
+def _boundary_in(poly: Shape, p: Point) -> float:
+    """Distance from the point to the polygon's nearest edge, inches."""
     best = math.inf
     x, y = p
     for ax, ay, _bx, _by, ux, uy, length in poly.edges:
         t = min(max((x - ax) * ux + (y - ay) * uy, 0.0), length)
-        d = math.hypot(x - ax - ux * t, y - ay - uy * t)
-        best = min(best, d)
+        best = min(best, math.hypot(x - ax - ux * t, y - ay - uy * t))
     return best
 
 
@@ -189,18 +196,6 @@ class Field:
             if t < length - 1e-6:
                 hits.append((t, names[len(self.circles) + j]))
         return min(hits)[1] if hits else "the table edge"
-
-
-def depth_in(poly: Shape, p: Point) -> float:
-    """How far inside the polygon the point is, inches (0 on or outside its boundary)."""
-    if not inside(poly, p):
-        return 0.0
-    x, y = p
-    best = math.inf
-    for ax, ay, _bx, _by, ux, uy, length in poly.edges:
-        t = min(max((x - ax) * ux + (y - ay) * uy, 0.0), length)
-        best = min(best, math.hypot(x - ax - ux * t, y - ay - uy * t))
-    return best
 
 
 def segment_crosses(poly: Shape, a: Point, b: Point) -> bool:
