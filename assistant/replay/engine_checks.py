@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from assistant.replay.engine_branches import branches, seen_branches
+from assistant.replay.engine_game import ReplayGame
 from assistant.replay.reconstruct import PieceMove
 from assistant.replay.records import SEEN
 from assistant.session.observation import PieceSeen
@@ -20,9 +21,6 @@ from engine.actions import Action, Order
 from engine.errors import EngineError
 from engine.geometry import wrap180
 from engine.model import GameState, Unit
-
-if TYPE_CHECKING:
-    from assistant.replay.engine_moves import MoveReader
 
 SOURCE = "engine"
 
@@ -47,7 +45,7 @@ class Check:
     actions: tuple[Action, ...]
 
 
-def check_ai(game: MoveReader, state: GameState, unit: Unit, move: PieceMove) -> Check:
+def check_ai(game: ReplayGame, state: GameState, unit: Unit, move: PieceMove) -> Check:
     """The AI's order for the unit (on the die results that fit the footage best, when its
     choice takes a roll) and how the real move compares with it."""
     tol = tolerances_for(game, move)
@@ -164,7 +162,7 @@ def check_ai(game: MoveReader, state: GameState, unit: Unit, move: PieceMove) ->
 
 
 def _fits(
-    game: MoveReader, state: GameState, order: Order, move: PieceMove, tol: Tolerances
+    game: ReplayGame, state: GameState, order: Order, move: PieceMove, tol: Tolerances
 ) -> bool:
     """The move the footage shows carries out ``order`` (within the camera's tolerances)."""
     exp = game.adapter.expectation(state, order)
@@ -176,7 +174,7 @@ def _fits(
     )
 
 
-def check_human(game: MoveReader, state: GameState, unit: Unit, move: PieceMove) -> Check:
+def check_human(game: ReplayGame, state: GameState, unit: Unit, move: PieceMove) -> Check:
     """Whether the player's move is legal, and the actions it could have been."""
     slack_in = tolerances_for(game, move).position_in
     moved = game.adapter.replay_move(state, game.ruleset, unit, seen_at(move), slack_in)
@@ -200,7 +198,7 @@ outline, not its tag, says where it stands) may be from where the rules put it; 
 sighting is held to the camera's tolerance."""
 
 
-def tolerances_for(game: MoveReader, move: PieceMove) -> Tolerances:
+def tolerances_for(game: ReplayGame, move: PieceMove) -> Tolerances:
     """The camera's tolerances for judging ``move``: wider in position when its place was
     found from the picture rather than read from its tag."""
     tol = game.tolerances

@@ -18,16 +18,24 @@ from assistant.replay.engine_checks import (
     facing_off,
     tolerances_for,
 )
+from assistant.replay.engine_game import StepsKey, UnseenStep
+from assistant.replay.engine_model import (
+    DICE_MISS_COST,
+    NO_TURN_COST,
+    POSE_COST,
+    RETURN_COST,
+    STAND_IN_COST,
+    UNSEEN_FALL_COST,
+    error_reaches,
+)
 from assistant.replay.engine_story import Story
 from assistant.replay.engine_unseen import (
     DICE_EVENTS,
     Unseen,
-    UnseenStep,
-    error_reaches,
     play_unseen,
+    price,
     reach_turn,
     stand_back,
-    unseen_cost,
     unseen_events,
     within_error,
 )
@@ -38,35 +46,10 @@ from engine.actions import Action, Event, EventType
 from engine.model import GameState, Role, UnitStatus
 from engine.protocols import Controller, Ruleset
 
-# What a story pays for what the footage does not show (the cheapest story is reported).
-POSE_COST = 4.0
-"""The rules leave the unit elsewhere than the footage shows it (it is stood there)."""
-STAND_IN_COST = 4.0
-"""No legal action explains the move: the unit is stood there and acts in place."""
-UNSEEN_FALL_COST = 30.0
-"""The rules take a unit off that the footage leaves on the table (per unit)."""
-RETURN_COST = 3.0
-"""A unit the rules took off moves again (it was hidden, not taken off)."""
-DICE_MISS_COST = 20.0
-"""No story on the seen dice reaches the unit's turn: the seen dice up to the move are
-skipped and the steps taken on unseen dice."""
-NO_TURN_COST = 10.0
-"""No steps reach the unit's turn: it moves out of turn."""
-SEEN_STEP_SHARE = 0.2
-"""The share of an unseen step's cost paid when the seen dice force it."""
 #: Points on the circle of the camera's position tolerance tried for a move whose seen dice
 #: no action at the seen place rolls.
 NEARBY_POINTS = 8
 _RESERVED = frozenset({"t", "kind", "text", "unit", "source"})
-
-
-def price(unseen: Unseen, seen: Seen | None) -> float:
-    """What a story pays for unseen steps: each activation, pass and round begun, or
-    :data:`SEEN_STEP_SHARE` of that when they used every die seen meanwhile (the dice, not a
-    guess, say they happened: a long melee on seen dice is no dearer than a removal left
-    unexplained)."""
-    cost = unseen_cost(unseen)
-    return cost * SEEN_STEP_SHARE if seen and unseen.used == len(seen) else cost
 
 
 class MoveReader:
@@ -79,7 +62,7 @@ class MoveReader:
     tolerances: Tolerances
     unit_of_piece: Mapping[str, str]
     _dice: list[tuple[float, int | None]] | None
-    unseen_steps: dict[tuple[GameState, tuple[int | None, ...] | None], list[UnseenStep]]
+    unseen_steps: dict[StepsKey, list[UnseenStep]]
     """The unseen steps worked out from each state on each run of seen dice during the replay
     under way (:func:`assistant.replay.engine_unseen.steps_from`)."""
 
@@ -295,7 +278,7 @@ class MoveReader:
         actions the move could have been with its end anywhere within the camera's position
         tolerance, those that roll (each a little dearer than a reading at the place); failing
         that, within the error of a target whose own place was found from the picture
-        (further, and dearer: engine_unseen.error_reaches)."""
+        (further, and dearer: engine_model.error_reaches)."""
         unit = state.unit(uid)
         tol = tolerances_for(self, move)
         out: list[Story] = []

@@ -1,4 +1,6 @@
-"""The game read back from footage alone, by the engine: activations, the AI's orders, legality.
+"""The search over stories of a game read back from footage alone: the beam that walks the
+footage's moves and removals in time order and keeps the likeliest readings (the model's terms
+are engine_model's, the reading of one move engine_moves', a story engine_story's record).
 
 With a scenario but no session log, the piece moves and removals the footage shows are walked in
 time order through the scenario's ruleset. Every step is the engine's: the ruleset says whose
@@ -23,7 +25,7 @@ that starts at ``t_start`` is applied, the story has used exactly the dice seen 
 model: engine_unseen) are searched on those dice, all of them used; the move's action takes
 its dice from those seen before the next move starts; a removal's unseen steps from those seen
 before it; the end of the battle uses every die left. A story the seen dice cannot fit falls
-back to the unseen dice (at a cost, :data:`DICE_MISS_COST`). The AI's order is worked out on
+back to the unseen dice (at a cost, :data:`~assistant.replay.engine_model.DICE_MISS_COST`). The AI's order is worked out on
 unseen dice (its choice is compared with the move, not with a roll). With no rolls, nothing
 changes.
 """
@@ -32,15 +34,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from assistant.replay.dice_seen import SeenRoll
 from assistant.replay.engine_checks import (
     event,
 )
-from assistant.replay.engine_moves import MoveReader, price
-from assistant.replay.engine_story import EngineReplay, Removal, Story, engine_replay, prune
-from assistant.replay.engine_unseen import Unseen, play_unseen
-from assistant.replay.reconstruct import PieceMove
+from assistant.replay.engine_model import REMOVAL_COST
+from assistant.replay.engine_moves import MoveReader
+from assistant.replay.engine_story import EngineReplay, Removal, Story
+from assistant.replay.engine_unseen import Unseen, play_unseen, price
+from assistant.replay.reconstruct import PieceMove, Roster, piece_moves, piece_positions
+from assistant.replay.review import Corrections
+from assistant.replay.timeline import Timeline
 from assistant.scenarios import load_game
 from assistant.tables import adapter_for
 from assistant.tables.base import Tolerances
@@ -75,9 +81,6 @@ UNSEEN_NOTE = (
 )
 #: How many stories of the game are followed at once.
 BEAM = 6
-REMOVAL_COST = 10.0
-"""The footage takes a unit off that the rules do not (per unit): a story's cost, as those of
-engine_moves."""
 
 
 class GameReplayer(MoveReader):
@@ -218,3 +221,86 @@ class GameReplayer(MoveReader):
         if found:
             self._add_unseen(story, found[0], story.state, t)
             story.state = found[0].state
+
+
+POSE_GRAIN_IN = 0.1
+"""Stories whose states differ only in the units' poses by less than this (inches) ..."""
+FACING_GRAIN_DEG = 3.0
+"""... and facings by less than this (degrees) are one story: the footage cannot tell them
+apart, and near-copies (a facing along the last leg or as seen; a shot from points around the
+seen place) would fill the beam and crowd out readings that differ in what happened."""
+
+
+def _gist(state: GameState, poses: bool = True) -> GameState:
+    """``state`` with its units' poses to the grain above (``poses`` False: without them)."""
+    units = tuple(
+        replace(
+            u,
+            x=round(u.x / POSE_GRAIN_IN) if poses else 0,
+            y=round(u.y / POSE_GRAIN_IN) if poses else 0,
+            heading_deg=(round(u.heading_deg / FACING_GRAIN_DEG) % round(360 / FACING_GRAIN_DEG))
+            if poses
+            else 0,
+        )
+        for u in state.units
+    )
+    return replace(state, units=units)
+
+
+def prune(stories: list[Story], beam: int) -> list[Story]:
+    """At most ``beam`` stories, one per engine state (to the grain above) and seen dice
+    used: first the cheapest of each reading of what happened (the same state but for where
+    the units stand), then the cheapest of the rest. Stories that differ only in poses
+    within the camera's error would otherwise fill the beam and crowd out a slightly dearer
+    reading in which a unit fell, which the next removal shows to be the true one."""
+    ranked = sorted(stories, key=lambda s: s.cost)
+    # (what happened, and where the units stand) of each story, to the grain above
+    keys = [((_gist(s.state, False), s.cursor), (_gist(s.state), s.cursor)) for s in ranked]
+    kept: list[Story] = []
+    seen: set[tuple[GameState, int]] = set()
+    for poses in (False, True):
+        for story, (gist, exact) in zip(ranked, keys, strict=True):
+            key = exact if poses else gist
+            if key in seen or exact in seen:
+                continue
+            seen.add(key)
+            seen.add(exact)
+            kept.append(story)
+            if len(kept) >= beam:
+                return sorted(kept, key=lambda s: s.cost)
+    return sorted(kept, key=lambda s: s.cost)
+
+
+def engine_replay(
+    timeline: Timeline,
+    roster: Roster,
+    replayer: GameReplayer,
+    moves: Sequence[PieceMove] | None = None,
+    corrections: Corrections | None = None,
+    rolls: Sequence[SeenRoll] = (),
+) -> EngineReplay:
+    """The engine's reading of a whole timeline: its piece moves (``moves``, or grouped from
+    the tag moves), the pieces taken off (a piece with several tags once all of them are
+    gone) and the poses of the first settled state."""
+    if moves is None:
+        moves = piece_moves(timeline.moves, roster)
+    removals: list[Removal] = []
+    gone: dict[str, set[int]] = {}
+    for e in sorted(timeline.events, key=lambda e: e.t):
+        if e.kind != "removed" or e.tag_id is None:
+            continue
+        found = roster.piece_of_tag(e.tag_id)
+        if found is None:
+            continue
+        piece = found[0]
+        tags = gone.setdefault(piece.name, set())
+        tags.add(e.tag_id)
+        if tags >= {int(m.tag_id) for m in piece.tags}:
+            name = corrections.fall_piece(e.t, piece.name) if corrections else piece.name
+            removals.append(Removal(name, e.t))
+            tags.clear()
+    start: dict[str, tuple[float, float, float]] = {}
+    if timeline.states:
+        for p in piece_positions(timeline.states[0], roster):
+            start[p["name"]] = (p["x"], p["y"], p["heading"])
+    return replayer.replay(moves, removals, start, rolls)

@@ -26,26 +26,24 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from assistant.replay import engine_model as model
 from assistant.replay.engine_branches import Seen, seen_branches, seen_outcomes
 from assistant.replay.engine_checks import event
+from assistant.replay.engine_game import ReplayGame, UnseenStep
+from assistant.replay.engine_model import PASS_COST, error_reaches
 from engine.actions import Action, Event, EventType
 from engine.decision import activations, by_controller, decision_point, unseen_steps
 from engine.errors import EngineError
 from engine.model import GameState, Role
 from engine.protocols import PendingKind
 
-if TYPE_CHECKING:
-    from assistant.replay.engine_moves import MoveReader
-
 #: Unseen steps tried to reach a turn of the unit the footage shows moving (chance steps,
 #: passes, choices: no activation).
 MAX_HIDDEN_STEPS = 6
 #: Game states followed at once in that search (a re-roll of several dice has hundreds).
 REACH_WIDTH = 30
-PASS_COST = 1.0
-"""What a story pays for each unseen pass on the way to a unit's turn."""
 #: Unseen steps tried at most to reach what the footage shows next.
 MAX_UNSEEN_STEPS = 12
 #: The same with the dice seen (every roll known: the search hardly branches).
@@ -54,18 +52,6 @@ MAX_SEEN_STEPS = 48
 WIDTH = 30
 #: Stories kept of those that reach what the footage shows next in the fewest steps.
 MAX_RESULTS = 6
-NEARBY_SHARE = 0.8
-"""Readings within the camera's error: a unit, or the target of its action, may stand this
-share of the camera's position tolerance off the place the footage shows (a shot at the very
-edge of its range read a little beyond it, a line of sight past a base it grazes) ..."""
-NEARBY_COST = 0.05
-"""... at this cost more than a reading at the seen place (each story pays it once per
-step read so); ..."""
-FAR_REACH_IN = 0.3
-"""... or this much further still (a place found from the picture, not from a tag, is this
-unsure) ..."""
-FAR_NEARBY_COST = 0.3
-"""... at this cost."""
 #: Events whose result came from dice the footage cannot show.
 DICE_EVENTS = frozenset({"attack", "wound", "rout_check", "roll", "initiative", "chance"})
 _RESERVED = frozenset({"t", "kind", "text", "unit", "source"})
@@ -89,7 +75,7 @@ class Unseen:
 
 
 def play_unseen(
-    game: MoveReader,
+    game: ReplayGame,
     state: GameState,
     goal: Callable[[GameState], bool],
     may_leave: frozenset[str] = frozenset(),
@@ -137,7 +123,7 @@ def play_unseen(
 
 
 def reach_turn(
-    game: MoveReader, state: GameState, uid: str, dice: Seen | None = None
+    game: ReplayGame, state: GameState, uid: str, dice: Seen | None = None
 ) -> list[tuple[GameState, float, tuple[Event, ...], int]]:
     """States where ``uid`` may act, reached by steps the footage does not show (the engine's
     :func:`~engine.decision.unseen_steps`: chance steps, every option of a choice, declined
@@ -176,20 +162,17 @@ def reach_turn(
 
 
 def unseen_cost(unseen: Unseen) -> float:
-    """What a story pays for steps the footage does not show: each activation and pass, and
-    each round begun, costs 1; a step read within the camera's error of the seen place a
-    little more (:data:`NEARBY_COST`)."""
-    counted = (EventType.ACTIVATION, EventType.ROUND_START, "pass")
-    steps = sum(1 for ev in unseen.events if ev.type in counted)
-    return float(steps) + unseen.nearby_cost
+    """What a story pays for ``unseen`` (:func:`~assistant.replay.engine_model.unseen_cost`)."""
+    return model.unseen_cost(unseen.events, unseen.nearby_cost)
 
 
-UnseenStep = tuple[GameState, Sequence[Event], str, int, bool, float]
-"""One unseen step: (state after, events, acting unit, seen dice used, all dice seen, the extra
-cost of a step read within the camera's error of the seen place)."""
+def price(unseen: Unseen, seen: Seen | None) -> float:
+    """What a story pays for ``unseen`` steps on the ``seen`` dice
+    (:func:`~assistant.replay.engine_model.price`)."""
+    return model.price(unseen.events, unseen.nearby_cost, unseen.used, len(seen or ()))
 
 
-def steps_from(game: MoveReader, state: GameState, seen: Seen | None = None) -> list[UnseenStep]:
+def steps_from(game: ReplayGame, state: GameState, seen: Seen | None = None) -> list[UnseenStep]:
     """:func:`_steps`, remembered in ``game.unseen_steps`` for the replay under way: the
     searches for the footage's removals and moves reach the same states on the same seen dice
     again (half of their steps, in a whole battle). The steps are a function of the state and
@@ -205,7 +188,7 @@ def steps_from(game: MoveReader, state: GameState, seen: Seen | None = None) -> 
     return found
 
 
-def _steps(game: MoveReader, state: GameState, seen: Seen | None = None) -> list[UnseenStep]:
+def _steps(game: ReplayGame, state: GameState, seen: Seen | None = None) -> list[UnseenStep]:
     """Every unseen step the rules allow now, on every result of its dice (the seen dice
     ``seen`` first): (state after, events, acting unit, seen dice used, all dice seen, the
     extra cost of a step read within the camera's error of the seen place)."""
@@ -258,13 +241,13 @@ def _steps(game: MoveReader, state: GameState, seen: Seen | None = None) -> list
 
 
 def within_error(
-    game: MoveReader, state: GameState, action: Action
+    game: ReplayGame, state: GameState, action: Action
 ) -> tuple[GameState, float] | None:
     """``state`` with the acting unit or its target moved within the camera's error, where
     the rules allow ``action`` that they refuse at the places the footage shows (a shot at
     the very edge of its range, or past a base its line of sight grazes), and the extra cost
-    of that reading; None when there is none. Tried in turn, :data:`NEARBY_SHARE` of the
-    camera's position tolerance away, then :data:`FAR_REACH_IN` further: the unit nearer
+    of that reading; None when there is none. Tried in turn, :data:`~assistant.replay.engine_model.NEARBY_SHARE` of the
+    camera's position tolerance away, then :data:`~assistant.replay.engine_model.FAR_REACH_IN` further: the unit nearer
     its target, the target to either side of the line between them, the unit to either
     side. :func:`stand_back` puts them back after the action."""
     if action.unit_id is None or action.target_id is None:
@@ -292,16 +275,8 @@ def within_error(
     return None
 
 
-def error_reaches(position_in: float) -> tuple[tuple[float, float], ...]:
-    """How far off the seen place a reading within the camera's error is tried, in turn, and
-    what it costs: (inches, cost) for :data:`NEARBY_SHARE` of the camera's position tolerance
-    ``position_in``, then :data:`FAR_REACH_IN` further."""
-    near_in = NEARBY_SHARE * position_in
-    return ((near_in, NEARBY_COST), (near_in + FAR_REACH_IN, FAR_NEARBY_COST))
-
-
 def stand_back(
-    game: MoveReader, seen: GameState, after: GameState, units: Sequence[str | None]
+    game: ReplayGame, seen: GameState, after: GameState, units: Sequence[str | None]
 ) -> GameState:
     """``after`` with ``units`` back where ``seen`` has them (those still on the table,
     facing as the rules left them)."""

@@ -11,16 +11,9 @@ import math
 import pytest
 
 from assistant.replay.engine_checks import check_ai
+from assistant.replay.engine_model import FAR_NEARBY_COST, FAR_REACH_IN, NEARBY_COST, NEARBY_SHARE
 from assistant.replay.engine_replay import GameReplayer
-from assistant.replay.engine_unseen import (
-    FAR_NEARBY_COST,
-    FAR_REACH_IN,
-    NEARBY_COST,
-    NEARBY_SHARE,
-    reach_turn,
-    stand_back,
-    within_error,
-)
+from assistant.replay.engine_unseen import reach_turn, stand_back, within_error
 from assistant.replay.reconstruct import PieceMove
 from engine.actions import Action, ActionKind
 from engine.board import gap_between
