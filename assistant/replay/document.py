@@ -11,9 +11,11 @@ Version 1 (table inches, degrees, seconds)::
      "states": [{"t", "t_until", "frame",
                  "tags": [{"id", "x", "y", "heading", "seen", ["pose": "inferred"]}],
                  "pieces": [{"name", "x", "y", "heading", ["hidden": true]}]}],
-     "events": [{"t", "seq", "kind", "text", ["known", "how"], ...}],   (in the order things
-      happened: by time, then by "seq"; the footage's "removed" and "hidden" events are one per
-      piece)
+     "events": [{"t", "seq", "kind", "text", "p", ["known", "how"], ...}],   (in the order
+      things happened: by time, then by "seq"; the footage's "removed" and "hidden" events are
+      one per piece; "p" is how sure the replay is of the event, a probability: the engine's
+      from its likelihood model, the footage's by how it was known,
+      assistant.replay.engine_model.footage_probability)
      "summary": {"moves", "removed", "hidden",
                  "known": {"seen", "inferred", "rules", "unknown"}},
       (how each move, removal and hidden piece was known: "seen" from the tags, "inferred" from
@@ -39,6 +41,8 @@ from typing import Any
 from assistant.errors import UserError
 from assistant.replay.dice_seen import SEEN as SEEN_ROLL
 from assistant.replay.dice_seen import SeenRoll
+from assistant.replay.engine_checks import sure
+from assistant.replay.engine_model import footage_probability
 from assistant.replay.engine_replay import EngineReplay, GameReplayer, engine_replay
 from assistant.replay.reconstruct import Roster, activations, piece_moves, piece_positions
 from assistant.replay.records import KNOWN, RULES
@@ -125,7 +129,8 @@ def timeline_document(
     # footage's, then the session log's in log order, then the engine's, whose verdict on a
     # move comes after the move). "seq" numbers that order for the viewer.
     events.sort(key=lambda e: e["t"])
-    events = [{**e, "seq": i} for i, e in enumerate(events)]
+    position_in = engine.tolerances.position_in if engine is not None else None
+    events = [{**e, "seq": i, "p": _p(e, position_in)} for i, e in enumerate(events)]
     states = []
     for s in timeline.states:
         item = s.to_json()
@@ -157,6 +162,16 @@ def timeline_document(
             **({"rolls": rolls_summary(seen_rolls)} if seen_rolls else {}),
         },
     }
+
+
+def _p(event: dict[str, Any], position_in: float | None) -> float:
+    """The event's probability: its own (the engine's), else by how it was known."""
+    if "p" in event:
+        return float(event["p"])
+    known = str(event.get("known", "seen"))
+    if position_in is None:
+        return sure(footage_probability(known))
+    return sure(footage_probability(known, position_in))
 
 
 def numbered_steps(

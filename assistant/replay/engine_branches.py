@@ -90,6 +90,10 @@ class BranchingDice:
         """Seen dice taken so far."""
         self.all_seen = True
         """No result of this branch was guessed."""
+        self.probability = 1.0
+        """The chance of the results this branch guessed (each face 1/sides, each card its
+        copies over the pile's size; a seen die's face is given): the product
+        :func:`engine.chance.draws_probability` gives for them."""
         self.rolls: list[Roll] = []
         self.log: list[RandomEvent] = []
 
@@ -111,7 +115,11 @@ class BranchingDice:
                 raise NoSeenRoll(purpose)
             face = self.seen[self.used]
             self.used += 1
-        result = self._take(tuple(range(1, sides + 1)), purpose) if face is None else face
+        if face is None:
+            result = self._take(tuple(range(1, sides + 1)), purpose)
+            self.probability /= sides
+        else:
+            result = face
         assert isinstance(result, int)
         entry = Roll(purpose, sides, result)
         self.rolls.append(entry)
@@ -125,6 +133,7 @@ class BranchingDice:
     def draw(self, deck: str, pile: Sequence[str], purpose: str) -> str:
         card = self._take(tuple(dict.fromkeys(pile)), purpose)
         assert isinstance(card, str)
+        self.probability *= pile.count(card) / len(pile)
         self.log.append(Draw(purpose, deck, card))
         return card
 
@@ -183,7 +192,7 @@ def outcomes(
 ) -> list[Outcome]:
     """Every distinct outcome of ``action`` over the results the dice could give (empty when
     the rules refuse the action)."""
-    return [o for o, _, _ in seen_outcomes(ruleset, state, action, None, limit)]
+    return [o for o, _, _, _ in seen_outcomes(ruleset, state, action, None, limit)]
 
 
 def seen_outcomes(
@@ -192,20 +201,23 @@ def seen_outcomes(
     action: Action,
     seen: Seen | None,
     limit: int = MAX_BRANCHES,
-) -> list[tuple[Outcome, int, bool]]:
+) -> list[tuple[Outcome, int, bool, float]]:
     """Every distinct outcome of ``action`` on the seen dice ``seen`` (None: no dice seen)
-    and the results the other dice could give: (outcome, seen dice used, all its dice seen).
-    Empty when the rules refuse the action."""
+    and the results the other dice could give: (outcome, seen dice used, all its dice seen,
+    its probability: the sum over the branches that reach it of their results' chance, given
+    the seen faces). Empty when the rules refuse the action."""
     try:
         found = seen_branches(
             lambda dice: ruleset.apply(state, action, dice), seen, limit, spread=True
         )
     except EngineError:
         return []
-    out: list[tuple[Outcome, int, bool]] = []
-    kept: set[tuple[GameState, int]] = set()
+    out: dict[tuple[GameState, int], tuple[Outcome, int, bool, float]] = {}
     for outcome, dice in found:
-        if (outcome.state, dice.used) not in kept:
-            kept.add((outcome.state, dice.used))
-            out.append((outcome, dice.used, dice.all_seen))
-    return out
+        key = (outcome.state, dice.used)
+        if key in out:
+            first, used, all_seen, p = out[key]
+            out[key] = (first, used, all_seen, p + dice.probability)
+        else:
+            out[key] = (outcome, dice.used, dice.all_seen, dice.probability)
+    return list(out.values())

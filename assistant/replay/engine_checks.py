@@ -13,6 +13,7 @@ from typing import Any
 
 from assistant.replay.engine_branches import branches, seen_branches
 from assistant.replay.engine_game import ReplayGame
+from assistant.replay.engine_model import INFERRED_POSITION_IN
 from assistant.replay.reconstruct import PieceMove
 from assistant.replay.records import SEEN
 from assistant.session.observation import PieceSeen
@@ -26,13 +27,21 @@ SOURCE = "engine"
 
 
 def event(t: float, kind: str, text: str, unit: str | None = None, **extra: Any) -> dict[str, Any]:
-    """One timeline event from the engine (seconds)."""
+    """One timeline event from the engine (seconds); ``p`` among ``extra``: how sure the
+    replay is of it (the likelihood model's probability of the step that gave it; 1, when not
+    given, for what follows from the rules and the footage alone)."""
     item: dict[str, Any] = {"t": round(t, 3), "kind": kind, "text": text}
     if unit is not None:
         item["unit"] = unit
     item["source"] = SOURCE
+    item["p"] = sure(float(extra.pop("p", 1.0)))
     item.update(extra)
     return item
+
+
+def sure(p: float) -> float:
+    """A probability as the timeline writes it: three significant figures, at most 1."""
+    return float(f"{min(p, 1.0):.3g}")
 
 
 @dataclass(frozen=True)
@@ -190,12 +199,6 @@ def check_human(game: ReplayGame, state: GameState, unit: Unit, move: PieceMove)
         )
     verdict = ", legal" if moved.legal else ", not legal"
     return Check((verdict_event,), verdict, moved.actions)
-
-
-INFERRED_POSITION_IN = 0.6
-"""How far a move found from the picture (its tag hidden at the new place: the figure's
-outline, not its tag, says where it stands) may be from where the rules put it; a tag's own
-sighting is held to the camera's tolerance."""
 
 
 def tolerances_for(game: ReplayGame, move: PieceMove) -> Tolerances:

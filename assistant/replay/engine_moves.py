@@ -10,6 +10,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from assistant.replay import engine_model as model
 from assistant.replay.engine_branches import Seen, seen_outcomes
 from assistant.replay.engine_checks import (
     check_ai,
@@ -19,15 +20,7 @@ from assistant.replay.engine_checks import (
     tolerances_for,
 )
 from assistant.replay.engine_game import StepsKey, UnseenStep
-from assistant.replay.engine_model import (
-    DICE_MISS_COST,
-    NO_TURN_COST,
-    POSE_COST,
-    RETURN_COST,
-    STAND_IN_COST,
-    UNSEEN_FALL_COST,
-    error_reaches,
-)
+from assistant.replay.engine_model import UNSEEN_FALL_MISREADS, error_reaches
 from assistant.replay.engine_story import Story
 from assistant.replay.engine_unseen import (
     DICE_EVENTS,
@@ -78,8 +71,10 @@ class MoveReader:
             return None
         return tuple(face for _, face in self._dice[cursor : max(cursor, self._count(until_t))])
 
-    def _add_unseen(self, story: Story, unseen: Unseen, state: GameState, t: float) -> None:
-        events, steps = unseen_events(unseen, state, t, story.per_side)
+    def _add_unseen(
+        self, story: Story, unseen: Unseen, state: GameState, t: float, seen: Seen | None = None
+    ) -> None:
+        events, steps = unseen_events(unseen, state, t, story.per_side, seen)
         story.events.extend(events)
         story.steps.extend(steps)
 
@@ -93,7 +88,7 @@ class MoveReader:
             # Its tag was only hidden (by its own figure, say), or the rules took it off
             # wrongly: it is back in the game.
             state = state.with_unit(replace(state.unit(uid), status=UnitStatus.ACTIVE))
-            story.cost += RETURN_COST
+            story.cost += model.off_rules()
             story.events.append(
                 event(
                     move.t_start,
@@ -101,6 +96,7 @@ class MoveReader:
                     f"{state.unit(uid).name} moves again: it was hidden, not taken off; "
                     "back in the game.",
                     uid,
+                    p=model.PARAMETERS.off_rules,
                 )
             )
         before = self.adapter.place(state, uid, *move.from_in, move.heading_from_deg)
@@ -120,29 +116,29 @@ class MoveReader:
         seen = self._window(story.cursor, move.t_start)
         for acting, cost, hidden, used in reach_turn(self, before, uid, seen):
             base = story.fork(acting, cost, used)
-            self._round_starts(base, before, acting, hidden, uid, move)
+            self._round_starts(base, before, acting, hidden, uid, move, cost)
             out.append((base, acting))
         if out or seen is None:
             if not out:
-                story.cost += NO_TURN_COST
+                story.cost += model.misread()
                 out = [(story.fork(before), before)]
             return out
         # the seen dice were rolled in activations that moved no model
         goal = lambda st: uid in self.adapter.turn(st, self.ruleset).movers  # noqa: E731
         for unseen in play_unseen(self, before, goal, seen=seen, exact=True):
             base = story.fork(unseen.state, price(unseen, seen), unseen.used)
-            self._add_unseen(base, unseen, before, move.t_start)
+            self._add_unseen(base, unseen, before, move.t_start, seen)
             out.append((base, unseen.state))
         if out:
             return out
         # nothing on the seen dice reaches its turn: they are skipped
-        skipped = story.fork(cost=DICE_MISS_COST, used=len(seen))
+        skipped = story.fork(cost=model.dice_skipped(), used=len(seen))
         for acting, cost, hidden, _ in reach_turn(self, before, uid, None):
             base = skipped.fork(acting, cost)
-            self._round_starts(base, before, acting, hidden, uid, move)
+            self._round_starts(base, before, acting, hidden, uid, move, cost)
             out.append((base, acting))
         if not out:
-            skipped.cost += NO_TURN_COST
+            skipped.cost += model.misread()
             out = [(skipped.fork(before), before)]
         return out
 
@@ -154,7 +150,10 @@ class MoveReader:
         hidden: Sequence[Event],
         uid: str,
         move: PieceMove,
+        cost: float = 0.0,
     ) -> None:
+        """The rounds begun on the way to ``uid``'s turn, at the probability of the steps that
+        reached it (of ``cost``)."""
         for ev in hidden:
             if ev.type != EventType.ROUND_START:
                 continue
@@ -174,6 +173,7 @@ class MoveReader:
                     "round_start",
                     f"Round {ev.round} begins{why}.",
                     round=ev.round,
+                    p=model.probability(cost),
                 )
             )
 
@@ -214,7 +214,7 @@ class MoveReader:
             # a model turned on the spot did act where it stands (a shot turns the shooter to
             # its target): that reading pays only if the rules leave it facing elsewhere
             turned = move.distance_in <= tolerances_for(self, move).position_in
-            cost = 0.0 if turned else STAND_IN_COST
+            cost = 0.0 if turned else model.off_rules()
             out += self._resolve(story, placed, uid, move, window, stand_ins, cost, dice)
             if dice and all(c.cursor == story.cursor for c in out):
                 # an action the rules refuse with the units where the footage shows them (a
@@ -227,7 +227,7 @@ class MoveReader:
             out += self._rolled_nearby(story, state, uid, move, window, dice)
         if not out:
             placed = self.adapter.place(state, uid, *move.to_in, move.heading_to_deg)
-            out = [story.fork(placed, STAND_IN_COST)]
+            out = [story.fork(placed, model.off_rules())]
         for child in out:
             child.events.extend(check.events)
             child.steps.append(step)
@@ -321,29 +321,31 @@ class MoveReader:
         for action in actions:
             if self.ruleset.validate(state, action):
                 continue
-            for outcome, used, all_seen in seen_outcomes(self.ruleset, state, action, dice):
+            for outcome, used, all_seen, p in seen_outcomes(self.ruleset, state, action, dice):
                 after = outcome.state
-                cost = extra
+                cost = extra + model.cost(p)
                 gone = {
                     u.id
                     for u in state.units
                     if u.on_table and u.id != uid and not after.unit(u.id).on_table
                 }
-                cost += UNSEEN_FALL_COST * len(gone - window)
+                cost += model.misread(UNSEEN_FALL_MISREADS) * len(gone - window)
                 mover = after.unit(uid)
                 if not mover.on_table:
-                    cost += UNSEEN_FALL_COST
+                    cost += model.misread(UNSEEN_FALL_MISREADS)
                     after = after.with_unit(replace(mover, status=UnitStatus.ACTIVE))
                     mover = after.unit(uid)
                 off_in = math.dist(mover.position, move.to_in)
                 off_deg = facing_off(move, mover.heading_deg)
                 if off_in > tol.position_in or off_deg > tol.facing_deg:
-                    cost += POSE_COST
+                    cost += model.off_rules()
                     # an unseen facing stays the rules' own
                     heading = move.heading_to_deg if move.facing_known else mover.heading_deg
                     after = self.adapter.place(after, uid, *move.to_in, heading)
                 child = story.fork(after, cost, used)
-                self._engine_events(child, outcome.events, state, uid, move, used > 0 and all_seen)
+                seen = used > 0 and all_seen
+                p_step = model.probability(cost)
+                self._engine_events(child, outcome.events, state, uid, move, seen, p_step)
                 out.append(child)
         return out
 
@@ -355,9 +357,11 @@ class MoveReader:
         uid: str,
         move: PieceMove,
         dice_seen: bool = False,
+        p: float = 1.0,
     ) -> None:
         """The engine's events the footage vouches for (an activation, a bonus activation, a
-        pick-up); ``dice_seen``: the action's dice were all seen."""
+        pick-up); ``dice_seen``: the action's dice were all seen; ``p``: the model's
+        probability of the step (its unseen results, the pose and rule terms)."""
         for ev in events:
             # the battle's end, when the action seen ends it, is the rules' (its winner)
             replayed = ev.type in self.adapter.replayed_events or ev.type == EventType.END
@@ -377,6 +381,7 @@ class MoveReader:
                         side=unit.side,
                         round=state.round,
                         side_activation=n,
+                        p=p,
                     )
                 )
                 continue
@@ -384,4 +389,4 @@ class MoveReader:
             details = {k: v for k, v in ev.data if k not in _RESERVED}
             if dice_seen and str(ev.type) in DICE_EVENTS:
                 details["known"] = "seen"
-            story.events.append(event(t, str(ev.type), ev.text, ev.unit, **details))
+            story.events.append(event(t, str(ev.type), ev.text, ev.unit, p=p, **details))

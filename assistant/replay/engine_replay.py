@@ -25,7 +25,7 @@ that starts at ``t_start`` is applied, the story has used exactly the dice seen 
 model: engine_unseen) are searched on those dice, all of them used; the move's action takes
 its dice from those seen before the next move starts; a removal's unseen steps from those seen
 before it; the end of the battle uses every die left. A story the seen dice cannot fit falls
-back to the unseen dice (at a cost, :data:`~assistant.replay.engine_model.DICE_MISS_COST`). The AI's order is worked out on
+back to the unseen dice (at a cost, :func:`~assistant.replay.engine_model.dice_skipped`). The AI's order is worked out on
 unseen dice (its choice is compared with the move, not with a roll). With no rolls, nothing
 changes.
 """
@@ -36,11 +36,11 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from assistant.replay import engine_model as model
 from assistant.replay.dice_seen import SeenRoll
 from assistant.replay.engine_checks import (
     event,
 )
-from assistant.replay.engine_model import REMOVAL_COST
 from assistant.replay.engine_moves import MoveReader
 from assistant.replay.engine_story import EngineReplay, Removal, Story
 from assistant.replay.engine_unseen import Unseen, play_unseen, price
@@ -191,15 +191,34 @@ class GameReplayer(MoveReader):
         for unseen in found:
             # steps the footage does not show (a melee on the spot, a shot from where a unit
             # stands) on dice it cannot show took the unit off
-            child = story.fork(unseen.state, price(unseen, seen), unseen.used)
-            self._add_unseen(child, unseen, story.state, removal.t)
+            cost = price(unseen, seen)
+            child = story.fork(unseen.state, cost, unseen.used)
+            self._add_unseen(child, unseen, story.state, removal.t, seen)
             said = text + " By the rules it fell (or left) in steps the footage does not show."
             child.events.append(
-                event(removal.t, "removed", said, uid, explained=True, known="rules")
+                event(
+                    removal.t,
+                    "removed",
+                    said,
+                    uid,
+                    explained=True,
+                    known="rules",
+                    p=model.probability(cost),
+                )
             )
             out.append(child)
-        child = story.fork(self.adapter.take_off(story.state, uid), REMOVAL_COST)
-        child.events.append(event(removal.t, "removed", text, uid, explained=False, known="seen"))
+        child = story.fork(self.adapter.take_off(story.state, uid), model.misread())
+        child.events.append(
+            event(
+                removal.t,
+                "removed",
+                text,
+                uid,
+                explained=False,
+                known="seen",
+                p=model.PARAMETERS.misread,
+            )
+        )
         out.append(child)
         return out
 
@@ -214,12 +233,13 @@ class GameReplayer(MoveReader):
         if rest:
             # every die seen after the last move is a step of the battle's end
             found = play_unseen(self, story.state, over, seen=rest, exact=True)
+        seen = rest if found else None
         if not found:
             found = play_unseen(self, story.state, over)
             # a footage that stops mid-battle is not played on: only an end within this round
             found = [u for u in found if not any(e.type == EventType.ROUND_START for e in u.events)]
         if found:
-            self._add_unseen(story, found[0], story.state, t)
+            self._add_unseen(story, found[0], story.state, t, seen)
             story.state = found[0].state
 
 

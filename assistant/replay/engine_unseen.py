@@ -32,7 +32,7 @@ from assistant.replay import engine_model as model
 from assistant.replay.engine_branches import Seen, seen_branches, seen_outcomes
 from assistant.replay.engine_checks import event
 from assistant.replay.engine_game import ReplayGame, UnseenStep
-from assistant.replay.engine_model import PASS_COST, error_reaches
+from assistant.replay.engine_model import error_reaches
 from engine.actions import Action, Event, EventType
 from engine.decision import activations, by_controller, decision_point, unseen_steps
 from engine.errors import EngineError
@@ -69,9 +69,12 @@ class Unseen:
     """Seen dice the steps used."""
     dice_seen: tuple[bool, ...] = ()
     """Per event: every die of its step was seen (empty: none seen)."""
-    nearby_cost: float = 0.0
-    """What the steps read with the acting unit within the camera's error of its seen place
-    cost more than steps read at it."""
+    extra_cost: float = 0.0
+    """What the steps cost besides their count (:mod:`~assistant.replay.engine_model`): the
+    chance of the results of their unseen dice and cards, and the pose error of the steps
+    read with the acting unit within the camera's error of its seen place."""
+    event_p: tuple[float, ...] = ()
+    """Per event: the probability of its step's unseen results and pose error."""
 
 
 def play_unseen(
@@ -110,12 +113,14 @@ def play_unseen(
                     acted,
                     story.used + used,
                     story.dice_seen + known,
-                    story.nearby_cost + extra,
+                    story.extra_cost + extra,
+                    story.event_p + (model.probability(extra),) * len(events),
                 )
                 done = goal(after) and not (exact and seen is not None and key[1] < len(seen))
                 (reached if done else nxt).append(child)
         if reached:
-            return reached[:MAX_RESULTS]
+            # the likeliest first (stable: the rules' own order among equals)
+            return sorted(reached, key=lambda u: u.extra_cost)[:MAX_RESULTS]
         if seen is not None:
             nxt.sort(key=lambda u: -u.used)  # stable: the rules' own order among equals
         frontier = nxt[:WIDTH]
@@ -148,28 +153,24 @@ def reach_turn(
             steps = unseen_steps(
                 point, None if side is None else game.adapter.pass_action(st, side)
             )
-            extra = PASS_COST if passing else 0.0
+            extra = model.unseen_step() if passing else 0.0
             rest = None if dice is None else dice[used:]
             for action in steps:
-                for outcome, n, _ in seen_outcomes(game.ruleset, st, action, rest):
+                for outcome, n, _, p in seen_outcomes(game.ruleset, st, action, rest):
                     if (outcome.state, used + n) not in seen:
                         seen.add((outcome.state, used + n))
-                        nxt.append((outcome.state, cost + extra, events + outcome.events, used + n))
+                        step = cost + extra + model.cost(p)
+                        nxt.append((outcome.state, step, events + outcome.events, used + n))
         if found:
             break
         frontier = nxt[:REACH_WIDTH]
     return found
 
 
-def unseen_cost(unseen: Unseen) -> float:
-    """What a story pays for ``unseen`` (:func:`~assistant.replay.engine_model.unseen_cost`)."""
-    return model.unseen_cost(unseen.events, unseen.nearby_cost)
-
-
 def price(unseen: Unseen, seen: Seen | None) -> float:
     """What a story pays for ``unseen`` steps on the ``seen`` dice
     (:func:`~assistant.replay.engine_model.price`)."""
-    return model.price(unseen.events, unseen.nearby_cost, unseen.used, len(seen or ()))
+    return model.price(unseen.events, unseen.extra_cost, unseen.used, len(seen or ()))
 
 
 def steps_from(game: ReplayGame, state: GameState, seen: Seen | None = None) -> list[UnseenStep]:
@@ -191,13 +192,15 @@ def steps_from(game: ReplayGame, state: GameState, seen: Seen | None = None) -> 
 def _steps(game: ReplayGame, state: GameState, seen: Seen | None = None) -> list[UnseenStep]:
     """Every unseen step the rules allow now, on every result of its dice (the seen dice
     ``seen`` first): (state after, events, acting unit, seen dice used, all dice seen, the
-    extra cost of a step read within the camera's error of the seen place)."""
+    step's cost: its unseen results' chance and the pose error of a step read within the
+    camera's error of the seen place)."""
     point = decision_point(state, game.ruleset)
     if point.kind is PendingKind.OVER:
         return []
     people = {s.name for s in state.sides if s.role is Role.HUMAN}
-    # (action, unit, seen dice its choice used, all of them seen, a player's stand-in)
-    actions: list[tuple[Action, str, int, bool, bool]] = []
+    # (action, unit, seen dice its choice used, all of them seen, a player's stand-in, the
+    # chance of the AI's choice)
+    actions: list[tuple[Action, str, int, bool, bool, float]] = []
     for uid in activations(point):
         if by_controller(point, people):
             try:
@@ -205,17 +208,18 @@ def _steps(game: ReplayGame, state: GameState, seen: Seen | None = None) -> list
             except EngineError:
                 continue
             actions += [
-                (order.action, uid, dice.used, dice.all_seen, False) for order, dice in found
+                (order.action, uid, dice.used, dice.all_seen, False, dice.probability)
+                for order, dice in found
             ]
         else:
             stand_ins = game.adapter.stand_in_actions(state, state.unit(uid))
-            actions += [(a, uid, 0, True, True) for a in stand_ins]
+            actions += [(a, uid, 0, True, True, 1.0) for a in stand_ins]
     passing = point.kind in (PendingKind.CHOOSE_UNIT, PendingKind.CONTINUE)
     side_pass = game.adapter.pass_action(state, point.side) if passing and point.side else None
-    actions += [(a, a.unit_id or "", 0, True, False) for a in unseen_steps(point, side_pass)]
+    actions += [(a, a.unit_id or "", 0, True, False, 1.0) for a in unseen_steps(point, side_pass)]
     out: list[UnseenStep] = []
     done: list[tuple[Action, int]] = []  # compared, not hashed: a detail may hold lists
-    for action, uid, chose, chose_seen, stand_in in actions:
+    for action, uid, chose, chose_seen, stand_in, chose_p in actions:
         if (action, chose) in done:
             continue
         done.append((action, chose))
@@ -230,13 +234,14 @@ def _steps(game: ReplayGame, state: GameState, seen: Seen | None = None) -> list
             results = seen_outcomes(game.ruleset, acting, action, rest)
         except EngineError:
             continue
-        for o, n, k in results:
+        for o, n, k, p in results:
             after = (
                 o.state
                 if acting is state
                 else stand_back(game, state, o.state, (uid, action.target_id))
             )
-            out.append((after, o.events, uid, chose + n, chose_seen and k, extra))
+            step = extra + model.cost(chose_p * p)
+            out.append((after, o.events, uid, chose + n, chose_seen and k, step))
     return out
 
 
@@ -305,21 +310,36 @@ def _still(before: GameState, after: GameState, may_leave: frozenset[str], still
 
 
 def unseen_events(
-    unseen: Unseen, state: GameState, t: float, per_side: dict[str, int]
+    unseen: Unseen,
+    state: GameState,
+    t: float,
+    per_side: dict[str, int],
+    seen: Seen | None = None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Timeline events and activation steps for unseen steps dated ``t`` (seconds): the rounds
-    and activations are known from the rules, the dice results are unknown."""
+    """Timeline events and activation steps for unseen steps dated ``t`` (seconds), taken on
+    the ``seen`` dice: the rounds and activations are known from the rules, the dice results
+    are unknown. Each event's ``p`` is the model's probability of its step (its unseen
+    results, its pose error and, for an activation or a round begun, that it left no trace)."""
+    traceless = model.traceless_probability(unseen.used, len(seen or ()))
     events: list[dict[str, Any]] = []
     steps: list[dict[str, Any]] = []
     current = state
     rnd = state.round
     for i, ev in enumerate(unseen.events):
         kind = str(ev.type)
+        p = unseen.event_p[i] if i < len(unseen.event_p) else 1.0
         if ev.type == EventType.ROUND_START:
             rnd = ev.round
             per_side.update(dict.fromkeys(per_side, 0))
             events.append(
-                event(t, "round_start", f"Round {ev.round} begins.", round=ev.round, known="rules")
+                event(
+                    t,
+                    "round_start",
+                    f"Round {ev.round} begins.",
+                    round=ev.round,
+                    known="rules",
+                    p=p * traceless,
+                )
             )
             continue
         if ev.type == EventType.ACTIVATION and ev.unit:
@@ -343,6 +363,7 @@ def unseen_events(
                     side_activation=n,
                     known="rules",
                     how="the rules' next step; the footage shows no move",
+                    p=p * traceless,
                 )
             )
             steps.append(
@@ -361,5 +382,5 @@ def unseen_events(
         if kind in DICE_EVENTS:
             known = "seen" if i < len(unseen.dice_seen) and unseen.dice_seen[i] else "unknown"
         text = ev.text + (" (the dice were not seen)" if known == "unknown" else "")
-        events.append(event(t, kind, text, ev.unit, known=known, **details))
+        events.append(event(t, kind, text, ev.unit, known=known, p=p, **details))
     return events, steps

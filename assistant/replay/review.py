@@ -3,9 +3,11 @@
 ``soloscope replay ... --review`` writes ``review.toml`` in the replay folder: one
 ``[[activation]]`` per piece move the footage did not plainly show (who moved, found from the
 picture), one ``[[fall]]`` per model taken off the table, each with its time (seconds), the
-model the replay names and how that was known. The player corrects ``piece`` where the replay
-is wrong; ``--corrections FILE`` replays the footage with those names (a move or a removal is
-matched by its time, within :data:`MATCH_S`).
+model the replay names and how that was known, and ``p``: how sure the replay is of it (the
+timeline events' probability, :mod:`assistant.replay.engine_model`). The least sure come
+first. The player corrects ``piece`` where the replay is wrong; ``--corrections FILE``
+replays the footage with those names (a move or a removal is matched by its time, within
+:data:`MATCH_S`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ _HEADER = """\
 #   soloscope replay FOOTAGE --scenario SCENARIO --out DIR --corrections THIS_FILE
 # [[activation]]: a move, by its end time in seconds (who activated and moved).
 # [[fall]]: a model taken off the table, by its time in seconds (which model fell).
+# p: how sure the replay is (a probability); the least sure come first.
 """
 
 
@@ -71,36 +74,59 @@ def _q(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def move_probability(move: dict[str, Any], events: Sequence[dict[str, Any]]) -> float:
+    """How sure the replay is of a piece move (a piece_moves entry): the least sure of the
+    timeline's events of that move (its own "piece_move" event and the engine's from its start
+    to its end); 1 when none says."""
+    t0, t1 = move["t_start"], move["t_end"]
+    found = [
+        float(e["p"])
+        for e in events
+        if "p" in e
+        and t0 - 1e-3 <= e["t"] <= t1 + 1e-3
+        and (e.get("source") == "engine" or e.get("piece") == move["piece"])
+    ]
+    return min(found, default=1.0)
+
+
 def review_text(doc: dict[str, Any]) -> str:
-    """The review file for a timeline.json object."""
-    lines = [_HEADER]
+    """The review file for a timeline.json object: the moves the footage did not plainly
+    show and the models the engine took off, the least sure first."""
+    entries: list[tuple[float, float, list[str]]] = []
+    events = doc.get("events", [])
     for m in doc.get("piece_moves", []):
         if m.get("known") == "seen":
             continue
-        lines += [
+        p = move_probability(m, events)
+        lines = [
             "[[activation]]",
             f"t = {m['t_end']}",
             f"piece = {_q(m['piece'])}",
             f"known = {_q(m['known'])}",
+            f"p = {p}",
         ]
         if m.get("how"):
             lines.append(f"how = {_q(m['how'])}")
-        lines.append("")
+        entries.append((p, m["t_end"], [*lines, ""]))
     names = {p["name"]: p["name"] for p in (doc.get("roster") or {}).get("pieces", [])}
-    for e in doc.get("events", []):
+    for e in events:
         if e["kind"] != "removed" or e.get("source") != "engine":
             continue
         piece = next((n for n in names if e["text"].startswith(n + " ")), None)
         if piece is None:
             continue
-        lines += [
+        p = float(e.get("p", 1.0))
+        lines = [
             "[[fall]]",
             f"t = {e['t']}",
             f"piece = {_q(piece)}",
             f"known = {_q(e.get('known', 'seen'))}",
+            f"p = {p}",
             "",
         ]
-    return "\n".join(lines)
+        entries.append((p, e["t"], lines))
+    entries.sort(key=lambda entry: (entry[0], entry[1]))
+    return "\n".join([_HEADER] + [line for _, _, lines in entries for line in lines])
 
 
 def write_review(doc: dict[str, Any], out_dir: Path) -> Path:

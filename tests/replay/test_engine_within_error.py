@@ -11,7 +11,7 @@ import math
 import pytest
 
 from assistant.replay.engine_checks import check_ai
-from assistant.replay.engine_model import FAR_NEARBY_COST, FAR_REACH_IN, NEARBY_COST, NEARBY_SHARE
+from assistant.replay.engine_model import FAR_REACH_IN, NEARBY_SHARE, pose_error
 from assistant.replay.engine_replay import GameReplayer
 from assistant.replay.engine_unseen import reach_turn, stand_back, within_error
 from assistant.replay.reconstruct import PieceMove
@@ -59,7 +59,9 @@ def test_a_shot_just_beyond_range_is_read_within_the_camera_error() -> None:
     found = within_error(game, state, shot)
     assert found is not None
     nearer, cost = found
-    assert cost == NEARBY_COST
+    # the Gaussian pose error of a reading that far off the seen place
+    assert cost == pose_error(near_in, game.tolerances.position_in)
+    assert 0.0 < cost < 0.1
     assert game.ruleset.validate(nearer, shot) == []
     moved = [u.id for u in state.units if u.position != nearer.unit(u.id).position and u.on_table]
     assert len(moved) == 1
@@ -76,7 +78,9 @@ def test_a_little_further_costs_more_and_far_beyond_is_not_read() -> None:
     near_in = NEARBY_SHARE * game.tolerances.position_in
     state, shot = _shot_at_gap(game, RANGE_IN + near_in + FAR_REACH_IN / 2)
     found = within_error(game, state, shot)
-    assert found is not None and found[1] == FAR_NEARBY_COST
+    far_in = near_in + FAR_REACH_IN
+    assert found is not None and found[1] == pose_error(far_in, game.tolerances.position_in)
+    assert found[1] > pose_error(near_in, game.tolerances.position_in)
     state, shot = _shot_at_gap(game, RANGE_IN + near_in + FAR_REACH_IN + 0.2)
     assert within_error(game, state, shot) is None
     # an action with no target has no reading within the error

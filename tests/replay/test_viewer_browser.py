@@ -178,3 +178,20 @@ def test_the_viewer_counts_activations_as_the_replay_does(
         if "bonus" in step["label"]:  # a bonus move is shown as part of its activation
             assert label == f"Activation {step['number']} / {total}"
             assert labels.count(label) == 2
+
+
+def test_every_event_shows_how_sure_the_replay_is(
+    sample_page: Any, sample_replay: tuple[dict, dict, Path]
+) -> None:
+    """Issue 26: each event's probability ("p") is shown next to it, the unsure marked."""
+    doc = sample_replay[1]
+    shown = sample_page.evaluate(
+        """() => [...document.querySelectorAll('#events li')].map(li => ({
+             p: Number(li.dataset.p), said: li.querySelector('.p')?.textContent ?? null,
+             unsure: li.classList.contains('unsure')}))"""
+    )
+    assert len(shown) == len(doc["events"])
+    assert sorted(s["p"] for s in shown) == sorted(e["p"] for e in doc["events"])
+    for s in shown:
+        assert s["said"] is not None and s["said"].startswith("p ")
+        assert s["unsure"] == (s["p"] < 0.5)
