@@ -1,6 +1,7 @@
 """The game read back from footage alone, against the battle played, for rendered battles.
 
     .venv/bin/python benchmarks/replay_battles.py [--cache DIR] [--only TEXT]
+                                                  [--set training|evaluation|all]
 
 Each battle is rendered with ``soloscope footage`` (dice in the tray; reused from ``--cache``)
 and replayed with its scenario and no session log. Reported per battle: moves and removals
@@ -9,6 +10,12 @@ activations read against the battle's own (the renderer's engine run: each (roun
 order, matched as the longest common subsequence) as precision and recall; rounds, models
 fallen and the winner against the battle's. Part of ``make bench`` (with replay_bench.py, which
 measures the replay's speed).
+
+The battles come in two disjoint sets (issue 26): the training battles (:data:`BATTLES`, the
+seven the replay was built on, seeds 2-5), which ``benchmarks/fit_replay.py`` may fit the
+likelihood model's parameters on, and the evaluation battles (:data:`EVALUATION`, seeds
+:data:`EVALUATION_SEEDS` of the same scenarios, a hovering hand and a bumped camera among
+them), which no fit sees. Each set is reported under its own heading.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import json
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from assistant.cli import main as cli  # noqa: E402
-from assistant.footage import battle_moves  # noqa: E402
+from assistant.footage import BattleMoves, battle_moves  # noqa: E402
 from assistant.scenarios import load_game, scenario_path  # noqa: E402
 from engine.actions import EventType  # noqa: E402
 from tests.replay.truth_check import score  # noqa: E402
@@ -41,6 +49,26 @@ BATTLES: dict[str, tuple[str, int, list[str]]] = {
     "crossroads-cards seed 4, camera nudged": ("crossroads-cards", 4, ["--nudge-after", "6"]),
     "ford-at-dawn seed 5, 14 mm tags, camera nudged": ("ford-1080p", 5, ["--nudge-after", "10"]),
 }
+TRAINING_SEEDS = range(1, 11)
+"""The seeds a fit may use (every training battle's seed is one of them)."""
+EVALUATION_SEEDS = range(101, 111)
+"""The seeds of the evaluation battles: disjoint from :data:`TRAINING_SEEDS`."""
+EVALUATION: dict[str, tuple[str, int, list[str]]] = {
+    "crossroads-ambush seed 101": ("crossroads-ambush", 101, []),
+    "crossroads-ambush seed 102, hover": ("crossroads-ambush", 102, ["--hover-after", "5"]),
+    "crossroads-ambush seed 103, camera nudged": ("crossroads-ambush", 103, ["--nudge-after", "6"]),
+    "crossroads-cards seed 101": ("crossroads-cards", 101, []),
+    "crossroads-cards seed 102, hover": ("crossroads-cards", 102, ["--hover-after", "4"]),
+    "crossroads-cards seed 103, camera nudged": ("crossroads-cards", 103, ["--nudge-after", "6"]),
+    "ford-at-dawn seed 101, 14 mm tags": ("ford-1080p", 101, []),
+    "ford-at-dawn seed 102, 14 mm tags, hover": ("ford-1080p", 102, ["--hover-after", "5"]),
+    "ford-at-dawn seed 103, 14 mm tags, camera nudged": (
+        "ford-1080p",
+        103,
+        ["--nudge-after", "10"],
+    ),
+}
+SETS = {"training": BATTLES, "evaluation": EVALUATION}
 
 
 def _scenario(name: str, folder: Path) -> str:
@@ -70,8 +98,21 @@ def lcs(a: list[Any], b: list[Any]) -> int:
     return row[-1]
 
 
-def battle_row(name: str, scenario: str, seed: int, extra: list[str], cache: Path) -> list[str]:
-    """Render (or reuse) and replay one battle; its row of the table."""
+@dataclass(frozen=True)
+class Replayed:
+    """One battle rendered and replayed: the replay's timeline.json, the renderer's truth,
+    the battle as the engine played it and the replay's wall-clock seconds."""
+
+    doc: dict[str, Any]
+    truth: dict[str, Any]
+    played: BattleMoves
+    took_s: float
+
+
+def replayed(
+    name: str, scenario: str, seed: int, extra: list[str], cache: Path, reuse: bool = False
+) -> Replayed:
+    """Render (or reuse) and replay one battle (``reuse``: take a replay already in the cache)."""
     stem = "".join(c if c.isalnum() else "-" for c in name)[:60]
     folder = cache / stem
     folder.mkdir(parents=True, exist_ok=True)
@@ -85,13 +126,20 @@ def battle_row(name: str, scenario: str, seed: int, extra: list[str], cache: Pat
         print(f"rendered {name} in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     out = folder / "replay"
     t0 = time.perf_counter()
-    with contextlib.redirect_stdout(sys.stderr):
-        cli(["replay", str(video), "--scenario", ref, "--out", str(out), "--quiet"])
+    if not (reuse and (out / "timeline.json").exists()):
+        with contextlib.redirect_stdout(sys.stderr):
+            cli(["replay", str(video), "--scenario", ref, "--out", str(out), "--quiet"])
     took = time.perf_counter() - t0
     doc = json.loads((out / "timeline.json").read_text(encoding="utf-8"))
     truth = json.loads((folder / "battle.truth.json").read_text(encoding="utf-8"))
     sc, rs, st = load_game(ref)
-    played = battle_moves(sc, rs, st, seed)
+    return Replayed(doc, truth, battle_moves(sc, rs, st, seed), took)
+
+
+def battle_row(name: str, scenario: str, seed: int, extra: list[str], cache: Path) -> list[str]:
+    """Render (or reuse) and replay one battle; its row of the table."""
+    r = replayed(name, scenario, seed, extra, cache)
+    doc, truth, played, took = r.doc, r.truth, r.played, r.took_s
     true_acts: list[tuple[int, str]] = []
     rnd = 0
     for ev in played.events:
@@ -127,6 +175,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, help="keep the rendered battles here (reused)")
     parser.add_argument("--only", help="only the battles whose name holds this text")
+    parser.add_argument(
+        "--set",
+        choices=("training", "evaluation", "all"),
+        default="all",
+        help="which battles: those a fit may use, those it never sees, or both (default)",
+    )
     args = parser.parse_args()
     cache = args.cache or Path(tempfile.mkdtemp(prefix="replay_battles_"))
     head = [
@@ -141,13 +195,17 @@ def main() -> int:
         "winner read / played",
         "replay speed (loaded machine)",
     ]
-    print("| " + " | ".join(head) + " |")
-    print("|" + "---|" * len(head))
-    for name, (scenario, seed, extra) in BATTLES.items():
-        if args.only and args.only not in name:
+    for which, battles in SETS.items():
+        if args.set not in ("all", which):
             continue
-        row = battle_row(name, scenario, seed, extra, cache)
-        print("| " + " | ".join(row) + " |", flush=True)
+        print(f"\n{which} battles\n")
+        print("| " + " | ".join(head) + " |")
+        print("|" + "---|" * len(head))
+        for name, (scenario, seed, extra) in battles.items():
+            if args.only and args.only not in name:
+                continue
+            row = battle_row(name, scenario, seed, extra, cache)
+            print("| " + " | ".join(row) + " |", flush=True)
     return 0
 
 
