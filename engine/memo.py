@@ -5,6 +5,11 @@ the same board is searched several times per activation (a controller plans, the
 validates and applies; the autopilot weighs every character before it picks one). Each game
 state carries a memo (:attr:`engine.model.GameState.memo`) that the states derived from it share,
 so one game's searches are remembered across its steps and never leak into another game.
+
+Answers about the terrain alone (its squares, sight walls, cover, walking distances) are the
+exception: every game made from one scenario plays on the same terrain, so they live in a
+:class:`TerrainAnswers` the scenario owns (:meth:`engine.scenario.Scenario.game_memo`), shared
+by its games while a game's terrain is the scenario's.
 """
 
 from __future__ import annotations
@@ -20,34 +25,114 @@ MEMO_SIZE = 1024
 STATE_SLOTS = 64
 
 
-class BoardMemo:
-    """Remembered searches of one game (keys start with what they read of the board), and the
-    answers about its terrain (built once, e.g. ``engine.boards.open.open_terrain``)."""
+#: Answers one terrain's store keeps before it is emptied (a safety net: a terrain has a few).
+TERRAIN_SLOTS = 256
+
+
+class TerrainAnswers:
+    """Answers about one terrain, read from nothing but the terrain, the table and the options
+    (keys name what else they read), which every game on that terrain may share: the store of
+    a scenario's games (:meth:`engine.scenario.Scenario.game_memo`) or of one game whose
+    terrain changed."""
+
+    def __init__(self, terrain: object = None) -> None:
+        self.terrain: object = terrain
+        """The terrain the answers are about (None: not yet known; the first game to ask binds
+        it). Kept alive, so its identity holds."""
+        self._answers: dict[tuple[object, ...], Any] = {}
+
+    def __len__(self) -> int:
+        return len(self._answers)
+
+    def holds_for(self, terrain: object) -> bool:
+        """Whether the answers are about ``terrain`` (the same object or an equal one; an
+        unbound store binds to it)."""
+        if self.terrain is None:
+            self.terrain = terrain
+            return True
+        return self.terrain is terrain or self.terrain == terrain
+
+    def answer(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
+        """The answer kept under ``key``, or ``compute()`` kept under it."""
+        try:
+            return cast(T, self._answers[key])
+        except KeyError:
+            pass
+        value = compute()
+        if len(self._answers) >= TERRAIN_SLOTS:
+            self._answers.clear()
+        self._answers[key] = value
+        return value
+
+
+class SharedTerrain:
+    """A scenario's terrain answers for its games, one store per ruleset name. A cache, not
+    part of the scenario's value: every two compare equal, and a copy or a pickle starts
+    empty."""
 
     def __init__(self) -> None:
+        self._stores: dict[str, TerrainAnswers] = {}
+
+    def for_ruleset(self, ruleset: str) -> TerrainAnswers:
+        """The store of the games played under ``ruleset``."""
+        found = self._stores.get(ruleset)
+        if found is None:
+            found = self._stores[ruleset] = TerrainAnswers()
+        return found
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SharedTerrain)
+
+    def __hash__(self) -> int:
+        return hash(SharedTerrain)
+
+    def __reduce__(self) -> tuple[type[SharedTerrain], tuple[()]]:
+        return (SharedTerrain, ())
+
+
+class BoardMemo:
+    """Remembered searches of one game (keys start with what they read of the board), and the
+    answers about its terrain (``of_terrain``: the scenario's shared store while the game's
+    terrain is the scenario's, else a store of the game's own)."""
+
+    def __init__(self, shared: TerrainAnswers | None = None) -> None:
         self._results: dict[tuple[object, ...], Any] = {}
         self.terrain: object = None
         """The terrain the remembered results were computed on (kept alive, so identity holds)."""
-        self._of_terrain: dict[tuple[object, ...], Any] = {}
+        self._shared = shared
+        """The scenario's store, used for every terrain it holds for."""
+        self._terrain_answers = TerrainAnswers()
         self._states: dict[int, tuple[object, dict[tuple[object, ...], Any]]] = {}
         self._last_state: tuple[object, dict[tuple[object, ...], Any]] = (None, {})
 
     def __len__(self) -> int:
         return len(self._results)
 
+    @property
+    def terrain_answers(self) -> TerrainAnswers:
+        """The store ``of_terrain`` answers from."""
+        return self._terrain_answers
+
     def clear(self) -> None:
-        """Forget every remembered search and the terrain geometry."""
+        """Forget every remembered search and the game's own terrain answers (the scenario's
+        shared store keeps its answers: they hold for every game on its terrain)."""
         self._results.clear()
         self.terrain = None
-        self._of_terrain.clear()
+        self._terrain_answers = TerrainAnswers()
         self._states.clear()
         self._last_state = (None, {})
 
     def for_terrain(self, terrain: object) -> BoardMemo:
-        """The memo, emptied first if it was filled on another terrain."""
+        """The memo, emptied first if it was filled on another terrain; its terrain answers are
+        the scenario's shared store if they hold for ``terrain``, else a fresh store."""
         if self.terrain is not terrain:
             self.clear()
             self.terrain = terrain
+            shared = self._shared
+            if shared is not None and shared.holds_for(terrain):
+                self._terrain_answers = shared
+            else:
+                self._terrain_answers = TerrainAnswers(terrain)
         return self
 
     def remember(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
@@ -63,15 +148,11 @@ class BoardMemo:
         return value
 
     def of_terrain(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
-        """The remembered answer about the memo's terrain for ``key`` (kept until the terrain
-        changes, never emptied for size), or ``compute()`` remembered under it."""
-        try:
-            return cast(T, self._of_terrain[key])
-        except KeyError:
-            pass
-        value = compute()
-        self._of_terrain[key] = value
-        return value
+        """The answer about the memo's terrain for ``key`` (kept until the terrain changes),
+        or ``compute()`` kept under it. ``compute`` may read the terrain, the table and the
+        options only (anything else a game may change goes in ``key``): the answer is shared
+        by every game of the scenario on that terrain."""
+        return self._terrain_answers.answer(key, compute)
 
     def answers_for(self, state: object) -> dict[tuple[object, ...], Any]:
         """The answers remembered for one state object (a state never changes, so they hold).

@@ -11,10 +11,11 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 import shapely
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from engine.errors import EngineError
 from engine.geometry.grid import Cell, Grid
+from engine.memo import BoardMemo, SharedTerrain
 from engine.plain_errors import describe_error, field_path, plain_message, shown_value
 from engine.tomltext import TomlError, load_toml
 
@@ -248,6 +249,14 @@ class Scenario(_Strict):
     objectives: tuple[ObjectiveSpec, ...] = ()
     source: str = ""
     """Where it was read from (for messages); set by the parser."""
+    _terrain_answers: SharedTerrain = PrivateAttr(default_factory=SharedTerrain)
+    """Answers about the terrain, shared by the games made from this scenario object."""
+
+    def game_memo(self, ruleset: str) -> BoardMemo:
+        """A new game's memo (for ``new_game`` of ``ruleset``): its searches are its own, its
+        answers about the terrain are shared with every game of this scenario object under
+        that ruleset while the game's terrain is the scenario's (one that changes gets its own)."""
+        return BoardMemo(self._terrain_answers.for_ruleset(ruleset))
 
     @model_validator(mode="before")
     @classmethod

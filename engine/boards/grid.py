@@ -16,8 +16,8 @@ blocked by a sight wall or blocker square it crosses (ends excluded), or by a co
 exactly through between two diagonal squares that are each a sight wall or a blocker; grazing
 one alone does not block.
 
-Answers are remembered in the board itself, and a board lives in the game's memo
-(:func:`grid_board`), so nothing is shared between games and nothing is module-level.
+Answers are remembered in the board itself, and a board lives in the game's memo among its
+terrain answers (:func:`grid_board`): shared by the games of one scenario, never module-level.
 """
 
 from __future__ import annotations
@@ -542,7 +542,7 @@ def grid_board(
     memo: BoardMemo, key: tuple[object, ...], build: Callable[[], GridBoard]
 ) -> GridBoard:
     """The game's board for ``key`` (what it is built from, besides the memo's terrain), built
-    once per terrain in the game's memo."""
+    once per terrain among the memo's terrain answers (shared by the scenario's games)."""
     return memo.of_terrain(("grid-board", *key), build)
 
 

@@ -4,13 +4,16 @@ searches, gives the same events as one from a cold start; another game's memo is
 
 from __future__ import annotations
 
-from dataclasses import fields
+import pickle
+from dataclasses import fields, replace
 from pathlib import Path
 
-from engine.board import clear_board_memo
+from engine.board import board_memo, clear_board_memo
+from engine.boards.open import open_terrain
 from engine.dice import SeededDice
 from engine.model import GameState
 from engine.protocols import Ruleset
+from engine.rulesets.firefight_lite.board import squares
 from engine.runner import controllers_for, play_battle, start_game
 from engine.scenario import Scenario, parse_scenario
 
@@ -94,3 +97,55 @@ def test_rulesets_and_states_stay_unwritten_after_play() -> None:
         for s in (state, record.final):
             assert set(vars(s)) <= {f.name for f in fields(s)} | {"_hash"}, name
         assert vars(ruleset) == before, name
+
+
+def _terrain_answers(state: GameState) -> object:
+    return board_memo(state).terrain_answers
+
+
+def test_games_of_one_scenario_share_their_terrain_answers() -> None:
+    """The answers about the terrain (a grid game's squares, an open table's shapes) are built
+    once per scenario object and ruleset: a second game reads the first one's (issue 25)."""
+    for name in ("bosworth-street", "dungeon-crawl", "d20-basic-battle", "ford-at-dawn"):
+        scenario, ruleset, first = _start(name)
+        play_battle(first, ruleset, controllers_for(scenario), SeededDice(2))
+        second = ruleset.new_game(scenario)
+        assert second.memo is not first.memo, name
+        shared = _terrain_answers(first)
+        assert _terrain_answers(second) is shared and len(shared) > 0, name  # type: ignore[arg-type]
+        assert open_terrain(second) is open_terrain(first), name
+    _, ruleset, first = _start("bosworth-street")
+    board = squares(first).board
+    other_parse = _start("bosworth-street")[2]  # another scenario object: its own answers
+    assert squares(other_parse).board is not board
+
+
+def test_a_game_on_changed_terrain_gets_its_own_answers() -> None:
+    """A game whose terrain changes answers from a store of its own; the scenario's shared
+    store keeps its answers for the other games, and clearing a game's memo keeps them too."""
+    scenario, ruleset, first = _start("bosworth-street")
+    board = squares(first).board
+    shared = _terrain_answers(first)
+    second = ruleset.new_game(scenario)
+    changed = replace(second, terrain=second.terrain[1:])
+    assert squares(changed).board is not board
+    assert _terrain_answers(changed) is not shared
+    third = ruleset.new_game(scenario)
+    assert squares(third).board is board  # the shared answers were never cleared
+    clear_board_memo(third)
+    assert len(third.memo) == 0 and squares(third).board is board
+
+
+def test_the_shared_answers_are_no_part_of_the_scenario() -> None:
+    """Playing a scenario leaves it equal to a fresh parse of its file; a copy or a pickle of
+    it starts with no answers, and another ruleset's games keep theirs apart."""
+    scenario, ruleset, state = _start("bosworth-street")
+    squares(state)
+    fresh = _start("bosworth-street")[0]
+    assert scenario == fresh
+    for copy in (pickle.loads(pickle.dumps(scenario)), scenario.model_copy(deep=True)):
+        assert copy == scenario
+        game = ruleset.new_game(copy)
+        assert squares(game).board is not squares(state).board
+    other = scenario.game_memo("d20").for_terrain(state.terrain)
+    assert other.terrain_answers is not _terrain_answers(state)

@@ -113,6 +113,7 @@ def new_game(scenario: Scenario) -> GameState:
     ]
     return GameState(
         ruleset=NAME,
+        memo=scenario.game_memo(NAME),
         scenario=scenario.scenario.name,
         table=table,
         sides=sides,

@@ -107,6 +107,7 @@ def new_game(scenario: Scenario) -> GameState:
     options = tuple(sorted(scenario.options.items()))
     state = GameState(
         ruleset=NAME,
+        memo=scenario.game_memo(NAME),
         scenario=scenario.scenario.name,
         table=table,
         sides=sides,

@@ -72,6 +72,7 @@ def new_game(scenario: Scenario, title: str) -> GameState:
     terrain = terrain_of(scenario)
     state = GameState(
         ruleset=NAME,
+        memo=scenario.game_memo(NAME),
         scenario=scenario.scenario.name,
         table=table,
         sides=sides,

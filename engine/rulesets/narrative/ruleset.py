@@ -188,6 +188,7 @@ class NarrativeRuleset(RulesetBase):
             )
         return GameState(
             ruleset=NAME,
+            memo=scenario.game_memo(NAME),
             scenario=scenario.scenario.name,
             table=table,
             sides=sides,

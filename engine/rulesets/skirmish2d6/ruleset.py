@@ -183,6 +183,7 @@ class SkirmishRuleset(RulesetBase):
             )
         return GameState(
             ruleset=NAME,
+            memo=scenario.game_memo(NAME),
             scenario=scenario.scenario.name,
             table=Table(scenario.table.width_in, scenario.table.depth_in),
             sides=sides_of(scenario),

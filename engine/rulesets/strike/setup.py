@@ -48,6 +48,7 @@ def new_game(scenario: Scenario, title: str) -> GameState:
     objectives = objectives_of(scenario)
     return GameState(
         ruleset=NAME,
+        memo=scenario.game_memo(NAME),
         scenario=scenario.scenario.name,
         table=table,
         sides=sides_of(scenario),
