@@ -27,30 +27,22 @@ STATE_SLOTS = 64
 
 #: Answers one terrain's store keeps before it is emptied (a safety net: a terrain has a few).
 TERRAIN_SLOTS = 256
+#: Terrains a scenario keeps answers for, per ruleset (its own and those its games change it
+#: into); a game on a further terrain answers from a store of its own.
+SHARED_TERRAINS = 32
 
 
 class TerrainAnswers:
     """Answers about one terrain, read from nothing but the terrain, the table and the options
-    (keys name what else they read), which every game on that terrain may share: the store of
-    a scenario's games (:meth:`engine.scenario.Scenario.game_memo`) or of one game whose
-    terrain changed."""
+    (keys name what else they read), which every game on that terrain may share."""
 
-    def __init__(self, terrain: object = None) -> None:
+    def __init__(self, terrain: object) -> None:
         self.terrain: object = terrain
-        """The terrain the answers are about (None: not yet known; the first game to ask binds
-        it). Kept alive, so its identity holds."""
+        """The terrain the answers are about (kept alive, so its identity holds)."""
         self._answers: dict[tuple[object, ...], Any] = {}
 
     def __len__(self) -> int:
         return len(self._answers)
-
-    def holds_for(self, terrain: object) -> bool:
-        """Whether the answers are about ``terrain`` (the same object or an equal one; an
-        unbound store binds to it)."""
-        if self.terrain is None:
-            self.terrain = terrain
-            return True
-        return self.terrain is terrain or self.terrain == terrain
 
     def answer(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
         """The answer kept under ``key``, or ``compute()`` kept under it."""
@@ -66,18 +58,23 @@ class TerrainAnswers:
 
 
 class SharedTerrain:
-    """A scenario's terrain answers for its games, one store per ruleset name. A cache, not
-    part of the scenario's value: every two compare equal, and a copy or a pickle starts
-    empty."""
+    """A scenario's terrain answers for its games: one store per ruleset and terrain (compared
+    by value: a terrain a game changes into, a piece destroyed, is shared with the games that
+    change it alike). A cache, not part of the scenario's value: every two compare equal, and
+    a copy or a pickle starts empty. Stores are never emptied for another game's sake."""
 
     def __init__(self) -> None:
-        self._stores: dict[str, TerrainAnswers] = {}
+        self._stores: dict[tuple[str, object], TerrainAnswers] = {}
 
-    def for_ruleset(self, ruleset: str) -> TerrainAnswers:
-        """The store of the games played under ``ruleset``."""
-        found = self._stores.get(ruleset)
+    def answers(self, ruleset: str, terrain: object) -> TerrainAnswers:
+        """The store of the games played on ``terrain`` under ``ruleset`` (a fresh one of the
+        caller's own once ``SHARED_TERRAINS`` are kept)."""
+        key = (ruleset, terrain)
+        found = self._stores.get(key)
         if found is None:
-            found = self._stores[ruleset] = TerrainAnswers()
+            found = TerrainAnswers(terrain)
+            if len(self._stores) < SHARED_TERRAINS:
+                self._stores[key] = found
         return found
 
     def __eq__(self, other: object) -> bool:
@@ -92,16 +89,17 @@ class SharedTerrain:
 
 class BoardMemo:
     """Remembered searches of one game (keys start with what they read of the board), and the
-    answers about its terrain (``of_terrain``: the scenario's shared store while the game's
-    terrain is the scenario's, else a store of the game's own)."""
+    answers about its terrain (``of_terrain``: from the scenario's shared store for the game's
+    terrain, else from a store of the game's own)."""
 
-    def __init__(self, shared: TerrainAnswers | None = None) -> None:
+    def __init__(self, shared: SharedTerrain | None = None, ruleset: str = "") -> None:
         self._results: dict[tuple[object, ...], Any] = {}
         self.terrain: object = None
         """The terrain the remembered results were computed on (kept alive, so identity holds)."""
         self._shared = shared
-        """The scenario's store, used for every terrain it holds for."""
-        self._terrain_answers = TerrainAnswers()
+        """The scenario's terrain answers, for the games of ``ruleset``."""
+        self._ruleset = ruleset
+        self._terrain_answers = TerrainAnswers(None)
         self._states: dict[int, tuple[object, dict[tuple[object, ...], Any]]] = {}
         self._last_state: tuple[object, dict[tuple[object, ...], Any]] = (None, {})
 
@@ -114,25 +112,26 @@ class BoardMemo:
         return self._terrain_answers
 
     def clear(self) -> None:
-        """Forget every remembered search and the game's own terrain answers (the scenario's
-        shared store keeps its answers: they hold for every game on its terrain)."""
+        """Forget every remembered search (the terrain answers stay where they are kept: the
+        scenario's hold for every game on its terrain)."""
         self._results.clear()
         self.terrain = None
-        self._terrain_answers = TerrainAnswers()
+        self._terrain_answers = TerrainAnswers(None)
         self._states.clear()
         self._last_state = (None, {})
 
     def for_terrain(self, terrain: object) -> BoardMemo:
         """The memo, emptied first if it was filled on another terrain; its terrain answers are
-        the scenario's shared store if they hold for ``terrain``, else a fresh store."""
+        the scenario's for ``terrain`` (or a fresh store, for a memo of no scenario)."""
         if self.terrain is not terrain:
             self.clear()
             self.terrain = terrain
             shared = self._shared
-            if shared is not None and shared.holds_for(terrain):
-                self._terrain_answers = shared
-            else:
-                self._terrain_answers = TerrainAnswers(terrain)
+            self._terrain_answers = (
+                TerrainAnswers(terrain)
+                if shared is None
+                else shared.answers(self._ruleset, terrain)
+            )
         return self
 
     def remember(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:

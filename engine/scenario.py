@@ -255,8 +255,8 @@ class Scenario(_Strict):
     def game_memo(self, ruleset: str) -> BoardMemo:
         """A new game's memo (for ``new_game`` of ``ruleset``): its searches are its own, its
         answers about the terrain are shared with every game of this scenario object under
-        that ruleset while the game's terrain is the scenario's (one that changes gets its own)."""
-        return BoardMemo(self._terrain_answers.for_ruleset(ruleset))
+        that ruleset on the same terrain (the scenario's, or one a game changes it into)."""
+        return BoardMemo(self._terrain_answers, ruleset)
 
     @model_validator(mode="before")
     @classmethod

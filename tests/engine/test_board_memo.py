@@ -11,6 +11,7 @@ from pathlib import Path
 from engine.board import board_memo, clear_board_memo
 from engine.boards.open import open_terrain
 from engine.dice import SeededDice
+from engine.memo import SHARED_TERRAINS
 from engine.model import GameState
 from engine.protocols import Ruleset
 from engine.rulesets.firefight_lite.board import squares
@@ -120,9 +121,11 @@ def test_games_of_one_scenario_share_their_terrain_answers() -> None:
     assert squares(other_parse).board is not board
 
 
-def test_a_game_on_changed_terrain_gets_its_own_answers() -> None:
-    """A game whose terrain changes answers from a store of its own; the scenario's shared
-    store keeps its answers for the other games, and clearing a game's memo keeps them too."""
+def test_a_game_on_changed_terrain_answers_for_that_terrain() -> None:
+    """A game whose terrain changes answers from the store of the new terrain (shared with a
+    game that changes it alike, compared by value); the scenario's store keeps its answers for
+    the other games, and clearing a game's memo keeps them too. Past ``SHARED_TERRAINS``
+    terrains a game answers from a store of its own."""
     scenario, ruleset, first = _start("bosworth-street")
     board = squares(first).board
     shared = _terrain_answers(first)
@@ -130,10 +133,22 @@ def test_a_game_on_changed_terrain_gets_its_own_answers() -> None:
     changed = replace(second, terrain=second.terrain[1:])
     assert squares(changed).board is not board
     assert _terrain_answers(changed) is not shared
+    alike = ruleset.new_game(scenario)
+    alike = replace(alike, terrain=alike.terrain[1:])
+    assert alike.terrain is not changed.terrain
+    assert squares(alike).board is squares(changed).board
     third = ruleset.new_game(scenario)
     assert squares(third).board is board  # the shared answers were never cleared
     clear_board_memo(third)
     assert len(third.memo) == 0 and squares(third).board is board
+    boards = []  # kept alive: their ids stay theirs
+    for n in range(SHARED_TERRAINS + 1):
+        game = ruleset.new_game(scenario)
+        boards.append(squares(replace(game, terrain=game.terrain[:1] * n)).board)
+    again = ruleset.new_game(scenario)
+    assert squares(replace(again, terrain=())).board is boards[0]
+    last = replace(again, terrain=again.terrain[:1] * SHARED_TERRAINS)
+    assert squares(last).board is not boards[-1]  # that one was its game's own
 
 
 def test_the_shared_answers_are_no_part_of_the_scenario() -> None:
@@ -147,5 +162,5 @@ def test_the_shared_answers_are_no_part_of_the_scenario() -> None:
         assert copy == scenario
         game = ruleset.new_game(copy)
         assert squares(game).board is not squares(state).board
-    other = scenario.game_memo("d20").for_terrain(state.terrain)
+    other = scenario.game_memo("d20").for_terrain(state.terrain)  # same terrain, other rules
     assert other.terrain_answers is not _terrain_answers(state)
