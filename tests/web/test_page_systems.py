@@ -164,9 +164,13 @@ def test_each_systems_page_reads_without_overlaps(
         page.screenshot(path=str(tmp_path / f"{system}_{width}.png"), full_page=True)
         if drawn["icons"]:  # tap to read
             icon = page.locator("#overlay g.sight-icon").first
+            words = icon.get_attribute("data-sight-note")
             icon.click()
             note = page.locator("#sight-note")
-            assert note.is_visible() and note.inner_text() == icon.get_attribute("data-sight-note")
+            # The page shows the note when it handles the click, which may come after the click
+            # returns: wait for it (up to 5 s) rather than look once.
+            note.wait_for(state="visible", timeout=5_000)
+            assert note.inner_text() == words
             assert " · " in note.inner_text()  # a range, the cover or "no line of sight"
         _check_cards(page, system, view)
     finally:
