@@ -9,6 +9,7 @@ the shared vocabulary (RULES §1.7), and a ruleset declares which kinds it accep
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -131,11 +132,16 @@ class Action:
             detail = data.get("detail", {})
             if not isinstance(detail, Mapping):
                 raise ValueError("the detail must be an object")
+            path = tuple((float(p[0]), float(p[1])) for p in data.get("path", ()))
+            heading_deg = None if data.get("heading") is None else float(data["heading"])
+            numbers = [v for point in path for v in point] + [heading_deg or 0.0]
+            if not all(math.isfinite(v) for v in numbers):
+                raise ValueError("a path point or the heading is not a finite number")
             return cls(
                 kind=kind,
                 unit_id=data.get("unit"),
-                path=tuple((float(p[0]), float(p[1])) for p in data.get("path", ())),
-                heading_deg=None if data.get("heading") is None else float(data["heading"]),
+                path=path,
+                heading_deg=heading_deg,
                 target_id=data.get("target"),
                 pick_up=data.get("pick_up"),
                 side=data.get("side"),

@@ -9,6 +9,7 @@ reproduces the game exactly, and keeps the announcement log whole.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -168,6 +169,14 @@ def load_saved(path: Path, say: Callable[[str], None]) -> tuple[LiveGame, str, i
     raise UserError(f"{path}: saved-game version {version!r} is not known (this reads version 1)")
 
 
+def _finite_pose(pose: Any, unit_id: str) -> tuple[float, float, float]:
+    """A saved position as (x inches, y inches, heading degrees), or ValueError naming the unit."""
+    x_in, y_in, heading_deg = (float(v) for v in pose)
+    if not all(math.isfinite(v) for v in (x_in, y_in, heading_deg)):
+        raise ValueError(f"the position of {unit_id} is not a number: {list(pose)}")
+    return x_in, y_in, heading_deg
+
+
 def _load_v1(
     data: Mapping[str, Any], path: Path, say: Callable[[str], None]
 ) -> tuple[LiveGame, str, int | None]:
@@ -181,9 +190,11 @@ def _load_v1(
         units = []
         for unit in state.units:
             pose = data["positions"].get(unit.id)
-            units.append(
-                unit if pose is None else replace(unit, x=pose[0], y=pose[1], heading_deg=pose[2])
-            )
+            if pose is None:
+                units.append(unit)
+                continue
+            x_in, y_in, heading_deg = _finite_pose(pose, unit.id)
+            units.append(replace(unit, x=x_in, y=y_in, heading_deg=heading_deg))
         state = replace(state, units=tuple(units))
         physical = data.get("dice") == "physical"
         dice = make_dice(physical, data.get("cards") == "physical", int(seed or 0))

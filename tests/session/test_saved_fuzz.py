@@ -104,6 +104,22 @@ def test_a_mutated_recording_manifest_is_read_or_refused_in_one_line(
     judge(folder, read_recording_info)
 
 
+def _with_nan_position() -> dict[str, Any]:
+    """The saved positions with one unit's x not a number (json writes NaN)."""
+    positions = dict(SAVED["positions"])
+    unit, pose = next(iter(positions.items()))
+    positions[unit] = [float("nan"), *pose[1:]]
+    return {"positions": positions}
+
+
+def _with_nan_path() -> dict[str, Any]:
+    """The saved steps with the first move's path point not a number."""
+    steps = [dict(step) for step in SAVED["steps"]]
+    first = next(s for s in steps if s["action"].get("path"))
+    first["action"] = {**first["action"], "path": [[float("nan"), 0.0]]}
+    return {"steps": steps}
+
+
 def test_what_the_fuzz_found_is_one_line_naming_the_file(
     tmp_path: Path, profile_data: dict[str, Any]
 ) -> None:
@@ -118,6 +134,8 @@ def test_what_the_fuzz_found_is_one_line_naming_the_file(
     for change, says in (
         ({"scenario": "0"}, "the saved game's scenario cannot be read: no scenario named '0'"),
         ({"seed": float("inf")}, "the saved game is damaged"),
+        (_with_nan_position(), "the saved game is damaged .the position of .* is not a number"),
+        (_with_nan_path(), "the saved game is damaged .*not a finite number"),
     ):
         saved.write_text(json.dumps({**SAVED, **change}), encoding="utf-8")
         with pytest.raises(Exception, match=f"^{saved}: {says}") as caught:
