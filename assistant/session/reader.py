@@ -72,7 +72,6 @@ class TableReader:
         in_use = self.piece_ids | set(self.buttons.ids)
         self.detector = Detector(profile.dictionary)
         self.tracker = Tracker(profile, in_use, pieces=specs)
-        self.region_search = region_search
         self.pipeline = TablePipeline(self.detector, self.tracker, region_search=region_search)
         self._unknown: Counter[int] = Counter()
         self._topdown: tuple[np.ndarray, tuple[int, int]] | None = None
