@@ -136,3 +136,16 @@ def test_a_box_on_part_of_a_bigger_face_does_not_confirm_the_part(
     box = (centre[0] + shift[0] * side, centre[1] + shift[1] * side)
     count = count_pips(image, box, side * k, tuple(range(asked, 7)))
     assert count.value != asked or count.votes < CONFIRM_VOTES, count
+
+
+@pytest.mark.parametrize("value", range(2, 7))
+def test_a_small_die_in_a_box_too_big_is_counted(value: int) -> None:
+    """The finder's box of a die of 20-35 px is often 1.3-1.6 times its side: its pips lie
+    nearer the box's centre than a whole box's die would have them, and still count."""
+    side = 24.0
+    image = picture(side * 2)
+    centre = (image.shape[1] / 2, image.shape[0] / 2)
+    draw_die(image, value, centre, side, 20.0)
+    image = cv2.GaussianBlur(image, (3, 3), 0)
+    count = count_pips(image, centre, side * 1.4, tuple(range(value, 7)))
+    assert count.value == value and count.votes >= CONFIRM_VOTES, count

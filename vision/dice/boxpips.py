@@ -61,8 +61,11 @@ MAX_ELONGATION = 1.5
 """Largest ratio of a pip's longer extent to its shorter (a side face's pips are flattened)."""
 MAX_AREA_RATIO = 2.2
 """Largest ratio of the biggest pip's area to the smallest's on a face of two or more."""
-OFFSET_SIDES = (0.2, 0.45)
-"""The fitted pip offset (face centre to a corner pip, along an axis), die sides."""
+OFFSET_SIDES = (0.12, 0.45)
+"""The fitted pip offset (face centre to a corner pip, along an axis), die sides of the box.
+The finder's box of a small die (about 20-35 px) is often up to 1.6 times the die's side, so
+a die's pips (about 0.27 of its side off centre) may lie only 0.14 of the box's side off it
+(seen on the tuning photos)."""
 
 
 @dataclass(frozen=True)
@@ -270,7 +273,10 @@ def count_pips(
 ) -> PipCount:
     """Count the pips of the die at ``centre_px`` with side ``side_px`` (picture pixels),
     looking for the faces ``values`` only (the value of a die and those above it: whether the
-    die shows it and not a face it is part of)."""
+    die shows it and not a face it is part of). Faces of more pips than any of ``values`` are
+    looked for too and, found, count for none of them (the pips asked about are part of a
+    bigger face)."""
+    search = tuple(range(min(values), 7))
     patch = cut_out(image, centre_px, side_px)
     dist, disc = _distance(patch)
     top = float(np.percentile(dist[disc], 99.5))
@@ -282,9 +288,9 @@ def count_pips(
     for t in THRESHOLDS:
         blobs = tuple(_blobs(dist > t * top))
         if blobs not in seen:
-            seen[blobs] = _value(list(blobs), mean, values)
+            seen[blobs] = _value(list(blobs), mean, search)
         value = seen[blobs]
-        if value is not None:
+        if value in values:
             votes[value] += 1
     if not votes:
         return PipCount(None, 0, 0)
