@@ -13,6 +13,7 @@ from engine.controllers.patrol_d8 import PatrolD8
 from engine.dice import ScriptedDice
 from engine.model import GameState
 from engine.rulesets.dungeon.board import Board, in_arc
+from engine.rulesets.dungeon.cards import DungeonCard
 from engine.rulesets.dungeon.state import (
     ALERTED,
     PATROLLING,
@@ -330,3 +331,10 @@ def test_a_patrol_is_said_once_and_its_why_is_not_the_order(script: list[int], k
     assert [e.type for e in said] == [kind]
     assert said[0].text.startswith(f"Enemy at A1: patrol roll {script[0]}")
     assert said[0].get("roll") == script[0]
+
+
+def test_a_card_title_writes_nothing_into_the_frozen_card() -> None:
+    """A card is part of the frozen state: naming it must not store anything in it."""
+    card = DungeonCard(kind="fighting_man")
+    assert card.title == "Fighting Man"
+    assert "title" not in vars(card)

@@ -8,7 +8,6 @@ a weapon "wounds on N+" on a d6.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -124,7 +123,7 @@ class DungeonCard(UnitCard):
     entrance_alert: bool = False
     starts_alerted: bool = False
 
-    @cached_property
+    @property
     def title(self) -> str:
         """The kind in words ("Fighting Man")."""
         return self.kind.replace("_", " ").replace("-", " ").title()
