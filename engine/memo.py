@@ -14,6 +14,7 @@ by its games while a game's terrain is the scenario's.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
@@ -30,6 +31,11 @@ TERRAIN_SLOTS = 256
 #: Terrains a scenario keeps answers for, per ruleset (its own and those its games change it
 #: into); a game on a further terrain answers from a store of its own.
 SHARED_TERRAINS = 32
+
+
+def _nothing() -> None:
+    """A dead reference: no state yet."""
+    return None
 
 
 class TerrainAnswers:
@@ -100,8 +106,11 @@ class BoardMemo:
         """The scenario's terrain answers, for the games of ``ruleset``."""
         self._ruleset = ruleset
         self._terrain_answers = TerrainAnswers(None)
-        self._states: dict[int, tuple[object, dict[tuple[object, ...], Any]]] = {}
-        self._last_state: tuple[object, dict[tuple[object, ...], Any]] = (None, {})
+        self._states: dict[int, tuple[Callable[[], object], dict[tuple[object, ...], Any]]] = {}
+        self._last_state: tuple[Callable[[], object], dict[tuple[object, ...], Any]] = (
+            _nothing,
+            {},
+        )
 
     def __len__(self) -> int:
         return len(self._results)
@@ -118,7 +127,7 @@ class BoardMemo:
         self.terrain = None
         self._terrain_answers = TerrainAnswers(None)
         self._states.clear()
-        self._last_state = (None, {})
+        self._last_state = (_nothing, {})
 
     def for_terrain(self, terrain: object) -> BoardMemo:
         """The memo, emptied first if it was filled on another terrain; its terrain answers are
@@ -155,15 +164,17 @@ class BoardMemo:
 
     def answers_for(self, state: object) -> dict[tuple[object, ...], Any]:
         """The answers remembered for one state object (a state never changes, so they hold).
-        The state is kept alive while its answers are, so its identity cannot be reused."""
+        The state is held by a weak reference (compared by identity, so a reused id is a new
+        state): a state holds its memo, and a memo holding its states would make every game a
+        reference cycle that only the cycle collector frees."""
         last = self._last_state
-        if last[0] is state:
+        if last[0]() is state:
             return last[1]
         found = self._states.get(id(state))
-        if found is None or found[0] is not state:
+        if found is None or found[0]() is not state:
             if len(self._states) >= STATE_SLOTS:
                 self._states.clear()
-            found = (state, {})
+            found = (weakref.ref(state), {})
             self._states[id(state)] = found
         self._last_state = found
         return found[1]

@@ -4,9 +4,13 @@ searches, gives the same events as one from a cold start; another game's memo is
 
 from __future__ import annotations
 
+import gc
 import pickle
+import weakref
 from dataclasses import fields, replace
 from pathlib import Path
+
+import pytest
 
 from engine.board import board_memo, clear_board_memo
 from engine.boards.open import open_terrain
@@ -164,3 +168,20 @@ def test_the_shared_answers_are_no_part_of_the_scenario() -> None:
         assert squares(game).board is not squares(state).board
     other = scenario.game_memo("d20").for_terrain(state.terrain)  # same terrain, other rules
     assert other.terrain_answers is not _terrain_answers(state)
+
+
+@pytest.mark.parametrize("name", ["bosworth-street", "dungeon-crawl"])
+def test_a_finished_game_is_freed_without_the_cycle_collector(name: str) -> None:
+    """A state holds its memo; the memo must not hold the states back (a reference cycle per
+    game would leave every finished game to the cycle collector, a cost on every game)."""
+    scenario, ruleset, state = _start(name)
+    memo = weakref.ref(state.memo)
+    gc.collect()
+    gc.disable()
+    try:
+        record = play_battle(state, ruleset, controllers_for(scenario), SeededDice(3))
+        assert record.final.memo is memo()
+        del record, state
+        assert memo() is None
+    finally:
+        gc.enable()
