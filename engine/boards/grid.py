@@ -3,10 +3,10 @@ G-03, G-08, T-GEO-06, T-GEO-07), with what the systems do differently as policy 
 
 A :class:`GridBoard` is one terrain's squares: walls (impassable), sight walls (squares that
 block sight), difficult squares and the cover level of each square. Figures are not part of
-it: a ruleset names, per question, the squares its figures close to a mover (``closed``), the
-squares a mover may not end on (``taken``) and the squares whose figures block a sight line
-(``blockers``), so "allies pass or block" and "which figures block sight" stay the ruleset's
-choice (the helpers :func:`closed_to` and :func:`sight_blockers` build the usual sets).
+it: its questions take the squares figures close to a mover (``closed``), the squares a mover
+may not end on (``taken``) and the squares whose figures block a sight line (``blockers``);
+a :class:`GridFigures` (one moment's figures on the board) works them out under the policy
+("allies pass or block", "which figures block sight") and a ruleset's ``hostile`` hook.
 
 Movement (G-08): 8-connected steps, a step into a difficult square costs
 ``GridPolicy.difficult_cost`` moves, others 1; a diagonal step never cuts between two
@@ -51,9 +51,9 @@ class GridPolicy:
     """Whether sight to a neighbouring square is stopped only by two walls at the corner
     (figures there do not pinch it), as for a blow along a diagonal."""
     allies_pass: bool = True
-    """Whether a mover passes through figures that are not hostile to it (:func:`closed_to`)."""
+    """Whether a mover passes through figures that are not hostile to it (:class:`GridFigures`)."""
     figures_block_sight: str = "hostile"
-    """Which figures block sight (:func:`sight_blockers`): "hostile", "all" or "none"."""
+    """Which figures block sight (:class:`GridFigures`): "hostile", "all" or "none"."""
 
 
 @dataclass(frozen=True)
@@ -551,35 +551,90 @@ def hostile_sides(a: Unit, b: Unit) -> bool:
     return a.side != b.side
 
 
-def closed_to(
-    policy: GridPolicy,
-    mover: Unit,
-    figures: Iterable[Unit],
-    hostile: Callable[[Unit, Unit], bool] = hostile_sides,
-) -> frozenset[Cell]:
-    """The squares of ``figures`` the mover may not pass: hostile ones, and every other
-    figure's unless ``policy.allies_pass``."""
-    return frozenset(
-        u.cell
-        for u in figures
-        if u.cell is not None and u.id != mover.id and (not policy.allies_pass or hostile(mover, u))
-    )
+def by_side(unit: Unit) -> object:
+    """The usual grouping of hostility: every figure of a side has the same enemies."""
+    return unit.side
 
 
-def sight_blockers(
-    policy: GridPolicy,
-    viewer: Unit,
-    figures: Iterable[Unit],
-    hostile: Callable[[Unit, Unit], bool] = hostile_sides,
-) -> frozenset[Cell]:
-    """The squares of ``figures`` that block the viewer's sight, per
-    ``policy.figures_block_sight``: "hostile" (its enemies), "all" (any other figure) or
-    "none"."""
-    rule = policy.figures_block_sight
-    if rule == "none":
-        return frozenset()
-    return frozenset(
-        u.cell
-        for u in figures
-        if u.cell is not None and u.id != viewer.id and (rule == "all" or hostile(viewer, u))
-    )
+class GridFigures:
+    """One moment's figures on a :class:`GridBoard` (at most one per square, RULES §1.5) and
+    the questions that read them: the squares a figure may not pass (its enemies', and every
+    other figure's unless ``policy.allies_pass``), those that block its sight
+    (``policy.figures_block_sight``), where it can end a move, what it sees. ``hostile`` says
+    who fights whom; figures alike under ``group`` have the same enemies (answers are kept per
+    group). Holds no game state, so a state's answers may keep it."""
+
+    def __init__(
+        self,
+        squares: GridBoard,
+        at: Mapping[Cell, Unit],
+        hostile: Callable[[Unit, Unit], bool] = hostile_sides,
+        group: Callable[[Unit], object] = by_side,
+    ) -> None:
+        self.squares = squares
+        """The terrain's squares."""
+        self.at = at
+        """The figure on each occupied square."""
+        self.hostile = hostile
+        self.group = group
+        self._enemies: dict[object, frozenset[Cell]] = {}
+
+    def free(self, cell: Cell, ignore: str | None = None) -> bool:
+        """Open and empty (``ignore``: a figure that does not count, the mover itself)."""
+        if not self.squares.open(cell):
+            return False
+        who = self.at.get(cell)
+        return who is None or who.id == ignore
+
+    def enemy_cells(self, unit: Unit) -> frozenset[Cell]:
+        """The squares of the figures hostile to ``unit``."""
+        key = self.group(unit)
+        found = self._enemies.get(key)
+        if found is None:
+            hostile = self.hostile
+            found = frozenset(c for c, u in self.at.items() if hostile(unit, u))
+            self._enemies[key] = found
+        return found
+
+    def closed(self, unit: Unit) -> frozenset[Cell]:
+        """The squares ``unit`` may not pass."""
+        if self.squares.policy.allies_pass:
+            return self.enemy_cells(unit)
+        return frozenset(c for c, u in self.at.items() if u.id != unit.id)
+
+    def blockers(self, viewer: Unit) -> frozenset[Cell]:
+        """The squares whose figures block the viewer's sight."""
+        rule = self.squares.policy.figures_block_sight
+        if rule == "hostile":
+            return self.enemy_cells(viewer)
+        if rule == "none":
+            return frozenset()
+        return frozenset(c for c, u in self.at.items() if u.id != viewer.id)
+
+    def sees(self, viewer: Unit, frm: Cell, to: Cell, moved_from: Cell | None = None) -> bool:
+        """Whether the viewer standing in ``frm`` sees square ``to`` (its blockers, but one
+        that has left ``moved_from``, and the sight walls)."""
+        return self.squares.sight_clear(frm, to, self.blockers(viewer), moved_from)
+
+    def ends(self, unit: Unit, start: Cell, allowance: int) -> dict[Cell, int]:
+        """Every square the unit can end a move from ``start`` on within ``allowance`` (its
+        own included, at 0), with its cost: through no closed square, onto no other figure."""
+        at = self.at
+        return {
+            c: k
+            for c, k in self.squares.reach(start, allowance, self.closed(unit)).items()
+            if c not in at or at[c].id == unit.id
+        }
+
+    def routes(self, unit: Unit, start: Cell, allowance: int) -> dict[Cell, tuple[Cell, ...]]:
+        """A shortest route (:meth:`GridBoard.routes`) to each square of :meth:`ends`."""
+        found = self.squares.routes(start, allowance, self.closed(unit))
+        return {c: r for c, r in found.items() if self.free(c, unit.id)}
+
+    def route_fault(
+        self, unit: Unit, start: Cell, route: Iterable[Cell], allowance: int
+    ) -> RouteFault | None:
+        """Why the squares entered one by one are not a legal move of the unit
+        (:meth:`GridBoard.route_fault`), or None."""
+        taken = frozenset(c for c, u in self.at.items() if u.id != unit.id)
+        return self.squares.route_fault(start, route, allowance, self.closed(unit), taken)

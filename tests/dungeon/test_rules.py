@@ -285,7 +285,7 @@ def test_alerted_enemies_face_the_closest_hero_they_see() -> None:
     ).state
     g = state.unit("g")
     assert g.heading_deg == 135.0  # toward (3, 2): bearing 123.7, nearest grid facing
-    assert Board.of(state).sees(g, state.unit("h"))
+    assert Board.of(state).in_view(g, state.unit("h"))
 
 
 def test_a_scenario_may_start_an_enemy_alerted() -> None:

@@ -135,7 +135,7 @@ def test_views_stay_exact_along_whole_games() -> None:
             team = heroes(state)
             for m in monsters(state):
                 if PATROLLING in m.statuses:
-                    assert not any(board.sees(m, h, 180.0) for h in team), (seed, m.id)
+                    assert not any(board.in_view(m, h, 180.0) for h in team), (seed, m.id)
             hero_moved = action.kind == "move" and state.unit(action.unit_id or "").side == "Heroes"
             if not hero_moved:
                 continue

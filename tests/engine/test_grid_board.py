@@ -10,9 +10,8 @@ from engine.boards.grid import (
     GridBoard,
     GridPolicy,
     RouteFault,
-    closed_to,
+    GridFigures,
     grid_board,
-    sight_blockers,
 )
 from engine.geometry.grid import Grid, grid_line, walk_from_origin
 from engine.memo import BoardMemo
@@ -153,14 +152,37 @@ def _unit(uid: str, side: str, cell: tuple[int, int]) -> Unit:
 def test_closed_and_blocking_figures_follow_the_policy() -> None:
     me = _unit("me", "a", (0, 0))
     friend, foe = _unit("f", "a", (1, 1)), _unit("e", "b", (2, 2))
-    figures = (me, friend, foe)
-    assert closed_to(GridPolicy(), me, figures) == {(2, 2)}
-    assert closed_to(GridPolicy(allies_pass=False), me, figures) == {(1, 1), (2, 2)}
-    assert sight_blockers(GridPolicy(), me, figures) == {(2, 2)}
-    assert sight_blockers(GridPolicy(figures_block_sight="all"), me, figures) == {(1, 1), (2, 2)}
-    assert sight_blockers(GridPolicy(figures_block_sight="none"), me, figures) == frozenset()
-    everyone = closed_to(GridPolicy(), me, figures, hostile=lambda a, b: True)
-    assert everyone == {(1, 1), (2, 2)}
+    at = {u.cell: u for u in (me, friend, foe) if u.cell is not None}
+
+    def figures(**policy: object) -> GridFigures:
+        return GridFigures(GridBoard(GRID, policy=GridPolicy(**policy)), at)  # type: ignore[arg-type]
+
+    assert figures().closed(me) == {(2, 2)}
+    assert figures(allies_pass=False).closed(me) == {(1, 1), (2, 2)}
+    assert figures().blockers(me) == {(2, 2)}
+    assert figures(figures_block_sight="all").blockers(me) == {(1, 1), (2, 2)}
+    assert figures(figures_block_sight="none").blockers(me) == frozenset()
+    everyone = GridFigures(GridBoard(GRID), at, hostile=lambda a, b: a.id != b.id)
+    assert everyone.closed(me) == {(1, 1), (2, 2)}
+
+
+def test_figures_end_a_move_on_free_squares_and_pass_only_allies() -> None:
+    me = _unit("me", "a", (0, 0))
+    friend, foe = _unit("f", "a", (1, 0)), _unit("e", "b", (0, 1))
+    at = {u.cell: u for u in (me, friend, foe) if u.cell is not None}
+    figures = GridFigures(GridBoard(GRID), at)
+    ends = figures.ends(me, (0, 0), 2)
+    assert ends[(0, 0)] == 0 and (1, 0) not in ends and (0, 1) not in ends
+    assert ends[(2, 0)] == 2  # through the friend
+    assert (0, 2) in ends and ends[(0, 2)] == 2  # round the foe: (1, 1) then (0, 2)
+    assert figures.routes(me, (0, 0), 2)[(2, 0)] in (((1, 0), (2, 0)), ((1, 1), (2, 0)))
+    fault = figures.route_fault(me, (0, 0), [(0, 1), (0, 2)], 2)
+    assert fault is not None and fault.kind == "closed"
+    fault = figures.route_fault(me, (0, 0), [(1, 0)], 2)
+    assert fault is not None and fault.kind == "taken"
+    assert not figures.free((1, 0)) and figures.free((0, 0), ignore="me")
+    assert figures.sees(me, (0, 0), (2, 0)) and not figures.sees(me, (0, 0), (0, 2))
+    assert figures.sees(me, (0, 0), (0, 2), moved_from=(0, 1))
 
 
 def test_a_board_lives_in_the_game_memo() -> None:

@@ -13,11 +13,10 @@ block); melee along a diagonal is blocked only by two walls touching at the corn
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 
 from engine.board import board_memo
-from engine.boards.grid import GridBoard, GridPolicy, grid_board
+from engine.boards.grid import GridBoard, GridFigures, GridPolicy, grid_board
 from engine.geometry.grid import STEPS, Cell, Grid, chebyshev
 from engine.model import GameState, Unit
 from engine.rulesets.dungeon.cards import Attack
@@ -73,19 +72,9 @@ def label(unit: Unit) -> str:
     return f"{card_of(unit).title}{where}"
 
 
-@dataclass(frozen=True)
-class Board:
-    """One moment of the board: the grid, the walls and who stands where."""
-
-    grid: Grid
-    walls: frozenset[Cell]
-    at: Mapping[Cell, Unit]
-    """The figure on each occupied square."""
-    squares: GridBoard
-    """The walls' squares in the grid kit (shared by every moment of the game)."""
-    _sides: dict[str, frozenset[Cell]] = field(
-        default_factory=dict, init=False, compare=False, hash=False, repr=False
-    )
+class Board(GridFigures):
+    """One moment of the board: the walls' squares in the grid kit and who stands where
+    (allies pass, enemies block moves and sight: the kit's figures under ``POLICY``)."""
 
     @classmethod
     def of(cls, state: GameState) -> Board:
@@ -100,7 +89,7 @@ class Board:
         kept = state.memo.remember(key, lambda: (units, walls, cls._build(state)))
         board = (
             kept[2]
-            if kept[0] is units and kept[1] is walls and kept[2].grid is grid
+            if kept[0] is units and kept[1] is walls and kept[2].squares.grid is grid
             else cls._build(state)  # other objects once had those ids: not the same board
         )
         answers[("dungeon-board",)] = board
@@ -110,49 +99,19 @@ class Board:
     def _build(cls, state: GameState) -> Board:
         grid = state.table.grid
         assert grid is not None
-        walls = rules_of(state).walls
         at = {u.cell: u for u in state.units if u.on_table and u.cell is not None}
-        return cls(grid, walls, at, squares_of(state, grid, walls))
-
-    def open(self, cell: Cell) -> bool:
-        """On the board and not a wall."""
-        return self.squares.open(cell)
-
-    def free(self, cell: Cell, ignore: str | None = None) -> bool:
-        """Open and empty (``ignore``: a figure that does not count, the mover itself)."""
-        if not self.open(cell):
-            return False
-        who = self.at.get(cell)
-        return who is None or who.id == ignore
-
-    def step_ok(self, a: Cell, b: Cell) -> bool:
-        """A one-square step from ``a`` to ``b`` on the board: into an open square, and a
-        diagonal never cuts between two walls (G-08)."""
-        return self.squares.step_ok(a, b)
-
-    def enemy_cells(self, side: str) -> frozenset[Cell]:
-        """The squares of the figures not of ``side``: they block its moves and sight."""
-        found = self._sides.get(side)
-        if found is None:
-            found = frozenset(c for c, u in self.at.items() if u.side != side)
-            self._sides[side] = found
-        return found
+        return cls(squares_of(state, grid, rules_of(state).walls), at)
 
     def enemies_of(self, unit: Unit) -> list[Unit]:
         """The figures of the other side on the board."""
         return [u for u in self.at.values() if u.side != unit.side]
 
-    def adjacent_enemies(self, unit: Unit, cell: Cell | None = None) -> list[Unit]:
-        """Enemies in the 8 squares around ``cell`` (default: the unit's own square)."""
-        here = cell if cell is not None else cell_of(unit)
-        return [u for u in self.enemies_of(unit) if chebyshev(here, cell_of(u)) == 1]
-
     def line_clear(self, viewer: Unit, frm: Cell, target: Unit) -> bool:
         """A straight unblocked line of squares from ``frm`` to the target (G-03): walls and the
         viewer's enemies other than the target block; the viewer's allies do not."""
-        return self.squares.sight_clear(frm, cell_of(target), self.enemy_cells(viewer.side))
+        return self.sees(viewer, frm, cell_of(target))
 
-    def sees(self, viewer: Unit, target: Unit, arc_deg: float = 360.0) -> bool:
+    def in_view(self, viewer: Unit, target: Unit, arc_deg: float = 360.0) -> bool:
         """Whether the viewer sees the target: in its forward arc (D004-02) with a clear line."""
         here = cell_of(viewer)
         return in_arc(viewer.heading_deg, here, cell_of(target), arc_deg) and self.line_clear(
@@ -220,7 +179,7 @@ class Board:
         here = start
         for _ in range(squares):
             nxt = (here[0] + dc, here[1] + dr)
-            if not self.step_ok(here, nxt) or nxt in self.at:
+            if not self.squares.step_ok(here, nxt) or nxt in self.at:
                 break
             out.append(nxt)
             here = nxt
@@ -231,8 +190,7 @@ class Board:
         in order; the unit's own square maps to ``()``). Steps of G-08; a figure may pass
         through its allies but not its enemies, and ends on a free square (RULES §5.f)."""
         limit = card_of(unit).move_sq if squares is None else squares
-        routes = self.squares.routes(cell_of(unit), limit, self.enemy_cells(unit.side))
-        return {c: r for c, r in routes.items() if self.free(c, unit.id)}
+        return self.routes(unit, cell_of(unit), limit)
 
     def route_problem(
         self, unit: Unit, cells: Iterable[Cell], movers: str = "it moves"
@@ -243,10 +201,7 @@ class Board:
         route = list(cells)
         name = card_of(unit).title
         limit = card_of(unit).move_sq
-        taken = frozenset(c for c, u in self.at.items() if u.id != unit.id)
-        fault = self.squares.route_fault(
-            cell_of(unit), route, limit, self.enemy_cells(unit.side), taken
-        )
+        fault = self.route_fault(unit, cell_of(unit), route, limit)
         if fault is None:
             return None
         at, frm = cell_name(fault.at), cell_name(fault.frm)

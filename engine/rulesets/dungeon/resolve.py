@@ -206,7 +206,7 @@ def update_statuses(
         if m.id in interacted:
             why = "a hero attacked it"
         elif lookers is None or m.id in lookers:
-            seen = next((h for h in team if board.sees(m, h, arc)), None)
+            seen = next((h for h in team if board.in_view(m, h, arc)), None)
             if seen is not None:
                 why = f"it sees the {card_of(seen).title} on {cell_name(cell_of(seen))}"
         if why:
