@@ -63,7 +63,7 @@ def _walk(
     """Straight steps along ``heading`` until blocked (terrain, a figure, the edge) or, for the
     citizen, in contact with a figure."""
     grid = grid_of(state)
-    blocked = squares(state).impassable | occupied(state, unit.id)
+    blocked = squares(state).board.walls | occupied(state, unit.id)
     at = cell(unit)
     dc, dr = _step(heading)
     for _ in range(squares_left):
@@ -88,7 +88,7 @@ def monk(state: GameState, unit: Unit, dice: RandomSource) -> Order:
         return Order(
             Action("leave", unit.id), "procession", "the monk reaches the far edge and leaves"
         )
-    blocked = squares(state).impassable | occupied(state, unit.id)
+    blocked = squares(state).board.walls | occupied(state, unit.id)
     at = here
     for used in range(card(unit).move):
         ahead = (at[0] + dc, at[1] + dr)

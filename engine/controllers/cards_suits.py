@@ -22,8 +22,8 @@ from engine.rulesets.firefight_lite.board import (
     card,
     cell,
     hostiles_of,
+    kept,
     move_path,
-    per_state,
     reach,
     sees,
     square_cover,
@@ -46,14 +46,12 @@ def _detail(drawn: str, to: Cell | None = None) -> tuple[tuple[str, object], ...
 
 def nearest_enemy_gap(state: GameState, unit: Unit, at: Cell) -> int:
     """Squares from ``at`` to the unit's nearest hostile figure (D002-06, Chebyshev)."""
-    cache = per_state(state)
-    key = ("enemy-gap", unit.id, at)
-    found: int | None = cache.get(key)
-    if found is None:
+
+    def gap() -> int:
         cells = [cell(e) for e in hostiles_of(state, unit)]
-        found = min((max(abs(at[0] - c[0]), abs(at[1] - c[1])) for c in cells), default=0)
-        cache[key] = found
-    return found
+        return min((max(abs(at[0] - c[0]), abs(at[1] - c[1])) for c in cells), default=0)
+
+    return kept(state, ("enemy-gap", unit.id, at), gap)
 
 
 def gap_field(state: GameState, enemies: frozenset[Cell]) -> list[list[int]]:

@@ -196,7 +196,7 @@ def test_road_rupture_leaves_an_impassable_hole() -> None:
     assert hole.impassable
     from engine.rulesets.firefight_lite.board import squares
 
-    assert (2, 8) in squares(swept).impassable
+    assert (2, 8) in squares(swept).board.walls
     spared, _ = ev.road_rupture(state, ScriptedDice([2], NON_JOKERS))
     assert spared.unit("p1").on_table and spared.unit("p1").cell != (2, 8)
     assert spared.unit("p1").activated

@@ -182,7 +182,7 @@ def reinforcement(state: GameState, dice: RandomSource) -> Result:
         u for u in state.units if is_combatant(u) and card(u).troop == troop and not card(u).reserve
     )
     taken = {u.cell for u in state.units if u.on_table}
-    free = [c for c in r.deploy_cells if c not in taken and c not in squares(state).impassable]
+    free = [c for c in r.deploy_cells if c not in taken and c not in squares(state).board.walls]
     want = choice(dice, free, "reinforcement: deployment square") if free else r.deploy_cells[0]
     at = free_near(state, [want])
     if at is None:

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import TypeVar, cast
 
 import shapely
 
 from engine.board import board_memo
-from engine.boards.grid import GridBoard, GridPolicy
+from engine.boards.grid import GridBoard, GridFigures, GridPolicy
 from engine.geometry.grid import FILL_THRESHOLD, Cell, Grid, chebyshev
 from engine.model import GameState, TerrainPiece, Unit
 from engine.rulesets.firefight_lite.state import COVER_FIGURES, HOSTILE_NEUTRALS, FFCard
@@ -38,11 +38,9 @@ figures block sight (G-03 as for seed 003)."""
 
 @dataclass(frozen=True)
 class Squares:
-    """What the terrain makes of the squares."""
+    """What the terrain makes of the squares: the grid kit's board (walls, sight walls, cover)
+    and what this game adds."""
 
-    blocking: frozenset[Cell]
-    impassable: frozenset[Cell]
-    cover: dict[Cell, int]
     roads: frozenset[Cell]
     names: dict[Cell, str]
     """The terrain piece in each square that has one (for order lines: "the hedge")."""
@@ -85,15 +83,14 @@ def _squares(grid: Grid, terrain: tuple[TerrainPiece, ...]) -> Squares:
                     names.setdefault(c, piece.name)
         for cell in filled:
             names.setdefault(cell, piece.name)
-    walls, sight = frozenset(impassable), frozenset(blocking)
-    board = GridBoard(grid, walls, sight, cover=cover, policy=POLICY)
-    return Squares(sight, walls, cover, frozenset(roads), names, board)
+    board = GridBoard(grid, frozenset(impassable), frozenset(blocking), cover=cover, policy=POLICY)
+    return Squares(frozenset(roads), names, board)
 
 
 def squares(state: GameState) -> Squares:
     """The terrain's squares, computed once per terrain in the game's memo."""
     grid = grid_of(state)
-    return _kept(
+    return kept(
         state,
         ("squares",),
         lambda: board_memo(state).of_terrain(
@@ -138,19 +135,12 @@ def sees_from(
     """Sight from square ``at`` (the viewer standing there) to ``target_cell``: terrain and
     figures hostile to the viewer block (G-03 as for seed 003); ``moved_from`` is a square the
     figure looked at has left (it no longer blocks)."""
-    return squares(state).board.sight_clear(
-        at, target_cell, _hostile_cells(state, viewer), moved_from
-    )
+    return figures(state).sees(viewer, at, target_cell, moved_from)
 
 
-def per_state(state: GameState) -> dict[tuple[object, ...], Any]:
-    """Answers remembered for this one state (states are never changed, so they hold), in the
-    game's memo."""
-    return state.memo.answers_for(state)
-
-
-def _kept(state: GameState, key: tuple[object, ...], compute: Callable[[], T]) -> T:
-    """The answer remembered for this state under ``key``, or ``compute()`` remembered."""
+def kept(state: GameState, key: tuple[object, ...], compute: Callable[[], T]) -> T:
+    """The answer remembered for this state under ``key`` (states are never changed, so it
+    holds), or ``compute()`` remembered, in the game's memo."""
     cache = state.memo.answers_for(state)
     try:
         return cast(T, cache[key])
@@ -159,12 +149,21 @@ def _kept(state: GameState, key: tuple[object, ...], compute: Callable[[], T]) -
         return found
 
 
-def _hostile_cells(state: GameState, viewer: Unit) -> frozenset[Cell]:
-    return _kept(
+def figures(state: GameState) -> GridFigures:
+    """The figures standing in a square on the terrain's squares, with this game's hostility
+    (the grid kit's answers about them; once per state)."""
+    return kept(
         state,
-        ("hostile-cells", viewer.id, viewer.side),
-        lambda: frozenset(u.cell for u in hostiles_of(state, viewer) if u.cell is not None),
+        ("figures",),
+        lambda: GridFigures(
+            squares(state).board, {cell(u): u for u in on_board(state)}, hostile, _itself
+        ),
     )
+
+
+def _itself(unit: Unit) -> object:
+    """Hostility here is a figure's own (its card), not its side's."""
+    return unit.id
 
 
 def sees(state: GameState, viewer: Unit, target: Unit) -> bool:
@@ -186,7 +185,7 @@ def cover_between(state: GameState, shooter_cell: Cell, target_cell: Cell) -> in
 
 def _shields(state: GameState) -> frozenset[Cell]:
     """The squares of the figures usable as cover (once per state)."""
-    return _kept(
+    return kept(
         state,
         ("shields",),
         lambda: frozenset(cell(u) for u in on_board(state) if card(u).neutral in COVER_FIGURES),
@@ -196,7 +195,7 @@ def _shields(state: GameState) -> frozenset[Cell]:
 def monk_shielded(state: GameState, shooter_cell: Cell, target_cell: Cell) -> bool:
     """Whether a monk could serve the target as cover against this shot (K♥: no attack may
     target such a figure)."""
-    monks = _kept(
+    monks = kept(
         state,
         ("monks",),
         lambda: frozenset(cell(u) for u in on_board(state) if card(u).neutral == "monk"),
@@ -206,14 +205,14 @@ def monk_shielded(state: GameState, shooter_cell: Cell, target_cell: Cell) -> bo
 
 def on_board(state: GameState) -> tuple[Unit, ...]:
     """The figures on the table standing in a square, in the state's order (once per state)."""
-    return _kept(
+    return kept(
         state, ("on-board",), lambda: tuple(u for u in state.units if u.on_table and u.cell)
     )
 
 
 def occupied(state: GameState, but: str | None = None) -> frozenset[Cell]:
     """Squares holding a figure on the table (``but`` excepted)."""
-    return _kept(
+    return kept(
         state,
         ("occupied", but),
         lambda: frozenset(cell(u) for u in on_board(state) if u.id != but),
@@ -224,22 +223,20 @@ def reach(state: GameState, unit: Unit, squares_allowed: int) -> dict[Cell, int]
     """Every free square the unit can end in within ``squares_allowed`` steps, with its cost:
     8-connected steps, no corner cutting, never through impassable terrain or a hostile
     figure; it may pass friends and neutrals but never end on a figure (RULES §1.5 grid)."""
-    cache = per_state(state)
-    mine = ("reach", unit.id, unit.cell, squares_allowed)
-    if mine in cache:
-        found: dict[Cell, int] = cache[mine]
-        return dict(found)
-    start = cell(unit)
-    costs = squares(state).board.reach(start, squares_allowed, _hostile_cells(state, unit))
-    taken = occupied(state, unit.id)
-    out = {c: k for c, k in costs.items() if c not in taken and c != start}
-    cache[mine] = out
-    return dict(out)
+    here = cell(unit)
+    found = kept(
+        state,
+        ("reach", unit.id, here, squares_allowed),
+        lambda: {
+            c: k for c, k in figures(state).ends(unit, here, squares_allowed).items() if c != here
+        },
+    )
+    return dict(found)
 
 
 def path_cells(state: GameState, unit: Unit, goal: Cell, squares_allowed: int) -> tuple[Cell, ...]:
     """A cheapest path of squares from the unit to ``goal`` (both ends included)."""
-    found = squares(state).board.path(cell(unit), goal, _hostile_cells(state, unit))
+    found = figures(state).squares.path(cell(unit), goal, figures(state).enemy_cells(unit))
     return found[0] if found else (cell(unit), goal)
 
 
@@ -247,7 +244,7 @@ def free_near(state: GameState, wanted: Iterable[Cell]) -> Cell | None:
     """The first of ``wanted`` that is on the grid, passable and free, else the nearest such
     square to the first wanted one (row-major order on a tie)."""
     grid = grid_of(state)
-    bad = squares(state).impassable | occupied(state)
+    bad = squares(state).board.walls | occupied(state)
     wanted = list(wanted)
     for c in wanted:
         if grid.contains(c) and c not in bad:
@@ -267,7 +264,7 @@ HIDDEN = 3
 
 def hostiles_of(state: GameState, unit: Unit) -> tuple[Unit, ...]:
     """The figures on the table hostile to ``unit``."""
-    return _kept(
+    return kept(
         state,
         ("hostiles", unit.id, unit.side),
         lambda: tuple(u for u in on_board(state) if hostile(unit, u)),
@@ -278,12 +275,7 @@ def square_cover(state: GameState, unit: Unit, at: Cell) -> int:
     """The cover the unit would have in square ``at`` (D002-09): the worst of its cover
     against every hostile figure that could see it there (0 open, 1 soft, 2 hard), or
     ``HIDDEN`` (3) when none could (``sees_from`` then ``cover_between`` for each)."""
-    cache = per_state(state)
-    key = ("square-cover", unit.id, at)
-    found: int | None = cache.get(key)
-    if found is None:
-        found = cache[key] = _square_cover(state, unit, at)
-    return found
+    return kept(state, ("square-cover", unit.id, at), lambda: _square_cover(state, unit, at))
 
 
 def _square_cover(state: GameState, unit: Unit, at: Cell) -> int:
@@ -306,10 +298,10 @@ def _square_cover(state: GameState, unit: Unit, at: Cell) -> int:
 
 def _watchers(state: GameState, unit: Unit) -> tuple[tuple[Cell, frozenset[Cell]], ...]:
     """Each figure hostile to the unit: its square and the squares that block its sight."""
-    return _kept(
+    return kept(
         state,
         ("watchers", unit.id, unit.side),
-        lambda: tuple((cell(e), _hostile_cells(state, e)) for e in hostiles_of(state, unit)),
+        lambda: tuple((cell(e), figures(state).blockers(e)) for e in hostiles_of(state, unit)),
     )
 
 

@@ -299,7 +299,7 @@ class FirefightLite(RulesetBase):
         problems: list[str] = []
         grid = state.table.grid
         taken: dict[Cell, str] = {}
-        impassable = squares(state).impassable
+        impassable = squares(state).board.walls
         for u in state.units:
             if not u.on_table:
                 continue
