@@ -26,10 +26,11 @@ import heapq
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from engine.geometry.grid import STEPS, Cell, Grid, Walk, chebyshev, grid_line, walk_from_origin
 from engine.memo import BoardMemo
-from engine.model import Unit
+from engine.model import GameState, Unit
 
 Line = tuple[tuple[Cell, ...], tuple[tuple[Cell, Cell], ...]]
 """A sight line: the squares strictly between its ends, and the corner pairs it passes."""
@@ -544,6 +545,20 @@ def grid_board(
     """The game's board for ``key`` (what it is built from, besides the memo's terrain), built
     once per terrain among the memo's terrain answers (shared by the scenario's games)."""
     return memo.of_terrain(("grid-board", *key), build)
+
+
+F = TypeVar("F", bound="GridFigures")
+
+
+def state_figures(state: GameState, name: str, build: Callable[[], F]) -> F:
+    """The state's figures on its grid (``name``: the ruleset's), built once per state among
+    its answers in the game's memo (a state never changes, so they hold)."""
+    answers = state.memo.answers_for(state)
+    key = ("grid-figures", name)
+    found: F | None = answers.get(key)
+    if found is None:
+        found = answers[key] = build()
+    return found
 
 
 def hostile_sides(a: Unit, b: Unit) -> bool:

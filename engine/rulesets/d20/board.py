@@ -21,7 +21,7 @@ import shapely
 from shapely.geometry import Polygon
 
 from engine.board import board_memo
-from engine.boards.grid import GridBoard, GridPolicy, grid_board
+from engine.boards.grid import GridBoard, GridFigures, GridPolicy, grid_board, state_figures
 from engine.boards.open import OpenPolicy, open_board, open_terrain
 from engine.geometry import (
     Cell,
@@ -144,9 +144,20 @@ def impassable_cells(state: GameState) -> frozenset[Cell]:
     return grid_squares(state).walls
 
 
-def difficult_cells(state: GameState) -> frozenset[Cell]:
-    """Cells filled by difficult terrain (2 movement per space, §5.f)."""
-    return grid_squares(state).difficult
+def grid_figures(state: GameState) -> GridFigures:
+    """The figures on the table on the grid kit's squares, each in the cell of its centre
+    (enemies block moves and sight, allies pass; once per state, in the game's memo)."""
+    grid = state.table.grid
+    assert grid is not None
+
+    def build() -> GridFigures:
+        at: dict[Cell, Unit] = {}
+        for u in state.units:
+            if u.on_table:
+                at.setdefault(grid.cell_at(u.position), u)
+        return GridFigures(grid_squares(state), at)
+
+    return state_figures(state, "d20", build)
 
 
 def visible(state: GameState, viewer: Unit, target: Unit, at: Point | None = None) -> bool:
@@ -154,12 +165,8 @@ def visible(state: GameState, viewer: Unit, target: Unit, at: Point | None = Non
     viewer's enemies (allies never block); all directions, any distance (D003-05)."""
     origin = viewer.position if at is None else at
     grid = state.table.grid
-    enemies = [u for u in state.units if u.on_table and u.side != viewer.side and u.id != target.id]
     if grid is not None:
-        blockers = frozenset(grid.cell_at(u.position) for u in enemies)
-        return grid_squares(state).sight_clear(
-            grid.cell_at(origin), grid.cell_at(target.position), blockers
-        )
+        return grid_figures(state).sees(viewer, grid.cell_at(origin), grid.cell_at(target.position))
     return open_board(state, POLICY_OPEN).centre_clear(
         viewer, origin, target.position, (target.id,)
     )
@@ -260,18 +267,16 @@ def grid_reach(state: GameState, unit: Unit) -> dict[Cell, int]:
     (the kit's shared answer: do not change it)."""
     grid = state.table.grid
     assert grid is not None
-    enemies = frozenset(
-        grid.cell_at(u.position) for u in state.units if u.on_table and u.side != unit.side
-    )
-    return grid_squares(state).reach(grid.cell_at(unit.position), card_of(unit).move, enemies)
+    figures = grid_figures(state)
+    start = grid.cell_at(unit.position)
+    return figures.squares.reach(start, card_of(unit).move, figures.enemy_cells(unit))
 
 
 def free_cells(state: GameState, unit: Unit) -> list[Cell]:
     """Cells the unit may end a move on (reachable and not occupied), its own included."""
     grid = state.table.grid
     assert grid is not None
-    taken = {grid.cell_at(u.position) for u in state.units if u.on_table and u.id != unit.id}
-    return [c for c in grid_reach(state, unit) if c not in taken]
+    return list(grid_figures(state).ends(unit, grid.cell_at(unit.position), card_of(unit).move))
 
 
 def dangerous_at(state: GameState, point: Point) -> bool:

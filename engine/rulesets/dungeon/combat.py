@@ -158,7 +158,9 @@ def retreat(
         for turn in (0.0, -45.0, 45.0):
             dc, dr = facing_step(heading + turn)
             nxt = (here[0] + dc, here[1] + dr)
-            if board.squares.step_ok(here, nxt) and (nxt not in board.at or board.at[nxt].id == unit.id):
+            if board.squares.step_ok(here, nxt) and (
+                nxt not in board.at or board.at[nxt].id == unit.id
+            ):
                 options.append(nxt)
                 if turn == 0.0:
                     break

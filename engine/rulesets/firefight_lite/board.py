@@ -19,7 +19,7 @@ from typing import TypeVar, cast
 import shapely
 
 from engine.board import board_memo
-from engine.boards.grid import GridBoard, GridFigures, GridPolicy
+from engine.boards.grid import GridBoard, GridFigures, GridPolicy, state_figures
 from engine.geometry.grid import FILL_THRESHOLD, Cell, Grid, chebyshev
 from engine.model import GameState, TerrainPiece, Unit
 from engine.rulesets.firefight_lite.state import COVER_FIGURES, HOSTILE_NEUTRALS, FFCard
@@ -152,9 +152,9 @@ def kept(state: GameState, key: tuple[object, ...], compute: Callable[[], T]) ->
 def figures(state: GameState) -> GridFigures:
     """The figures standing in a square on the terrain's squares, with this game's hostility
     (the grid kit's answers about them; once per state)."""
-    return kept(
+    return state_figures(
         state,
-        ("figures",),
+        "firefight-lite",
         lambda: GridFigures(
             squares(state).board, {cell(u): u for u in on_board(state)}, hostile, _itself
         ),
