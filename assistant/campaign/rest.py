@@ -33,8 +33,8 @@ def rest_rules(ruleset: str) -> RestRules | None:
     """The healing rules between battles of ``ruleset`` (None: it has none)."""
     if ruleset != "d20":
         return None
-    from engine.rulesets.d20.board import rules_of
     from engine.rulesets.d20.combat import morning_rest, new_session, recovery
+    from engine.rulesets.d20.state import rules_of
 
     def recover(unit: Unit) -> tuple[Unit, str]:
         return recovery(unit, in_combat=False)

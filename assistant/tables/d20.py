@@ -40,20 +40,9 @@ from engine.geometry.grid import chebyshev
 from engine.model import GameState, Unit
 from engine.odds import d20_damage_chance, d20_hit_chance
 from engine.protocols import Ruleset
-from engine.rulesets.d20.board import (
-    card_of,
-    cover_word,
-    in_cover,
-    in_reach,
-    move_allowance,
-    move_area,
-    rules_of,
-    space_in,
-    spaces_between,
-    visible,
-    weapon_reach,
-)
+from engine.rulesets.d20.board import cover_word, in_cover, move_allowance, move_area, visible
 from engine.rulesets.d20.combat import attack_need
+from engine.rulesets.d20.ranges import in_reach, space_in, spaces_between, weapon_reach
 from engine.rulesets.d20.resolve import weapon_of
 from engine.rulesets.d20.state import (
     ALERTED,
@@ -61,6 +50,8 @@ from engine.rulesets.d20.state import (
     PREPARED,
     RETREATING,
     STUNNED,
+    card_of,
+    rules_of,
 )
 from engine.scenario import cell_name
 

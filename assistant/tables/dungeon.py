@@ -39,7 +39,8 @@ from engine.geometry.grid import chebyshev, grid_line
 from engine.model import GameState, Role, Unit
 from engine.odds import dungeon_defeat_chance, dungeon_patrol, dungeon_wound_chance
 from engine.protocols import Ruleset
-from engine.rulesets.dungeon.board import Board, facing_word, label
+from engine.rulesets.dungeon.board import Board, label
+from engine.rulesets.dungeon.facing import facing_word
 from engine.rulesets.dungeon.resolve import PATROL_RESULTS, patrol_turn
 from engine.rulesets.dungeon.state import STATUSES, card_of, heals_left, rules_of, status_of
 from engine.scenario import cell_name

@@ -36,18 +36,11 @@ from engine.geometry.grid import chebyshev
 from engine.model import GameState, Role, Unit
 from engine.odds import firefight_card_fires, firefight_shot
 from engine.protocols import Ruleset
-from engine.rulesets.firefight_lite.board import (
-    card,
-    cover_between,
-    hostiles_of,
-    move_path,
-    reach,
-    sees,
-)
+from engine.rulesets.firefight_lite.board import cover_between, hostiles_of, move_path, reach, sees
 from engine.rulesets.firefight_lite.deck import card_name
 from engine.rulesets.firefight_lite.ruleset import attackable, half_move
 from engine.rulesets.firefight_lite.sequence import rules
-from engine.rulesets.firefight_lite.state import DECK, FROSTY, NAME, FFUnit
+from engine.rulesets.firefight_lite.state import DECK, FROSTY, NAME, FFUnit, card
 from engine.scenario import cell_name
 
 LINE_FRACTION = 0.1

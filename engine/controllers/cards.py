@@ -30,9 +30,9 @@ from engine.protocols import (
     Ruleset,
     register_controller,
 )
-from engine.rulesets.firefight_lite.board import card, hostiles_of, sees
+from engine.rulesets.firefight_lite.board import hostiles_of, sees
 from engine.rulesets.firefight_lite.deck import card_name
-from engine.rulesets.firefight_lite.state import DECK, NAME
+from engine.rulesets.firefight_lite.state import DECK, NAME, card
 from engine.rulesets.narrative.cards import CARD_AI
 from engine.scenario import cell_name
 

@@ -10,17 +10,8 @@ from engine.dice import RandomSource
 from engine.geometry.grid import STEPS, Cell, chebyshev
 from engine.model import GameState, Unit
 from engine.protocols import Ruleset
-from engine.rulesets.firefight_lite.board import (
-    card,
-    cell,
-    grid_of,
-    is_combatant,
-    move_path,
-    occupied,
-    reach,
-    squares,
-)
-from engine.rulesets.firefight_lite.state import FFUnit
+from engine.rulesets.firefight_lite.board import cell, grid_of, move_path, occupied, reach, squares
+from engine.rulesets.firefight_lite.state import FFUnit, card, is_combatant
 from engine.scenario import cell_name
 
 

@@ -19,7 +19,6 @@ from engine.model import GameState, Unit
 from engine.protocols import Ruleset
 from engine.rulesets.firefight_lite.board import (
     HIDDEN,
-    card,
     cell,
     hostiles_of,
     kept,
@@ -30,6 +29,7 @@ from engine.rulesets.firefight_lite.board import (
     squares,
 )
 from engine.rulesets.firefight_lite.deck import card_name, is_picture, trigger_squares
+from engine.rulesets.firefight_lite.state import card
 from engine.scenario import cell_name
 
 SOFT, HARD = 1, 2

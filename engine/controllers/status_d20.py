@@ -41,21 +41,16 @@ from engine.geometry import Point, bearing_deg, centre_distance_in, straight_run
 from engine.model import GameState, Role, Unit
 from engine.protocols import ControllerBase, Pending, Ruleset, register_controller
 from engine.rulesets.d20.board import (
-    adjacent,
     can_attack,
-    card_of,
     in_cover,
-    in_reach,
     move_allowance,
     move_area,
     move_problem,
-    rules_of,
-    space_in,
-    spaces_between,
     visible,
 )
 from engine.rulesets.d20.combat import attack_need
 from engine.rulesets.d20.query import D20Query, ring_and_straight
+from engine.rulesets.d20.ranges import adjacent, in_reach, space_in, spaces_between
 from engine.rulesets.d20.state import (
     ALERTED,
     DEFEND_NEED,
@@ -64,8 +59,10 @@ from engine.rulesets.d20.state import (
     RETREATING,
     D20State,
     Weapon,
+    card_of,
     p_at_least,
     patrol_result,
+    rules_of,
 )
 
 BUFF_ORDER = ("attack", "damage", "defence")

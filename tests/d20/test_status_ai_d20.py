@@ -16,7 +16,9 @@ from engine.actions import Action
 from engine.dice import ScriptedDice, SeededDice
 from engine.model import Role
 from engine.protocols import find_controller, find_ruleset
-from engine.rulesets.d20.board import card_of, in_cover, in_reach
+from engine.rulesets.d20.board import in_cover
+from engine.rulesets.d20.ranges import in_reach
+from engine.rulesets.d20.state import card_of
 from engine.runner import controllers_for, play_battle, start_game
 from engine.scenario import parse_scenario
 from tests.d20.test_rules_builders import (

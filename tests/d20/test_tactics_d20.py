@@ -10,7 +10,7 @@ from engine.actions import Action
 from engine.dice import ScriptedDice
 from engine.model import GameState
 from engine.protocols import find_controller
-from engine.rulesets.d20.board import rules_of
+from engine.rulesets.d20.state import rules_of
 from tests.d20.test_rules_builders import (
     ENEMIES,
     alerted,

@@ -12,8 +12,9 @@ from engine.actions import Action
 from engine.controllers.patrol_d8 import PatrolD8
 from engine.dice import ScriptedDice
 from engine.model import GameState
-from engine.rulesets.dungeon.board import Board, in_arc
+from engine.rulesets.dungeon.board import Board
 from engine.rulesets.dungeon.cards import DungeonCard
+from engine.rulesets.dungeon.facing import in_arc
 from engine.rulesets.dungeon.state import (
     ALERTED,
     PATROLLING,

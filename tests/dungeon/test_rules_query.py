@@ -108,7 +108,8 @@ def test_views_stay_exact_along_whole_games() -> None:
     hero's move every Alerted enemy faces one of the closest heroes it sees: what the rules
     recompute only for the enemies whose view changed matches a full recomputation."""
     from engine.geometry.grid import chebyshev
-    from engine.rulesets.dungeon.board import Board, facing_toward
+    from engine.rulesets.dungeon.board import Board
+    from engine.rulesets.dungeon.facing import facing_toward
     from engine.rulesets.dungeon.resolve import heroes, monsters
     from engine.rulesets.dungeon.state import ALERTED, PATROLLING, rules_of
 

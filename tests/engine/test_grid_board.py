@@ -8,9 +8,9 @@ from dataclasses import replace
 
 from engine.boards.grid import (
     GridBoard,
+    GridFigures,
     GridPolicy,
     RouteFault,
-    GridFigures,
     grid_board,
 )
 from engine.geometry.grid import Grid, grid_line, walk_from_origin

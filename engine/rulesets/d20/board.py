@@ -1,12 +1,9 @@
-"""The d20 rules' board (RULES §5.f, §5.g): spaces, ranges, sight, cover and movement, on a
-continuous table and on a grid.
+"""The d20 rules' board (RULES §5.f, §5.g): sight, cover and movement, on a continuous table
+and on a grid (spaces and ranges: ``engine.rulesets.d20.ranges``).
 
-On a grid a space is a cell: distances are Chebyshev (G-08), "adjacent" is one cell away, a
-move is a cheapest 8-connected route (difficult cells cost 2) to a free cell. On a table
-without a grid a space is ``space_in`` inches (option, default 1 in, 25-32 mm figures §5.g):
-distances are edge to edge (G-01) in spaces, "adjacent" is an edge gap of at most half a
-space, "within N spaces" an edge gap of at most N spaces, and a move is a path whose length
-(difficult ground counting double) is at most the Move Unit in spaces times ``space_in``.
+On a grid a move is a cheapest 8-connected route (difficult cells cost 2) to a free cell. On a
+table without a grid a move is a path whose length (difficult ground counting double) is at
+most the Move Unit in spaces times ``space_in`` inches.
 Allies never block sight and may be passed through; enemies block both (§5.f, §5.g). On a
 grid the squares' mechanics are the grid kit's (``engine.boards.grid``, policy ``POLICY``).
 """
@@ -14,7 +11,6 @@ grid the squares' mechanics are the grid kit's (``engine.boards.grid``, policy `
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Sequence
 
 import shapely
@@ -28,12 +24,11 @@ from engine.geometry import (
     MoveArea,
     Point,
     centre_distance_in,
-    chebyshev,
     edge_gap_in,
-    within_in,
 )
 from engine.model import GameState, Unit
-from engine.rulesets.d20.state import RANGES, D20Card, D20Unit, Weapon
+from engine.rulesets.d20.ranges import in_reach, space_in
+from engine.rulesets.d20.state import Weapon, card_of
 
 EPS = 1e-6
 POLICY_OPEN = OpenPolicy(figures_block="enemies")
@@ -42,67 +37,6 @@ the kit's default (a piece crossed or under the base, D003-16)."""
 POLICY = GridPolicy()
 """The grid kit's policy here: difficult squares cost 2 (§5.f); allies pass, enemies block
 moves and sight; no diagonal step between two squares each walled or holding an enemy."""
-
-
-def card_of(unit: Unit) -> D20Card:
-    """The unit's d20 card (a plain card when the unit is not a d20 figure)."""
-    return unit.card if isinstance(unit.card, D20Card) else D20Card()
-
-
-def rules_of(unit: Unit) -> D20Unit:
-    """The figure's own d20 state."""
-    return unit.rules if isinstance(unit.rules, D20Unit) else D20Unit(group=unit.id)
-
-
-def large_battlefield(state: GameState) -> bool:
-    """The large-battlefield column of §5.f/§5.g (option ``battlefield``; default: large when
-    the table is more than 24 in either way)."""
-    chosen = state.option_value("battlefield", "")
-    if chosen in ("small", "large"):
-        return chosen == "large"
-    return max(state.table.width_in, state.table.depth_in) > 24.0 + EPS
-
-
-def space_in(state: GameState) -> float:
-    """The size of one space, inches (the grid's cell, or option ``space_in``)."""
-    grid = state.table.grid
-    return grid.cell_in if grid is not None else state.option("space_in", 1.0)
-
-
-def weapon_reach(state: GameState, weapon: Weapon) -> int:
-    """The weapon's reach in spaces on this battlefield."""
-    large, small = RANGES[weapon.kind]
-    return large if large_battlefield(state) else small
-
-
-def spaces_between(state: GameState, a: Unit, b: Unit, at: Point | None = None) -> float:
-    """Distance in spaces (grid: Chebyshev cells; else the edge gap over ``space_in``)."""
-    pa = a.position if at is None else at
-    grid = state.table.grid
-    if grid is not None:
-        return float(chebyshev(grid.cell_at(pa), grid.cell_at(b.position)))
-    # ``edge_gap_in`` inlined (the AI asks this tens of thousands of times a game).
-    gap = math.hypot(b.x - pa[0], b.y - pa[1]) - (a.radius_in + b.radius_in)
-    return (gap if gap > 0.0 else 0.0) / state.option("space_in", 1.0)
-
-
-def adjacent(state: GameState, a: Unit, b: Unit, at: Point | None = None) -> bool:
-    """Next to each other (melee range): one cell, or an edge gap of at most half a space."""
-    d = spaces_between(state, a, b, at)
-    return d <= 1.0 + EPS if state.table.grid is not None else d <= 0.5 + EPS
-
-
-def in_reach(
-    state: GameState, unit: Unit, weapon: Weapon, target: Unit, at: Point | None = None
-) -> bool:
-    """Whether the weapon reaches the target (§5.g): melee adjacent, reach up to 2 spaces,
-    short up to 5 (10), long up to 12 (25) but not adjacent."""
-    if weapon.kind == "melee":
-        return adjacent(state, unit, target, at)
-    d = spaces_between(state, unit, target, at)
-    if weapon.kind == "long" and adjacent(state, unit, target, at):
-        return False
-    return within_in(d, weapon_reach(state, weapon))
 
 
 def can_attack(

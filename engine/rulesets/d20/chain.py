@@ -18,7 +18,8 @@ from shapely.geometry import Polygon
 from engine.actions import Event, event
 from engine.geometry import Point, edge_gap_in
 from engine.model import GameState, Unit
-from engine.rulesets.d20.board import impassable_cells, occupied, rules_of
+from engine.rulesets.d20.board import impassable_cells, occupied
+from engine.rulesets.d20.state import rules_of
 from engine.scenario import cell_name
 
 _DIRECTIONS = 16

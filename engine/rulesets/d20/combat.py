@@ -11,7 +11,8 @@ from dataclasses import replace
 from engine.actions import Event, event
 from engine.dice import RandomSource
 from engine.model import GameState, Unit, UnitStatus
-from engine.rulesets.d20.board import adjacent, card_of, in_cover, rules_of, spaces_between
+from engine.rulesets.d20.board import in_cover
+from engine.rulesets.d20.ranges import adjacent, spaces_between
 from engine.rulesets.d20.state import (
     ALERTED,
     COVER_NEED,
@@ -24,7 +25,9 @@ from engine.rulesets.d20.state import (
     TASK_NEED,
     D20State,
     Weapon,
+    card_of,
     morale_result,
+    rules_of,
 )
 
 

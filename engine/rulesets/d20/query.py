@@ -11,16 +11,9 @@ from engine.board import MIN_STEP_IN, board_key, remember
 from engine.geometry import Point, best_move_toward
 from engine.model import GameState, Unit
 from engine.query import BoardQuery
-from engine.rulesets.d20.board import (
-    can_attack,
-    card_of,
-    free_cells,
-    move_allowance,
-    move_area,
-    space_in,
-    spaces_between,
-    visible,
-)
+from engine.rulesets.d20.board import can_attack, free_cells, move_allowance, move_area, visible
+from engine.rulesets.d20.ranges import space_in, spaces_between
+from engine.rulesets.d20.state import card_of
 
 RING_DIRECTIONS = 12
 """Directions tried around a figure on an open table when the AI weighs where to stand."""

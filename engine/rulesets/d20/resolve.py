@@ -10,11 +10,11 @@ from engine.actions import Action, Event, event
 from engine.dice import RandomSource
 from engine.geometry import bearing_deg
 from engine.model import GameState, Role, Unit
-from engine.rulesets.d20.board import can_attack, card_of, enters_dangerous, rules_of, visible
+from engine.rulesets.d20.board import can_attack, enters_dangerous, visible
 from engine.rulesets.d20.chain import place_chain
 from engine.rulesets.d20.combat import dangerous_roll, resolve_attack, status_change
 from engine.rulesets.d20.sequence import rules as d20_rules
-from engine.rulesets.d20.state import ALERTED, PREPARED, Weapon
+from engine.rulesets.d20.state import ALERTED, PREPARED, Weapon, card_of, rules_of
 
 
 def weapon_of(unit: Unit, name: object) -> Weapon | None:

@@ -44,16 +44,7 @@ from engine.dice import RandomSource
 from engine.model import GameState, Role, Unit
 from engine.protocols import Outcome, Pending, RulesetBase, register_ruleset
 from engine.query import TableQuery
-from engine.rulesets.d20.board import (
-    card_of,
-    dangerous_at,
-    in_reach,
-    move_allowance,
-    move_problem,
-    occupied,
-    rules_of,
-    visible,
-)
+from engine.rulesets.d20.board import dangerous_at, move_allowance, move_problem, occupied, visible
 from engine.rulesets.d20.combat import (
     dangerous_roll,
     morale_checks,
@@ -61,6 +52,7 @@ from engine.rulesets.d20.combat import (
     status_change,
 )
 from engine.rulesets.d20.query import D20Query
+from engine.rulesets.d20.ranges import in_reach
 from engine.rulesets.d20.resolve import activate, alert_checks, attack, move, weapon_of
 from engine.rulesets.d20.sample import sample
 from engine.rulesets.d20.sequence import TURNS, candidates, chance_step, start_round
@@ -72,6 +64,8 @@ from engine.rulesets.d20.state import (
     RETREATING,
     D20State,
     Weapon,
+    card_of,
+    rules_of,
 )
 from engine.rulesets.d20.victory import final_result, last_round, standing_sides
 from engine.rulesets.d20.victory_kinds import (

@@ -7,8 +7,8 @@ from __future__ import annotations
 from engine.actions import Action, ActionKind
 from engine.dice import RandomSource
 from engine.model import GameState
-from engine.rulesets.d20.board import card_of, rules_of
 from engine.rulesets.d20.query import D20Query
+from engine.rulesets.d20.state import card_of, rules_of
 
 MOVES = 4
 """Moves drawn per sample."""

@@ -13,14 +13,16 @@ from math import ceil
 from engine.actions import Event, event
 from engine.dice import RandomSource
 from engine.model import GameState, Role, UnitStatus
-from engine.rulesets.d20.board import card_of, occupied, rules_of
+from engine.rulesets.d20.board import occupied
 from engine.rulesets.d20.combat import status_change
 from engine.rulesets.d20.state import (
     ALERTED,
     PREPARED,
     STUNNED,
     D20State,
+    card_of,
     enemy_action_result,
+    rules_of,
     tactic_for,
 )
 from engine.rulesets.d20.victory_kinds import ambush_first, ambush_waits, spawn_due

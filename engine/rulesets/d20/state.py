@@ -49,7 +49,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine.model import RulesState, UnitCard, UnitRules
+from engine.model import RulesState, Unit, UnitCard, UnitRules
 
 NAME = "d20"
 
@@ -292,3 +292,13 @@ class D20State(RulesState):
     """Wounds the fortress has taken (Fortress Assault, D003-20)."""
     spawn_round: int = 0
     """The last round the spawn die was rolled (Spawning, D003-18)."""
+
+
+def card_of(unit: Unit) -> D20Card:
+    """The unit's d20 card (a plain card when the unit is not a d20 figure)."""
+    return unit.card if isinstance(unit.card, D20Card) else D20Card()
+
+
+def rules_of(unit: Unit) -> D20Unit:
+    """The figure's own d20 state."""
+    return unit.rules if isinstance(unit.rules, D20Unit) else D20Unit(group=unit.id)

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from engine.geometry import Edge, Point, centre_distance_in, point_gap_in, within_in
 from engine.model import GameState, UnitStatus
-from engine.rulesets.d20.board import card_of
-from engine.rulesets.d20.state import D20State
+from engine.rulesets.d20.state import D20State, card_of
 from engine.rulesets.d20.victory_kinds import kind, last_round_result
 
 HOLD_CLEAR_IN = 2.0

@@ -40,7 +40,8 @@ from engine.actions import Event, event
 from engine.dice import RandomSource
 from engine.geometry import Edge, Point, centre_distance_in, point_gap_in
 from engine.model import GameState, TerrainPiece, Unit, UnitStatus
-from engine.rulesets.d20.board import occupied, space_in
+from engine.rulesets.d20.board import occupied
+from engine.rulesets.d20.ranges import space_in
 from engine.rulesets.d20.state import ALERTED, MELEE_NEED, D20State
 from engine.scenario import Scenario
 

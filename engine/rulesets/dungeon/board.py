@@ -1,8 +1,9 @@
 """The grid game's board questions (seed 004; RULES §1.2, §1.4, G-03, G-08, D004-02/04/13).
 
 Everything here is in squares: cells are (col, row), row 0 at the far edge (the top of the
-seed's map); distance is Chebyshev; facings are multiples of 45 degrees. Walls are the rock
-squares of the map; figures stand one per square.
+seed's map); distance is Chebyshev; facings are multiples of 45 degrees
+(``engine.rulesets.dungeon.facing``). Walls are the rock squares of the map; figures stand
+one per square.
 
 The squares' mechanics are the grid kit's (``engine.boards.grid``, policy ``POLICY``).
 Sight and lines of attack (G-03, D004-10): the straight line of cells between two centres is
@@ -12,58 +13,19 @@ block); melee along a diagonal is blocked only by two walls touching at the corn
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 
 from engine.board import board_memo
 from engine.boards.grid import GridBoard, GridFigures, GridPolicy, grid_board
-from engine.geometry.grid import STEPS, Cell, Grid, chebyshev
+from engine.geometry.grid import Cell, Grid
 from engine.model import GameState, Unit
-from engine.rulesets.dungeon.cards import Attack
+from engine.rulesets.dungeon.facing import facing_step, in_arc
 from engine.rulesets.dungeon.state import card_of, cell_of, rules_of
 from engine.scenario import cell_name
 
 POLICY = GridPolicy(figures_cut_corners=True, adjacent_sight_walls_only=True)
 """The grid kit's policy here: allies pass, enemies block moves and sight (G-03); only two
 walls stop a diagonal step, and a blow or look along a diagonal to a neighbour (G-08)."""
-COMPASS = ("north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west")
-"""Facing words (north = the top of the map), clockwise from 0 degrees."""
-
-
-def facing_step(heading_deg: float) -> Cell:
-    """The one-square step straight ahead of a grid facing."""
-    return STEPS[round(heading_deg / 45.0) % 8]
-
-
-def facing_word(heading_deg: float) -> str:
-    """The facing in words ("east")."""
-    return COMPASS[round(heading_deg / 45.0) % 8]
-
-
-def bearing_deg(a: Cell, b: Cell) -> float:
-    """Compass bearing from the centre of ``a`` to the centre of ``b`` (0 = up the map)."""
-    return math.degrees(math.atan2(b[0] - a[0], -(b[1] - a[1]))) % 360.0
-
-
-def relative_deg(heading_deg: float, a: Cell, b: Cell) -> float:
-    """Bearing of ``b`` from ``a`` relative to the heading, in (-180, 180]."""
-    rel = (bearing_deg(a, b) - heading_deg) % 360.0
-    return rel - 360.0 if rel > 180.0 else rel
-
-
-def facing_toward(a: Cell, b: Cell) -> float:
-    """The grid facing (multiple of 45) nearest the bearing from ``a`` to ``b``."""
-    return (round(bearing_deg(a, b) / 45.0) % 8) * 45.0
-
-
-def in_arc(heading_deg: float, a: Cell, b: Cell, arc_deg: float, inclusive: bool = True) -> bool:
-    """Whether ``b`` lies in the forward arc of ``arc_deg`` degrees (G-02: ±arc/2 about the
-    facing, boundary inclusive with 1e-6 degree; ``inclusive=False`` only documents T004-03)."""
-    if arc_deg >= 360.0:
-        return True
-    rel = abs(relative_deg(heading_deg, a, b))
-    half = arc_deg / 2.0
-    return rel <= half + 1e-6 if inclusive else rel < half - 1e-6
 
 
 def label(unit: Unit) -> str:
@@ -117,59 +79,6 @@ class Board(GridFigures):
         return in_arc(viewer.heading_deg, here, cell_of(target), arc_deg) and self.line_clear(
             viewer, here, target
         )
-
-    def can_attack(self, unit: Unit, attack: Attack, target: Unit, frm: Cell | None = None) -> bool:
-        """Whether ``unit`` can use ``attack`` on ``target`` from ``frm`` (default: where it
-        stands): :meth:`attack_problem` without its sentence (the planners' fast screen)."""
-        here = frm if frm is not None else cell_of(unit)
-        there = cell_of(target)
-        dist = max(abs(here[0] - there[0]), abs(here[1] - there[1]))
-        if dist == 0:
-            return False
-        reach = 1 if attack.adjacent_only else attack.max_range_sq
-        if reach is not None and dist > reach:
-            return False
-        if attack.forbid_adjacent_target and dist == 1:
-            return False
-        if attack.forbidden_if_enemy_adjacent:
-            for (c, r), u in self.at.items():
-                if u.side != unit.side and abs(c - here[0]) <= 1 and abs(r - here[1]) <= 1:
-                    return False
-        return not (attack.needs_clear_line or dist == 1) or self.line_clear(unit, here, target)
-
-    def attack_problem(
-        self, unit: Unit, attack: Attack, target: Unit, frm: Cell | None = None
-    ) -> str | None:
-        """Why ``unit`` cannot use ``attack`` on ``target`` from ``frm`` (default: where it
-        stands), in squares; None when it can (RULES §6.h, D004-10)."""
-        if self.can_attack(unit, attack, target, frm):
-            return None
-        here = frm if frm is not None else cell_of(unit)
-        there = cell_of(target)
-        dist = chebyshev(here, there)
-        me, them = card_of(unit).title, card_of(target).title
-        if dist == 0:
-            return f"the {them} is on the {me}'s own square"
-        if attack.adjacent_only and dist > 1:
-            return (
-                f"the {me}'s {attack.name} reaches only an adjacent square; the {them} is "
-                f"{dist} squares away"
-            )
-        if attack.max_range_sq is not None and dist > attack.max_range_sq:
-            return (
-                f"the {me}'s {attack.name} reaches {attack.max_range_sq} squares; the {them} is "
-                f"{dist} squares away"
-            )
-        if attack.forbid_adjacent_target and dist == 1:
-            return f"the {me} cannot use its {attack.name} on an adjacent figure"
-        if attack.forbidden_if_enemy_adjacent:
-            near = [u for u in self.enemies_of(unit) if chebyshev(here, cell_of(u)) == 1]
-            if near:
-                return (
-                    f"the {me} cannot use the {attack.name} with the {card_of(near[0]).title} "
-                    "adjacent"
-                )
-        return f"no straight unblocked line of squares from the {me} to the {them}"
 
     def straight_run(self, start: Cell, heading_deg: float, squares: int) -> list[Cell]:
         """The squares of a move straight ahead of up to ``squares``, stopping before a wall,

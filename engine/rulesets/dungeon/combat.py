@@ -11,13 +11,9 @@ from engine.actions import Event, event
 from engine.dice import RandomSource, choice
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit, UnitStatus
-from engine.rulesets.dungeon.board import (
-    Board,
-    facing_step,
-    facing_toward,
-    label,
-)
+from engine.rulesets.dungeon.board import Board, label
 from engine.rulesets.dungeon.cards import Attack
+from engine.rulesets.dungeon.facing import facing_step, facing_toward
 from engine.rulesets.dungeon.resolve import face, move_unit, set_status
 from engine.rulesets.dungeon.state import (
     ALERTED,

@@ -7,6 +7,7 @@ from engine.actions import Action
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit
 from engine.protocols import Pending
+from engine.rulesets.dungeon.attacks import attack_problem, can_attack
 from engine.rulesets.dungeon.board import Board, label
 from engine.rulesets.dungeon.resolve import (
     is_enemy_side,
@@ -200,7 +201,7 @@ def patrol_problems(state: GameState, unit: Unit, action: Action, fresh: bool) -
 
 def attack_problems(state: GameState, unit: Unit, action: Action) -> list[str]:
     """One attack a turn (the dragon: each weapon once, at different heroes, D004-12), with a
-    weapon of the card, at an enemy the weapon reaches (``Board.attack_problem``)."""
+    weapon of the card, at an enemy the weapon reaches (``attacks.attack_problem``)."""
     card, rules = card_of(unit), rules_of(state)
     weapon = card.attack(str(action.get("weapon") or ""))
     if weapon is None:
@@ -217,7 +218,7 @@ def attack_problems(state: GameState, unit: Unit, action: Action) -> list[str]:
         return [f"the {card_of(target).title} is not an enemy on the board"]
     if target.id in rules.targets_attacked:
         return [f"the {card.title} must attack a different figure with its {weapon.name}"]
-    problem = Board.of(state).attack_problem(unit, weapon, target)
+    problem = attack_problem(Board.of(state), unit, weapon, target)
     return [problem] if problem else []
 
 
@@ -256,7 +257,7 @@ def can_still_act(state: GameState, unit: Unit) -> bool:
     for weapon in card.attacks:
         if weapon.name in rules.weapons_used:
             continue
-        if any(board.can_attack(unit, weapon, f) for f in foes):
+        if any(can_attack(board, unit, weapon, f) for f in foes):
             return True
     if card.heal is None or heals_left(unit) <= 0 or rules.weapons_used:
         return False

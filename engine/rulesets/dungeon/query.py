@@ -10,6 +10,7 @@ from engine.geometry import Point
 from engine.geometry.grid import chebyshev
 from engine.model import Unit
 from engine.query import BoardQuery
+from engine.rulesets.dungeon.attacks import can_attack
 from engine.rulesets.dungeon.board import Board
 from engine.rulesets.dungeon.state import card_of, cell_of, heals_left
 
@@ -55,7 +56,7 @@ class DungeonQuery(BoardQuery):
         if kind != "attack":
             return foes
         return tuple(
-            f for f in foes if any(board.can_attack(unit, w, f) for w in card_of(unit).attacks)
+            f for f in foes if any(can_attack(board, unit, w, f) for w in card_of(unit).attacks)
         )
 
     def move_toward(self, unit: Unit, point: Point) -> tuple[Point, ...]:

@@ -17,12 +17,8 @@ from engine.actions import Event, event
 from engine.dice import RandomSource, choice
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Role, Unit
-from engine.rulesets.dungeon.board import (
-    Board,
-    facing_toward,
-    facing_word,
-    label,
-)
+from engine.rulesets.dungeon.board import Board, label
+from engine.rulesets.dungeon.facing import facing_toward, facing_word
 from engine.rulesets.dungeon.state import (
     ALERTED,
     PATROLLING,

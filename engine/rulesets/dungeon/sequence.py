@@ -10,8 +10,9 @@ from engine.dice import RandomSource
 from engine.geometry.grid import chebyshev, step_facing_deg
 from engine.model import GameState, Role, Unit
 from engine.protocols import Outcome
-from engine.rulesets.dungeon.board import facing_word, label
+from engine.rulesets.dungeon.board import label
 from engine.rulesets.dungeon.combat import attack, heal, retreat
+from engine.rulesets.dungeon.facing import facing_word
 from engine.rulesets.dungeon.legality import can_still_act, pending, route_of, validate
 from engine.rulesets.dungeon.resolve import (
     face,

@@ -109,9 +109,9 @@ def strikes_from(
     """The attacks the unit could make from ``frm`` (best first): one, or for a figure with
     several weapons at different targets (the dragon), the best set of them (D004-12).
 
-    The same tests as :meth:`Board.can_attack`, with the foes and whether one is adjacent
-    found once per square (the planners call this for every square a figure can reach;
-    ``foes``: the enemies with their squares, when the caller has them)."""
+    The same tests as :func:`engine.rulesets.dungeon.attacks.can_attack`, with the foes and
+    whether one is adjacent found once per square (the planners call this for every square a
+    figure can reach; ``foes``: the enemies with their squares, when the caller has them)."""
     card = card_of(unit)
     fc, fr = frm
     if foes is None:

@@ -11,8 +11,9 @@ from engine.actions import Event, event
 from engine.dice import RandomSource, choice
 from engine.geometry.grid import Cell
 from engine.model import GameState, Role, Unit, UnitStatus
-from engine.rulesets.firefight_lite.board import card, free_near, grid_of, is_combatant, squares
+from engine.rulesets.firefight_lite.board import free_near, grid_of, squares
 from engine.rulesets.firefight_lite.sequence import place, rules
+from engine.rulesets.firefight_lite.state import card, is_combatant
 
 Result = tuple[GameState, list[Event]]
 EDGES = ("front", "left", "back", "right")

@@ -22,7 +22,11 @@ from engine.board import board_memo
 from engine.boards.grid import GridBoard, GridFigures, GridPolicy, state_figures
 from engine.geometry.grid import FILL_THRESHOLD, Cell, Grid, chebyshev
 from engine.model import GameState, TerrainPiece, Unit
-from engine.rulesets.firefight_lite.state import COVER_FIGURES, HOSTILE_NEUTRALS, FFCard
+from engine.rulesets.firefight_lite.state import (
+    COVER_FIGURES,
+    card,
+    hostile,
+)
 
 COVER_ORDER = {"none": 0, "soft": 1, "hard": 2}
 """Open < soft < hard (D002-10)."""
@@ -103,30 +107,6 @@ def cell(unit: Unit) -> Cell:
     """The unit's square."""
     assert unit.cell is not None, f"{unit.id} is not on the grid"
     return unit.cell
-
-
-def card(unit: Unit) -> FFCard:
-    """The unit's firefight-lite card."""
-    assert isinstance(unit.card, FFCard)
-    return unit.card
-
-
-def is_combatant(unit: Unit) -> bool:
-    """A figure of the NPC or the player's side (not a neutral figure)."""
-    return not card(unit).neutral
-
-
-def hostile(a: Unit, b: Unit) -> bool:
-    """Whether ``a`` and ``b`` fight each other: the two combatant sides; the citizen mob
-    and the air mine against every combatant (K♣, Q♦)."""
-    if a.side == b.side or a.id == b.id:
-        return False
-    ka, kb = card(a).neutral, card(b).neutral
-    if not ka and not kb:
-        return True
-    if ka and kb:
-        return False
-    return (ka or kb) in HOSTILE_NEUTRALS
 
 
 def sees_from(

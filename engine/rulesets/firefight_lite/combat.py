@@ -17,7 +17,8 @@ from dataclasses import replace
 from engine.actions import Event, event
 from engine.dice import RandomSource
 from engine.model import GameState, Unit, UnitStatus
-from engine.rulesets.firefight_lite.board import COVER_NAMES, card, cell, cover_between
+from engine.rulesets.firefight_lite.board import COVER_NAMES, cell, cover_between
+from engine.rulesets.firefight_lite.state import card
 
 HIT_ON = 5
 SAVE_BASE = 4

@@ -9,16 +9,8 @@ from engine.cards import JOKER
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit
 from engine.rulesets.firefight_lite import sequence as flow
-from engine.rulesets.firefight_lite.board import (
-    card,
-    cell,
-    hostile,
-    is_combatant,
-    monk_shielded,
-    reach,
-    sees_from,
-)
-from engine.rulesets.firefight_lite.state import DECK, UNTARGETABLE
+from engine.rulesets.firefight_lite.board import cell, monk_shielded, reach, sees_from
+from engine.rulesets.firefight_lite.state import DECK, UNTARGETABLE, card, hostile, is_combatant
 from engine.scenario import cell_name
 
 COMBAT_KINDS = ("move", "aimed_fire", "move_and_fire", "assault", "stay_frosty", "hold")

@@ -37,12 +37,7 @@ from engine.model import GameState, Unit, UnitStatus
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
 from engine.rulesets.firefight_lite import reactions as reactions
 from engine.rulesets.firefight_lite import sequence as flow
-from engine.rulesets.firefight_lite.board import (
-    card,
-    cell,
-    is_combatant,
-    squares,
-)
+from engine.rulesets.firefight_lite.board import cell, squares
 from engine.rulesets.firefight_lite.deck import deck_problems
 from engine.rulesets.firefight_lite.events import event_phase
 from engine.rulesets.firefight_lite.legality import (
@@ -61,6 +56,8 @@ from engine.rulesets.firefight_lite.setup import new_game
 from engine.rulesets.firefight_lite.state import (
     DECK,
     NAME,
+    card,
+    is_combatant,
 )
 from engine.scenario import Scenario, cell_name
 from engine.turns import prologue

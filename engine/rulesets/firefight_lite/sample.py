@@ -12,7 +12,8 @@ from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState
 from engine.protocols import PendingKind
 from engine.rulesets.firefight_lite import sequence as flow
-from engine.rulesets.firefight_lite.board import card, cell, move_path, reach
+from engine.rulesets.firefight_lite.board import cell, move_path, reach
+from engine.rulesets.firefight_lite.state import card
 
 if TYPE_CHECKING:
     from engine.rulesets.firefight_lite.ruleset import FirefightLite

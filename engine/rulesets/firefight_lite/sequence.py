@@ -15,19 +15,18 @@ from engine.actions import Action, Event, event
 from engine.dice import RandomSource
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Role, Unit, UnitStatus
-from engine.rulesets.firefight_lite.board import (
-    card,
-    cell,
-    grid_of,
-    hostile,
-    is_combatant,
-    monk_shielded,
-    sees,
-    sees_from,
-)
+from engine.rulesets.firefight_lite.board import cell, grid_of, monk_shielded, sees, sees_from
 from engine.rulesets.firefight_lite.combat import melee, shoot
 from engine.rulesets.firefight_lite.deck import JOKER, joker_reshuffle, ready
-from engine.rulesets.firefight_lite.state import DECK, FROSTY, FFState, FFUnit
+from engine.rulesets.firefight_lite.state import (
+    DECK,
+    FROSTY,
+    FFState,
+    FFUnit,
+    card,
+    hostile,
+    is_combatant,
+)
 from engine.turns import Choice, Continuing, Reacting, TurnOrder
 
 ATTACKS = frozenset({"aimed_fire", "move_and_fire", "assault"})

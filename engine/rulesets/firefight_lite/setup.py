@@ -10,9 +10,16 @@ from pydantic import ValidationError
 from engine.cards import Deck
 from engine.geometry import Table
 from engine.model import GameState, Role, UnitStatus
-from engine.rulesets.firefight_lite.board import card
 from engine.rulesets.firefight_lite.deck import FULL_DECK
-from engine.rulesets.firefight_lite.state import DECK, NAME, FFCard, FFCardModel, FFState, FFUnit
+from engine.rulesets.firefight_lite.state import (
+    DECK,
+    NAME,
+    FFCard,
+    FFCardModel,
+    FFState,
+    FFUnit,
+    card,
+)
 from engine.scenario import Scenario, ScenarioError, card_error
 from engine.scenario_setup import sides_of, terrain_of, unit_from_spec
 

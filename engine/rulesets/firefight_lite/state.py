@@ -17,7 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.actions import Action, Event
-from engine.model import RulesState, UnitCard, UnitRules
+from engine.model import RulesState, Unit, UnitCard, UnitRules
 
 NAME = "firefight-lite"
 DECK = "cards"
@@ -115,3 +115,27 @@ class FFState(RulesState):
     """Troop types of the NPC's starting force (K♦)."""
     deploy_cells: tuple[tuple[int, int], ...] = ()
     """The NPC's initial deployment squares (K♦)."""
+
+
+def card(unit: Unit) -> FFCard:
+    """The unit's firefight-lite card."""
+    assert isinstance(unit.card, FFCard)
+    return unit.card
+
+
+def is_combatant(unit: Unit) -> bool:
+    """A figure of the NPC or the player's side (not a neutral figure)."""
+    return not card(unit).neutral
+
+
+def hostile(a: Unit, b: Unit) -> bool:
+    """Whether ``a`` and ``b`` fight each other: the two combatant sides; the citizen mob
+    and the air mine against every combatant (K♣, Q♦)."""
+    if a.side == b.side or a.id == b.id:
+        return False
+    ka, kb = card(a).neutral, card(b).neutral
+    if not ka and not kb:
+        return True
+    if ka and kb:
+        return False
+    return (ka or kb) in HOSTILE_NEUTRALS
