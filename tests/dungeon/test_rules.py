@@ -339,3 +339,18 @@ def test_a_card_title_writes_nothing_into_the_frozen_card() -> None:
     card = DungeonCard(kind="fighting_man")
     assert card.title == "Fighting Man"
     assert "title" not in vars(card)
+
+
+def test_later_games_of_a_scenario_share_a_board_between_states_alike() -> None:
+    """States with the same units and walls share one Board, in every game of a scenario (the
+    terrain's squares are shared by the games; each game has its own table's grid object)."""
+    scenario = parse_scenario(
+        (
+            Path(__file__).resolve().parents[2] / "assistant/data/scenarios/dungeon-crawl.toml"
+        ).read_text(encoding="utf-8"),
+        "dungeon-crawl",
+    )
+    Board.of(ruleset().new_game(scenario))
+    second = ruleset().new_game(scenario)
+    board = Board.of(second)
+    assert Board.of(replace(second, step=second.step + 1)) is board

@@ -51,7 +51,7 @@ class Board(GridFigures):
         kept = state.memo.remember(key, lambda: (units, walls, cls._build(state)))
         board = (
             kept[2]
-            if kept[0] is units and kept[1] is walls and kept[2].squares.grid is grid
+            if kept[0] is units and kept[1] is walls and kept[2].squares.grid == grid
             else cls._build(state)  # other objects once had those ids: not the same board
         )
         answers[("dungeon-board",)] = board
@@ -71,7 +71,7 @@ class Board(GridFigures):
     def line_clear(self, viewer: Unit, frm: Cell, target: Unit) -> bool:
         """A straight unblocked line of squares from ``frm`` to the target (G-03): walls and the
         viewer's enemies other than the target block; the viewer's allies do not."""
-        return self.sees(viewer, frm, cell_of(target))
+        return self.squares.sight_clear(frm, cell_of(target), self.enemy_cells(viewer))
 
     def in_view(self, viewer: Unit, target: Unit, arc_deg: float = 360.0) -> bool:
         """Whether the viewer sees the target: in its forward arc (D004-02) with a clear line."""
