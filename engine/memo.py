@@ -38,6 +38,34 @@ def _nothing() -> None:
     return None
 
 
+_Entry = tuple[Callable[[], object], dict[tuple[object, ...], Any]]
+
+
+class _States(dict[int, _Entry]):
+    """The answers of each state by its id (a dict that can be weakly referenced), and the
+    last state asked about."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.last: _Entry = (_nothing, {})
+
+
+def _forgetter(states: weakref.ref[_States], key: int) -> Callable[[weakref.ref[object]], None]:
+    """What to do when a state dies: drop its answers (``states`` is held weakly, so the memo
+    is no part of a cycle)."""
+
+    def forget(dead: weakref.ref[object]) -> None:
+        kept = states()
+        if kept is None:
+            return
+        if key in kept and kept[key][0] is dead:
+            del kept[key]
+        if kept.last[0] is dead:
+            kept.last = (_nothing, {})
+
+    return forget
+
+
 class TerrainAnswers:
     """Answers about one terrain, read from nothing but the terrain, the table and the options
     (keys name what else they read), which every game on that terrain may share."""
@@ -106,11 +134,7 @@ class BoardMemo:
         """The scenario's terrain answers, for the games of ``ruleset``."""
         self._ruleset = ruleset
         self._terrain_answers = TerrainAnswers(None)
-        self._states: dict[int, tuple[Callable[[], object], dict[tuple[object, ...], Any]]] = {}
-        self._last_state: tuple[Callable[[], object], dict[tuple[object, ...], Any]] = (
-            _nothing,
-            {},
-        )
+        self._states = _States()
 
     def __len__(self) -> int:
         return len(self._results)
@@ -126,8 +150,7 @@ class BoardMemo:
         self._results.clear()
         self.terrain = None
         self._terrain_answers = TerrainAnswers(None)
-        self._states.clear()
-        self._last_state = (_nothing, {})
+        self._states = _States()
 
     def for_terrain(self, terrain: object) -> BoardMemo:
         """The memo, emptied first if it was filled on another terrain; its terrain answers are
@@ -166,15 +189,18 @@ class BoardMemo:
         """The answers remembered for one state object (a state never changes, so they hold).
         The state is held by a weak reference (compared by identity, so a reused id is a new
         state): a state holds its memo, and a memo holding its states would make every game a
-        reference cycle that only the cycle collector frees."""
-        last = self._last_state
+        reference cycle that only the cycle collector frees. A state's answers are dropped
+        when the state is (as if they were its own), so they never outlive it."""
+        states = self._states
+        last = states.last
         if last[0]() is state:
             return last[1]
-        found = self._states.get(id(state))
+        key = id(state)
+        found = states.get(key)
         if found is None or found[0]() is not state:
-            if len(self._states) >= STATE_SLOTS:
-                self._states.clear()
-            found = (weakref.ref(state), {})
-            self._states[id(state)] = found
-        self._last_state = found
+            if len(states) >= STATE_SLOTS:
+                states.clear()
+            found = (weakref.ref(state, _forgetter(weakref.ref(states), key)), {})
+            states[key] = found
+        states.last = found
         return found[1]

@@ -15,7 +15,7 @@ import pytest
 from engine.board import board_memo, clear_board_memo
 from engine.boards.open import open_terrain
 from engine.dice import SeededDice
-from engine.memo import SHARED_TERRAINS
+from engine.memo import SHARED_TERRAINS, BoardMemo
 from engine.model import GameState
 from engine.protocols import Ruleset
 from engine.rulesets.firefight_lite.board import squares
@@ -183,5 +183,33 @@ def test_a_finished_game_is_freed_without_the_cycle_collector(name: str) -> None
         assert record.final.memo is memo()
         del record, state
         assert memo() is None
+    finally:
+        gc.enable()
+
+
+class _Thing:
+    """Something a memo answers for, or an answer (both can be weakly referenced)."""
+
+
+def test_a_states_answers_go_with_the_state() -> None:
+    """A state's answers are its own: they are dropped when the state is (the memo holds
+    neither), so long games keep no dead states' answers alive."""
+    memo = BoardMemo()
+    state, other = _Thing(), _Thing()
+    answer = _Thing()
+    memo.answers_for(state)[("k",)] = answer
+    assert memo.answers_for(state)[("k",)] is answer
+    memo.answers_for(other)[("k",)] = 1
+    kept = weakref.ref(answer)
+    gc.disable()
+    try:
+        del answer, state
+        assert kept() is None  # no cycle collector needed
+        assert memo.answers_for(other) == {("k",): 1}
+        answer = _Thing()
+        memo.answers_for(other)[("last",)] = answer  # ``other`` is the last state asked
+        kept = weakref.ref(answer)
+        del answer, other
+        assert kept() is None
     finally:
         gc.enable()
