@@ -93,14 +93,17 @@ def _squares(grid: Grid, terrain: tuple[TerrainPiece, ...]) -> Squares:
 
 def squares(state: GameState) -> Squares:
     """The terrain's squares, computed once per terrain in the game's memo."""
-    grid = grid_of(state)
-    return kept(
-        state,
-        ("squares",),
-        lambda: board_memo(state).of_terrain(
+    answers = state.memo.answers_for(state)
+    found: Squares | None = answers.get(_SQUARES)
+    if found is None:
+        grid = grid_of(state)
+        found = answers[_SQUARES] = board_memo(state).of_terrain(
             ("ff-squares", grid), lambda: _squares(grid, state.terrain)
-        ),
-    )
+        )
+    return found
+
+
+_SQUARES = ("squares",)
 
 
 def cell(unit: Unit) -> Cell:
@@ -122,11 +125,10 @@ def kept(state: GameState, key: tuple[object, ...], compute: Callable[[], T]) ->
     """The answer remembered for this state under ``key`` (states are never changed, so it
     holds), or ``compute()`` remembered, in the game's memo."""
     cache = state.memo.answers_for(state)
-    try:
-        return cast(T, cache[key])
-    except KeyError:
+    found = cache.get(key, cache)  # the dict itself: not an answer
+    if found is cache:
         found = cache[key] = compute()
-        return found
+    return cast(T, found)
 
 
 def figures(state: GameState) -> GridFigures:
