@@ -442,15 +442,20 @@ class GridBoard:
         for dx, dy in ray.near_start if back else ray.near:
             yield (x + dx, y + dy)
 
-    def cover_of(self, shooter: Cell, target: Cell) -> int:
-        """The terrain cover of a figure in ``target`` against a shot from ``shooter``: the
-        best level of its own square and of the squares next to it the line crosses."""
+    def cover_of(
+        self, shooter: Cell, target: Cell, screens: Collection[Cell] = (), screen: int = 1
+    ) -> int:
+        """The cover of a figure in ``target`` against a shot from ``shooter``: the best level
+        of its own square and of the squares next to it the line crosses, or ``screen`` when
+        one of those holds a figure of ``screens`` (figures usable as cover) and is better."""
         levels = self.cover
         best = levels.get(target, 0)
         for c in self._beside_target(shooter, target):
             level = levels.get(c, 0)
             if level > best:
                 best = level
+        if best < screen and screens and self.screened(shooter, target, screens):
+            return screen
         return best
 
     def screened(self, shooter: Cell, target: Cell, screens: Collection[Cell]) -> bool:

@@ -143,6 +143,10 @@ def test_cover_is_the_best_of_the_target_square_and_the_crossed_squares_beside_i
     assert board.cover_of((5, 2), (4, 2)) == 0  # the hedge is behind it
     assert board.screened((0, 2), (4, 2), frozenset({(3, 2)}))
     assert not board.screened((0, 2), (4, 2), frozenset({(2, 2)}))
+    beside = frozenset({(3, 0), (4, 4)})  # figures beside targets (4, 0) and (5, 5)
+    assert board.cover_of((0, 0), (4, 0), beside) == 1  # the figure screens it
+    assert board.cover_of((0, 0), (4, 0), beside, screen=2) == 2
+    assert board.cover_of((0, 0), (5, 5), beside) == 2  # hard cover beats a screen
 
 
 def _unit(uid: str, side: str, cell: tuple[int, int]) -> Unit:

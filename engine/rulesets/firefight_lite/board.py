@@ -157,12 +157,7 @@ def cover_between(state: GameState, shooter_cell: Cell, target_cell: Cell) -> in
     """Cover (0 open, 1 soft, 2 hard) of a figure in ``target_cell`` against a shot from
     ``shooter_cell``: the best cover square the line crosses next to the target (a wall or
     hedge in front of it, the target's own hedge square, a figure usable as cover)."""
-    board = squares(state).board
-    best = board.cover_of(shooter_cell, target_cell)
-    if best >= 1:
-        return best
-    shield = _shields(state)
-    return 1 if shield and board.screened(shooter_cell, target_cell, shield) else best
+    return squares(state).board.cover_of(shooter_cell, target_cell, _shields(state))
 
 
 def _shields(state: GameState) -> frozenset[Cell]:
@@ -268,9 +263,7 @@ def _square_cover(state: GameState, unit: Unit, at: Cell) -> int:
     for ec, blockers in _watchers(state, unit):
         if not board.sight_clear(ec, at, blockers, moved_from):
             continue
-        cover = board.cover_of(ec, at)
-        if cover < 1 and shield and board.screened(ec, at, shield):
-            cover = 1
+        cover = board.cover_of(ec, at, shield)
         if cover < worst:
             worst = cover
             if worst == 0:
