@@ -38,6 +38,8 @@ Line = tuple[tuple[Cell, ...], tuple[tuple[Cell, Cell], ...]]
 _KEPT = 4096
 """Searches remembered per board before they are forgotten (searches go in ``STEPS`` order:
 clockwise from straight up)."""
+_PAIRS_KEPT = 1 << 16
+"""Terrain covers (one per shooter and target square) remembered per board."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,9 @@ class GridBoard:
         default_factory=dict, init=False, compare=False, hash=False, repr=False
     )
     _walks: dict[Cell, Walk] = field(
+        default_factory=dict, init=False, compare=False, hash=False, repr=False
+    )
+    _covers: dict[tuple[Cell, Cell], int] = field(
         default_factory=dict, init=False, compare=False, hash=False, repr=False
     )
     _figure_masks: dict[frozenset[Cell], int] = field(
@@ -448,12 +453,18 @@ class GridBoard:
         """The cover of a figure in ``target`` against a shot from ``shooter``: the best level
         of its own square and of the squares next to it the line crosses, or ``screen`` when
         one of those holds a figure of ``screens`` (figures usable as cover) and is better."""
-        levels = self.cover
-        best = levels.get(target, 0)
-        for c in self._beside_target(shooter, target):
-            level = levels.get(c, 0)
-            if level > best:
-                best = level
+        key = (shooter, target)
+        best = self._covers.get(key)
+        if best is None:
+            levels = self.cover
+            best = levels.get(target, 0)
+            for c in self._beside_target(shooter, target):
+                level = levels.get(c, 0)
+                if level > best:
+                    best = level
+            if len(self._covers) >= _PAIRS_KEPT:
+                self._covers.clear()
+            self._covers[key] = best
         if best < screen and screens and self.screened(shooter, target, screens):
             return screen
         return best

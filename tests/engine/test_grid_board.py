@@ -147,6 +147,7 @@ def test_cover_is_the_best_of_the_target_square_and_the_crossed_squares_beside_i
     assert board.cover_of((0, 0), (4, 0), beside) == 1  # the figure screens it
     assert board.cover_of((0, 0), (4, 0), beside, screen=2) == 2
     assert board.cover_of((0, 0), (5, 5), beside) == 2  # hard cover beats a screen
+    assert board.cover_of((0, 0), (4, 0)) == 0  # a remembered cover keeps no screen
 
 
 def _unit(uid: str, side: str, cell: tuple[int, int]) -> Unit:
