@@ -178,7 +178,7 @@ class DungeonAdapter(BaseAdapter):
         if moved:
             return (Declaration("done"), Declaration("pass"))
         board = Board.of(state)
-        foes = tuple(u.id for u in board.enemies_of(unit))
+        foes = tuple(u.id for u in board.enemies(unit))
         out = [Declaration(w.name, foes) for w in card_of(unit).attacks]
         if card_of(unit).heal is not None and heals_left(unit) > 0:
             heal = card_of(unit).heal
@@ -318,7 +318,7 @@ class DungeonAdapter(BaseAdapter):
         grid = state.table.grid
         assert grid is not None
         out = []
-        for foe in board.enemies_of(unit):
+        for foe in board.enemies(unit):
             assert foe.cell is not None
             clear = board.line_clear(unit, unit.cell, foe)
             squares = chebyshev(unit.cell, foe.cell)

@@ -608,7 +608,7 @@ class GridFigures:
         """The figure on each occupied square."""
         self.hostile = hostile
         self.group = group
-        self._enemies: dict[object, frozenset[Cell]] = {}
+        self._enemies: dict[object, tuple[tuple[Unit, ...], frozenset[Cell]]] = {}
 
     def free(self, cell: Cell, ignore: str | None = None) -> bool:
         """Open and empty (``ignore``: a figure that does not count, the mover itself)."""
@@ -617,13 +617,21 @@ class GridFigures:
         who = self.at.get(cell)
         return who is None or who.id == ignore
 
+    def enemies(self, unit: Unit) -> tuple[Unit, ...]:
+        """The figures hostile to ``unit``, in board order."""
+        return self._hostile_to(unit)[0]
+
     def enemy_cells(self, unit: Unit) -> frozenset[Cell]:
         """The squares of the figures hostile to ``unit``."""
+        return self._hostile_to(unit)[1]
+
+    def _hostile_to(self, unit: Unit) -> tuple[tuple[Unit, ...], frozenset[Cell]]:
         key = self.group(unit)
         found = self._enemies.get(key)
         if found is None:
             hostile = self.hostile
-            found = frozenset(c for c, u in self.at.items() if hostile(unit, u))
+            pairs = [(c, u) for c, u in self.at.items() if hostile(unit, u)]
+            found = (tuple(u for _, u in pairs), frozenset(c for c, _ in pairs))
             self._enemies[key] = found
         return found
 

@@ -176,6 +176,7 @@ def test_figures_end_a_move_on_free_squares_and_pass_only_allies() -> None:
     friend, foe = _unit("f", "a", (1, 0)), _unit("e", "b", (0, 1))
     at = {u.cell: u for u in (me, friend, foe) if u.cell is not None}
     figures = GridFigures(GridBoard(GRID), at)
+    assert figures.enemies(me) == (foe,) and figures.enemies(foe) == (me, friend)
     ends = figures.ends(me, (0, 0), 2)
     assert ends[(0, 0)] == 0 and (1, 0) not in ends and (0, 1) not in ends
     assert ends[(2, 0)] == 2  # through the friend

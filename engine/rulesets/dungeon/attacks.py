@@ -60,7 +60,7 @@ def attack_problem(
     if attack.forbid_adjacent_target and dist == 1:
         return f"the {me} cannot use its {attack.name} on an adjacent figure"
     if attack.forbidden_if_enemy_adjacent:
-        near = [u for u in board.enemies_of(unit) if chebyshev(here, cell_of(u)) == 1]
+        near = [u for u in board.enemies(unit) if chebyshev(here, cell_of(u)) == 1]
         if near:
             return (
                 f"the {me} cannot use the {attack.name} with the {card_of(near[0]).title} adjacent"

@@ -64,10 +64,6 @@ class Board(GridFigures):
         at = {u.cell: u for u in state.units if u.on_table and u.cell is not None}
         return cls(squares_of(state, grid, rules_of(state).walls), at)
 
-    def enemies_of(self, unit: Unit) -> list[Unit]:
-        """The figures of the other side on the board."""
-        return [u for u in self.at.values() if u.side != unit.side]
-
     def line_clear(self, viewer: Unit, frm: Cell, target: Unit) -> bool:
         """A straight unblocked line of squares from ``frm`` to the target (G-03): walls and the
         viewer's enemies other than the target block; the viewer's allies do not."""

@@ -253,7 +253,7 @@ def can_still_act(state: GameState, unit: Unit) -> bool:
     if rules.weapons_used and not card.multi_attack_distinct_targets:
         return False
     board = Board.of(state)
-    foes = [f for f in board.enemies_of(unit) if f.id not in rules.targets_attacked]
+    foes = [f for f in board.enemies(unit) if f.id not in rules.targets_attacked]
     for weapon in card.attacks:
         if weapon.name in rules.weapons_used:
             continue

@@ -52,7 +52,7 @@ class DungeonQuery(BoardQuery):
                 and (u.id != unit.id or card.heal.self_allowed)
                 and chebyshev(cell_of(u), cell_of(unit)) <= 1
             )
-        foes = tuple(board.enemies_of(unit))
+        foes = tuple(board.enemies(unit))
         if kind != "attack":
             return foes
         return tuple(

@@ -67,7 +67,7 @@ def sample_actions(state: GameState, unit_id: str) -> list[Action]:
                 out.append(move_action(state, unit_id, route))
     card = card_of(unit)
     for weapon in card.attacks:
-        for foe in board.enemies_of(unit):
+        for foe in board.enemies(unit):
             out.append(
                 Action("attack", unit_id, target_id=foe.id, detail=(("weapon", weapon.name),))
             )

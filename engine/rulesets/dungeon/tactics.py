@@ -115,7 +115,7 @@ def strikes_from(
     card = card_of(unit)
     fc, fr = frm
     if foes is None:
-        foes = [(f, cell_of(f)) for f in board.enemies_of(unit)]
+        foes = [(f, cell_of(f)) for f in board.enemies(unit)]
     gaps = [max(abs(c - fc), abs(r - fr)) for _, (c, r) in foes]
     enemy_adjacent = 1 in gaps
     # Every strike the squares allow, then the line of each checked (the costly part) only
@@ -182,7 +182,7 @@ def plan_order(
     start = cell_of(unit)
     best_key: tuple[float, ...] | None = None
     best: tuple[Cell, list[Strike]] = (start, [])
-    foes = [(f, cell_of(f)) for f in board.enemies_of(unit)]
+    foes = [(f, cell_of(f)) for f in board.enemies(unit)]
     for cell, route in sorted(routes.items(), key=lambda kv: (len(kv[1]), kv[0][1], kv[0][0])):
         strikes = strikes_from(board, unit, cell, worth, foes)
         if extra is not None:

@@ -241,11 +241,7 @@ HIDDEN = 3
 
 def hostiles_of(state: GameState, unit: Unit) -> tuple[Unit, ...]:
     """The figures on the table hostile to ``unit``."""
-    return kept(
-        state,
-        ("hostiles", unit.id, unit.side),
-        lambda: tuple(u for u in on_board(state) if hostile(unit, u)),
-    )
+    return figures(state).enemies(unit)
 
 
 def square_cover(state: GameState, unit: Unit, at: Cell) -> int:
