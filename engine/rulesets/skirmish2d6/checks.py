@@ -8,10 +8,10 @@ through the game's random source; the odds are exact fractions by enumeration.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
 from itertools import product
 from typing import Literal
 
@@ -130,16 +130,36 @@ def opposed_check(
 
 
 # ------------------------------------------------------------------------------ exact odds
-@cache
 def two_d6() -> Counter[int]:
-    """How many of the 36 outcomes of 2d6 give each total."""
+    """How many of the 36 outcomes of 2d6 give each total (a fresh count)."""
     return Counter(a + b for a, b in product(range(1, 7), repeat=2))
 
 
-@cache
 def difference_counts() -> Counter[int]:
-    """How many of the 6^4 outcomes give each D = 2d6 - 2d6 (T001B-01)."""
+    """How many of the 6^4 outcomes give each D = 2d6 - 2d6 (T001B-01) (a fresh count)."""
     return Counter(a + b - c - d for a, b, c, d in product(range(1, 7), repeat=4))
+
+
+def _tails(counts: Counter[int], low: int, high: int, total: int) -> tuple[Fraction, ...]:
+    """P(result >= k) for k = low .. high + 1, exact (a table built once at import)."""
+    return tuple(
+        Fraction(sum(c for v, c in counts.items() if v >= k), total) for k in range(low, high + 2)
+    )
+
+
+_DIFF_LOW, _DIFF_HIGH = -10, 10
+_DIFF_AT_LEAST = _tails(difference_counts(), _DIFF_LOW, _DIFF_HIGH, 6**4)
+"""P(2d6 - 2d6 >= k) for k = -10 .. 11 (an immutable table, not a cache)."""
+_TOTAL_LOW, _TOTAL_HIGH = 2, 12
+_TOTAL_AT_LEAST = _tails(two_d6(), _TOTAL_LOW, _TOTAL_HIGH, 36)
+"""P(2d6 >= k) for k = 2 .. 13 (an immutable table)."""
+
+
+def _at_least(table: tuple[Fraction, ...], low: int, k: int) -> Fraction:
+    """P(result >= k) from a table of :func:`_tails` starting at ``low``."""
+    if k <= low:
+        return table[0]
+    return table[min(k - low, len(table) - 1)]
 
 
 @dataclass(frozen=True)
@@ -156,11 +176,9 @@ class OpposedOdds:
         return opposed_at_least(self.d, n)
 
 
-@cache
 def opposed_at_least(d: int, n: int) -> Fraction:
     """P(2d6 + d - 2d6 >= n): the active side's Advantage is at least ``n``."""
-    counts = difference_counts()
-    return Fraction(sum(c for diff, c in counts.items() if diff + d >= n), 6**4)
+    return _at_least(_DIFF_AT_LEAST, _DIFF_LOW, n - d)
 
 
 def opposed_odds(d: int) -> OpposedOdds:
@@ -170,11 +188,9 @@ def opposed_odds(d: int) -> OpposedOdds:
     return OpposedOdds(d, success, draw, 1 - success - draw)
 
 
-@cache
 def basic_success(value: int, difficulty: int) -> Fraction:
     """P(2d6 + value > difficulty)."""
-    counts = two_d6()
-    return Fraction(sum(c for total, c in counts.items() if total + value > difficulty), 36)
+    return _at_least(_TOTAL_AT_LEAST, _TOTAL_LOW, difficulty - value + 1)
 
 
 def recover_odds(skill: int) -> Fraction:
@@ -184,8 +200,7 @@ def recover_odds(skill: int) -> Fraction:
 
 def charge_reach(distance_in: float) -> Fraction:
     """P(2d6 >= distance): a charge's roll reaches that far (T001B-03)."""
-    counts = two_d6()
-    return Fraction(sum(c for total, c in counts.items() if total >= distance_in - 1e-9), 36)
+    return _at_least(_TOTAL_AT_LEAST, _TOTAL_LOW, math.ceil(distance_in - 1e-9))
 
 
 def kill_odds(hit_d: int, damage_d: int, *, wounded: bool = False) -> Fraction:
