@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -37,6 +37,7 @@ from engine.geometry import (
     EPS_IN,
     Cover,
     CoverArea,
+    DifficultGround,
     Edge,
     MoveArea,
     Obstacle,
@@ -83,7 +84,8 @@ class OpenPolicy:
 
 @dataclass(frozen=True)
 class OpenTerrain:
-    """A terrain's pieces as the kit uses them, built once a game (:func:`open_terrain`)."""
+    """A terrain's pieces as the kit uses them, built once a terrain (:func:`open_terrain`:
+    in the scenario's store, so the games on that terrain share it)."""
 
     sight: tuple[Obstacle, ...]
     """Pieces that block sight."""
@@ -93,15 +95,19 @@ class OpenTerrain:
     """Difficult ground (each inch costs two, §1.5)."""
     cover: tuple[CoverArea, ...]
     """Pieces that give cover."""
+    ground: DifficultGround = field(init=False, compare=False, repr=False)
+    """The difficult ground merged and prepared for cost queries."""
+    solid_outlines: tuple[Shape, ...] = field(init=False, compare=False, repr=False)
+    """The impassable pieces as plain polygons (the ray geometry's fast path)."""
 
-    @cached_property
-    def solid_outlines(self) -> tuple[Shape, ...]:
-        """The impassable pieces as plain polygons (the ray geometry's fast path)."""
-        out = []
+    def __post_init__(self) -> None:
+        outlines = []
         for ob in self.solid:
             assert ob.outline is not None, f"{ob.name} is not a simple polygon"
-            out.append(ob.outline)
-        return tuple(out)
+            outlines.append(ob.outline)
+        # Derived once at construction (the frozen-dataclass idiom): never changed afterwards.
+        object.__setattr__(self, "ground", DifficultGround(self.difficult))
+        object.__setattr__(self, "solid_outlines", tuple(outlines))
 
 
 def _piece_shape(piece: TerrainPiece) -> Polygon:
@@ -150,6 +156,17 @@ class OpenBoard:
         self._by_side: dict[str, tuple[Unit, ...]] = {}
         self._masks: dict[str, NDArray[np.bool_]] = {}
         self._fields: dict[str, tuple[Field, tuple[str, ...]]] = {}
+        self._base_obstacles: dict[str, Obstacle] = {}
+
+    def base(self, unit: Unit) -> Obstacle:
+        """The unit's base as an obstacle (remembered for the game by where it stands)."""
+        found = self._base_obstacles.get(unit.id)
+        if found is None:
+            key = ("base obstacle", unit.name, unit.position, unit.radius_in)
+            found = self._base_obstacles[unit.id] = board_memo(self.state).remember(
+                key, lambda: base_obstacle(unit.name, unit.position, unit.radius_in)
+            )
+        return found
 
     # -- sight ------------------------------------------------------------------------------
     def blocks_sight(self, viewer: Unit, other: Unit) -> bool:
@@ -175,10 +192,7 @@ class OpenBoard:
 
     def blockers(self, viewer: Unit, exclude: Collection[str]) -> tuple[Obstacle, ...]:
         """What blocks the viewer's sight: terrain, then the blocking bases (sheet order)."""
-        bases = tuple(
-            base_obstacle(u.name, u.position, u.radius_in)
-            for u in self.sight_figures(viewer, exclude)
-        )
+        bases = tuple(self.base(u) for u in self.sight_figures(viewer, exclude))
         return self.terrain.sight + bases
 
     def sight(self, viewer: Unit, target: Unit, at: Point | None = None) -> Sight:
@@ -292,12 +306,12 @@ class OpenBoard:
 
         def build() -> MoveArea:
             bases = tuple(
-                base_obstacle(u.name, u.position, u.radius_in)
+                self.base(u)
                 for u in self.units
                 if u.id != unit.id and not (allies_pass and u.side == unit.side)
             )
             t = self.terrain
-            return MoveArea(state.table, unit.radius_in, t.solid + bases, t.difficult)
+            return MoveArea(state.table, unit.radius_in, t.solid + bases, t.difficult, t.ground)
 
         key = ("area", board_key(state, unit), unit.side if allies_pass else None)
         return remember(state, key, build)

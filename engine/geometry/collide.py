@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -30,9 +30,8 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from engine.geometry.angles import EPS_IN, Point, segment_point_distance_in
+from engine.geometry.outline import FloatArray, outline
 from engine.geometry.sight import Obstacle
-
-FloatArray = npt.NDArray[np.float64]
 
 _RAY_SLACK_IN = EPS_IN / 2
 """The ray caster stops a base this much short of the exact test's limit, so that rays sliding
@@ -70,51 +69,6 @@ class _RayData:
     the shape group each belongs to."""
 
 
-@dataclass(frozen=True)
-class Outline:
-    """A shape's boundary as segments a[i]-b[i] (inches), plus its isolated points."""
-
-    a: FloatArray
-    b: FloatArray
-    ring: npt.NDArray[np.bool_]
-    """Per segment: part of a polygon ring."""
-    points: tuple[tuple[float, float], ...]
-
-
-@lru_cache(maxsize=4096)
-def outline(shape: BaseGeometry) -> Outline:
-    """The boundary segments of a shape (cached: terrain stays put from one move to the next)."""
-    seg_a: list[FloatArray] = []
-    seg_b: list[FloatArray] = []
-    ring: list[npt.NDArray[np.bool_]] = []
-    points: list[tuple[float, float]] = []
-    for part in shapely.get_parts(shape):
-        kind = part.geom_type
-        if kind == "Point":
-            x, y = shapely.get_coordinates(part)[0]
-            points.append((float(x), float(y)))
-            continue
-        if kind == "Polygon":
-            lines = [part.exterior, *part.interiors]
-            is_ring = True
-        else:
-            lines = [part] if kind in ("LineString", "LinearRing") else []
-            is_ring = False
-        for line in lines:
-            xy = shapely.get_coordinates(line)
-            a, b = xy[:-1], xy[1:]
-            keep = np.hypot(b[:, 0] - a[:, 0], b[:, 1] - a[:, 1]) > 0.0
-            seg_a.append(a[keep])
-            seg_b.append(b[keep])
-            ring.append(np.full(int(keep.sum()), is_ring))
-    if not seg_a:
-        empty = np.zeros((0, 2), dtype=np.float64)
-        return Outline(empty, empty, np.zeros(0, dtype=np.bool_), tuple(points))
-    return Outline(
-        np.concatenate(seg_a), np.concatenate(seg_b), np.concatenate(ring), tuple(points)
-    )
-
-
 class ObstacleSet:
     """A fixed set of obstacles prepared for fast tests against a moving round base."""
 
@@ -139,7 +93,7 @@ class ObstacleSet:
         cxs = [c[1] for c in self.circles]
         cys = [c[2] for c in self.circles]
         crs = [c[3] for c in self.circles]
-        outlines = [outline(ob.shape) for ob in self.shapes]
+        outlines = [outline(ob.shape) if ob.edges is None else ob.edges for ob in self.shapes]
         for shape_outline in outlines:
             for x, y in shape_outline.points:
                 cxs.append(x)

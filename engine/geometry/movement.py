@@ -8,11 +8,9 @@ ground costs 2 in of allowance per inch travelled inside it.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import InitVar, dataclass, field
 from itertools import pairwise
 
 import numpy as np
@@ -21,7 +19,8 @@ from shapely.geometry.base import BaseGeometry
 
 from engine.errors import EngineError
 from engine.geometry.angles import EPS_IN, Point, centre_distance_in
-from engine.geometry.collide import FloatArray, ObstacleSet, Outline, outline
+from engine.geometry.collide import ObstacleSet
+from engine.geometry.outline import EMPTY_OUTLINE, FloatArray, Outline, outline
 from engine.geometry.sight import BASE_QUAD_SEGS, Obstacle, base_shape
 from engine.geometry.table import Table
 
@@ -85,10 +84,9 @@ def base_overlaps(c: Point, r: float, obstacles: Sequence[Obstacle]) -> tuple[st
     return tuple(names)
 
 
-@functools.lru_cache(maxsize=128)
-def _merged(areas: tuple[BaseGeometry, ...]) -> BaseGeometry:
-    """The union of ``areas``, prepared; remembered, since a game asks for the same terrain's
-    union at every move it weighs (shapely geometries hash and compare by value)."""
+def merged(areas: Sequence[BaseGeometry]) -> BaseGeometry:
+    """The union of ``areas``, prepared (a terrain's is made once, in its
+    :class:`DifficultGround`)."""
     union = areas[0] if len(areas) == 1 else shapely.union_all(list(areas))
     if not union.is_empty:
         shapely.prepare(union)
@@ -96,18 +94,23 @@ def _merged(areas: tuple[BaseGeometry, ...]) -> BaseGeometry:
 
 
 class DifficultGround:
-    """The union of the difficult-terrain areas, prepared for cost queries (inches)."""
+    """The union of the difficult-terrain areas, prepared for cost queries (inches). A
+    terrain's is made once and shared by its games (:class:`engine.boards.open.OpenTerrain`);
+    it never changes once made."""
 
     def __init__(self, areas: Sequence[BaseGeometry]) -> None:
         """Merge ``areas``; overlapping areas still cost double, not more."""
         self.union: BaseGeometry | None = None
         self.bounds = (math.inf, math.inf, -math.inf, -math.inf)
+        self.edges: Outline = EMPTY_OUTLINE
+        """The difficult ground's boundary as segments (for ``reach_in``)."""
         if areas:
-            union = _merged(tuple(areas))
+            union = merged(areas)
             if not union.is_empty:
                 self.union = union
                 minx, miny, maxx, maxy = union.bounds
                 self.bounds = (float(minx), float(miny), float(maxx), float(maxy))
+                self.edges = outline(union)
 
     def _touches_box(self, minx: float, miny: float, maxx: float, maxy: float) -> bool:
         bminx, bminy, bmaxx, bmaxy = self.bounds
@@ -193,14 +196,6 @@ class DifficultGround:
         reach[idx] = bounds[rows, first] + (limit_in - cost_before) / rate[rows, first]
         return np.asarray(np.minimum(reach, limit_in), dtype=np.float64)
 
-    @cached_property
-    def edges(self) -> Outline:
-        """The difficult ground's boundary as segments (for ``reach_in``)."""
-        if self.union is None:
-            empty = np.zeros((0, 2))
-            return Outline(empty, empty, np.zeros(0, dtype=np.bool_), ())
-        return outline(self.union)
-
 
 def _reach_with_spans(spans: Sequence[tuple[float, float]], limit_in: float) -> float:
     """Distance reached with ``limit_in`` of allowance when the spans (t0, t1) cost double."""
@@ -231,7 +226,7 @@ def path_cost_in(points: Sequence[Point], difficult: Sequence[BaseGeometry] = ()
 
 @dataclass(frozen=True)
 class MoveArea:
-    """Everything a moving base must respect."""
+    """Everything a moving base must respect (prepared for the tests once, when it is made)."""
 
     table: Table
     """The table; the base must stay wholly on it."""
@@ -241,24 +236,24 @@ class MoveArea:
     """Impassable terrain and other bases (the caller chose which ones)."""
     difficult: tuple[BaseGeometry, ...] = ()
     """Difficult ground: 2 in of allowance per inch inside."""
+    prepared: InitVar[DifficultGround | None] = None
+    """``difficult`` already prepared (a terrain's, shared); None: prepared here."""
+    blockers: ObstacleSet = field(init=False, compare=False, repr=False)
+    """The obstacles prepared for collision tests."""
+    ground: DifficultGround = field(init=False, compare=False, repr=False)
+    """The difficult ground prepared for cost queries."""
+    kinds: dict[str, str] = field(init=False, compare=False, repr=False)
+    """Obstacle name -> kind ("terrain" or "base")."""
 
-    @cached_property
-    def blockers(self) -> ObstacleSet:
-        """The obstacles prepared for collision tests (built once per area)."""
-        return ObstacleSet(self.obstacles)
-
-    @cached_property
-    def ground(self) -> DifficultGround:
-        """The difficult ground prepared for cost queries (built once per area)."""
-        return DifficultGround(self.difficult)
-
-    @cached_property
-    def kinds(self) -> dict[str, str]:
-        """Obstacle name -> kind ("terrain" or "base")."""
+    def __post_init__(self, prepared: DifficultGround | None) -> None:
         kinds: dict[str, str] = {}
         for ob in self.obstacles:
             kinds.setdefault(ob.name, ob.kind)
-        return kinds
+        # Derived once at construction (the frozen-dataclass idiom): never changed afterwards.
+        object.__setattr__(self, "blockers", ObstacleSet(self.obstacles))
+        ground = DifficultGround(self.difficult) if prepared is None else prepared
+        object.__setattr__(self, "ground", ground)
+        object.__setattr__(self, "kinds", kinds)
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ import numpy as np
 import numpy.typing as npt
 
 from engine.geometry.angles import EPS_IN, Point
-from engine.geometry.collide import FloatArray
 from engine.geometry.movement import MoveArea
+from engine.geometry.outline import FloatArray
 
 IntArray = npt.NDArray[np.intp]
 

@@ -11,24 +11,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property, lru_cache
 
 import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from engine.geometry.angles import EPS_IN, Point, segment_point_distance_in
+from engine.geometry.outline import Outline, outline
 from engine.geometry.raycast import Shape, segment_crosses, shape_of
 
 BASE_QUAD_SEGS = 16
 """Segments per quarter circle of a base's polygon (the polygon's vertices lie on the circle)."""
 
 
-@lru_cache(maxsize=8192)
 def base_shape(c: Point, r: float) -> Polygon:
-    """A round base of radius ``r`` inches at ``c`` as a shapely polygon (cached, prepared)."""
+    """A round base of radius ``r`` inches at ``c`` as a shapely polygon (prepared)."""
     shape = shapely.Point(c).buffer(r, quad_segs=BASE_QUAD_SEGS)
     shapely.prepare(shape)
     return shape
@@ -40,31 +39,29 @@ def _is_areal(shape: BaseGeometry) -> bool:
     )
 
 
+def _bounds_of(shape: BaseGeometry) -> tuple[float, float, float, float]:
+    minx, miny, maxx, maxy = shape.bounds
+    return (float(minx), float(miny), float(maxx), float(maxy))
+
+
+def _core_of(shape: BaseGeometry, areal: bool) -> BaseGeometry:
+    core = shape.buffer(-EPS_IN) if areal else shape
+    shapely.prepare(core)
+    return core
+
+
 class _Shaped:
-    """Cached helpers shared by obstacles and cover areas (mixed into frozen dataclasses)."""
+    """Tests shared by obstacles and cover areas (mixed into frozen dataclasses, which set
+    ``bounds``, ``areal`` and ``core`` once, when they are made)."""
 
     shape: BaseGeometry
-
-    @cached_property
-    def bounds(self) -> tuple[float, float, float, float]:
-        """(minx, miny, maxx, maxy) of the shape, inches."""
-        minx, miny, maxx, maxy = self.shape.bounds
-        return (float(minx), float(miny), float(maxx), float(maxy))
-
-    @cached_property
-    def areal(self) -> bool:
-        """Whether the shape has an area (polygons) rather than being lines or points."""
-        return _is_areal(self.shape)
-
-    @cached_property
-    def core(self) -> BaseGeometry:
-        """The shape's interior shrunk by 1e-6 in (prepared): what a line must cross to count.
-
-        Lines and points have no area; their core is the shape itself.
-        """
-        core = self.shape.buffer(-EPS_IN) if self.areal else self.shape
-        shapely.prepare(core)
-        return core
+    bounds: tuple[float, float, float, float]
+    """(minx, miny, maxx, maxy) of the shape, inches."""
+    areal: bool
+    """Whether the shape has an area (polygons) rather than being lines or points."""
+    core: BaseGeometry
+    """The shape's interior shrunk by 1e-6 in (prepared): what a line must cross to count.
+    Lines and points have no area; their core is the shape itself."""
 
     def crossed_by(self, a: Point, b: Point) -> bool:
         """Whether the segment ``a``-``b`` crosses the interior of the shape (G-03)."""
@@ -92,7 +89,12 @@ class _Shaped:
 
 @dataclass(frozen=True)
 class Obstacle(_Shaped):
-    """Something that may block sight or movement: a terrain polygon or a figure's base."""
+    """Something that may block sight or movement: a terrain polygon or a figure's base.
+
+    What the tests read of the shape is worked out once, when the obstacle is made (terrain's
+    once a scenario: its games share them). A round base is tested as its circle: its
+    ``core`` is its shape and it has no ``outline`` or ``edges``, none of which a test of a
+    base reads."""
 
     name: str
     """What to tell the player ("the ruined tower", "Orc Archer")."""
@@ -104,23 +106,50 @@ class Obstacle(_Shaped):
     """For a base: its centre, inches (derived from the shape's bounds when absent)."""
     radius_in: float | None = None
     """For a base: its radius, inches (derived from the shape's bounds when absent)."""
+    circle: tuple[Point, float] | None = field(init=False, compare=False, repr=False)
+    """(centre, radius in inches) for a round base, else None; bases are tested as circles."""
+    outline: Shape | None = field(init=False, compare=False, repr=False)
+    """The shape as a plain polygon for the fast crossing test (None: a round base, or not a
+    simple polygon)."""
+    edges: Outline | None = field(init=False, compare=False, repr=False)
+    """The shape's boundary as numpy segments for the ray casters (None: a round base)."""
+    bounds: tuple[float, float, float, float] = field(init=False, compare=False, repr=False)
+    areal: bool = field(init=False, compare=False, repr=False)
+    core: BaseGeometry = field(init=False, compare=False, repr=False)
 
-    @cached_property
-    def circle(self) -> tuple[Point, float] | None:
-        """(centre, radius in inches) for a round base, else None; bases are tested as circles."""
+    def __post_init__(self) -> None:
+        bounds = _bounds_of(self.shape)
+        areal = _is_areal(self.shape)
+        circle: tuple[Point, float] | None = None
         if self.centre is not None and self.radius_in is not None:
-            return (self.centre, self.radius_in)
-        if self.kind != "base":
-            return None
-        minx, miny, maxx, maxy = self.bounds
-        return (((minx + maxx) / 2.0, (miny + maxy) / 2.0), (maxx - minx) / 2.0)
+            circle = (self.centre, self.radius_in)
+        elif self.kind == "base":
+            minx, miny, maxx, maxy = bounds
+            circle = (((minx + maxx) / 2.0, (miny + maxy) / 2.0), (maxx - minx) / 2.0)
+        plain: Shape | None = None
+        if circle is None and self.shape.geom_type == "Polygon" and not self.shape.interiors:
+            plain = shape_of(self.shape.exterior.coords[:-1])
+        # Derived once at construction (the frozen-dataclass idiom): never changed afterwards.
+        set_ = object.__setattr__
+        set_(self, "bounds", bounds)
+        set_(self, "areal", areal)
+        set_(self, "circle", circle)
+        set_(self, "outline", plain)
+        set_(self, "edges", None if circle is not None else outline(self.shape))
+        set_(self, "core", self.shape if circle is not None else _core_of(self.shape, areal))
 
-    @cached_property
-    def outline(self) -> Shape | None:
-        """The shape as a plain polygon for the fast crossing test (None: not a simple polygon)."""
-        if self.shape.geom_type != "Polygon" or list(self.shape.interiors):
-            return None
-        return shape_of(self.shape.exterior.coords[:-1])
+    def crossed_by(self, a: Point, b: Point) -> bool:
+        """Whether the segment ``a``-``b`` crosses the interior (a base: its circle's)."""
+        if self.circle is None:
+            return super().crossed_by(a, b)
+        return self.blocks_segment(a, b)
+
+    def entry_in(self, a: Point, b: Point) -> float:
+        """Distance in inches from ``a`` to where ``a``-``b`` first meets the interior (a base:
+        its circle's)."""
+        if self.circle is None:
+            return super().entry_in(a, b)
+        return self.entry_along_in(a, b)
 
     def blocks_segment(self, a: Point, b: Point) -> bool:
         """Whether the sight line ``a``-``b`` crosses this obstacle's interior (a base as its
@@ -128,7 +157,9 @@ class Obstacle(_Shaped):
         circle = self.circle
         if circle is None:
             outline = self.outline
-            return self.crossed_by(a, b) if outline is None else segment_crosses(outline, a, b)
+            if outline is None:
+                return super().crossed_by(a, b)
+            return segment_crosses(outline, a, b)
         c, rb = circle
         return segment_point_distance_in(a, b, c) < rb - EPS_IN
 
@@ -136,7 +167,7 @@ class Obstacle(_Shaped):
         """Distance in inches from ``a`` along ``a``-``b`` to where that line enters this."""
         circle = self.circle
         if circle is None:
-            return self.entry_in(a, b)
+            return super().entry_in(a, b)
         c, rb = circle
         length = math.hypot(b[0] - a[0], b[1] - a[1])
         if length == 0.0:
@@ -246,7 +277,7 @@ _COVER_RANK = {Cover.NONE: 0, Cover.SOFT: 1, Cover.HARD: 2}
 
 @dataclass(frozen=True)
 class CoverArea(_Shaped):
-    """A piece of terrain that gives cover."""
+    """A piece of terrain that gives cover (its tests' facts worked out when it is made)."""
 
     name: str
     """What to tell the player ("the hedge")."""
@@ -254,6 +285,15 @@ class CoverArea(_Shaped):
     """Shapely geometry in inches."""
     cover: Cover
     """The cover it gives."""
+    bounds: tuple[float, float, float, float] = field(init=False, compare=False, repr=False)
+    areal: bool = field(init=False, compare=False, repr=False)
+    core: BaseGeometry = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        areal = _is_areal(self.shape)
+        object.__setattr__(self, "bounds", _bounds_of(self.shape))
+        object.__setattr__(self, "areal", areal)
+        object.__setattr__(self, "core", _core_of(self.shape, areal))
 
 
 def cover_between(

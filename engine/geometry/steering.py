@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from engine.geometry.angles import EPS_IN, Point, centre_distance_in, heading_vector
-from engine.geometry.collide import FloatArray
 from engine.geometry.movement import MoveArea, check_path, straight_split
+from engine.geometry.outline import FloatArray
 from engine.geometry.raysearch import MIN_MOVE_IN, Batch, search
 from engine.geometry.table import Edge
 

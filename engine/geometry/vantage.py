@@ -22,8 +22,8 @@ import numpy.typing as npt
 import shapely
 
 from engine.geometry.angles import EPS_IN, Point, centre_distance_in
-from engine.geometry.collide import FloatArray, outline
 from engine.geometry.movement import MoveArea, check_path
+from engine.geometry.outline import FloatArray, outline
 from engine.geometry.raysearch import MIN_MOVE_IN, clear_ranges, graze_rays
 from engine.geometry.sight import Obstacle
 
@@ -145,7 +145,7 @@ def sight_map(
             continue
         if ob.areal and ob.core.contains(origin_pt):
             return SightMap(origin, free)
-        shape_outline = outline(ob.shape)
+        shape_outline = outline(ob.shape) if ob.edges is None else ob.edges
         if len(shape_outline.a):
             seg_a.append(shape_outline.a)
             seg_b.append(shape_outline.b)
