@@ -5,8 +5,7 @@ terrain piece it names, and the side with more models within 1 in of it. Inches.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 
 from engine.geometry import EPS_IN, Point, centre_distance_in, within_in
 from engine.geometry.raycast import Shape, point_polygon_in, shape_of
@@ -25,11 +24,13 @@ class ObjectiveSite:
     name: str
     point: Point
     piece: TerrainPiece | None
+    shape: Shape | None = field(init=False, compare=False, repr=False)
+    """The terrain piece's outline, inches (None: only the marker)."""
 
-    @cached_property
-    def shape(self) -> Shape | None:
-        """The terrain piece's outline, inches (None: only the marker)."""
-        return None if self.piece is None else shape_of(self.piece.polygon)
+    def __post_init__(self) -> None:
+        # Derived once at construction (the frozen-dataclass idiom): never changed afterwards.
+        shape = None if self.piece is None else shape_of(self.piece.polygon)
+        object.__setattr__(self, "shape", shape)
 
     def within(self, unit: Unit, reach_in: float) -> bool:
         """Whether the unit's base is within ``reach_in`` of the piece (a bounding-box test
