@@ -16,14 +16,24 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
 T = TypeVar("T")
+
+
+class _Identified(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+Item = TypeVar("Item", bound=_Identified)
 
 #: Searches remembered before the memo is emptied.
 MEMO_SIZE = 1024
 #: States whose own answers are remembered before those are emptied.
 STATE_SLOTS = 64
+#: Tuples (a state's units) whose index by id is kept before those are emptied.
+INDEX_SLOTS = 64
 
 
 #: Answers one terrain's store keeps before it is emptied (a safety net: a terrain has a few).
@@ -135,6 +145,8 @@ class BoardMemo:
         self._ruleset = ruleset
         self._terrain_answers = TerrainAnswers(None)
         self._states = _States()
+        self._indexes: dict[int, tuple[object, dict[str, Any]]] = {}
+        self._last_index: tuple[object, dict[str, Any]] = (None, {})
 
     def __len__(self) -> int:
         return len(self._results)
@@ -151,6 +163,8 @@ class BoardMemo:
         self.terrain = None
         self._terrain_answers = TerrainAnswers(None)
         self._states = _States()
+        self._indexes.clear()
+        self._last_index = (None, {})
 
     def for_terrain(self, terrain: object) -> BoardMemo:
         """The memo, emptied first if it was filled on another terrain; its terrain answers are
@@ -203,4 +217,20 @@ class BoardMemo:
             found = (weakref.ref(state, _forgetter(weakref.ref(states), key)), {})
             states[key] = found
         states.last = found
+        return found[1]
+
+    def by_id(self, items: tuple[Item, ...]) -> dict[str, Item]:
+        """``items`` by id (the last of a repeated id), kept for that tuple object: the states
+        of a game that leave its units alone share the tuple, so they share the index. The
+        tuple is kept alive while its index is, so its identity cannot be reused."""
+        last = self._last_index
+        if last[0] is items:
+            return last[1]
+        found = self._indexes.get(id(items))
+        if found is None or found[0] is not items:
+            if len(self._indexes) >= INDEX_SLOTS:
+                self._indexes.clear()
+            found = (items, {item.id: item for item in items})
+            self._indexes[id(items)] = found
+        self._last_index = found
         return found[1]

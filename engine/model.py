@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from functools import cached_property
 
 from engine.cards import Deck
 from engine.errors import EngineError
@@ -201,20 +200,16 @@ class GameState:
     memo: BoardMemo = field(default_factory=BoardMemo, compare=False, hash=False, repr=False)
     """Remembered board searches, shared by the states derived from this one (not state)."""
 
-    @cached_property
-    def _unit_index(self) -> dict[str, Unit]:
-        return {u.id: u for u in self.units}
-
     def unit(self, unit_id: str) -> Unit:
-        """The unit with this id."""
+        """The unit with this id (looked up in the game memo's index of the units tuple)."""
         try:
-            return self._unit_index[unit_id]
+            return self.memo.by_id(self.units)[unit_id]
         except KeyError:
             raise UnknownUnitError(f"no unit {unit_id!r} in this game") from None
 
     def has_unit(self, unit_id: str) -> bool:
         """Whether a unit with this id exists."""
-        return unit_id in self._unit_index
+        return unit_id in self.memo.by_id(self.units)
 
     def side(self, name: str) -> Side:
         """The side with this name."""
