@@ -5,9 +5,29 @@ frozen dataclass (a write into a frozen value's ``__dict__``, which games share)
 from __future__ import annotations
 
 import ast
+from dataclasses import fields, replace
 from pathlib import Path
 
+import numpy as np
+import pytest
+import shapely
+
+from engine.geometry import (
+    Cover,
+    CoverArea,
+    MoveArea,
+    Obstacle,
+    Table,
+    base_obstacle,
+    check_path,
+    sight_map,
+)
+from engine.model import UnknownUnitError
+from engine.runner import start_game
+from engine.scenario import parse_scenario
+
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
+SCENARIOS = ENGINE.parent / "assistant" / "data" / "scenarios"
 CACHE_DECORATORS = {"cache", "lru_cache"}
 
 
@@ -115,3 +135,62 @@ class Loose:
         "Mixin.d on a frozen dataclass",
         "Value.e on a frozen dataclass",
     ]
+
+
+def _unwritten(value: object) -> dict[str, object]:
+    """A snapshot of what a value holds (a cached_property would add to it on first use)."""
+    return dict(vars(value))
+
+
+def test_geometry_values_are_not_written_after_they_are_made() -> None:
+    """Obstacles, cover areas and move areas work out what their tests read when they are
+    made: testing lines, legs and rays against them changes nothing in them."""
+    tower = Obstacle("the tower", shapely.box(10.0, 10.0, 14.0, 14.0))
+    orc = base_obstacle("Orc", (6.0, 12.0), 0.5)
+    hedge = CoverArea("the hedge", shapely.box(0.0, 11.0, 24.0, 11.5), Cover.SOFT)
+    mud = shapely.box(2.0, 2.0, 8.0, 8.0)
+    area = MoveArea(Table(), 0.5, (tower, orc), (mud,))
+    values = (tower, orc, hedge, area, area.ground)  # area.blockers: a game's own, lazy rays
+    before = [_unwritten(v) for v in values]
+    for ob in (tower, orc):
+        assert ob.blocks_segment((0.0, 12.0), (24.0, 12.0))
+        assert ob.crossed_by((0.0, 12.0), (24.0, 12.0))
+        assert 0.0 < ob.entry_along_in((0.0, 12.0), (24.0, 12.0)) < 24.0
+    assert hedge.crossed_by((12.0, 0.0), (12.0, 20.0))
+    assert check_path([(1.0, 1.0), (9.0, 1.0)], [20.0], area).legal
+    xs = np.array([1.0, 1.0])
+    assert np.all(area.blockers.free_lengths(xs, xs, np.array([1.0, 0.0]), xs * 0.0, 0.5) > 0)
+    assert np.all(area.ground.reach_in(xs, xs, np.array([1.0, 0.0]), xs * 0.0, 4.0) > 0)
+    sight_map((1.0, 12.0), (tower, orc), rays=64)
+    assert [_unwritten(v) for v in values] == before
+
+
+def test_a_round_base_is_crossed_as_its_circle() -> None:
+    """A base's ``crossed_by`` and ``entry_in`` are its circle's (shrunk by 1e-6 in): a line
+    grazing the circle is clear, one a hair inside is not."""
+    orc = base_obstacle("Orc", (6.0, 12.0), 0.5)
+    assert orc.circle == ((6.0, 12.0), 0.5) and orc.outline is None and orc.edges is None
+    assert not orc.crossed_by((0.0, 12.5), (24.0, 12.5))
+    assert orc.crossed_by((0.0, 12.4999), (24.0, 12.4999))
+    assert orc.entry_in((0.0, 12.0), (24.0, 12.0)) == pytest.approx(5.5)
+
+
+def test_looking_units_up_leaves_the_state_unwritten() -> None:
+    """``GameState.unit`` reads an index kept in the game's memo for the units tuple: the
+    state's own fields are all it holds, states sharing the tuple share the index, and a
+    state with a changed unit finds the new one."""
+    scenario = parse_scenario(
+        (SCENARIOS / "ford-at-dawn.toml").read_text(encoding="utf-8"), "ford-at-dawn"
+    )
+    _, state = start_game(scenario)
+    first = state.units[0]
+    assert state.unit(first.id) is first and state.has_unit(first.id)
+    assert not state.has_unit("nobody")
+    with pytest.raises(UnknownUnitError):
+        state.unit("nobody")
+    assert set(vars(state)) <= {f.name for f in fields(state)} | {"_hash"}
+    later = replace(state, round=state.round + 1)
+    assert later.units is state.units
+    assert later.memo.by_id(later.units) is state.memo.by_id(state.units)
+    moved = state.with_unit(replace(first, x=first.x + 1.0))
+    assert moved.unit(first.id).x == first.x + 1.0 and state.unit(first.id) is first
