@@ -233,10 +233,12 @@ class OpenBoard:
         near = self.policy.cover_near_in
         if near is None:
             return cover_between(shooter, spot, radius_in, self.terrain.cover)
-        target = shapely.Point(spot)
+        target = None
         for area in self.terrain.cover:
             if not area.crossed_by(shooter, spot):
                 continue
+            if target is None:
+                target = shapely.Point(spot)
             if float(shapely.distance(area.shape, target)) - radius_in <= near + EPS_IN:
                 return area.cover, area.name
         return Cover.NONE, None
@@ -250,6 +252,11 @@ class OpenBoard:
         return xs, ys, rs
 
     @cached_property
+    def _sight_reach(self) -> NDArray[np.float64]:
+        """(1 x figures) how close a sight line may pass a base's centre, inches."""
+        return np.maximum(self._bases[2] - EPS_IN, 0.0)[None, :]
+
+    @cached_property
     def _index(self) -> dict[str, int]:
         return {u.id: i for i, u in enumerate(self.units)}
 
@@ -258,15 +265,16 @@ class OpenBoard:
     ) -> NDArray[np.bool_]:
         """(lines x figures on the table) whether each line crosses each base that blocks the
         viewer's sight (``exclude`` and non-blocking figures all False), all at once."""
-        xs, ys, rs = self._bases
+        xs, ys, _ = self._bases
         a = np.array([ln[0] for ln in lines], dtype=np.float64)
         b = np.array([ln[1] for ln in lines], dtype=np.float64)
         dx, dy = (b[:, 0] - a[:, 0])[:, None], (b[:, 1] - a[:, 1])[:, None]
         l2 = dx * dx + dy * dy
         rx, ry = xs[None, :] - a[:, 0:1], ys[None, :] - a[:, 1:2]
-        t = np.clip(np.where(l2 > 0, (rx * dx + ry * dy) / np.where(l2 > 0, l2, 1.0), 0.0), 0, 1)
+        along = np.where(l2 > 0, (rx * dx + ry * dy) / np.where(l2 > 0, l2, 1.0), 0.0)
+        t = np.minimum(np.maximum(along, 0.0), 1.0)  # np.clip, without its Python wrapper
         ex, ey = rx - t * dx, ry - t * dy
-        reach = np.maximum(rs - EPS_IN, 0.0)[None, :]
+        reach = self._sight_reach
         hit: NDArray[np.bool_] = (ex * ex + ey * ey) < reach * reach
         mask = self._masks.get(viewer.side)
         if mask is None:
@@ -286,7 +294,11 @@ class OpenBoard:
         dx, dy = b[0] - a[0], b[1] - a[1]
         l2 = dx * dx + dy * dy
         rx, ry = xs - a[0], ys - a[1]
-        t = np.clip((rx * dx + ry * dy) / l2, 0.0, 1.0) if l2 > 0 else np.zeros_like(rx)
+        t = (
+            np.minimum(np.maximum((rx * dx + ry * dy) / l2, 0.0), 1.0)
+            if l2 > 0
+            else np.zeros_like(rx)
+        )
         ex, ey = rx - t * dx, ry - t * dy
         reach = np.maximum(rs + mover.radius_in - EPS_IN, 0.0)
         hit = (ex * ex + ey * ey) < reach * reach

@@ -76,9 +76,10 @@ class StrikeBoard:
         clear = [not bool(hit[k].any()) for k in range(3)]
         names: list[str] = []
         xs, ys = [p[0] for ln in lines for p in ln], [p[1] for ln in lines for p in ln]
+        lo_x, hi_x, lo_y, hi_y = min(xs), max(xs), min(ys), max(ys)
         for ob in self.kit.terrain.sight:
             x0, y0, x1, y1 = ob.bounds
-            if x1 < min(xs) or x0 > max(xs) or y1 < min(ys) or y0 > max(ys):
+            if x1 < lo_x or x0 > hi_x or y1 < lo_y or y0 > hi_y:
                 continue  # no line comes near the piece
             for k in range(3):
                 if ob.blocks_segment(*lines[k]):
@@ -155,8 +156,14 @@ class StrikeBoard:
         hit = self.kit.leg_hits(mover, a, b)
         if hit is not None:
             return f"the path runs through {hit}"
-        path = LineString([a, b]) if centre_distance_in(a, b) > 0 else shapely.Point(b)
+        path = None
+        lo_x, hi_x, lo_y, hi_y = min(a[0], b[0]), max(a[0], b[0]), min(a[1], b[1]), max(a[1], b[1])
         for ob in self.kit.terrain.solid:
+            x0, y0, x1, y1 = ob.bounds
+            if math.hypot(max(x0 - hi_x, 0.0, lo_x - x1), max(y0 - hi_y, 0.0, lo_y - y1)) > r:
+                continue  # the boxes are farther apart than the radius: so are the shapes
+            if path is None:
+                path = LineString([a, b]) if centre_distance_in(a, b) > 0 else shapely.Point(b)
             if float(shapely.distance(ob.shape, path)) < r - EPS_IN:
                 return (
                     f"the path crosses {ob.name}"
