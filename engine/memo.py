@@ -38,6 +38,8 @@ INDEX_SLOTS = 64
 
 #: Answers one terrain's store keeps before it is emptied (a safety net: a terrain has a few).
 TERRAIN_SLOTS = 256
+#: Answers about figures (a base's obstacle) a scenario keeps per ruleset before emptying them.
+VALUE_SLOTS = 4096
 #: Terrains a scenario keeps answers for, per ruleset (its own and those its games change it
 #: into); a game on a further terrain answers from a store of its own.
 SHARED_TERRAINS = 32
@@ -80,10 +82,11 @@ class TerrainAnswers:
     """Answers about one terrain, read from nothing but the terrain, the table and the options
     (keys name what else they read), which every game on that terrain may share."""
 
-    def __init__(self, terrain: object) -> None:
+    def __init__(self, terrain: object, slots: int = TERRAIN_SLOTS) -> None:
         self.terrain: object = terrain
         """The terrain the answers are about (kept alive, so its identity holds)."""
         self._answers: dict[tuple[object, ...], Any] = {}
+        self._slots = slots
 
     def __len__(self) -> int:
         return len(self._answers)
@@ -95,7 +98,7 @@ class TerrainAnswers:
         except KeyError:
             pass
         value = compute()
-        if len(self._answers) >= TERRAIN_SLOTS:
+        if len(self._answers) >= self._slots:
             self._answers.clear()
         self._answers[key] = value
         return value
@@ -109,6 +112,15 @@ class SharedTerrain:
 
     def __init__(self) -> None:
         self._stores: dict[tuple[str, object], TerrainAnswers] = {}
+        self._values: dict[str, TerrainAnswers] = {}
+
+    def values(self, ruleset: str) -> TerrainAnswers:
+        """The store of answers read from their key alone (no terrain, no game), shared by
+        the games of ``ruleset`` (at most ``VALUE_SLOTS``, then emptied)."""
+        found = self._values.get(ruleset)
+        if found is None:
+            found = self._values[ruleset] = TerrainAnswers(None, VALUE_SLOTS)
+        return found
 
     def answers(self, ruleset: str, terrain: object) -> TerrainAnswers:
         """The store of the games played on ``terrain`` under ``ruleset`` (a fresh one of the
@@ -198,6 +210,15 @@ class BoardMemo:
         options only (anything else a game may change goes in ``key``): the answer is shared
         by every game of the scenario on that terrain."""
         return self._terrain_answers.answer(key, compute)
+
+    def of_scenario(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
+        """The answer for ``key``, or ``compute()`` kept under it, where ``compute`` reads
+        nothing but ``key`` (a base's obstacle from its name, centre and radius): shared by
+        every game of the scenario and ruleset (a memo of no scenario keeps its own)."""
+        shared = self._shared
+        if shared is None:
+            return self.remember(key, compute)
+        return shared.values(self._ruleset).answer(key, compute)
 
     def answers_for(self, state: object) -> dict[tuple[object, ...], Any]:
         """The answers remembered for one state object (a state never changes, so they hold).

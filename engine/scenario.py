@@ -255,7 +255,8 @@ class Scenario(_Strict):
     def game_memo(self, ruleset: str) -> BoardMemo:
         """A new game's memo (for ``new_game`` of ``ruleset``): its searches are its own, its
         answers about the terrain are shared with every game of this scenario object under
-        that ruleset on the same terrain (the scenario's, or one a game changes it into)."""
+        that ruleset on the same terrain (the scenario's, or one a game changes it into), and
+        so are the answers read from their key alone (a figure's base as an obstacle)."""
         return BoardMemo(self._terrain_answers, ruleset)
 
     @model_validator(mode="before")

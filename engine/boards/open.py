@@ -159,11 +159,11 @@ class OpenBoard:
         self._base_obstacles: dict[str, Obstacle] = {}
 
     def base(self, unit: Unit) -> Obstacle:
-        """The unit's base as an obstacle (remembered for the game by where it stands)."""
+        """The unit's base as an obstacle (kept for the scenario's games by where it stands)."""
         found = self._base_obstacles.get(unit.id)
         if found is None:
             key = ("base obstacle", unit.name, unit.position, unit.radius_in)
-            found = self._base_obstacles[unit.id] = board_memo(self.state).remember(
+            found = self._base_obstacles[unit.id] = self.state.memo.of_scenario(
                 key, lambda: base_obstacle(unit.name, unit.position, unit.radius_in)
             )
         return found

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 import shapely
 
+from engine.boards.open import open_board
 from engine.geometry import (
     Cover,
     CoverArea,
@@ -22,6 +23,7 @@ from engine.geometry import (
     check_path,
     sight_map,
 )
+from engine.memo import BoardMemo
 from engine.model import UnknownUnitError
 from engine.runner import start_game
 from engine.scenario import parse_scenario
@@ -194,3 +196,21 @@ def test_looking_units_up_leaves_the_state_unwritten() -> None:
     assert later.memo.by_id(later.units) is state.memo.by_id(state.units)
     moved = state.with_unit(replace(first, x=first.x + 1.0))
     assert moved.unit(first.id).x == first.x + 1.0 and state.unit(first.id) is first
+
+
+def test_games_of_one_scenario_share_their_base_obstacles() -> None:
+    """A figure's base as an obstacle reads only its name, centre and radius: the games of one
+    scenario object share it (what a module-level cache did before, issue 25); a game of
+    another scenario object, or a memo of no scenario, makes its own."""
+    text = (SCENARIOS / "ford-at-dawn.toml").read_text(encoding="utf-8")
+    scenario = parse_scenario(text, "ford-at-dawn")
+    ruleset, first = start_game(scenario)
+    second = ruleset.new_game(scenario)
+    unit = first.units[0]
+    base = open_board(first).base(unit)
+    assert base.circle == (unit.position, unit.radius_in) and base.name == unit.name
+    assert open_board(second).base(second.unit(unit.id)) is base
+    _, other = start_game(parse_scenario(text, "ford-at-dawn"))
+    assert open_board(other).base(other.unit(unit.id)) is not base
+    loose = replace(first, memo=BoardMemo())
+    assert open_board(loose).base(unit) is not base
