@@ -23,6 +23,7 @@ policy; terrain once per terrain); nothing is module-level.
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -33,6 +34,7 @@ from numpy.typing import NDArray
 from shapely.geometry import Polygon
 
 from engine.board import PAST_EDGE_IN, board_key, board_memo, remember, short_of_contact
+from engine.errors import EngineError
 from engine.geometry import (
     EPS_IN,
     Cover,
@@ -149,7 +151,7 @@ class OpenBoard:
     """One state's open table under a policy (see the module docstring). Inches."""
 
     def __init__(self, state: GameState, policy: OpenPolicy = OpenPolicy()) -> None:
-        self.state = state
+        self._state = weakref.ref(state)
         self.policy = policy
         self.terrain = open_terrain(state)
         self.units = tuple(u for u in state.units if u.on_table)
@@ -157,6 +159,16 @@ class OpenBoard:
         self._masks: dict[str, NDArray[np.bool_]] = {}
         self._fields: dict[str, tuple[Field, tuple[str, ...]]] = {}
         self._base_obstacles: dict[str, Obstacle] = {}
+
+    @property
+    def state(self) -> GameState:
+        """The state this board is of. Held by a weak reference: the board lives in the state's
+        own answers (:func:`open_board`), and a strong one would make every game a reference
+        cycle that only the cycle collector frees."""
+        state = self._state()
+        if state is None:
+            raise EngineError("an open board outlived the state it was made of")
+        return state
 
     def base(self, unit: Unit) -> Obstacle:
         """The unit's base as an obstacle (kept for the scenario's games by where it stands)."""

@@ -170,7 +170,9 @@ def test_the_shared_answers_are_no_part_of_the_scenario() -> None:
     assert other.terrain_answers is not _terrain_answers(state)
 
 
-@pytest.mark.parametrize("name", ["bosworth-street", "dungeon-crawl"])
+@pytest.mark.parametrize(
+    "name", ["bosworth-street", "dungeon-crawl", "d20-basic-battle", "crossroads-ambush"]
+)
 def test_a_finished_game_is_freed_without_the_cycle_collector(name: str) -> None:
     """A state holds its memo; the memo must not hold the states back (a reference cycle per
     game would leave every finished game to the cycle collector, a cost on every game)."""
