@@ -16,6 +16,14 @@ seven the replay was built on, seeds 2-5), which ``benchmarks/fit_replay.py`` ma
 likelihood model's parameters on, and the evaluation battles (:data:`EVALUATION`, seeds
 :data:`EVALUATION_SEEDS` of the same scenarios, a hovering hand and a bumped camera among
 them), which no fit sees. Each set is reported under its own heading.
+
+Every rule system has its battles too (issue 26 item 2, :data:`SYSTEM_SCENARIOS`): its bundled
+scenario at training seeds 1-3 and evaluation seeds 101-103 (plain, a hovering hand, a bumped
+camera), rendered at ``soloscope footage``'s defaults. Each set ends with one line per system
+summing its battles: moves and removals (precision / recall against the renderer's truth),
+activations (precision / recall against the battle's own engine run; "n/a" for a system whose
+rules report no activation event, such as the Dungeon Crawl's and the card AI's turns), and how
+many battles read the rounds, the fallen and the winner as played.
 """
 
 from __future__ import annotations
@@ -68,7 +76,35 @@ EVALUATION: dict[str, tuple[str, int, list[str]]] = {
         ["--nudge-after", "10"],
     ),
 }
-SETS = {"training": BATTLES, "evaluation": EVALUATION}
+SYSTEM_SCENARIOS: dict[str, str] = {
+    "strike": "strike-causeway",
+    "skirmish2d6": "skirmish-cairns",
+    "d20": "d20-grid-skirmish",
+    "dungeon": "dungeon-crawl",
+    "firefight-lite (card AI)": "bosworth-street",
+}
+"""Each rule system other than the narrative rules, by its bundled scenario."""
+_HOVER = ["--hover-after", "4"]
+_NUDGE = ["--nudge-after", "6"]
+
+
+def _system_battles(seeds: tuple[int, int, int]) -> dict[str, tuple[str, int, list[str]]]:
+    """Three battles per system: plain, a hovering hand, a bumped camera."""
+    out: dict[str, tuple[str, int, list[str]]] = {}
+    for scenario in SYSTEM_SCENARIOS.values():
+        plain, hover, nudge = seeds
+        out[f"{scenario} seed {plain}"] = (scenario, plain, [])
+        out[f"{scenario} seed {hover}, hover"] = (scenario, hover, _HOVER)
+        out[f"{scenario} seed {nudge}, camera nudged"] = (scenario, nudge, _NUDGE)
+    return out
+
+
+SYSTEM_TRAINING = _system_battles((1, 2, 3))
+SYSTEM_EVALUATION = _system_battles((101, 102, 103))
+SETS = {
+    "training": {**BATTLES, **SYSTEM_TRAINING},
+    "evaluation": {**EVALUATION, **SYSTEM_EVALUATION},
+}
 
 
 def _scenario(name: str, folder: Path) -> str:
@@ -136,8 +172,29 @@ def replayed(
     return Replayed(doc, truth, battle_moves(sc, rs, st, seed), took)
 
 
-def battle_row(name: str, scenario: str, seed: int, extra: list[str], cache: Path) -> list[str]:
-    """Render (or reuse) and replay one battle; its row of the table."""
+@dataclass(frozen=True)
+class Measured:
+    """One battle's figures: its table row and the counts a system's summary sums."""
+
+    row: list[str]
+    moves: tuple[int, int, int]
+    """Moves and removals (found, missed, phantom) against the renderer's truth."""
+    activations: tuple[int, int, int] | None
+    """Activations (common, read, played); None when the rules report none."""
+    right: tuple[bool, bool, bool]
+    """Rounds, fallen and winner read as played."""
+
+
+def system_of(scenario: str) -> str:
+    """The rule system a battle's scenario belongs to (the narrative rules for the rest)."""
+    for system, name in SYSTEM_SCENARIOS.items():
+        if name == scenario:
+            return system
+    return "narrative"
+
+
+def battle_row(name: str, scenario: str, seed: int, extra: list[str], cache: Path) -> Measured:
+    """Render (or reuse) and replay one battle; its row of the table and its counts."""
     r = replayed(name, scenario, seed, extra, cache)
     doc, truth, played, took = r.doc, r.truth, r.played, r.took_s
     true_acts: list[tuple[int, str]] = []
@@ -154,21 +211,58 @@ def battle_row(name: str, scenario: str, seed: int, extra: list[str], cache: Pat
     s = score(doc, truth)
     known = [g.get("known", "seen") for _, g in s.matched]
     footage_s = truth["frames"][-1]["t"]
-    return [
+    acts = "n/a (no activation events)"
+    if true_acts:
+        acts = f"{common / len(read) if read else 1.0:.2f} / {common / len(true_acts):.2f}"
+    right = (
+        game["rounds"] == played.final.round,
+        set(game["fallen"]) == fallen,
+        game["winner"] == played.final.winner,
+    )
+    row = [
         name,
         f"{len(s.matched)} ({known.count('seen')} seen, {known.count('inferred')} inferred)"
         f" of {len(s.matched) + len(s.missed)}",
         f"{len(s.missed)} / {len(s.phantoms)}",
         f"{s.precision:.2f} / {s.recall:.2f}",
         f"{game['activations']} / {len(true_acts)}",
-        f"{common / len(read) if read else 1.0:.2f} / {common / len(true_acts):.2f}",
+        acts,
         f"{game['rounds']} / {played.final.round}",
-        "same"
-        if set(game["fallen"]) == fallen
-        else f"{sorted(game['fallen'])} vs {sorted(fallen)}",
+        "same" if right[1] else f"{sorted(game['fallen'])} vs {sorted(fallen)}",
         f"{game['winner']} / {played.final.winner}",
         f"{footage_s / took:.1f}x",
     ]
+    return Measured(
+        row,
+        (len(s.matched), len(s.missed), len(s.phantoms)),
+        (common, len(read), len(true_acts)) if true_acts else None,
+        right,
+    )
+
+
+def _ratio(k: int, n: int) -> str:
+    return f"{k / n:.2f}" if n else "n/a"
+
+
+def system_line(system: str, measured: list[Measured]) -> str:
+    """One system's battles summed: moves and activations precision / recall, and how many
+    battles read the rounds, the fallen and the winner as played."""
+    found = sum(m.moves[0] for m in measured)
+    missed = sum(m.moves[1] for m in measured)
+    phantom = sum(m.moves[2] for m in measured)
+    counted = [m.activations for m in measured if m.activations is not None]
+    common = sum(a[0] for a in counted)
+    acts = "n/a"
+    if counted:
+        read, played = sum(a[1] for a in counted), sum(a[2] for a in counted)
+        acts = f"{_ratio(common, read)} / {_ratio(common, played)}"
+    n = len(measured)
+    rounds, fallen, winner = (sum(m.right[i] for m in measured) for i in range(3))
+    return (
+        f"{system}: {n} battles; moves and removals precision / recall "
+        f"{_ratio(found, found + phantom)} / {_ratio(found, found + missed)}; activations "
+        f"{acts}; rounds {rounds}/{n}, fallen {fallen}/{n}, winner {winner}/{n} as played"
+    )
 
 
 def main() -> int:
@@ -201,11 +295,16 @@ def main() -> int:
         print(f"\n{which} battles\n")
         print("| " + " | ".join(head) + " |")
         print("|" + "---|" * len(head))
+        per_system: dict[str, list[Measured]] = {}
         for name, (scenario, seed, extra) in battles.items():
             if args.only and args.only not in name:
                 continue
-            row = battle_row(name, scenario, seed, extra, cache)
-            print("| " + " | ".join(row) + " |", flush=True)
+            measured = battle_row(name, scenario, seed, extra, cache)
+            per_system.setdefault(system_of(scenario), []).append(measured)
+            print("| " + " | ".join(measured.row) + " |", flush=True)
+        print()
+        for system, measured in per_system.items():
+            print(f"{which}, {system_line(system, measured)}")
     return 0
 
 

@@ -38,6 +38,21 @@ def test_training_and_evaluation_battles_are_disjoint() -> None:
         assert ["--nudge-after"] in [o[:1] for o in options], scenario
 
 
+def test_every_system_has_three_evaluation_battles_with_a_hover_and_a_nudge() -> None:
+    battles = _load("replay_battles")
+    for which, seeds in (
+        ("training", battles.TRAINING_SEEDS),
+        ("evaluation", battles.EVALUATION_SEEDS),
+    ):
+        chosen = battles.SETS[which]
+        for system, scenario in battles.SYSTEM_SCENARIOS.items():
+            mine = [(seed, o[:1]) for s, seed, o in chosen.values() if s == scenario]
+            assert len(mine) >= 3, (which, system)
+            assert all(seed in seeds for seed, _ in mine), (which, system)
+            assert {tuple(o) for _, o in mine} >= {("--hover-after",), ("--nudge-after",)}
+            assert battles.system_of(scenario) == system
+
+
 @pytest.mark.parametrize(("which", "heads"), [("training", 1), ("evaluation", 1), ("all", 2)])
 def test_the_set_option_reports_each_set_under_its_heading(
     which: str, heads: int, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
