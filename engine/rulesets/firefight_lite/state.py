@@ -11,8 +11,8 @@ Q♦).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, replace
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -102,7 +102,8 @@ class FFState(RulesState):
     (Stay Frosty) or "move_with" (a neutral mover went by)."""
     trigger: Event | None = None
     held: Action | None = None
-    """The action that resumes once the reaction is answered."""
+    """The action that resumes once the reaction is answered (its detail's JSON lists kept
+    as tuples, so that the state stays hashable: a searcher keys states)."""
     asked: tuple[str, ...] = ()
     """Overwatchers already asked about the held action."""
     event_hits: tuple[int, ...] = ()
@@ -115,6 +116,11 @@ class FFState(RulesState):
     """Troop types of the NPC's starting force (K♦)."""
     deploy_cells: tuple[tuple[int, int], ...] = ()
     """The NPC's initial deployment squares (K♦)."""
+
+    def __post_init__(self) -> None:
+        if self.held is not None:
+            detail = tuple((k, _frozen(v)) for k, v in self.held.detail)
+            object.__setattr__(self, "held", replace(self.held, detail=detail))
 
 
 def card(unit: Unit) -> FFCard:
@@ -139,3 +145,10 @@ def hostile(a: Unit, b: Unit) -> bool:
     if ka and kb:
         return False
     return (ka or kb) in HOSTILE_NEUTRALS
+
+
+def _frozen(value: Any) -> Any:
+    """A JSON value with its lists as tuples (hashable; read the same by index and len)."""
+    if isinstance(value, list | tuple):
+        return tuple(_frozen(v) for v in value)
+    return value
