@@ -27,7 +27,8 @@ Version 1 (table inches, degrees, seconds)::
       seen, with no game to count activations)
      (events with "source": "engine" come from replaying the moves in the scenario's engine
       when there is no session log: "activation", "order", "order_check", "legality",
-      "removed", "round_start", "pick_up", "note")
+      "removed", "round_start", "pick_up", "rules_move" (a model set as the rules left it:
+      turned to face, pushed back), "note")
      "roster": {...} | null, "keyframes": [{"t", "src"}], "warnings": [...]}
 """
 

@@ -29,6 +29,7 @@ from assistant.replay.engine_unseen import (
     price,
     reach_turn,
     stand_back,
+    stand_in_actions,
     unseen_events,
     within_error,
 )
@@ -36,6 +37,7 @@ from assistant.replay.reconstruct import PieceMove
 from assistant.session.observation import PieceSeen
 from assistant.tables.base import TableAdapter, Tolerances
 from engine.actions import Action, Event, EventType
+from engine.geometry import wrap180
 from engine.model import GameState, Role, UnitStatus
 from engine.protocols import Controller, Ruleset
 
@@ -99,12 +101,47 @@ class MoveReader:
                     p=model.PARAMETERS.off_rules,
                 )
             )
+        ruled = self._moved_by_rules(story, state, uid, move)
+        if ruled is not None:
+            return [ruled]
         before = self.adapter.place(state, uid, *move.from_in, move.heading_from_deg)
         out: list[Story] = []
         for base, acting in self._turns(story, before, uid, move):
             rest = self._window(base.cursor, next_t)
             out.extend(self._act(base, acting, uid, move, window, rest))
         return out
+
+    def _moved_by_rules(
+        self, story: Story, state: GameState, uid: str, move: PieceMove
+    ) -> Story | None:
+        """The story in which the rules themselves already set the unit as the footage shows
+        it after the move (turned to face a hero that alerted it, pushed back by a blow): the
+        player only carries out what the step before did, so it is no activation of its own
+        and costs nothing more (the story paid for that step). None when the rules have the
+        unit elsewhere or facing otherwise, or where and as it stood before the move."""
+        unit = state.unit(uid)
+        tol = tolerances_for(self, move)
+        if not unit.on_table or math.dist(unit.position, move.to_in) > tol.position_in:
+            return None
+        if facing_off(move, unit.heading_deg) > tol.facing_deg:
+            return None
+        turned = move.facing_known and (
+            abs(wrap180(unit.heading_deg - move.heading_from_deg)) > tol.facing_deg
+        )
+        if math.dist(unit.position, move.from_in) <= tol.position_in and not turned:
+            return None
+        child = story.fork()
+        child.events.append(
+            event(
+                move.t_end,
+                "rules_move",
+                f"{unit.name} is set as the rules left it in the step before (not an "
+                "activation of its own).",
+                uid,
+                known="rules",
+            )
+        )
+        return child
 
     def _turns(
         self, story: Story, before: GameState, uid: str, move: PieceMove
@@ -210,7 +247,7 @@ class MoveReader:
             # shot after a turn on the spot): stand the unit where the footage shows it and
             # let it act in place.
             placed = self.adapter.place(state, uid, *move.to_in, move.heading_to_deg)
-            stand_ins = self.adapter.stand_in_actions(placed, placed.unit(uid))
+            stand_ins = stand_in_actions(self, placed, placed.unit(uid))
             # a model turned on the spot did act where it stands (a shot turns the shooter to
             # its target): that reading pays only if the rules leave it facing elsewhere
             turned = move.distance_in <= tolerances_for(self, move).position_in

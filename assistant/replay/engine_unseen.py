@@ -33,10 +33,11 @@ from assistant.replay.engine_branches import Seen, seen_branches, seen_outcomes
 from assistant.replay.engine_checks import event
 from assistant.replay.engine_game import ReplayGame, UnseenStep
 from assistant.replay.engine_model import error_reaches
-from engine.actions import Action, Event, EventType
+from engine.actions import Action, ActionKind, Event, EventType
 from engine.decision import activations, by_controller, decision_point, unseen_steps
+from engine.dice import SeededDice
 from engine.errors import EngineError
-from engine.model import GameState, Role
+from engine.model import GameState, Role, Unit
 from engine.protocols import PendingKind
 
 #: Unseen steps tried to reach a turn of the unit the footage shows moving (chance steps,
@@ -212,7 +213,7 @@ def _steps(game: ReplayGame, state: GameState, seen: Seen | None = None) -> list
                 for order, dice in found
             ]
         else:
-            stand_ins = game.adapter.stand_in_actions(state, state.unit(uid))
+            stand_ins = stand_in_actions(game, state, state.unit(uid))
             actions += [(a, uid, 0, True, True, 1.0) for a in stand_ins]
     passing = point.kind in (PendingKind.CHOOSE_UNIT, PendingKind.CONTINUE)
     side_pass = game.adapter.pass_action(state, point.side) if passing and point.side else None
@@ -243,6 +244,21 @@ def _steps(game: ReplayGame, state: GameState, seen: Seen | None = None) -> list
             step = extra + model.cost(chose_p * p)
             out.append((after, o.events, uid, chose + n, chose_seen and k, step))
     return out
+
+
+def stand_in_actions(game: ReplayGame, state: GameState, unit: Unit) -> tuple[Action, ...]:
+    """The actions a player's unit may take where it stands, unseen: the table adapter's
+    (:meth:`~assistant.tables.base.TableAdapter.stand_in_actions`), or where it names none
+    (the grid games, the card AI's host), the rules' own sample of the unit's legal actions
+    that carry no move: its attacks, heals, abilities and pass (``Ruleset.sample_actions``)."""
+    own = game.adapter.stand_in_actions(state, unit)
+    if own:
+        return own
+    try:
+        sampled = game.ruleset.sample_actions(state, unit.id, SeededDice(0))
+    except EngineError:
+        return ()
+    return tuple(a for a in sampled if a.kind != ActionKind.MOVE and len(a.path) <= 1)
 
 
 def within_error(
