@@ -19,6 +19,7 @@ from assistant.replay.records import SEEN
 from assistant.session.observation import PieceSeen
 from assistant.tables.base import Tolerances
 from engine.actions import Action, Order
+from engine.decision import activations, decision_point
 from engine.errors import EngineError
 from engine.geometry import wrap180
 from engine.model import GameState, Unit
@@ -59,6 +60,10 @@ def check_ai(game: ReplayGame, state: GameState, unit: Unit, move: PieceMove) ->
     choice takes a roll) and how the real move compares with it."""
     tol = tolerances_for(game, move)
     try:
+        if unit.id not in activations(decision_point(state, game.ruleset)):
+            # the story reached the move off the rules' turn order (a misread): the AI
+            # decides only for a unit the rules let act
+            raise EngineError("the rules do not let it act now")
         found = branches(lambda dice: game.ai.decide(state, game.ruleset, unit.id, dice), 64)
     except EngineError as exc:
         text = f"No AI order for {unit.name}: {exc}"

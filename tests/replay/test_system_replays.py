@@ -6,6 +6,10 @@ activations of their own."""
 
 from __future__ import annotations
 
+from assistant.replay.engine_checks import check_ai
+from assistant.replay.engine_replay import GameReplayer
+from assistant.replay.reconstruct import PieceMove
+from engine.model import Role
 from tests.replay.fed_battle import fed_replay
 
 
@@ -27,3 +31,19 @@ def test_dungeon_heroes_attacks_and_the_turns_of_alerted_goblins_are_the_rules()
     ordered = [e["unit"] for e in events if e["kind"] == "order" and e["t"] > 22.0]
     assert not set(ordered) & turned
     assert max(e.get("round", 1) for e in events if e["kind"] == "round_start") == 1
+
+
+def test_no_ai_order_is_asked_for_a_unit_the_rules_do_not_let_act() -> None:
+    # strike-causeway before the Oracle phase: no die in the pool, so no soldier may act; a
+    # story that reaches a move there (a misread) used to stop the replay with the strike
+    # AI's "list.remove(x): x not in list"
+    game = GameReplayer("strike-causeway")
+    state = game.initial
+    unit = next(u for u in state.units if state.side(u.side).role is Role.AI)
+    to = (unit.x + 1.0, unit.y)
+    move = PieceMove(unit.name, unit.side, (), unit.position, to, 0.0, 0.0, 1.0, 2.0)
+    check = check_ai(game, state, unit, move)
+    assert [e["kind"] for e in check.events] == ["order"]
+    assert check.events[0]["text"] == (
+        f"No AI order for {unit.name}: the rules do not let it act now"
+    )
