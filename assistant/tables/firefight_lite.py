@@ -36,7 +36,7 @@ from engine.geometry.grid import chebyshev
 from engine.model import GameState, Role, Unit
 from engine.odds import firefight_card_fires, firefight_shot
 from engine.protocols import Ruleset
-from engine.rulesets.firefight_lite.board import cover_between, hostiles_of, move_path, reach, sees
+from engine.rulesets.firefight_lite.board import cover_between, figures, move_path, reach, sees
 from engine.rulesets.firefight_lite.deck import card_name
 from engine.rulesets.firefight_lite.ruleset import attackable, half_move
 from engine.rulesets.firefight_lite.sequence import rules
@@ -248,7 +248,7 @@ class FirefightLiteAdapter(BaseAdapter):
         if unit.cell is None or grid is None:
             return ()
         out = []
-        for enemy in hostiles_of(state, unit):
+        for enemy in figures(state).enemies(unit):
             if enemy.cell is None:
                 continue
             cover = ("none", "soft", "hard")[min(2, cover_between(state, unit.cell, enemy.cell))]

@@ -26,11 +26,22 @@ import heapq
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TypeVar, cast
 
-from engine.geometry.grid import STEPS, Cell, Grid, Walk, chebyshev, grid_line, walk_from_origin
+import shapely
+
+from engine.geometry.grid import (
+    FILL_THRESHOLD,
+    STEPS,
+    Cell,
+    Grid,
+    Walk,
+    chebyshev,
+    grid_line,
+    walk_from_origin,
+)
 from engine.memo import BoardMemo
-from engine.model import GameState, Unit
+from engine.model import GameState, TerrainPiece, Unit
 
 Line = tuple[tuple[Cell, ...], tuple[tuple[Cell, Cell], ...]]
 """A sight line: the squares strictly between its ends, and the corner pairs it passes."""
@@ -555,6 +566,45 @@ class _Ray:
     """Chebyshev length in squares."""
 
 
+def piece_squares(
+    grid: Grid, piece: TerrainPiece
+) -> tuple[list[tuple[Cell, float]], frozenset[Cell]]:
+    """The area (square inches) of a terrain piece over each square within its bounds, and the
+    squares it fills (at least half: they take its properties, RULES §1.4)."""
+    shape = shapely.Polygon(piece.polygon)
+    if not shape.is_valid:
+        shape = shape.buffer(0)
+    covered = grid.coverage(shape)
+    least = FILL_THRESHOLD * grid.cell_in * grid.cell_in - 1e-12
+    return covered, frozenset(c for c, part in covered if part >= least)
+
+
+def terrain_board(
+    grid: Grid,
+    terrain: Iterable[TerrainPiece],
+    policy: GridPolicy,
+    cover: Mapping[Cell, int] | None = None,
+    difficult: bool = True,
+) -> GridBoard:
+    """The board of terrain pieces: the squares a piece fills are walls when it is impassable,
+    sight walls when it blocks sight, difficult when it is (and ``difficult``); ``cover`` is
+    the game's cover level of each square."""
+    walls: set[Cell] = set()
+    sight: set[Cell] = set()
+    heavy: set[Cell] = set()
+    for piece in terrain:
+        if piece.impassable or piece.blocks_los or (difficult and piece.difficult):
+            filled = piece_squares(grid, piece)[1]
+            for wanted, into in ((piece.impassable, walls), (piece.blocks_los, sight)):
+                if wanted:
+                    into |= filled
+            if difficult and piece.difficult:
+                heavy |= filled
+    return GridBoard(
+        grid, frozenset(walls), frozenset(sight), frozenset(heavy), cover or {}, policy
+    )
+
+
 def grid_board(
     memo: BoardMemo, key: tuple[object, ...], build: Callable[[], GridBoard]
 ) -> GridBoard:
@@ -564,17 +614,22 @@ def grid_board(
 
 
 F = TypeVar("F", bound="GridFigures")
+T = TypeVar("T")
+
+
+def per_state(state: GameState, key: tuple[object, ...], compute: Callable[[], T]) -> T:
+    """The answer remembered for this state under ``key`` among its answers in the game's memo
+    (a state never changes, so it holds), or ``compute()`` remembered there."""
+    answers = state.memo.answers_for(state)
+    found = answers.get(key, answers)  # the dict itself: not an answer
+    if found is answers:
+        found = answers[key] = compute()
+    return cast(T, found)
 
 
 def state_figures(state: GameState, name: str, build: Callable[[], F]) -> F:
-    """The state's figures on its grid (``name``: the ruleset's), built once per state among
-    its answers in the game's memo (a state never changes, so they hold)."""
-    answers = state.memo.answers_for(state)
-    key = ("grid-figures", name)
-    found: F | None = answers.get(key)
-    if found is None:
-        found = answers[key] = build()
-    return found
+    """The state's figures on its grid (``name``: the ruleset's), built once per state."""
+    return per_state(state, ("grid-figures", name), build)
 
 
 def hostile_sides(a: Unit, b: Unit) -> bool:
@@ -609,6 +664,7 @@ class GridFigures:
         self.hostile = hostile
         self.group = group
         self._enemies: dict[object, tuple[tuple[Unit, ...], frozenset[Cell]]] = {}
+        self._taken: dict[str | None, frozenset[Cell]] = {}
 
     def free(self, cell: Cell, ignore: str | None = None) -> bool:
         """Open and empty (``ignore``: a figure that does not count, the mover itself)."""
@@ -635,11 +691,18 @@ class GridFigures:
             self._enemies[key] = found
         return found
 
+    def taken(self, but: str | None = None) -> frozenset[Cell]:
+        """The squares holding a figure (``but``, a figure's id, excepted)."""
+        found = self._taken.get(but)
+        if found is None:
+            found = self._taken[but] = frozenset(c for c, u in self.at.items() if u.id != but)
+        return found
+
     def closed(self, unit: Unit) -> frozenset[Cell]:
         """The squares ``unit`` may not pass."""
         if self.squares.policy.allies_pass:
             return self.enemy_cells(unit)
-        return frozenset(c for c, u in self.at.items() if u.id != unit.id)
+        return self.taken(unit.id)
 
     def blockers(self, viewer: Unit) -> frozenset[Cell]:
         """The squares whose figures block the viewer's sight."""
@@ -648,7 +711,7 @@ class GridFigures:
             return self.enemy_cells(viewer)
         if rule == "none":
             return frozenset()
-        return frozenset(c for c, u in self.at.items() if u.id != viewer.id)
+        return self.taken(viewer.id)
 
     def sees(self, viewer: Unit, frm: Cell, to: Cell, moved_from: Cell | None = None) -> bool:
         """Whether the viewer standing in ``frm`` sees square ``to`` (its blockers, but one
@@ -675,5 +738,6 @@ class GridFigures:
     ) -> RouteFault | None:
         """Why the squares entered one by one are not a legal move of the unit
         (:meth:`GridBoard.route_fault`), or None."""
-        taken = frozenset(c for c, u in self.at.items() if u.id != unit.id)
-        return self.squares.route_fault(start, route, allowance, self.closed(unit), taken)
+        return self.squares.route_fault(
+            start, route, allowance, self.closed(unit), self.taken(unit.id)
+        )

@@ -30,7 +30,7 @@ from engine.protocols import (
     Ruleset,
     register_controller,
 )
-from engine.rulesets.firefight_lite.board import hostiles_of, sees
+from engine.rulesets.firefight_lite.board import figures, sees
 from engine.rulesets.firefight_lite.deck import card_name
 from engine.rulesets.firefight_lite.state import DECK, NAME, card
 from engine.rulesets.narrative.cards import CARD_AI
@@ -68,7 +68,7 @@ class CardsAI(ControllerBase):
         if "first" in pending.options and "second" in pending.options and state.ruleset == NAME:
             side = pending.side or ""
             seeing = any(
-                sees(state, u, e) for u in state.units_of(side) for e in hostiles_of(state, u)
+                sees(state, u, e) for u in state.units_of(side) for e in figures(state).enemies(u)
             )
             return "first" if seeing else "second"
         return super().choose(state, ruleset, pending, dice)

@@ -10,7 +10,7 @@ from engine.dice import RandomSource
 from engine.geometry.grid import STEPS, Cell, chebyshev
 from engine.model import GameState, Unit
 from engine.protocols import Ruleset
-from engine.rulesets.firefight_lite.board import cell, grid_of, move_path, occupied, reach, squares
+from engine.rulesets.firefight_lite.board import cell, figures, grid_of, move_path, reach, squares
 from engine.rulesets.firefight_lite.state import FFUnit, card, is_combatant
 from engine.scenario import cell_name
 
@@ -54,7 +54,7 @@ def _walk(
     """Straight steps along ``heading`` until blocked (terrain, a figure, the edge) or, for the
     citizen, in contact with a figure."""
     grid = grid_of(state)
-    blocked = squares(state).board.walls | occupied(state, unit.id)
+    blocked = squares(state).board.walls | figures(state).taken(unit.id)
     at = cell(unit)
     dc, dr = _step(heading)
     for _ in range(squares_left):
@@ -62,7 +62,7 @@ def _walk(
         if not grid.contains(nxt) or nxt in blocked:
             break
         at = nxt
-        if stop_at_contact and any(chebyshev(at, c) == 1 for c in occupied(state, unit.id)):
+        if stop_at_contact and any(chebyshev(at, c) == 1 for c in figures(state).taken(unit.id)):
             break
     return at
 
@@ -79,7 +79,7 @@ def monk(state: GameState, unit: Unit, dice: RandomSource) -> Order:
         return Order(
             Action("leave", unit.id), "procession", "the monk reaches the far edge and leaves"
         )
-    blocked = squares(state).board.walls | occupied(state, unit.id)
+    blocked = squares(state).board.walls | figures(state).taken(unit.id)
     at = here
     for used in range(card(unit).move):
         ahead = (at[0] + dc, at[1] + dr)

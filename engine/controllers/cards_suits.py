@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from engine.actions import Action, Order
+from engine.boards.grid import per_state
 from engine.dice import RandomSource, choice
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit
@@ -20,8 +21,7 @@ from engine.protocols import Ruleset
 from engine.rulesets.firefight_lite.board import (
     HIDDEN,
     cell,
-    hostiles_of,
-    kept,
+    figures,
     move_path,
     reach,
     sees,
@@ -48,10 +48,10 @@ def nearest_enemy_gap(state: GameState, unit: Unit, at: Cell) -> int:
     """Squares from ``at`` to the unit's nearest hostile figure (D002-06, Chebyshev)."""
 
     def gap() -> int:
-        cells = [cell(e) for e in hostiles_of(state, unit)]
+        cells = [cell(e) for e in figures(state).enemies(unit)]
         return min((max(abs(at[0] - c[0]), abs(at[1] - c[1])) for c in cells), default=0)
 
-    return kept(state, ("enemy-gap", unit.id, at), gap)
+    return per_state(state, ("enemy-gap", unit.id, at), gap)
 
 
 def gap_field(state: GameState, enemies: frozenset[Cell]) -> list[list[int]]:
@@ -86,7 +86,7 @@ def activation_order(state: GameState, ids: Sequence[str], dice: RandomSource) -
     keyed = []
     for uid in ids:
         unit = state.unit(uid)
-        enemies = hostiles_of(state, unit)
+        enemies = figures(state).enemies(unit)
         seeing = any(sees(state, unit, e) for e in enemies)
         keyed.append(((0 if seeing else 1, nearest_enemy_gap(state, unit, cell(unit))), uid))
     keyed.sort()
@@ -123,7 +123,7 @@ class SuitPlan:
             dice,
         )
         self.here = cell(unit)
-        self.enemies = hostiles_of(state, unit)
+        self.enemies = figures(state).enemies(unit)
         self._enemy_cells = [cell(e) for e in self.enemies]
         grid = state.table.grid
         assert grid is not None, "firefight-lite needs a gridded table"

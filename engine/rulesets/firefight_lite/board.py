@@ -12,15 +12,20 @@ The squares' mechanics (reach, sight with the corner rule, cover) are the grid k
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TypeVar, cast
-
-import shapely
 
 from engine.board import board_memo
-from engine.boards.grid import GridBoard, GridFigures, GridPolicy, state_figures
-from engine.geometry.grid import FILL_THRESHOLD, Cell, Grid, chebyshev
+from engine.boards.grid import (
+    GridBoard,
+    GridFigures,
+    GridPolicy,
+    per_state,
+    piece_squares,
+    state_figures,
+    terrain_board,
+)
+from engine.geometry.grid import Cell, Grid, chebyshev
 from engine.model import GameState, TerrainPiece, Unit
 from engine.rulesets.firefight_lite.state import (
     COVER_FIGURES,
@@ -33,7 +38,6 @@ COVER_ORDER = {"none": 0, "soft": 1, "hard": 2}
 COVER_NAMES = ("none", "soft", "hard")
 _TOUCH = 0.05
 """A cover piece gives cover to the squares it covers at least this fraction of."""
-T = TypeVar("T")
 POLICY = GridPolicy()
 """The grid kit's policy here: a figure passes friends and neutrals, never a hostile figure,
 nor a diagonal between two squares that each hold terrain or a hostile figure; hostile
@@ -60,23 +64,12 @@ def grid_of(state: GameState) -> Grid:
 
 
 def _squares(grid: Grid, terrain: tuple[TerrainPiece, ...]) -> Squares:
-    blocking: set[Cell] = set()
-    impassable: set[Cell] = set()
     roads: set[Cell] = set()
     cover: dict[Cell, int] = {}
     names: dict[Cell, str] = {}
     area = grid.cell_in * grid.cell_in
     for piece in terrain:
-        shape = shapely.Polygon(piece.polygon)
-        if not shape.is_valid:
-            shape = shape.buffer(0)
-        covered = grid.coverage(shape)
-        least = FILL_THRESHOLD * area - 1e-12
-        filled = frozenset(c for c, part in covered if part >= least)
-        if piece.blocks_los:
-            blocking |= filled
-        if piece.impassable:
-            impassable |= filled
+        covered, filled = piece_squares(grid, piece)
         if piece.kind == "road":
             roads |= filled
         level = COVER_ORDER.get(piece.cover, 0)
@@ -87,48 +80,25 @@ def _squares(grid: Grid, terrain: tuple[TerrainPiece, ...]) -> Squares:
                     names.setdefault(c, piece.name)
         for cell in filled:
             names.setdefault(cell, piece.name)
-    board = GridBoard(grid, frozenset(impassable), frozenset(blocking), cover=cover, policy=POLICY)
+    board = terrain_board(grid, terrain, POLICY, cover, difficult=False)
     return Squares(frozenset(roads), names, board)
 
 
 def squares(state: GameState) -> Squares:
     """The terrain's squares, computed once per terrain in the game's memo."""
-    answers = state.memo.answers_for(state)
-    found: Squares | None = answers.get(_SQUARES)
-    if found is None:
-        grid = grid_of(state)
-        found = answers[_SQUARES] = board_memo(state).of_terrain(
-            ("ff-squares", grid), lambda: _squares(grid, state.terrain)
-        )
-    return found
-
-
-_SQUARES = ("squares",)
+    return per_state(
+        state,
+        ("squares",),
+        lambda: board_memo(state).of_terrain(
+            ("ff-squares", grid_of(state)), lambda: _squares(grid_of(state), state.terrain)
+        ),
+    )
 
 
 def cell(unit: Unit) -> Cell:
     """The unit's square."""
     assert unit.cell is not None, f"{unit.id} is not on the grid"
     return unit.cell
-
-
-def sees_from(
-    state: GameState, viewer: Unit, at: Cell, target_cell: Cell, moved_from: Cell | None = None
-) -> bool:
-    """Sight from square ``at`` (the viewer standing there) to ``target_cell``: terrain and
-    figures hostile to the viewer block (G-03 as for seed 003); ``moved_from`` is a square the
-    figure looked at has left (it no longer blocks)."""
-    return figures(state).sees(viewer, at, target_cell, moved_from)
-
-
-def kept(state: GameState, key: tuple[object, ...], compute: Callable[[], T]) -> T:
-    """The answer remembered for this state under ``key`` (states are never changed, so it
-    holds), or ``compute()`` remembered, in the game's memo."""
-    cache = state.memo.answers_for(state)
-    found = cache.get(key, cache)  # the dict itself: not an answer
-    if found is cache:
-        found = cache[key] = compute()
-    return cast(T, found)
 
 
 def figures(state: GameState) -> GridFigures:
@@ -138,7 +108,10 @@ def figures(state: GameState) -> GridFigures:
         state,
         "firefight-lite",
         lambda: GridFigures(
-            squares(state).board, {cell(u): u for u in on_board(state)}, hostile, _itself
+            squares(state).board,
+            {cell(u): u for u in state.units if u.on_table and u.cell},
+            hostile,
+            _itself,
         ),
     )
 
@@ -149,8 +122,9 @@ def _itself(unit: Unit) -> object:
 
 
 def sees(state: GameState, viewer: Unit, target: Unit) -> bool:
-    """Line of sight between two figures on the table."""
-    return sees_from(state, viewer, cell(viewer), cell(target))
+    """Line of sight between two figures on the table: terrain and figures hostile to the
+    viewer block (G-03 as for seed 003)."""
+    return figures(state).sees(viewer, cell(viewer), cell(target))
 
 
 def cover_between(state: GameState, shooter_cell: Cell, target_cell: Cell) -> int:
@@ -162,38 +136,24 @@ def cover_between(state: GameState, shooter_cell: Cell, target_cell: Cell) -> in
 
 def _shields(state: GameState) -> frozenset[Cell]:
     """The squares of the figures usable as cover (once per state)."""
-    return kept(
+    return per_state(
         state,
         ("shields",),
-        lambda: frozenset(cell(u) for u in on_board(state) if card(u).neutral in COVER_FIGURES),
+        lambda: frozenset(
+            c for c, u in figures(state).at.items() if card(u).neutral in COVER_FIGURES
+        ),
     )
 
 
 def monk_shielded(state: GameState, shooter_cell: Cell, target_cell: Cell) -> bool:
     """Whether a monk could serve the target as cover against this shot (K♥: no attack may
     target such a figure)."""
-    monks = kept(
+    monks = per_state(
         state,
         ("monks",),
-        lambda: frozenset(cell(u) for u in on_board(state) if card(u).neutral == "monk"),
+        lambda: frozenset(c for c, u in figures(state).at.items() if card(u).neutral == "monk"),
     )
     return bool(monks) and squares(state).board.screened(shooter_cell, target_cell, monks)
-
-
-def on_board(state: GameState) -> tuple[Unit, ...]:
-    """The figures on the table standing in a square, in the state's order (once per state)."""
-    return kept(
-        state, ("on-board",), lambda: tuple(u for u in state.units if u.on_table and u.cell)
-    )
-
-
-def occupied(state: GameState, but: str | None = None) -> frozenset[Cell]:
-    """Squares holding a figure on the table (``but`` excepted)."""
-    return kept(
-        state,
-        ("occupied", but),
-        lambda: frozenset(cell(u) for u in on_board(state) if u.id != but),
-    )
 
 
 def reach(state: GameState, unit: Unit, squares_allowed: int) -> dict[Cell, int]:
@@ -201,7 +161,7 @@ def reach(state: GameState, unit: Unit, squares_allowed: int) -> dict[Cell, int]
     8-connected steps, no corner cutting, never through impassable terrain or a hostile
     figure; it may pass friends and neutrals but never end on a figure (RULES §1.5 grid)."""
     here = cell(unit)
-    found = kept(
+    found = per_state(
         state,
         ("reach", unit.id, here, squares_allowed),
         lambda: {
@@ -211,17 +171,11 @@ def reach(state: GameState, unit: Unit, squares_allowed: int) -> dict[Cell, int]
     return dict(found)
 
 
-def path_cells(state: GameState, unit: Unit, goal: Cell, squares_allowed: int) -> tuple[Cell, ...]:
-    """A cheapest path of squares from the unit to ``goal`` (both ends included)."""
-    found = figures(state).squares.path(cell(unit), goal, figures(state).enemy_cells(unit))
-    return found[0] if found else (cell(unit), goal)
-
-
 def free_near(state: GameState, wanted: Iterable[Cell]) -> Cell | None:
     """The first of ``wanted`` that is on the grid, passable and free, else the nearest such
     square to the first wanted one (row-major order on a tie)."""
     grid = grid_of(state)
-    bad = squares(state).board.walls | occupied(state)
+    bad = squares(state).board.walls | figures(state).taken()
     wanted = list(wanted)
     for c in wanted:
         if grid.contains(c) and c not in bad:
@@ -239,16 +193,11 @@ HIDDEN = 3
 """``square_cover`` of a square no hostile figure can see (better than hard cover)."""
 
 
-def hostiles_of(state: GameState, unit: Unit) -> tuple[Unit, ...]:
-    """The figures on the table hostile to ``unit``."""
-    return figures(state).enemies(unit)
-
-
 def square_cover(state: GameState, unit: Unit, at: Cell) -> int:
     """The cover the unit would have in square ``at`` (D002-09): the worst of its cover
     against every hostile figure that could see it there (0 open, 1 soft, 2 hard), or
     ``HIDDEN`` (3) when none could (``sees_from`` then ``cover_between`` for each)."""
-    return kept(state, ("square-cover", unit.id, at), lambda: _square_cover(state, unit, at))
+    return per_state(state, ("square-cover", unit.id, at), lambda: _square_cover(state, unit, at))
 
 
 def _square_cover(state: GameState, unit: Unit, at: Cell) -> int:
@@ -269,10 +218,11 @@ def _square_cover(state: GameState, unit: Unit, at: Cell) -> int:
 
 def _watchers(state: GameState, unit: Unit) -> tuple[tuple[Cell, frozenset[Cell]], ...]:
     """Each figure hostile to the unit: its square and the squares that block its sight."""
-    return kept(
+    figs = figures(state)
+    return per_state(
         state,
         ("watchers", unit.id, unit.side),
-        lambda: tuple((cell(e), figures(state).blockers(e)) for e in hostiles_of(state, unit)),
+        lambda: tuple((cell(e), figs.blockers(e)) for e in figs.enemies(unit)),
     )
 
 

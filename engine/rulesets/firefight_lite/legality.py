@@ -9,7 +9,7 @@ from engine.cards import JOKER
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit
 from engine.rulesets.firefight_lite import sequence as flow
-from engine.rulesets.firefight_lite.board import cell, monk_shielded, reach, sees_from
+from engine.rulesets.firefight_lite.board import cell, figures, monk_shielded, reach
 from engine.rulesets.firefight_lite.state import DECK, UNTARGETABLE, card, hostile, is_combatant
 from engine.scenario import cell_name
 
@@ -173,6 +173,6 @@ def check_action(state: GameState, unit: Unit, action: Action) -> list[str]:
         return [f"{unit.name} has no ranged weapon"]
     if chebyshev(to, cell(target)) > card(unit).range:
         return [f"{target.name} is out of range"]
-    if not sees_from(state, unit, to, cell(target)):
+    if not figures(state).sees(unit, to, cell(target)):
         return [f"{unit.name} cannot see {target.name} from {cell_name(to)}"]
     return []

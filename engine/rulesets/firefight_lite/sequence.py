@@ -15,7 +15,7 @@ from engine.actions import Action, Event, event
 from engine.dice import RandomSource
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Role, Unit, UnitStatus
-from engine.rulesets.firefight_lite.board import cell, grid_of, monk_shielded, sees, sees_from
+from engine.rulesets.firefight_lite.board import cell, figures, grid_of, monk_shielded, sees
 from engine.rulesets.firefight_lite.combat import melee, shoot
 from engine.rulesets.firefight_lite.deck import JOKER, joker_reshuffle, ready
 from engine.rulesets.firefight_lite.state import (
@@ -259,8 +259,8 @@ def serve(state: GameState, bot_id: str, target_id: str) -> tuple[GameState, Eve
 
 def sight_ok(state: GameState, shooter: Unit, at: Cell, target: Unit) -> bool:
     """Sight and range from square ``at`` to the target."""
-    return chebyshev(at, cell(target)) <= card(shooter).range and sees_from(
-        state, shooter, at, cell(target)
+    return chebyshev(at, cell(target)) <= card(shooter).range and figures(state).sees(
+        shooter, at, cell(target)
     )
 
 
