@@ -17,7 +17,14 @@ import shapely
 from shapely.geometry import Polygon
 
 from engine.board import board_memo
-from engine.boards.grid import GridBoard, GridFigures, GridPolicy, grid_board, state_figures
+from engine.boards.grid import (
+    GridBoard,
+    GridFigures,
+    GridPolicy,
+    grid_board,
+    state_figures,
+    terrain_board,
+)
 from engine.boards.open import OpenPolicy, open_board, open_terrain
 from engine.geometry import (
     Cell,
@@ -54,28 +61,9 @@ def grid_squares(state: GameState) -> GridBoard:
     its properties, §1.4), built once per terrain in the game's memo."""
     grid = state.table.grid
     assert grid is not None
-
-    def filled(wanted: str) -> frozenset[Cell]:
-        return frozenset().union(
-            *(grid.filled_cells(Polygon(t.polygon)) for t in state.terrain if getattr(t, wanted))
-        )
-
     return grid_board(
-        board_memo(state),
-        ("d20", grid),
-        lambda: GridBoard(
-            grid,
-            walls=filled("impassable"),
-            sight_walls=filled("blocks_los"),
-            difficult=filled("difficult"),
-            policy=POLICY,
-        ),
+        board_memo(state), ("d20", grid), lambda: terrain_board(grid, state.terrain, POLICY)
     )
-
-
-def impassable_cells(state: GameState) -> frozenset[Cell]:
-    """Cells filled by impassable terrain (at least half of them, §5.f)."""
-    return grid_squares(state).walls
 
 
 def grid_figures(state: GameState) -> GridFigures:
@@ -139,13 +127,12 @@ def move_area(state: GameState, unit: Unit) -> MoveArea:
 def occupied(state: GameState, point: Point, unit: Unit) -> str | None:
     """The name of a figure the base at ``point`` would stand on (None: the spot is free)."""
     grid = state.table.grid
+    if grid is not None:
+        who = grid_figures(state).at.get(grid.cell_at(point))
+        return who.name if who is not None and who.id != unit.id else None
     for other in state.units:
-        if not other.on_table or other.id == unit.id:
-            continue
-        if grid is not None:
-            if grid.cell_at(other.position) == grid.cell_at(point):
-                return other.name
-        elif edge_gap_in(point, unit.radius_in, other.position, other.radius_in) < -1e-6:
+        gap = edge_gap_in(point, unit.radius_in, other.position, other.radius_in)
+        if other.on_table and other.id != unit.id and gap < -1e-6:
             return other.name
     return None
 
@@ -164,18 +151,18 @@ def move_problem(state: GameState, unit: Unit, path: Sequence[Point]) -> str:
     grid = state.table.grid
     allowance = move_allowance(state, unit)
     if grid is not None:
-        _start, goal = grid.cell_at(unit.position), grid.cell_at(end)
+        start, goal = grid.cell_at(unit.position), grid.cell_at(end)
         if not grid.contains(goal):
             return f"{unit.name} would leave the grid"
         if centre_distance_in(end, grid.centre(goal)) > 1e-3:
             return "a move on the grid ends at the centre of a cell"
-        costs = grid_reach(state, unit)
-        if goal not in costs:
+        figures = grid_figures(state)
+        if goal not in figures.squares.reach(start, card_of(unit).move, figures.closed(unit)):
             return f"{unit.name} cannot reach that cell with a Move Unit of {card_of(unit).move}"
     else:
         if not state.table.contains_base(end, unit.radius_in):
             return f"{unit.name} would leave the table"
-        area = _rules_area(state, unit)
+        area = open_board(state, POLICY_OPEN).move_area(unit, allies_pass=True)
         cost = sum(area.ground.leg_cost_in(a, b) for a, b in itertools.pairwise(path))
         if cost > allowance + 1e-6:
             length = sum(centre_distance_in(a, b) for a, b in itertools.pairwise(path))
@@ -189,21 +176,6 @@ def move_problem(state: GameState, unit: Unit, path: Sequence[Point]) -> str:
     if who is not None:
         return f"{unit.name} cannot end its move on {who}"
     return ""
-
-
-def _rules_area(state: GameState, unit: Unit) -> MoveArea:
-    """What a move may not cross by the rules: impassable terrain and enemy bases."""
-    return open_board(state, POLICY_OPEN).move_area(unit, allies_pass=True)
-
-
-def grid_reach(state: GameState, unit: Unit) -> dict[Cell, int]:
-    """Grid cells the unit reaches with its Move Unit (enemy cells and walls closed), cost
-    (the kit's shared answer: do not change it)."""
-    grid = state.table.grid
-    assert grid is not None
-    figures = grid_figures(state)
-    start = grid.cell_at(unit.position)
-    return figures.squares.reach(start, card_of(unit).move, figures.enemy_cells(unit))
 
 
 def free_cells(state: GameState, unit: Unit) -> list[Cell]:

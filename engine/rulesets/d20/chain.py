@@ -18,7 +18,7 @@ from shapely.geometry import Polygon
 from engine.actions import Event, event
 from engine.geometry import Point, edge_gap_in
 from engine.model import GameState, Unit
-from engine.rulesets.d20.board import impassable_cells, occupied
+from engine.rulesets.d20.board import grid_squares, occupied
 from engine.rulesets.d20.state import rules_of
 from engine.scenario import cell_name
 
@@ -67,7 +67,7 @@ def _free(state: GameState, unit: Unit, spot: Point) -> bool:
         return False
     grid = state.table.grid
     if grid is not None:
-        return grid.cell_at(spot) not in impassable_cells(state)
+        return grid.cell_at(spot) not in grid_squares(state).walls
     disc = shapely.Point(spot).buffer(unit.radius_in - EPS, 16)
     return not any(t.impassable and Polygon(t.polygon).intersects(disc) for t in state.terrain)
 
