@@ -12,10 +12,13 @@ from engine.boards.grid import (
     GridPolicy,
     RouteFault,
     grid_board,
+    per_state,
+    piece_squares,
+    terrain_board,
 )
 from engine.geometry.grid import Grid, grid_line, walk_from_origin
 from engine.memo import BoardMemo
-from engine.model import Unit, UnitCard
+from engine.model import GameState, Table, TerrainPiece, Unit, UnitCard
 
 GRID = Grid(cols=6, rows=6)
 PINCH = frozenset({(1, 0), (0, 1)})
@@ -189,6 +192,41 @@ def test_figures_end_a_move_on_free_squares_and_pass_only_allies() -> None:
     assert not figures.free((1, 0)) and figures.free((0, 0), ignore="me")
     assert figures.sees(me, (0, 0), (2, 0)) and not figures.sees(me, (0, 0), (0, 2))
     assert figures.sees(me, (0, 0), (0, 2), moved_from=(0, 1))
+
+
+def test_taken_squares_are_every_figure_but_the_one_named() -> None:
+    me, foe = _unit("me", "a", (0, 0)), _unit("e", "b", (2, 2))
+    figures = GridFigures(GridBoard(GRID), {(0, 0): me, (2, 2): foe})
+    assert figures.taken() == {(0, 0), (2, 2)}
+    assert figures.taken("me") == {(2, 2)} and figures.taken("e") == {(0, 0)}
+    assert figures.taken("me") is figures.taken("me")  # remembered on the figures
+
+
+def test_terrain_squares_are_those_a_piece_fills_at_least_half() -> None:
+    def piece(name: str, x0: float, x1: float, **rules: object) -> TerrainPiece:
+        outline = ((x0, 0.0), (x1, 0.0), (x1, 1.0), (x0, 1.0))
+        return TerrainPiece(name, name, "rock", outline, **rules)  # type: ignore[arg-type]
+
+    wall = piece("wall", 0.0, 1.5, impassable=True)  # all of one square, half of the next
+    smoke = piece("smoke", 3.0, 3.4, blocks_los=True)  # under half a square: fills none
+    mud = piece("mud", 4.0, 5.0, difficult=True)
+    covered, filled = piece_squares(GRID, wall)
+    row = GRID.cell_at((0.5, 0.5))[1]
+    assert filled == {(0, row), (1, row)} and dict(covered)[(1, row)] == 0.5
+    board = terrain_board(GRID, (wall, smoke, mud), GridPolicy(), {(5, row): 2})
+    assert board.walls == {(0, row), (1, row)} and board.sight_walls == frozenset()
+    assert board.difficult == {(4, row)} and board.cover == {(5, row): 2}
+    assert terrain_board(GRID, (mud,), GridPolicy(), difficult=False).difficult == frozenset()
+
+
+def test_per_state_answers_are_computed_once_per_state() -> None:
+    state = GameState("test", "test", Table(), (), (), ())
+    calls: list[int] = []
+    assert per_state(state, ("k",), lambda: calls.append(1) or None) is None
+    assert per_state(state, ("k",), lambda: calls.append(1) or None) is None
+    assert calls == [1]  # None is an answer too
+    other = replace(state, scenario="other")
+    assert per_state(other, ("k",), lambda: 5) == 5
 
 
 def test_a_board_lives_in_the_game_memo() -> None:
