@@ -566,6 +566,13 @@ class _Ray:
     """Chebyshev length in squares."""
 
 
+def table_grid(state: GameState) -> Grid:
+    """The grid of a gridded table (a grid game plays on nothing else)."""
+    grid = state.table.grid
+    assert grid is not None, f"{state.ruleset} needs a gridded table here"
+    return grid
+
+
 def piece_squares(
     grid: Grid, piece: TerrainPiece
 ) -> tuple[list[tuple[Cell, float]], frozenset[Cell]]:

@@ -6,11 +6,12 @@ plays the neutral side with these."""
 from __future__ import annotations
 
 from engine.actions import Action, Order
+from engine.boards.grid import table_grid
 from engine.dice import RandomSource
 from engine.geometry.grid import STEPS, Cell, chebyshev
 from engine.model import GameState, Unit
 from engine.protocols import Ruleset
-from engine.rulesets.firefight_lite.board import cell, figures, grid_of, move_path, reach, squares
+from engine.rulesets.firefight_lite.board import cell, figures, move_path, reach, squares
 from engine.rulesets.firefight_lite.state import FFUnit, card, is_combatant
 from engine.scenario import cell_name
 
@@ -53,7 +54,7 @@ def _walk(
 ) -> Cell:
     """Straight steps along ``heading`` until blocked (terrain, a figure, the edge) or, for the
     citizen, in contact with a figure."""
-    grid = grid_of(state)
+    grid = table_grid(state)
     blocked = squares(state).board.walls | figures(state).taken(unit.id)
     at = cell(unit)
     dc, dr = _step(heading)
@@ -71,7 +72,7 @@ def monk(state: GameState, unit: Unit, dice: RandomSource) -> Order:
     """K♥: three squares (General dice) on towards the opposite edge; round an obstacle to the
     right (d6 1-3) or the left (4-6); leaving the table from the far edge costs one die, so a
     monk that reaches the edge square with a die left steps off in the same turn."""
-    grid = grid_of(state)
+    grid = table_grid(state)
     heading = unit.heading_deg
     dc, dr = _step(heading)
     here = cell(unit)

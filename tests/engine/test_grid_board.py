@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
+
 from engine.boards.grid import (
     GridBoard,
     GridFigures,
@@ -14,6 +16,7 @@ from engine.boards.grid import (
     grid_board,
     per_state,
     piece_squares,
+    table_grid,
     terrain_board,
 )
 from engine.geometry.grid import Grid, grid_line, walk_from_origin
@@ -227,6 +230,13 @@ def test_per_state_answers_are_computed_once_per_state() -> None:
     assert calls == [1]  # None is an answer too
     other = replace(state, scenario="other")
     assert per_state(other, ("k",), lambda: 5) == 5
+
+
+def test_table_grid_is_the_gridded_tables_grid_and_refuses_an_open_table() -> None:
+    state = GameState("test", "test", Table(grid=GRID), (), (), ())
+    assert table_grid(state) is GRID
+    with pytest.raises(AssertionError, match="gridded table"):
+        table_grid(replace(state, table=Table()))
 
 
 def test_a_board_lives_in_the_game_memo() -> None:

@@ -23,6 +23,7 @@ from engine.boards.grid import (
     GridPolicy,
     grid_board,
     state_figures,
+    table_grid,
     terrain_board,
 )
 from engine.boards.open import OpenPolicy, open_board, open_terrain
@@ -59,8 +60,7 @@ def can_attack(
 def grid_squares(state: GameState) -> GridBoard:
     """The terrain's squares in the grid kit (a square at least half filled by a piece takes
     its properties, §1.4), built once per terrain in the game's memo."""
-    grid = state.table.grid
-    assert grid is not None
+    grid = table_grid(state)
     return grid_board(
         board_memo(state), ("d20", grid), lambda: terrain_board(grid, state.terrain, POLICY)
     )
@@ -69,8 +69,7 @@ def grid_squares(state: GameState) -> GridBoard:
 def grid_figures(state: GameState) -> GridFigures:
     """The figures on the table on the grid kit's squares, each in the cell of its centre
     (enemies block moves and sight, allies pass; once per state, in the game's memo)."""
-    grid = state.table.grid
-    assert grid is not None
+    grid = table_grid(state)
 
     def build() -> GridFigures:
         at: dict[Cell, Unit] = {}
@@ -180,8 +179,7 @@ def move_problem(state: GameState, unit: Unit, path: Sequence[Point]) -> str:
 
 def free_cells(state: GameState, unit: Unit) -> list[Cell]:
     """Cells the unit may end a move on (reachable and not occupied), its own included."""
-    grid = state.table.grid
-    assert grid is not None
+    grid = table_grid(state)
     return list(grid_figures(state).ends(unit, grid.cell_at(unit.position), card_of(unit).move))
 
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.actions import Event, event
+from engine.boards.grid import table_grid
 from engine.dice import RandomSource, choice
 from engine.geometry.grid import Cell
 from engine.model import GameState, Role, Unit, UnitStatus
-from engine.rulesets.firefight_lite.board import free_near, grid_of, squares
+from engine.rulesets.firefight_lite.board import free_near, squares
 from engine.rulesets.firefight_lite.sequence import place, rules
 from engine.rulesets.firefight_lite.state import card, is_combatant
 
@@ -35,7 +36,7 @@ def reserves(state: GameState, kind: str, side_role: Role = Role.NEUTRAL) -> lis
 
 def _edge_cells(state: GameState, edge: str) -> list[Cell]:
     """The squares along an edge, from its middle outwards."""
-    grid = grid_of(state)
+    grid = table_grid(state)
     if edge in ("front", "back"):
         row = grid.rows - 1 if edge == "front" else 0
         mid = grid.cols // 2
@@ -139,7 +140,7 @@ def air_mine(state: GameState, dice: RandomSource) -> Result:
     """Q♦: the air mine enters from a random road edge (D002-13: a random table edge when
     there is no road)."""
     mines = reserves(state, "mine")[:1]
-    grid = grid_of(state)
+    grid = table_grid(state)
     ends = sorted(
         c for c in squares(state).roads if c[0] in (0, grid.cols - 1) or c[1] in (0, grid.rows - 1)
     )

@@ -23,6 +23,7 @@ from engine.boards.grid import (
     per_state,
     piece_squares,
     state_figures,
+    table_grid,
     terrain_board,
 )
 from engine.geometry.grid import Cell, Grid, chebyshev
@@ -56,13 +57,6 @@ class Squares:
     """The same squares in the grid kit (its answers remembered there)."""
 
 
-def grid_of(state: GameState) -> Grid:
-    """The table's grid (firefight-lite always plays on one)."""
-    grid = state.table.grid
-    assert grid is not None, "firefight-lite needs a gridded table"
-    return grid
-
-
 def _squares(grid: Grid, terrain: tuple[TerrainPiece, ...]) -> Squares:
     roads: set[Cell] = set()
     cover: dict[Cell, int] = {}
@@ -90,7 +84,7 @@ def squares(state: GameState) -> Squares:
         state,
         ("squares",),
         lambda: board_memo(state).of_terrain(
-            ("ff-squares", grid_of(state)), lambda: _squares(grid_of(state), state.terrain)
+            ("ff-squares", table_grid(state)), lambda: _squares(table_grid(state), state.terrain)
         ),
     )
 
@@ -174,7 +168,7 @@ def reach(state: GameState, unit: Unit, squares_allowed: int) -> dict[Cell, int]
 def free_near(state: GameState, wanted: Iterable[Cell]) -> Cell | None:
     """The first of ``wanted`` that is on the grid, passable and free, else the nearest such
     square to the first wanted one (row-major order on a tie)."""
-    grid = grid_of(state)
+    grid = table_grid(state)
     bad = squares(state).board.walls | figures(state).taken()
     wanted = list(wanted)
     for c in wanted:
@@ -245,4 +239,4 @@ def move_path(state: GameState, unit: Unit, to: Cell) -> tuple[tuple[float, floa
     as actions carry it for the table (the rules read ``detail.cell``)."""
     if to == unit.cell:
         return ()
-    return (unit.position, grid_of(state).centre(to))
+    return (unit.position, table_grid(state).centre(to))

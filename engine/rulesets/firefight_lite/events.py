@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from engine.actions import Event, event
+from engine.boards.grid import table_grid
 from engine.cards import JOKER, card_rank
 from engine.dice import RandomSource
 from engine.geometry.grid import Cell, chebyshev
@@ -20,7 +21,6 @@ from engine.model import GameState, Role, TerrainPiece, UnitStatus
 from engine.rulesets.firefight_lite import arrivals as arrivals
 from engine.rulesets.firefight_lite.board import (
     cell,
-    grid_of,
     run_for_cover_square,
 )
 from engine.rulesets.firefight_lite.combat import dodge, take_hit
@@ -245,7 +245,7 @@ def fire_bomb(state: GameState, dice: RandomSource) -> Result:
         far = dice.roll(3, "fire bomb: scatter distance")
         steps = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
         dc, dr = steps[way - 1]
-        grid = grid_of(state)
+        grid = table_grid(state)
         impact = (
             min(max(aim[0] + dc * far, 0), grid.cols - 1),
             min(max(aim[1] + dr * far, 0), grid.rows - 1),
@@ -271,7 +271,7 @@ def fire_bomb(state: GameState, dice: RandomSource) -> Result:
 
 
 def _rubble(state: GameState, at: Cell, kind: str) -> GameState:
-    grid = grid_of(state)
+    grid = table_grid(state)
     x, y = grid.centre(at)
     h = grid.cell_in / 2
     from engine.scenario import cell_name

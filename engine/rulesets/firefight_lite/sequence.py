@@ -12,10 +12,11 @@ from dataclasses import replace
 from typing import Any
 
 from engine.actions import Action, Event, event
+from engine.boards.grid import table_grid
 from engine.dice import RandomSource
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Role, Unit, UnitStatus
-from engine.rulesets.firefight_lite.board import cell, figures, grid_of, monk_shielded, sees
+from engine.rulesets.firefight_lite.board import cell, figures, monk_shielded, sees
 from engine.rulesets.firefight_lite.combat import melee, shoot
 from engine.rulesets.firefight_lite.deck import JOKER, joker_reshuffle, ready
 from engine.rulesets.firefight_lite.state import (
@@ -59,7 +60,7 @@ def neutral_side(state: GameState) -> str | None:
 
 def place(state: GameState, unit: Unit, at: Cell, heading: float | None = None) -> GameState:
     """The unit standing in square ``at`` (on the table)."""
-    x, y = grid_of(state).centre(at)
+    x, y = table_grid(state).centre(at)
     moved = replace(
         unit,
         x=x,
