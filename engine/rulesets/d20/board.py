@@ -130,8 +130,9 @@ def occupied(state: GameState, point: Point, unit: Unit) -> str | None:
         who = grid_figures(state).at.get(grid.cell_at(point))
         return who.name if who is not None and who.id != unit.id else None
     for other in state.units:
-        gap = edge_gap_in(point, unit.radius_in, other.position, other.radius_in)
-        if other.on_table and other.id != unit.id and gap < -1e-6:
+        if not other.on_table or other.id == unit.id:
+            continue
+        if edge_gap_in(point, unit.radius_in, other.position, other.radius_in) < -1e-6:
             return other.name
     return None
 
