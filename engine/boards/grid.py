@@ -635,8 +635,13 @@ def per_state(state: GameState, key: tuple[object, ...], compute: Callable[[], T
 
 
 def state_figures(state: GameState, name: str, build: Callable[[], F]) -> F:
-    """The state's figures on its grid (``name``: the ruleset's), built once per state."""
-    return per_state(state, ("grid-figures", name), build)
+    """The state's figures on its grid (``name``: the ruleset's), built once per state (as
+    :func:`per_state`, written out: it is asked very often)."""
+    answers = state.memo.answers_for(state)
+    found: F | None = answers.get(("grid-figures", name))
+    if found is None:
+        found = answers[("grid-figures", name)] = build()
+    return found
 
 
 def hostile_sides(a: Unit, b: Unit) -> bool:

@@ -80,13 +80,14 @@ def _squares(grid: Grid, terrain: tuple[TerrainPiece, ...]) -> Squares:
 
 def squares(state: GameState) -> Squares:
     """The terrain's squares, computed once per terrain in the game's memo."""
-    return per_state(
-        state,
-        ("squares",),
-        lambda: board_memo(state).of_terrain(
-            ("ff-squares", table_grid(state)), lambda: _squares(table_grid(state), state.terrain)
-        ),
-    )
+    answers = state.memo.answers_for(state)
+    found: Squares | None = answers.get(("squares",))
+    if found is None:
+        grid = table_grid(state)
+        found = answers[("squares",)] = board_memo(state).of_terrain(
+            ("ff-squares", grid), lambda: _squares(grid, state.terrain)
+        )
+    return found
 
 
 def cell(unit: Unit) -> Cell:
@@ -212,11 +213,10 @@ def _square_cover(state: GameState, unit: Unit, at: Cell) -> int:
 
 def _watchers(state: GameState, unit: Unit) -> tuple[tuple[Cell, frozenset[Cell]], ...]:
     """Each figure hostile to the unit: its square and the squares that block its sight."""
-    figs = figures(state)
     return per_state(
         state,
         ("watchers", unit.id, unit.side),
-        lambda: tuple((cell(e), figs.blockers(e)) for e in figs.enemies(unit)),
+        lambda: tuple((cell(e), figures(state).blockers(e)) for e in figures(state).enemies(unit)),
     )
 
 
