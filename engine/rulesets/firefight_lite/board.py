@@ -191,7 +191,7 @@ HIDDEN = 3
 def square_cover(state: GameState, unit: Unit, at: Cell) -> int:
     """The cover the unit would have in square ``at`` (D002-09): the worst of its cover
     against every hostile figure that could see it there (0 open, 1 soft, 2 hard), or
-    ``HIDDEN`` (3) when none could (``sees_from`` then ``cover_between`` for each)."""
+    ``HIDDEN`` (3) when none could (its sight, then ``cover_between``, for each)."""
     return per_state(state, ("square-cover", unit.id, at), lambda: _square_cover(state, unit, at))
 
 
