@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from engine.dice import RandomSource
 from engine.geometry import (
@@ -63,6 +63,16 @@ def remember(state: GameState, key: tuple[object, ...], compute: Callable[[], T]
     """The game's remembered result for ``key`` (which must hold a :func:`board_key`), or
     ``compute()`` remembered under it."""
     return board_memo(state).remember(key, compute)
+
+
+def per_state(state: GameState, key: tuple[object, ...], compute: Callable[[], T]) -> T:
+    """The answer remembered for this state under ``key`` among its answers in the game's memo
+    (a state never changes, so it holds), or ``compute()`` remembered there."""
+    answers = state.memo.answers_for(state)
+    found = answers.get(key, answers)  # the dict itself: not an answer
+    if found is answers:
+        found = answers[key] = compute()
+    return cast(T, found)
 
 
 # ----------------------------------------------------------------- distance and contact

@@ -26,7 +26,7 @@ import heapq
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import TypeVar, cast
+from typing import TypeVar
 
 import shapely
 
@@ -621,22 +621,11 @@ def grid_board(
 
 
 F = TypeVar("F", bound="GridFigures")
-T = TypeVar("T")
-
-
-def per_state(state: GameState, key: tuple[object, ...], compute: Callable[[], T]) -> T:
-    """The answer remembered for this state under ``key`` among its answers in the game's memo
-    (a state never changes, so it holds), or ``compute()`` remembered there."""
-    answers = state.memo.answers_for(state)
-    found = answers.get(key, answers)  # the dict itself: not an answer
-    if found is answers:
-        found = answers[key] = compute()
-    return cast(T, found)
 
 
 def state_figures(state: GameState, name: str, build: Callable[[], F]) -> F:
     """The state's figures on its grid (``name``: the ruleset's), built once per state (as
-    :func:`per_state`, written out: it is asked very often)."""
+    :func:`engine.board.per_state`, written out: it is asked very often)."""
     answers = state.memo.answers_for(state)
     found: F | None = answers.get(("grid-figures", name))
     if found is None:

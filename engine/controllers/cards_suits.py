@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from engine.actions import Action, Order
-from engine.boards.grid import per_state
+from engine.board import per_state
 from engine.dice import RandomSource, choice
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit

@@ -8,13 +8,13 @@ from dataclasses import replace
 
 import pytest
 
+from engine.board import per_state
 from engine.boards.grid import (
     GridBoard,
     GridFigures,
     GridPolicy,
     RouteFault,
     grid_board,
-    per_state,
     piece_squares,
     table_grid,
     terrain_board,

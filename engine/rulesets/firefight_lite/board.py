@@ -15,12 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine.board import board_memo
+from engine.board import board_memo, per_state
 from engine.boards.grid import (
     GridBoard,
     GridFigures,
     GridPolicy,
-    per_state,
     piece_squares,
     state_figures,
     table_grid,
