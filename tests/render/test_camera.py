@@ -8,6 +8,7 @@ import pytest
 
 from vision.render import NO_DISTORTION, Camera, Effects, random_scene, render_frame
 from vision.render.camera import ideal_canvas
+from vision.render.effects import add_noise
 
 CENTRE = (304.8, 304.8, 0.0)
 
@@ -66,3 +67,11 @@ def test_motion_blur_longer_than_a_cell_loses_tags():
     sharp = read(Effects())
     smeared = read(Effects(motion_blur_px=12.0, motion_angle_deg=30.0))
     assert sharp >= 8 and smeared <= sharp // 2
+
+
+def test_sensor_noise_falls_on_every_colour_channel():
+    """A sensor's noise is in each of blue, green and red (a scalar sigma once filled blue only)."""
+    flat = np.full((120, 160, 3), 128, np.uint8)
+    noisy = add_noise(flat, Effects(noise_sigma=3.0), np.random.default_rng(1))
+    spread = (noisy.astype(np.float32) - 128).reshape(-1, 3).std(axis=0)
+    assert spread == pytest.approx([3.0, 3.0, 3.0], rel=0.15)

@@ -128,7 +128,8 @@ def _noise_bank(shape: tuple[int, ...], sigma: float) -> npt.NDArray[np.int16]:
     """Gaussian noise a little larger than an image; each frame takes a random window of it."""
     bank = np.empty((shape[0] + _NOISE_SLACK, shape[1] + _NOISE_SLACK, *shape[2:]), np.int16)
     cv2.setRNGSeed(int(sigma * 1000) + 1)
-    cv2.randn(bank, 0.0, sigma)
+    channels = shape[2] if len(shape) > 2 else 1
+    cv2.randn(bank, (0.0,) * channels, (sigma,) * channels)  # a scalar would fill channel 0 only
     return bank
 
 

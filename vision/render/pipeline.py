@@ -62,7 +62,7 @@ from vision.render.hand import (
 )
 from vision.render.scene import PlacedPiece, Scene, TableSpec
 
-RENDER_VERSION = 2
+RENDER_VERSION = 3
 """The renderer's output version: footage cached under another version is rendered again.
 2: layers drawn once, still frames repeated, the noise renewed only where the picture
 changes."""
