@@ -10,8 +10,8 @@ jumps at once to a real move
 "lifted", and (8) judges the settled flag from the image (vision.settle) and the tags.
 
 It also plans where the next frame needs searching (:meth:`Tracker.search_regions`): around
-known tags and where the image moved, with a full-frame search every ``full_search_every``
-frames. No display and no file writing here.
+known tags and where the image moved, with a full-frame search on each of the first
+``confirm_frames`` frames and every ``full_search_every`` frames after. No display and no file writing here.
 """
 
 from __future__ import annotations
@@ -447,8 +447,8 @@ class Tracker:
         return tuple(out)
 
     def search_regions(self, grey: npt.NDArray[np.uint8] | None = None) -> list[Region] | None:
-        """Where the coming frame needs searching, in pixels: None for the whole frame (every
-        ``full_search_every`` frames, and until the tracker knows the image size), else windows
+        """Where the coming frame needs searching, in pixels: None for the whole frame (see
+        :meth:`full_search_due`), else windows
         around the corner tags and tracked tags, and where the image moved lately.
 
         Given the coming frame's ``grey`` image, tags that are seen and still, with no change in
@@ -493,9 +493,15 @@ class Tracker:
         return _merge([r.clipped(w, h) for r in regions if r.area > 0])
 
     def full_search_due(self) -> bool:
-        """Whether the coming frame is searched whole (every ``full_search_every`` frames, and
-        until the tracker knows the image size)."""
-        return self._image_size is None or self._frames % self.full_search_every == 0
+        """Whether the coming frame is searched whole: until the tracker knows the image size,
+        on each of the first ``confirm_frames`` frames (a tag one start-up search misses is
+        not left unsearched until the next whole-frame search), and every
+        ``full_search_every`` frames."""
+        return (
+            self._image_size is None
+            or self._frames < self.confirm_frames
+            or self._frames % self.full_search_every == 0
+        )
 
     def repeat_search(self) -> None:
         """The coming frame shows the picture the last search was made on, and is given that

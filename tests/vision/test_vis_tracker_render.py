@@ -227,3 +227,20 @@ def test_a_hand_held_still_over_the_table_is_not_settled():
     assert len(over) >= 45  # the 3 s of stillness are in there
     assert not any(s.settled for s in over)
     assert snaps[-1].settled
+
+
+def test_a_tag_the_first_whole_frame_search_missed_is_searched_for_next_frame():
+    """A tag missing from the very first search (a noisy frame) is looked for on the
+    confirmation frames that follow, not only at the next periodic whole-frame search."""
+    cam = Camera.overhead("1080p", height_mm=800)
+    scene = random_scene(seed=11, n_pieces=20, tag_size_mm=16.0, base_diameter_mm=40.0)
+    image, truth = render_frame(scene, cam, rng=np.random.default_rng(0))
+    tracker = Tracker(calibrate(image, cam))
+    sightings = Detector().detect(image)
+    missed = next(s for s in sightings if s.tag_id >= 4)
+    tracker.update(0.0, 0, [s for s in sightings if s.tag_id != missed.tag_id], image)
+    regions = tracker.search_regions()
+    x, y = np.asarray(missed.corners_px).mean(axis=0)
+    assert regions is None or any(r.x0 <= x <= r.x1 and r.y0 <= y <= r.y1 for r in regions), (
+        f"tag {missed.tag_id} at ({x:.0f}, {y:.0f}) px is not searched on frame 1"
+    )

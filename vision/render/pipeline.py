@@ -65,7 +65,7 @@ from vision.render.scene import PlacedPiece, Scene, TableSpec
 RENDER_VERSION = 3
 """The renderer's output version: footage cached under another version is rendered again.
 2: layers drawn once, still frames repeated, the noise renewed only where the picture
-changes."""
+changes. 3: the sensor noise on every colour channel (it fell on blue only)."""
 
 
 class PostProcess(Protocol):
