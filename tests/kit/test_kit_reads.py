@@ -1,5 +1,6 @@
 """A kit made with ``--camera 1080p`` for every bundled scenario is read on a 1080p render of
-that table, far corners included; where the kit refuses, the render shows why.
+that table, far corners included (the tags it calls reliable in every frame, the ones it calls
+short in most); where the kit refuses, the render shows why.
 
 Each table is rendered once per session as a still (the scenario's terrain, its models at the
 four far corners, along the edges and inside, each facing the middle so that its figure stands
@@ -30,6 +31,9 @@ from vision.render.frame import FrameTruth, render_clean
 
 SCENARIOS = [b.name for b in bundled_scenarios()]
 NOISE_DRAWS = 4
+SHORT_DRAWS = NOISE_DRAWS // 2
+"""A tag the kit calls short (under the reliable side, some sightings lost: DESIGN §1's
+69-94 % at 18 px) is read in at least this many of the draws; a reliable one in every draw."""
 EDGE_IN = 1.0
 """How far in from the play area's edges the outermost models stand, inches."""
 
@@ -130,12 +134,13 @@ def test_a_1080p_kit_is_read_everywhere_on_a_1080p_render(
         )
         return
     shown = visible_kit_tags(s)
+    status = {t.tag_id: t.status for t in s.plan.kit.tags}
     missed = [
         (i, round(x, 1), round(y, 1), s.reads.get(i, 0))
         for i, x, y in shown
-        if s.reads.get(i, 0) < NOISE_DRAWS
+        if s.reads.get(i, 0) < (NOISE_DRAWS if status[i] == "reliable" else SHORT_DRAWS)
     ]
-    assert not missed, f"{name}: tags (id, x, y, draws read) not read in every draw: {missed}"
+    assert not missed, f"{name}: tags (id, x, y, draws read) read too seldom: {missed}"
     for cx, cy in ((0, 0), (width, 0), (width, depth), (0, depth)):
         near = [i for i, x, y in shown if math.hypot(x - cx, y - cy) < 2.5]
         assert near, f"{name}: no model's tag in view by the corner ({cx:g}, {cy:g})"
