@@ -234,7 +234,7 @@ def test_a_tag_the_first_whole_frame_search_missed_is_searched_for_next_frame():
     confirmation frames that follow, not only at the next periodic whole-frame search."""
     cam = Camera.overhead("1080p", height_mm=800)
     scene = random_scene(seed=11, n_pieces=20, tag_size_mm=16.0, base_diameter_mm=40.0)
-    image, truth = render_frame(scene, cam, rng=np.random.default_rng(0))
+    image, _ = render_frame(scene, cam, rng=np.random.default_rng(0))
     tracker = Tracker(calibrate(image, cam))
     sightings = Detector().detect(image)
     missed = next(s for s in sightings if s.tag_id >= 4)
