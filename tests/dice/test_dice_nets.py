@@ -90,3 +90,36 @@ def test_the_learned_reader_on_the_held_out_real_photos() -> None:
     assert score.right_share >= floors["held_out_right_share"], score.line()
     alone = [ok for c, ok in score.confidences if c >= ALONE]
     assert alone.count(False) <= 0.01 * len(alone), "\n".join([score.line(), *score.wrong_cases])
+
+
+def test_a_big_die_is_given_only_where_the_pip_counter_finds_its_face() -> None:
+    """The big rounded dice of a close photo (about 200 px) have a small dished five, which
+    the face reader, seeing the die shrunk, takes for a six at 0.96-0.99: on a die that big the
+    pip counter must find a face of the value, and finds none there (a tuning photo)."""
+    import pytest
+
+    from vision.dice.learned import read_learned
+    from vision.dice.realset import REALDATA, load_photos, match
+
+    if not (REALDATA / "labels.json").is_file():
+        pytest.skip(f"no labelled real dice photos at {REALDATA} (../shared/realdata is absent)")
+    photo = next(p for p in load_photos() if p.file == "rune55-14.jpg")
+    assert not photo.held_out
+    five = next(j for j, d in enumerate(photo.dice) if d.value == 5 and d.y < 300 and d.x > 300)
+    got = match(photo, read_learned(photo.image()))[0][five]
+    assert got is None or got[0] in (None, 5), got  # unsure (asked about), or read right
+
+
+def test_the_temperature_is_fitted_on_the_probabilities_the_reader_gives() -> None:
+    """The calibration reads each spot as the reader does (the same quarter turns)."""
+    from vision.dice.learned import photo_spots
+    from vision.dice.train.calibrate import mean_prob, reader_logits
+    from vision.dice.train.data import Picture
+
+    scene = draw_scene(np.random.default_rng(3), (160, 160), (24.0, 40.0), max_dice=3)
+    logits, _ = reader_logits([Picture(scene.image, scene.dice)])
+    assert logits.shape[1] == net.TURNS
+    spots = photo_spots(scene.image)
+    assert len(spots) == len(logits) > 0
+    got = mean_prob(logits, net.meta().temperature)
+    assert np.allclose(got, net.read_faces(scene.image, spots), atol=1e-4)

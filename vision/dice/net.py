@@ -49,6 +49,12 @@ CLASSES = ("none", "1", "2", "3", "4", "5", "6", "cocked")
 """The face reader's classes, in output order."""
 COCKED = 7
 """Index of "a die not lying flat"."""
+TURNS = 2
+"""Quarter turns of each crop the face reader reads and averages its probabilities over
+(test-time augmentation). Two, not four: on the tuning photos the dice reader read 104 of 133
+dice right with two and 102 with four (four flatten more right readings under 0.9; both with
+the pip counter's checks of :mod:`vision.dice.learned`), at half the face reader's time. The
+temperature fitted for two turns on the calibration photos is the one committed (0.827)."""
 
 
 def to_blob(images: npt.NDArray[np.uint8]) -> F32:
@@ -186,16 +192,16 @@ def find(image: Image, scale: float, threshold: float | None = None) -> list[Spo
 
 def read_faces(image: Image, spots: list[Spot]) -> npt.NDArray[np.float64]:
     """The face reader's probabilities (N, 8) for the dice at ``spots`` (picture pixels): the
-    mean over four quarter turns of each crop, after the temperature."""
+    mean over :data:`TURNS` quarter turns of each crop, after the temperature."""
     if not spots:
         return np.zeros((0, len(CLASSES)), np.float64)
     _, faces, m = _nets()
     crops = []
     for s in spots:
         c = crop(image, (s.x, s.y), s.side)
-        crops.extend(np.rot90(c, k) for k in range(4))
+        crops.extend(np.rot90(c, k) for k in range(TURNS))
     faces.setInput(to_blob(np.ascontiguousarray(np.stack(crops))))
-    logits = faces.forward().reshape(len(spots), 4, len(CLASSES)).astype(np.float64)
+    logits = faces.forward().reshape(len(spots), TURNS, len(CLASSES)).astype(np.float64)
     z = logits / m.temperature
     z -= z.max(axis=2, keepdims=True)
     p = np.exp(z)

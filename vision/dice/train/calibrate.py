@@ -9,14 +9,15 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.dice.net import FACES_FILE, crop, to_blob
+from vision.dice.net import FACES_FILE, TURNS, crop, to_blob
 from vision.dice.train.data import NO_VALUE, Picture
 
 F64 = npt.NDArray[np.float64]
 
 
 def reader_logits(pictures: list[Picture]) -> tuple[F64, npt.NDArray[np.int64]]:
-    """The face reader's logits (N, 4 quarter turns, 8) at the finder's spots on
+    """The face reader's logits (N, :data:`~vision.dice.net.TURNS` quarter turns, 8) at the
+    finder's spots on
     ``pictures`` and the class each spot truly is: the value of the labelled die it lies on
     (within half a side), 0 when it lies on none; spots on dice of unknown value left out."""
     from vision.dice.learned import photo_spots
@@ -32,12 +33,12 @@ def reader_logits(pictures: list[Picture]) -> tuple[F64, npt.NDArray[np.int64]]:
                     continue
                 label = near.value
             c = crop(pic.image, (s.x, s.y), s.side)
-            crops.extend(np.rot90(c, k) for k in range(4))
+            crops.extend(np.rot90(c, k) for k in range(TURNS))
             labels.append(label)
     if not labels:
-        return np.zeros((0, 4, 8)), np.zeros(0, np.int64)
+        return np.zeros((0, TURNS, 8)), np.zeros(0, np.int64)
     net.setInput(to_blob(np.ascontiguousarray(np.stack(crops))))
-    logits = net.forward().reshape(len(labels), 4, -1).astype(np.float64)
+    logits = net.forward().reshape(len(labels), TURNS, -1).astype(np.float64)
     return logits, np.array(labels, np.int64)
 
 
