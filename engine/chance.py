@@ -369,6 +369,38 @@ def walk(
     return _leaves(run, _Counter(limit, what), depth, given)
 
 
+def likeliest(
+    run: Callable[[RandomSource], R], *, count: int = 32, limit: int = DEFAULT_LIMIT
+) -> tuple[list[Leaf[R]], bool]:
+    """The likeliest ways ``run``'s draws can fall, likeliest first, found draw by draw: after
+    each draw only the ``count`` likeliest ways so far are followed (a beam). Where the draws
+    are independent (two sides' pools of many dice, a die after a die) the leaves returned
+    are exactly the likeliest; where a draw depends on earlier ones it is a close search.
+    Stops after ``limit`` runs of the step. The flag says whether every leaf was found (no
+    way was dropped: then the list is :func:`walk`'s, sorted). Unmerged."""
+    frontier: list[tuple[tuple[object, ...], Fraction]] = [((), Fraction(1))]
+    found: list[Leaf[R]] = []
+    complete = True
+    runs = 0
+    while frontier:
+        children: list[tuple[tuple[object, ...], Fraction]] = []
+        for prefix, probability in frontier:
+            if runs >= limit:
+                return sorted(found, key=lambda lf: -lf.probability), False
+            runs += 1
+            source = _WalkSource(prefix, _Counter(limit, "the step"), None)
+            try:
+                value = run(source)
+            except _Branch as branch:
+                children += [((*prefix, c), probability * p) for c, p in branch.options]
+                continue
+            found.append(Leaf(value, probability, tuple(p for c in prefix for p in _flat(c))))
+        children.sort(key=lambda child: -child[1])  # stable: the draws' own order among equals
+        complete = complete and len(children) <= count
+        frontier = children[:count]
+    return sorted(found, key=lambda lf: -lf.probability), complete
+
+
 def outcomes_of(
     run: Callable[[RandomSource], R],
     *,

@@ -28,7 +28,8 @@ Version 1 (table inches, degrees, seconds)::
      (events with "source": "engine" come from replaying the moves in the scenario's engine
       when there is no session log: "activation", "order", "order_check", "legality",
       "removed", "round_start", "pick_up", "rules_move" (a model set as the rules left it:
-      turned to face, pushed back), "note")
+      turned to face, pushed back), "declared" (an action that leads into the move seen: a
+      charge declared, then run), "note")
      "roster": {...} | null, "keyframes": [{"t", "src"}], "warnings": [...]}
 """
 

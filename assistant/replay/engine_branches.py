@@ -35,7 +35,8 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from engine.actions import Action
-from engine.dice import Draw, RandomEvent, Roll, Shuffle
+from engine.chance import likeliest
+from engine.dice import Draw, RandomEvent, RandomSource, Roll, Shuffle
 from engine.errors import EngineError
 from engine.model import GameState
 from engine.protocols import Outcome, Ruleset
@@ -46,6 +47,8 @@ Result = int | str
 #: At most this many branches are tried for one action (a d6 attack, a d6 rout check and a
 #: nearest-edge roll come to 6 x 6 x 4).
 MAX_BRANCHES = 256
+#: The likeliest exact outcomes of one step kept (the search keeps the likeliest stories).
+KEPT_OUTCOMES = 30
 #: Spread results tried when a step has more outcomes than :data:`MAX_BRANCHES`.
 SAMPLES = 6
 #: The sides of the dice read in the tray (the kit's dice are d6).
@@ -205,7 +208,15 @@ def seen_outcomes(
     """Every distinct outcome of ``action`` on the seen dice ``seen`` (None: no dice seen)
     and the results the other dice could give: (outcome, seen dice used, all its dice seen,
     its probability: the sum over the branches that reach it of their results' chance, given
-    the seen faces). Empty when the rules refuse the action."""
+    the seen faces). Empty when the rules refuse the action.
+
+    With no dice seen, the outcomes are found likeliest first (:func:`engine.chance.likeliest`,
+    at the rules' exact odds: a pool at its multinomial chance), within ``limit`` runs of the
+    step: every one when there are few; else the likeliest found, and the spread results
+    (module docstring) beside them. The likeliest :data:`KEPT_OUTCOMES` are returned,
+    likeliest first."""
+    if seen is None:
+        return _likeliest(ruleset, state, action, limit)
     try:
         found = seen_branches(
             lambda dice: ruleset.apply(state, action, dice), seen, limit, spread=True
@@ -221,3 +232,31 @@ def seen_outcomes(
         else:
             out[key] = (outcome, dice.used, dice.all_seen, dice.probability)
     return list(out.values())
+
+
+def _likeliest(
+    ruleset: Ruleset, state: GameState, action: Action, limit: int
+) -> list[tuple[Outcome, int, bool, float]]:
+    """:func:`seen_outcomes` with no dice seen (see there)."""
+
+    def run(dice: RandomSource) -> Outcome:
+        return ruleset.apply(state, action, dice)
+
+    try:
+        leaves, complete = likeliest(run, count=KEPT_OUTCOMES, limit=limit)
+        found = [(leaf.value, float(leaf.probability), not leaf.draws) for leaf in leaves]
+        if not complete:
+            for k in range(SAMPLES):
+                dice = BranchingDice((), None, spread=k)
+                found.append((run(dice), dice.probability, dice.all_seen))
+    except EngineError:
+        return []
+    out: dict[GameState, tuple[Outcome, int, bool, float]] = {}
+    for outcome, p, all_seen in found:
+        if outcome.state in out:
+            first, _, seen_all, q = out[outcome.state]
+            out[outcome.state] = (first, 0, seen_all, q + p)
+        else:
+            out[outcome.state] = (outcome, 0, all_seen, p)
+    ranked = sorted(out.values(), key=lambda o: -o[3])  # stable: the rules' order among equals
+    return ranked[:KEPT_OUTCOMES]

@@ -13,6 +13,7 @@ from typing import Any
 
 from assistant.replay.engine_branches import branches, seen_branches
 from assistant.replay.engine_game import ReplayGame
+from assistant.replay.engine_leads import leads_into
 from assistant.replay.engine_model import INFERRED_POSITION_IN
 from assistant.replay.reconstruct import PieceMove
 from assistant.replay.records import SEEN
@@ -142,6 +143,13 @@ def check_ai(game: ReplayGame, state: GameState, unit: Unit, move: PieceMove) ->
             f"({move.to_in[0]:.1f}, {move.to_in[1]:.1f}) in."
         )
         events.append(event(move.t_end, "order_check", text, unit.id, followed=False, **ordered))
+    elif leads_into(game, state, unit, order.action, seen_at(move), tol.position_in):
+        followed = True
+        text = (
+            f"{unit.name} followed the order: the move is the run it leads into, ending "
+            f"({move.to_in[0]:.1f}, {move.to_in[1]:.1f}) in."
+        )
+        events.append(event(move.t_end, "order_check", text, unit.id, followed=True, **ordered))
     elif off_in <= etol.position_in and off_deg <= etol.facing_deg:
         followed = True
         text = (

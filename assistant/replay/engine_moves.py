@@ -17,9 +17,11 @@ from assistant.replay.engine_checks import (
     check_human,
     event,
     facing_off,
+    seen_at,
     tolerances_for,
 )
 from assistant.replay.engine_game import StepsKey, UnseenStep
+from assistant.replay.engine_leads import completions
 from assistant.replay.engine_model import UNSEEN_FALL_MISREADS, error_reaches
 from assistant.replay.engine_story import Story
 from assistant.replay.engine_unseen import (
@@ -242,6 +244,7 @@ class MoveReader:
             "unit": uid,
         }
         out = self._resolve(story, state, uid, move, window, check.actions, 0.0, dice)
+        out += self._led(story, state, uid, move, window, dice)
         if not out or (dice and all(c.cursor == story.cursor for c in out)):
             # No legal action explains the move (or none rolls the dice seen after it, as a
             # shot after a turn on the spot): stand the unit where the footage shows it and
@@ -268,6 +271,46 @@ class MoveReader:
         for child in out:
             child.events.extend(check.events)
             child.steps.append(step)
+        return out
+
+    def _led(
+        self,
+        story: Story,
+        state: GameState,
+        uid: str,
+        move: PieceMove,
+        window: frozenset[str],
+        dice: Seen | None,
+    ) -> list[Story]:
+        """The move read as the run of an action that leads into it (a charge declared, its
+        reach rolled, then run: engine_leads): the declaration at the chance of its unseen
+        results, then every outcome of the run the move completes."""
+        out: list[Story] = []
+        tol = tolerances_for(self, move)
+        unit = state.unit(uid)
+        for done in completions(self, state, unit, seen_at(move), tol.position_in, dice):
+            after = done.outcome.state
+            cost = model.cost(done.p)
+            base = story.fork(after, cost, done.used)
+            seen = done.used > 0 and done.all_seen
+            p = model.probability(cost)
+            self._engine_events(base, done.outcome.events, state, uid, move, seen, p)
+            word = self.ruleset.action_word(done.lead)
+            target = state.unit(done.lead.target_id) if done.lead.target_id else None
+            at = f" at {target.name}" if target is not None else ""
+            base.events.append(
+                event(
+                    move.t_start,
+                    "declared",
+                    f"{unit.name} declared a {word}{at}: the move seen is its run.",
+                    uid,
+                    action=str(done.lead.kind),
+                    target=done.lead.target_id,
+                    p=p,
+                )
+            )
+            rest = None if dice is None else dice[done.used :]
+            out += self._resolve(base, after, uid, move, window, done.moved.actions, 0.0, rest)
         return out
 
     def _within_error(

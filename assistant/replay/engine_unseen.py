@@ -164,6 +164,7 @@ def reach_turn(
                         nxt.append((outcome.state, step, events + outcome.events, used + n))
         if found:
             break
+        nxt.sort(key=lambda step: step[1])  # the likeliest kept (stable among equals)
         frontier = nxt[:REACH_WIDTH]
     return found
 

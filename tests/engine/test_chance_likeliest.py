@@ -1,0 +1,47 @@
+"""The likeliest leaves of a step's draws, found best first (engine/chance.py ``likeliest``):
+what the replay weighs an Oracle pool of many dice by, when every pool is too many to walk."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from engine.chance import likeliest, outcomes_of, roll_pool
+from engine.dice import RandomSource
+
+
+def _two_pools(dice: RandomSource) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Two sides' pools of eight d6 each (strike's Oracle phase): 1,287 pools a side."""
+    return roll_pool(dice, 8, 6, "a {}".format), roll_pool(dice, 8, 6, "b {}".format)
+
+
+def test_a_small_step_is_walked_whole_likeliest_first() -> None:
+    def run(dice: RandomSource) -> int:
+        return dice.roll(6, "a") + dice.roll(6, "b")
+
+    leaves, complete = likeliest(run, count=36)
+    assert complete and len(leaves) == 36
+    merged: dict[int, Fraction] = {}
+    for leaf in leaves:
+        merged[leaf.value] = merged.get(leaf.value, Fraction(0)) + leaf.probability
+    assert merged == dict(outcomes_of(run))
+    assert [lf.probability for lf in leaves] == sorted(
+        (lf.probability for lf in leaves), reverse=True
+    )
+
+
+def test_a_step_cut_at_its_limit_says_it_is_not_complete() -> None:
+    leaves, complete = likeliest(lambda d: [d.roll(6, "x") for _ in range(8)], limit=50)
+    assert not complete and not leaves
+
+
+def test_two_large_pools_give_their_likeliest_pools_within_a_few_runs() -> None:
+    leaves, complete = likeliest(_two_pools, count=10, limit=200)
+    assert not complete and len(leaves) == 10
+    probabilities = [lf.probability for lf in leaves]
+    assert probabilities == sorted(probabilities, reverse=True)
+    # the likeliest pool of eight d6 holds two pairs and four singles (8!/(2!2!) orders)
+    best = Fraction(10080, 6**8)
+    assert probabilities[0] == best * best
+    a, b = leaves[0].value
+    assert sorted(a.count(f) for f in range(1, 7)) == [1, 1, 1, 1, 2, 2]
+    assert len(leaves[0].draws) == 16 and leaves[0].draws[:8] == a
