@@ -1,9 +1,11 @@
 """Fit the replay's likelihood model by maximum likelihood on the training battles.
 
-    .venv/bin/python benchmarks/fit_replay.py [--cache DIR] [--reuse] [--write]
+    .venv/bin/python benchmarks/fit_replay.py [--cache DIR] [--reuse] [--only TEXT] [--write]
 
 Renders (or reuses, ``--cache``) and replays the training battles of
-``benchmarks/replay_battles.py`` (never its evaluation battles), and estimates each free
+``benchmarks/replay_battles.py`` (never its evaluation battles): the narrative rules' and every
+other rule system's (its ``SETS["training"]``; ``--only``: those whose name holds the text),
+and estimates each free
 parameter of :mod:`assistant.replay.engine_model` from what the renderer and the battle's own
 engine run say really happened:
 
@@ -40,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from replay_battles import BATTLES, Replayed, replayed  # noqa: E402
+from replay_battles import SETS, Replayed, replayed  # noqa: E402
 
 from assistant.footage import PieceMove, TrayRoll  # noqa: E402
 from assistant.replay import engine_model  # noqa: E402
@@ -106,15 +108,26 @@ def fit(battles: list[Replayed]) -> tuple[dict[str, float], dict[str, Any]]:
     return params, {k: {"k": v[0], "n": v[1]} for k, v in total.items()}
 
 
+def training_battles(only: str | None = None) -> dict[str, tuple[str, int, list[str]]]:
+    """The battles the fit replays: every system's training battles (those whose name holds
+    ``only``, when given)."""
+    return {k: v for k, v in SETS["training"].items() if not only or only in k}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, help="keep the rendered battles here (reused)")
     parser.add_argument("--reuse", action="store_true", help="take replays already cached")
+    parser.add_argument("--only", help="only the training battles whose name holds this text")
     parser.add_argument("--write", action="store_true", help="write the model's file")
     args = parser.parse_args()
     cache = args.cache or Path(tempfile.mkdtemp(prefix="fit_replay_"))
     battles = []
-    for name, (scenario, seed, extra) in BATTLES.items():
+    chosen = training_battles(args.only)
+    if not chosen:
+        print(f"No training battle's name holds {args.only!r}.", file=sys.stderr)
+        return 2
+    for name, (scenario, seed, extra) in chosen.items():
         print(f"training battle: {name}", file=sys.stderr)
         battles.append(replayed(name, scenario, seed, extra, cache, reuse=args.reuse))
     params, seen = fit(battles)
