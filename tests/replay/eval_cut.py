@@ -1,0 +1,84 @@
+"""A short cut of a rule system's battle on an evaluation seed (benchmarks/replay_battles.py:
+101-110, seeds no fit sees), replayed from the footage alone with its scenario and no session
+log (issue 26 items 2 and 3), beside the battle the engine played over the same actions.
+
+The cut is rendered as ``soloscope footage`` renders a battle (the scenario's own tags, at the
+resolution its tags need: 1080p, or 4K for the small-tag tables the benchmark films in 4K;
+7 frames a second), into a cache folder named by the scenario, seed, cut, resolution, and the
+renderer's and footage's versions, once per test run and shared by the pytest-xdist workers
+(tests/run_once.py), as are its replay's figures."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assistant.footage import FOOTAGE_VERSION, battle_moves, write_battle_footage
+from assistant.replay.run import ReplayOptions, run_replay
+from assistant.scenarios import load_game
+from tests.run_once import once_per_run
+from vision.render.pipeline import RENDER_VERSION
+
+EVALUATION_SEEDS = range(101, 111)
+"""benchmarks/replay_battles.py's evaluation seeds."""
+
+
+@dataclass(frozen=True)
+class EvalCut:
+    """The replay's reading of a cut and the battle as played over it."""
+
+    game: dict[str, Any]
+    """The replay's summary of the game: rounds, activations, fallen, winner."""
+    engine_events: int
+    """Timeline events the replay's engine reading gave (none: the footage was not read as
+    the scenario's game)."""
+    rounds: int
+    fallen: set[str]
+    winner: str | None
+
+
+def eval_cut(
+    factory: pytest.TempPathFactory,
+    scenario: str,
+    seed: int,
+    actions: int,
+    resolution: str = "1080p",
+) -> EvalCut:
+    """The first ``actions`` actions of ``scenario``'s battle at evaluation ``seed``, rendered
+    at ``resolution`` and replayed once per test run, with the battle's own outcome over
+    them."""
+    assert seed in EVALUATION_SEEDS, "the replay's tests hold evaluation battles only"
+    key = f"{scenario}-seed{seed}-cut{actions}-{resolution}-r{RENDER_VERSION}f{FOOTAGE_VERSION}"
+
+    def make(out: Path) -> dict[str, Any]:
+        loaded, ruleset, state = load_game(scenario)
+        write_battle_footage(
+            loaded,
+            scenario,
+            ruleset,
+            state,
+            seed,
+            out,
+            name="cut",
+            resolution=resolution,
+            fps=7.0,
+            max_actions=actions,
+        )
+        run_replay(ReplayOptions(out / "cut.mp4", out / "replay", scenario=scenario))
+        return dict(json.loads((out / "replay" / "timeline.json").read_text(encoding="utf-8")))
+
+    doc = once_per_run(factory, f"eval-cut-{key}", make)
+    loaded, ruleset, state = load_game(scenario)
+    final = battle_moves(loaded, ruleset, state, seed, actions).final
+    engine = sum(1 for e in doc["events"] if e.get("source") == "engine")
+    return EvalCut(
+        doc["summary"]["game"],
+        engine,
+        final.round,
+        {u.id for u in final.units if not u.on_table},
+        final.winner,
+    )
