@@ -373,11 +373,13 @@ def likeliest(
     run: Callable[[RandomSource], R], *, count: int = 32, limit: int = DEFAULT_LIMIT
 ) -> tuple[list[Leaf[R]], bool]:
     """The likeliest ways ``run``'s draws can fall, likeliest first, found draw by draw: after
-    each draw only the ``count`` likeliest ways so far are followed (a beam). Where the draws
-    are independent (two sides' pools of many dice, a die after a die) the leaves returned
-    are exactly the likeliest; where a draw depends on earlier ones it is a close search.
-    Stops after ``limit`` runs of the step. The flag says whether every leaf was found (no
-    way was dropped: then the list is :func:`walk`'s, sorted). Unmerged."""
+    each draw only the ``count`` likeliest ways so far are followed (a beam); where every way
+    is as likely as every other and they are more than ``count`` (a chain of single dice),
+    none is (the order of the faces would choose). Where the
+    draws are independent (two sides' pools of many dice) the leaves returned are exactly
+    the likeliest; where a draw depends on earlier ones it is a close search. Stops after
+    ``limit`` runs of the step. The flag says whether every leaf was found (no way was
+    dropped: then the list is :func:`walk`'s, sorted). Unmerged."""
     frontier: list[tuple[tuple[object, ...], Fraction]] = [((), Fraction(1))]
     found: list[Leaf[R]] = []
     complete = True
@@ -395,9 +397,13 @@ def likeliest(
                 children += [((*prefix, c), probability * p) for c, p in branch.options]
                 continue
             found.append(Leaf(value, probability, tuple(p for c in prefix for p in _flat(c))))
-        children.sort(key=lambda child: -child[1])  # stable: the draws' own order among equals
-        complete = complete and len(children) <= count
-        frontier = children[:count]
+        children.sort(key=lambda child: -child[1])
+        if len(children) > count:
+            complete = False
+            # no way likelier than another (a chain of single dice): none is followed
+            even = children[0][1] == children[-1][1]
+            children = [] if even else children[:count]
+        frontier = children
     return sorted(found, key=lambda lf: -lf.probability), complete
 
 

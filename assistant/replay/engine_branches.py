@@ -213,8 +213,9 @@ def seen_outcomes(
     With no dice seen, the outcomes are found likeliest first (:func:`engine.chance.likeliest`,
     at the rules' exact odds: a pool at its multinomial chance), within ``limit`` runs of the
     step: every one when there are few; else the likeliest found, and the spread results
-    (module docstring) beside them. The likeliest :data:`KEPT_OUTCOMES` are returned,
-    likeliest first."""
+    (module docstring) beside them; where no way is likelier than another (a chain of single
+    dice), the branch search as with seen dice. The likeliest :data:`KEPT_OUTCOMES` are
+    returned, likeliest first."""
     if seen is None:
         return _likeliest(ruleset, state, action, limit)
     try:
@@ -244,8 +245,15 @@ def _likeliest(
 
     try:
         leaves, complete = likeliest(run, count=KEPT_OUTCOMES, limit=limit)
-        found = [(leaf.value, float(leaf.probability), not leaf.draws) for leaf in leaves]
-        if not complete:
+        if not leaves:
+            # every way as likely as the next (a chain of single dice): the branch search
+            found = [
+                (value, dice.probability, dice.all_seen)
+                for value, dice in seen_branches(run, None, limit, spread=True)
+            ]
+        else:
+            found = [(leaf.value, float(leaf.probability), not leaf.draws) for leaf in leaves]
+        if leaves and not complete:
             for k in range(SAMPLES):
                 dice = BranchingDice((), None, spread=k)
                 found.append((run(dice), dice.probability, dice.all_seen))

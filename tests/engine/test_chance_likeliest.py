@@ -29,9 +29,16 @@ def test_a_small_step_is_walked_whole_likeliest_first() -> None:
     )
 
 
-def test_a_step_cut_at_its_limit_says_it_is_not_complete() -> None:
-    leaves, complete = likeliest(lambda d: [d.roll(6, "x") for _ in range(8)], limit=50)
+def test_a_chain_of_single_dice_is_not_cut_by_the_order_of_the_faces() -> None:
+    # every way of eight d6 is as likely as every other: keeping "the likeliest" 32 would keep
+    # the first faces in order, so none is kept and the caller searches otherwise
+    leaves, complete = likeliest(lambda d: [d.roll(6, "x") for _ in range(8)], count=32)
     assert not complete and not leaves
+
+
+def test_a_step_cut_at_its_limit_says_it_is_not_complete() -> None:
+    leaves, complete = likeliest(_two_pools, count=10, limit=5)
+    assert not complete and len(leaves) <= 5
 
 
 def test_two_large_pools_give_their_likeliest_pools_within_a_few_runs() -> None:
@@ -42,6 +49,6 @@ def test_two_large_pools_give_their_likeliest_pools_within_a_few_runs() -> None:
     # the likeliest pool of eight d6 holds two pairs and four singles (8!/(2!2!) orders)
     best = Fraction(10080, 6**8)
     assert probabilities[0] == best * best
-    a, b = leaves[0].value
+    a, _ = leaves[0].value
     assert sorted(a.count(f) for f in range(1, 7)) == [1, 1, 1, 1, 2, 2]
     assert len(leaves[0].draws) == 16 and leaves[0].draws[:8] == a

@@ -11,7 +11,7 @@ from tests.replay.eval_cut import eval_cut
 def test_cards_cut_on_an_evaluation_seed_replays_as_played(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    cut = eval_cut(tmp_path_factory, "bosworth-street", 103, 10, "4k")
+    cut = eval_cut(tmp_path_factory, "bosworth-street", 103, 14, "4k")
     assert cut.engine_events
     assert cut.game["rounds"] == cut.rounds
     assert set(cut.game["fallen"]) == cut.fallen
