@@ -38,6 +38,7 @@ class EvalCut:
     the scenario's game)."""
     rounds: int
     fallen: set[str]
+    """The models on the table at the start and not at the end of the cut, as played."""
     winner: str | None
 
 
@@ -47,12 +48,15 @@ def eval_cut(
     seed: int,
     actions: int,
     resolution: str = "1080p",
+    dice: str = "none",
 ) -> EvalCut:
     """The first ``actions`` actions of ``scenario``'s battle at evaluation ``seed``, rendered
-    at ``resolution`` and replayed once per test run, with the battle's own outcome over
+    at ``resolution`` (``dice`` "tray": every roll shown in the dice tray, as the benchmark
+    films its battles) and replayed once per test run, with the battle's own outcome over
     them."""
     assert seed in EVALUATION_SEEDS, "the replay's tests hold evaluation battles only"
-    key = f"{scenario}-seed{seed}-cut{actions}-{resolution}-r{RENDER_VERSION}f{FOOTAGE_VERSION}"
+    key = f"{scenario}-seed{seed}-cut{actions}-{resolution}-{dice}"
+    key += f"-r{RENDER_VERSION}f{FOOTAGE_VERSION}"
 
     def make(out: Path) -> dict[str, Any]:
         loaded, ruleset, state = load_game(scenario)
@@ -67,6 +71,7 @@ def eval_cut(
             resolution=resolution,
             fps=7.0,
             max_actions=actions,
+            dice=dice,
         )
         run_replay(ReplayOptions(out / "cut.mp4", out / "replay", scenario=scenario))
         return dict(json.loads((out / "replay" / "timeline.json").read_text(encoding="utf-8")))
@@ -74,11 +79,13 @@ def eval_cut(
     doc = once_per_run(factory, f"eval-cut-{key}", make)
     loaded, ruleset, state = load_game(scenario)
     final = battle_moves(loaded, ruleset, state, seed, actions).final
+    # a model not yet on the table at the start (a reinforcement to come) has not fallen
+    waiting = {u.id for u in state.units if not u.on_table}
     engine = sum(1 for e in doc["events"] if e.get("source") == "engine")
     return EvalCut(
         doc["summary"]["game"],
         engine,
         final.round,
-        {u.id for u in final.units if not u.on_table},
+        {u.id for u in final.units if not u.on_table} - waiting,
         final.winner,
     )

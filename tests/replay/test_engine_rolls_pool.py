@@ -32,6 +32,7 @@ def test_without_the_spread_results_the_pool_is_a_dead_end(monkeypatch: pytest.M
     """What the spread results change: the same footage, none tried."""
     footage = battle_footage(SCENARIO, 1)
     monkeypatch.setattr(engine_branches, "SAMPLES", 0)
+    monkeypatch.setattr(engine_branches, "KEPT_OUTCOMES", 0)  # nor the likeliest pools
     result = GameReplayer(SCENARIO).replay(footage.moves[:2])
     legality = [e for e in result.events if e["kind"] == "legality"]
     assert legality and "the dice come first (oracle)" in legality[0]["text"]

@@ -1,5 +1,7 @@
-"""The replay of a short cut of bosworth-street on an evaluation seed from the footage alone (issue 26
-item 2): rounds, fallen and winner as played (tests/replay/eval_cut.py)."""
+"""The card AI on its own streets read back from footage alone (issue 26 item 2) on an
+evaluation seed: bosworth-street seed 101 (filmed in 4K, as its 10 mm tags need), its first 10
+actions (4 moves; the cards drawn are never shown), rendered and replayed
+(tests/replay/eval_cut.py): rounds, fallen and winner as played."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from tests.replay.eval_cut import eval_cut
 def test_cards_cut_on_an_evaluation_seed_replays_as_played(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    cut = eval_cut(tmp_path_factory, "bosworth-street", 103, 14, "4k")
+    cut = eval_cut(tmp_path_factory, "bosworth-street", 101, 10, "4k")
     assert cut.engine_events
     assert cut.game["rounds"] == cut.rounds
     assert set(cut.game["fallen"]) == cut.fallen

@@ -1,5 +1,6 @@
-"""The replay of a short cut of d20-grid-skirmish on an evaluation seed from the footage alone (issue 26
-item 2): rounds, fallen and winner as played (tests/replay/eval_cut.py)."""
+"""The d20 system read back from footage alone (issue 26 item 2) on an evaluation seed:
+d20-grid-skirmish seed 101, its first 22 actions (13 moves, the last in round 2), rendered and
+replayed (tests/replay/eval_cut.py): rounds, fallen and winner as played."""
 
 from __future__ import annotations
 

@@ -1,10 +1,15 @@
-"""The replay of a short cut of strike-causeway on an evaluation seed from the footage alone (issue 26
-item 2): rounds, fallen and winner as played (tests/replay/eval_cut.py)."""
+"""The strike system read back from footage alone (issue 26 item 2) on an evaluation seed:
+strike-causeway seed 101, its first 8 actions (6 moves, the Ranger Scout struck down and taken
+off, then two more moves), rendered and replayed (tests/replay/eval_cut.py): rounds, fallen
+and winner as played."""
 
 from __future__ import annotations
 
 import pytest
 
+import assistant.replay.engine_branches as engine_branches
+from assistant.replay.engine_replay import GameReplayer
+from tests.replay.engine_rolls_battle import battle_footage
 from tests.replay.eval_cut import eval_cut
 
 
@@ -16,3 +21,14 @@ def test_strike_cut_on_an_evaluation_seed_replays_as_played(
     assert cut.game["rounds"] == cut.rounds
     assert set(cut.game["fallen"]) == cut.fallen
     assert cut.game["winner"] == cut.winner
+
+
+def test_the_likeliest_oracle_pools_alone_open_the_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the Oracle pool (eight d6 a side) is weighed at its exact odds, its likeliest pools
+    # tried first (engine.chance.likeliest): with no spread results at all, the first moves
+    # of strike-causeway seed 1 still read as legal (the pool is no dead end)
+    footage = battle_footage("strike-causeway", 1)
+    monkeypatch.setattr(engine_branches, "SAMPLES", 0)
+    result = GameReplayer("strike-causeway").replay(footage.moves[:2])
+    legality = [e for e in result.events if e["kind"] == "legality"]
+    assert legality and all(e["legal"] for e in legality), [e["text"] for e in legality]
