@@ -89,3 +89,14 @@ def eval_cut(
         {u.id for u in final.units if not u.on_table} - waiting,
         final.winner,
     )
+
+
+def assert_as_played(cut: EvalCut) -> None:
+    """The replay read the cut as the scenario's game, with its rounds, fallen and winner as
+    played."""
+    assert cut.engine_events, "the footage was not read as the scenario's game"
+    game = cut.game
+    assert game["rounds"] == cut.rounds, f"rounds read {game['rounds']}, played {cut.rounds}"
+    fallen = set(game["fallen"])
+    assert fallen == cut.fallen, f"fallen read {sorted(fallen)}, played {sorted(cut.fallen)}"
+    assert game["winner"] == cut.winner, f"winner read {game['winner']}, played {cut.winner}"

@@ -7,14 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.replay.eval_cut import eval_cut
+from tests.replay.eval_cut import assert_as_played, eval_cut
 
 
 def test_cards_cut_on_an_evaluation_seed_replays_as_played(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    cut = eval_cut(tmp_path_factory, "bosworth-street", 101, 10, "4k")
-    assert cut.engine_events
-    assert cut.game["rounds"] == cut.rounds
-    assert set(cut.game["fallen"]) == cut.fallen
-    assert cut.game["winner"] == cut.winner
+    assert_as_played(eval_cut(tmp_path_factory, "bosworth-street", 101, 10, "4k"))

@@ -10,17 +10,13 @@ import pytest
 import assistant.replay.engine_branches as engine_branches
 from assistant.replay.engine_replay import GameReplayer
 from tests.replay.engine_rolls_battle import battle_footage
-from tests.replay.eval_cut import eval_cut
+from tests.replay.eval_cut import assert_as_played, eval_cut
 
 
 def test_strike_cut_on_an_evaluation_seed_replays_as_played(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    cut = eval_cut(tmp_path_factory, "strike-causeway", 101, 8)
-    assert cut.engine_events
-    assert cut.game["rounds"] == cut.rounds
-    assert set(cut.game["fallen"]) == cut.fallen
-    assert cut.game["winner"] == cut.winner
+    assert_as_played(eval_cut(tmp_path_factory, "strike-causeway", 101, 8))
 
 
 def test_the_likeliest_oracle_pools_alone_open_the_round(monkeypatch: pytest.MonkeyPatch) -> None:
