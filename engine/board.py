@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Sequence
-from typing import TypeVar, cast
+from typing import TypeVar
 
 from engine.dice import RandomSource
 from engine.geometry import (
@@ -65,14 +65,18 @@ def remember(state: GameState, key: tuple[object, ...], compute: Callable[[], T]
     return board_memo(state).remember(key, compute)
 
 
-def per_state(state: GameState, key: tuple[object, ...], compute: Callable[[], T]) -> T:
+def per_state(
+    state: GameState, key: tuple[object, ...], compute: Callable[..., T], *args: object
+) -> T:
     """The answer remembered for this state under ``key`` among its answers in the game's memo
-    (a state never changes, so it holds), or ``compute()`` remembered there."""
+    (a state never changes, so it holds), or ``compute(*args)`` remembered there. Arguments, not
+    a closure: a hot caller would make a new function object on every call, found or not."""
     answers = state.memo.answers_for(state)
     found = answers.get(key, answers)  # the dict itself: not an answer
     if found is answers:
-        found = answers[key] = compute()
-    return cast(T, found)
+        found = answers[key] = compute(*args)
+    result: T = found
+    return result
 
 
 # ----------------------------------------------------------------- distance and contact

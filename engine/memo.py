@@ -91,13 +91,13 @@ class TerrainAnswers:
     def __len__(self) -> int:
         return len(self._answers)
 
-    def answer(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
-        """The answer kept under ``key``, or ``compute()`` kept under it."""
+    def answer(self, key: tuple[object, ...], compute: Callable[..., T], *args: object) -> T:
+        """The answer kept under ``key``, or ``compute(*args)`` kept under it."""
         try:
             return cast(T, self._answers[key])
         except KeyError:
             pass
-        value = compute()
+        value = compute(*args)
         if len(self._answers) >= self._slots:
             self._answers.clear()
         self._answers[key] = value
@@ -192,13 +192,13 @@ class BoardMemo:
             )
         return self
 
-    def remember(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
-        """The remembered result for ``key``, or ``compute()`` remembered under it."""
+    def remember(self, key: tuple[object, ...], compute: Callable[..., T], *args: object) -> T:
+        """The remembered result for ``key``, or ``compute(*args)`` remembered under it."""
         try:
             return cast(T, self._results[key])
         except KeyError:
             pass
-        value = compute()
+        value = compute(*args)
         if len(self._results) >= MEMO_SIZE:
             self._results.clear()
         self._results[key] = value
@@ -211,14 +211,14 @@ class BoardMemo:
         by every game of the scenario on that terrain."""
         return self._terrain_answers.answer(key, compute)
 
-    def of_scenario(self, key: tuple[object, ...], compute: Callable[[], T]) -> T:
-        """The answer for ``key``, or ``compute()`` kept under it, where ``compute`` reads
-        nothing but ``key`` (a base's obstacle from its name, centre and radius): shared by
-        every game of the scenario and ruleset (a memo of no scenario keeps its own)."""
+    def of_scenario(self, key: tuple[object, ...], compute: Callable[..., T], *args: object) -> T:
+        """The answer for ``key``, or ``compute(*args)`` kept under it, where the computation
+        reads nothing but ``key`` (a base's obstacle from its name, centre and radius): shared
+        by every game of the scenario and ruleset (a memo of no scenario keeps its own)."""
         shared = self._shared
         if shared is None:
-            return self.remember(key, compute)
-        return shared.values(self._ruleset).answer(key, compute)
+            return self.remember(key, compute, *args)
+        return shared.values(self._ruleset).answer(key, compute, *args)
 
     def answers_for(self, state: object) -> dict[tuple[object, ...], Any]:
         """The answers remembered for one state object (a state never changes, so they hold).

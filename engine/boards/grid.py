@@ -623,13 +623,13 @@ def grid_board(
 F = TypeVar("F", bound="GridFigures")
 
 
-def state_figures(state: GameState, name: str, build: Callable[[], F]) -> F:
-    """The state's figures on its grid (``name``: the ruleset's), built once per state (as
-    :func:`engine.board.per_state`, written out: it is asked very often)."""
+def state_figures(state: GameState, name: str, build: Callable[..., F], *args: object) -> F:
+    """The state's figures on its grid (``name``: the ruleset's), ``build(*args)`` once per
+    state (as :func:`engine.board.per_state`, written out: it is asked very often)."""
     answers = state.memo.answers_for(state)
     found: F | None = answers.get(("grid-figures", name))
     if found is None:
-        found = answers[("grid-figures", name)] = build()
+        found = answers[("grid-figures", name)] = build(*args)
     return found
 
 
@@ -722,12 +722,9 @@ class GridFigures:
     def ends(self, unit: Unit, start: Cell, allowance: int) -> dict[Cell, int]:
         """Every square the unit can end a move from ``start`` on within ``allowance`` (its
         own included, at 0), with its cost: through no closed square, onto no other figure."""
-        at = self.at
-        return {
-            c: k
-            for c, k in self.squares.reach(start, allowance, self.closed(unit)).items()
-            if c not in at or at[c].id == unit.id
-        }
+        taken = self.taken(unit.id)
+        found = self.squares.reach(start, allowance, self.closed(unit))
+        return {c: k for c, k in found.items() if c not in taken}
 
     def routes(self, unit: Unit, start: Cell, allowance: int) -> dict[Cell, tuple[Cell, ...]]:
         """A shortest route (:meth:`GridBoard.routes`) to each square of :meth:`ends`."""

@@ -14,6 +14,7 @@ import numpy as np
 
 from engine.actions import Action, Order
 from engine.board import per_state
+from engine.boards.grid import table_grid
 from engine.dice import RandomSource, choice
 from engine.geometry.grid import Cell, chebyshev
 from engine.model import GameState, Unit
@@ -46,33 +47,34 @@ def _detail(drawn: str, to: Cell | None = None) -> tuple[tuple[str, object], ...
 
 def nearest_enemy_gap(state: GameState, unit: Unit, at: Cell) -> int:
     """Squares from ``at`` to the unit's nearest hostile figure (D002-06, Chebyshev)."""
+    return per_state(state, ("enemy-gap", unit.id, at), _enemy_gap, state, unit, at)
 
-    def gap() -> int:
-        cells = [cell(e) for e in figures(state).enemies(unit)]
-        return min((max(abs(at[0] - c[0]), abs(at[1] - c[1])) for c in cells), default=0)
 
-    return per_state(state, ("enemy-gap", unit.id, at), gap)
+def _enemy_gap(state: GameState, unit: Unit, at: Cell) -> int:
+    cells = [cell(e) for e in figures(state).enemies(unit)]
+    return min((max(abs(at[0] - c[0]), abs(at[1] - c[1])) for c in cells), default=0)
 
 
 def gap_field(state: GameState, enemies: frozenset[Cell]) -> list[list[int]]:
     """Squares from every square of the table's grid to the nearest of ``enemies``
     (Chebyshev, D002-06; 0 when there are none), by row then column: computed with numpy
-    once per set of enemy squares in the game's memo, read as plain lists. Callers must not
-    change it."""
-    grid = state.table.grid
-    assert grid is not None, "firefight-lite needs a gridded table"
-    cols, rows = grid.cols, grid.rows
+    once per grid and set of enemy squares for the scenario's games (it reads nothing but
+    its key; games from one deployment meet the same sets), read as plain lists. Callers
+    must not change it."""
+    grid = table_grid(state)
+    return state.memo.of_scenario(
+        ("gap-field", grid.cols, grid.rows, enemies), _gap_field, grid.cols, grid.rows, enemies
+    )
 
-    def compute() -> list[list[int]]:
-        if not enemies:
-            return [[0] * cols for _ in range(rows)]
-        at = np.array(sorted(enemies))
-        xs = np.abs(np.arange(cols)[None, None, :] - at[:, 0, None, None])
-        ys = np.abs(np.arange(rows)[None, :, None] - at[:, 1, None, None])
-        out: list[list[int]] = np.maximum(xs, ys).min(axis=0).tolist()
-        return out
 
-    return state.memo.remember(("gap-field", cols, rows, enemies), compute)
+def _gap_field(cols: int, rows: int, enemies: frozenset[Cell]) -> list[list[int]]:
+    if not enemies:
+        return [[0] * cols for _ in range(rows)]
+    at = np.array(sorted(enemies))
+    xs = np.abs(np.arange(cols)[None, None, :] - at[:, 0, None, None])
+    ys = np.abs(np.arange(rows)[None, :, None] - at[:, 1, None, None])
+    out: list[list[int]] = np.maximum(xs, ys).min(axis=0).tolist()
+    return out
 
 
 def squares_word(n: int) -> str:

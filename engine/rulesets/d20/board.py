@@ -69,16 +69,16 @@ def grid_squares(state: GameState) -> GridBoard:
 def grid_figures(state: GameState) -> GridFigures:
     """The figures on the table on the grid kit's squares, each in the cell of its centre
     (enemies block moves and sight, allies pass; once per state, in the game's memo)."""
+    return state_figures(state, "d20", _grid_figures, state)
+
+
+def _grid_figures(state: GameState) -> GridFigures:
     grid = table_grid(state)
-
-    def build() -> GridFigures:
-        at: dict[Cell, Unit] = {}
-        for u in state.units:
-            if u.on_table:
-                at.setdefault(grid.cell_at(u.position), u)
-        return GridFigures(grid_squares(state), at)
-
-    return state_figures(state, "d20", build)
+    at: dict[Cell, Unit] = {}
+    for u in state.units:
+        if u.on_table:
+            at.setdefault(grid.cell_at(u.position), u)
+    return GridFigures(grid_squares(state), at)
 
 
 def visible(state: GameState, viewer: Unit, target: Unit, at: Point | None = None) -> bool:

@@ -12,7 +12,7 @@ The squares' mechanics (reach, sight with the corner rule, cover) are the grid k
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from engine.board import board_memo, per_state
@@ -98,16 +98,12 @@ def cell(unit: Unit) -> Cell:
 def figures(state: GameState) -> GridFigures:
     """The figures standing in a square on the terrain's squares, with this game's hostility
     (the grid kit's answers about them; once per state)."""
-    return state_figures(
-        state,
-        "firefight-lite",
-        lambda: GridFigures(
-            squares(state).board,
-            {cell(u): u for u in state.units if u.on_table and u.cell},
-            hostile,
-            _itself,
-        ),
-    )
+    return state_figures(state, "firefight-lite", _figures, state)
+
+
+def _figures(state: GameState) -> GridFigures:
+    at = {cell(u): u for u in state.units if u.on_table and u.cell}
+    return GridFigures(squares(state).board, at, hostile, _itself)
 
 
 def _itself(unit: Unit) -> object:
@@ -130,23 +126,17 @@ def cover_between(state: GameState, shooter_cell: Cell, target_cell: Cell) -> in
 
 def _shields(state: GameState) -> frozenset[Cell]:
     """The squares of the figures usable as cover (once per state)."""
-    return per_state(
-        state,
-        ("shields",),
-        lambda: frozenset(
-            c for c, u in figures(state).at.items() if card(u).neutral in COVER_FIGURES
-        ),
-    )
+    return per_state(state, ("shields",), _neutrals, state, COVER_FIGURES)
+
+
+def _neutrals(state: GameState, kinds: Collection[str]) -> frozenset[Cell]:
+    return frozenset(c for c, u in figures(state).at.items() if card(u).neutral in kinds)
 
 
 def monk_shielded(state: GameState, shooter_cell: Cell, target_cell: Cell) -> bool:
     """Whether a monk could serve the target as cover against this shot (K♥: no attack may
     target such a figure)."""
-    monks = per_state(
-        state,
-        ("monks",),
-        lambda: frozenset(c for c, u in figures(state).at.items() if card(u).neutral == "monk"),
-    )
+    monks = per_state(state, ("monks",), _neutrals, state, ("monk",))
     return bool(monks) and squares(state).board.screened(shooter_cell, target_cell, monks)
 
 
@@ -155,14 +145,21 @@ def reach(state: GameState, unit: Unit, squares_allowed: int) -> dict[Cell, int]
     8-connected steps, no corner cutting, never through impassable terrain or a hostile
     figure; it may pass friends and neutrals but never end on a figure (RULES §1.5 grid)."""
     here = cell(unit)
-    found = per_state(
-        state,
-        ("reach", unit.id, here, squares_allowed),
-        lambda: {
-            c: k for c, k in figures(state).ends(unit, here, squares_allowed).items() if c != here
-        },
+    return dict(
+        per_state(
+            state,
+            ("reach", unit.id, here, squares_allowed),
+            _reach,
+            state,
+            unit,
+            here,
+            squares_allowed,
+        )
     )
-    return dict(found)
+
+
+def _reach(state: GameState, unit: Unit, here: Cell, allowed: int) -> dict[Cell, int]:
+    return {c: k for c, k in figures(state).ends(unit, here, allowed).items() if c != here}
 
 
 def free_near(state: GameState, wanted: Iterable[Cell]) -> Cell | None:
@@ -191,7 +188,7 @@ def square_cover(state: GameState, unit: Unit, at: Cell) -> int:
     """The cover the unit would have in square ``at`` (D002-09): the worst of its cover
     against every hostile figure that could see it there (0 open, 1 soft, 2 hard), or
     ``HIDDEN`` (3) when none could (its sight, then ``cover_between``, for each)."""
-    return per_state(state, ("square-cover", unit.id, at), lambda: _square_cover(state, unit, at))
+    return per_state(state, ("square-cover", unit.id, at), _square_cover, state, unit, at)
 
 
 def _square_cover(state: GameState, unit: Unit, at: Cell) -> int:
@@ -212,11 +209,12 @@ def _square_cover(state: GameState, unit: Unit, at: Cell) -> int:
 
 def _watchers(state: GameState, unit: Unit) -> tuple[tuple[Cell, frozenset[Cell]], ...]:
     """Each figure hostile to the unit: its square and the squares that block its sight."""
-    return per_state(
-        state,
-        ("watchers", unit.id, unit.side),
-        lambda: tuple((cell(e), figures(state).blockers(e)) for e in figures(state).enemies(unit)),
-    )
+    return per_state(state, ("watchers", unit.id, unit.side), _watching, state, unit)
+
+
+def _watching(state: GameState, unit: Unit) -> tuple[tuple[Cell, frozenset[Cell]], ...]:
+    found = figures(state)
+    return tuple((cell(e), found.blockers(e)) for e in found.enemies(unit))
 
 
 def run_for_cover_square(state: GameState, unit: Unit, avoid: Cell | None = None) -> Cell:
