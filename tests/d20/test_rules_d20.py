@@ -324,6 +324,17 @@ def test_open_table_moves_in_inches_and_melee_is_half_a_space() -> None:
     assert ruleset().validate(state, attack("h1", "e1"))
 
 
+def test_an_open_table_move_may_pass_an_ally_but_not_end_on_one() -> None:
+    units = [hero("h1", (5.0, 2.0)), hero("h2", (5.0, 4.0)), enemy("e1", (11.0, 11.0))]
+    state = start(battle(units, grid=False))
+    onto = Action("move", "h1", path=((5.0, 2.0), (5.0, 4.2)))
+    assert ruleset().validate(state, onto) == [
+        f"{state.unit('h1').name} cannot end its move on {state.unit('h2').name}"
+    ]
+    past = Action("move", "h1", path=((5.0, 2.0), (5.0, 5.0)))  # through the ally, edge to edge
+    assert not ruleset().validate(state, past)
+
+
 def _wall_cell(col: int, row: int, size: int = 12) -> dict[str, object]:
     """A rock-wall cell (blocks sight, impassable) on the 1-in grid of ``battle``."""
     x, y = float(col), float(size - row - 1)

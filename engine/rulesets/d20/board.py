@@ -32,7 +32,6 @@ from engine.geometry import (
     MoveArea,
     Point,
     centre_distance_in,
-    edge_gap_in,
 )
 from engine.model import GameState, Unit
 from engine.rulesets.d20.ranges import in_reach, space_in
@@ -129,12 +128,7 @@ def occupied(state: GameState, point: Point, unit: Unit) -> str | None:
     if grid is not None:
         who = grid_figures(state).at.get(grid.cell_at(point))
         return who.name if who is not None and who.id != unit.id else None
-    for other in state.units:
-        if not other.on_table or other.id == unit.id:
-            continue
-        if edge_gap_in(point, unit.radius_in, other.position, other.radius_in) < -1e-6:
-            return other.name
-    return None
+    return open_board(state, POLICY_OPEN).leg_hits(unit, point, point)
 
 
 def move_problem(state: GameState, unit: Unit, path: Sequence[Point]) -> str:
