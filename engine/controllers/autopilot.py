@@ -24,10 +24,10 @@ from engine.model import GameState, Unit
 from engine.protocols import ControllerBase, Pending, Ruleset, register_controller
 from engine.rulesets.narrative.board import (
     OBJECTIVE_REACH_IN,
+    board,
     can_shoot_from,
     card_of,
     contacting_enemies,
-    flee_path,
     gap_between,
     move_toward,
     p_wound,
@@ -197,7 +197,7 @@ class _Planner:
         state, unit = self.state, self.unit
         if is_routing(state, unit):
             edge, roll = self._edge_roll()
-            path, _ = flee_path(state, unit, Edge(edge), self.move_in)
+            path, _ = board(state).flee_path(unit, Edge(edge), self.move_in)
             order = self.order(ActionKind.FLEE, "forced", "its company is routing", path)
             flight = replace(order.action, detail=edge_roll_detail(roll))
             return _Plan(0.0, replace(order, actions=(flight,)))
@@ -219,7 +219,7 @@ class _Planner:
             # Like a router's flight, a carrier's run is straight at the nearest edge (G-05)
             # and stops where it is blocked; one blocked at once does something else instead.
             edge = self._edge()
-            path, _ = flee_path(state, unit, Edge(edge), self.move_in, keep_clear=True)
+            path, _ = board(state).flee_path(unit, Edge(edge), self.move_in, keep_clear=True)
             order = self.order(
                 ActionKind.MOVE, "carry", f"it carries an objective to the {edge} edge", path
             )

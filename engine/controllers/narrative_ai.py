@@ -25,10 +25,10 @@ from engine.model import GameState, Objective, Unit
 from engine.protocols import ControllerBase, Pending, Ruleset, register_controller
 from engine.rulesets.narrative.board import (
     OBJECTIVE_REACH_IN,
+    board,
     can_shoot_from,
     card_of,
     contacting_enemies,
-    flee_path,
     forward_path,
     gap_between,
     in_shooting_range,
@@ -132,7 +132,7 @@ class _Activation:
         if is_routing(state, unit):
             edge, roll = self.ruleset.query(state).nearest_edge(unit, self.dice)
             self._roll_note(f"nearest-edge tie for {unit.name}", roll)
-            path, _ = flee_path(state, unit, edge, self.move_in)
+            path, _ = board(state).flee_path(unit, edge, self.move_in)
             return self.order(
                 ActionKind.FLEE,
                 "P1: routing",
@@ -191,7 +191,7 @@ class _Activation:
 
     def _carry_off(self) -> Order:
         edge = self._nearest_edge()
-        path, leaves = flee_path(self.state, self.unit, edge, self.move_in, keep_clear=True)
+        path, leaves = board(self.state).flee_path(self.unit, edge, self.move_in, keep_clear=True)
         what = carrying(self.unit) or self.pick_up
         name = self.state.objective(what or "").name
         reason = f"it carries {name} and runs for the {edge.value} edge"

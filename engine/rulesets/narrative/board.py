@@ -5,7 +5,6 @@ sight, and the AI's forward move. Inches and degrees throughout.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.board import (
@@ -14,7 +13,7 @@ from engine.board import (
 from engine.board import gap_between as gap_between
 from engine.boards.open import OpenBoard, open_board
 from engine.errors import EngineError
-from engine.geometry import Edge, MoveArea, Obstacle, Point, Sight, within_in
+from engine.geometry import MoveArea, Point, Sight, within_in
 from engine.model import GameState, Unit, UnitCard
 
 #: Edge gap (inches) within which a base is "next to" an objective marker (D000-11).
@@ -64,28 +63,9 @@ def move_toward(
     return board(state).move_toward(unit, goal, stop_gap_in, move_patterns(move_in))
 
 
-def flee_path(
-    state: GameState, unit: Unit, edge: Edge, move_in: float, *, keep_clear: bool = False
-) -> tuple[tuple[Point, ...], bool]:
-    """A rout's straight flight toward ``edge`` (G-05; see ``OpenBoard.flee_path``)."""
-    return board(state).flee_path(unit, edge, move_in, keep_clear=keep_clear)
-
-
-def sight_blockers(state: GameState, viewer: Unit, exclude: Sequence[str]) -> tuple[Obstacle, ...]:
-    """Terrain that blocks sight and every character not excluded."""
-    return board(state).blockers(viewer, exclude)
-
-
 def sight_between(state: GameState, viewer: Unit, target: Unit, at: Point | None = None) -> Sight:
     """Line of sight from the viewer (optionally standing at ``at``) to the target."""
     return board(state).sight(viewer, target, at)
-
-
-def centre_line_clear(
-    state: GameState, viewer: Unit, a: Point, b: Point, exclude: Sequence[str]
-) -> bool:
-    """Whether the centre line a-b is clear (the primary test of G-03)."""
-    return board(state).centre_clear(viewer, a, b, exclude)
 
 
 def in_shooting_range(shooter: Unit, target: Unit, at: Point | None = None) -> bool:
@@ -102,7 +82,7 @@ def can_shoot_from(state: GameState, shooter: Unit, target: Unit, at: Point | No
     if not in_shooting_range(shooter, target, at):
         return False
     origin = shooter.position if at is None else at
-    return centre_line_clear(state, shooter, origin, target.position, (shooter.id, target.id))
+    return board(state).centre_clear(shooter, origin, target.position, (shooter.id, target.id))
 
 
 def p_wound(delta: int) -> float:

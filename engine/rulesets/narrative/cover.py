@@ -18,8 +18,8 @@ from shapely.geometry import Polygon
 from engine.geometry import Cover, Point, advance
 from engine.model import GameState, Unit
 from engine.rulesets.narrative.board import (
+    board,
     card_of,
-    centre_line_clear,
     contacting_enemies,
 )
 from engine.rulesets.narrative.legality import path_problem
@@ -81,7 +81,7 @@ def spot_cover(state: GameState, unit: Unit, at: Point, against: Sequence[Unit])
     query = NarrativeQuery(state)
     worst = HIDDEN
     for enemy in against:
-        if not centre_line_clear(state, enemy, enemy.position, at, (enemy.id, unit.id)):
+        if not board(state).centre_clear(enemy, enemy.position, at, (enemy.id, unit.id)):
             continue
         worst = min(worst, LEVELS[Cover(query.cover_at(at, enemy, unit.radius_in))])
     return worst

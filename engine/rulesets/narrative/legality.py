@@ -27,10 +27,10 @@ from engine.model import GameState, Unit
 from engine.protocols import Pending, PendingKind
 from engine.rulesets.narrative.board import (
     OBJECTIVE_REACH_IN,
+    board,
     can_shoot_from,
     card_of,
     contacting_enemies,
-    flee_path,
     gap_between,
     in_shooting_range,
     move_area,
@@ -98,7 +98,7 @@ def flight_problem(state: GameState, unit: Unit, action: Action) -> str | None:
 def flight_edge(state: GameState, unit: Unit, path: Sequence[Point]) -> Edge | None:
     """The flight edge whose flight path is ``path`` (the one the order announced), if any."""
     for edge in flight_edges(state, unit):
-        flight, _ = flee_path(state, unit, edge, card_of(unit).move_in)
+        flight, _ = board(state).flee_path(unit, edge, card_of(unit).move_in)
         if len(flight) == len(path) and all(
             math.dist(a, b) <= POS_TOL_IN for a, b in zip(flight, path, strict=True)
         ):

@@ -18,7 +18,7 @@ from engine.board import MIN_STEP_IN
 from engine.dice import RandomSource
 from engine.geometry import Point, bearing_deg, normalize_deg, path_cost_in
 from engine.model import GameState, Unit, UnitStatus
-from engine.rulesets.narrative.board import card_of, contacting_enemies, flee_path
+from engine.rulesets.narrative.board import board, card_of, contacting_enemies
 from engine.rulesets.narrative.legality import flight_edge, flight_edges
 from engine.rulesets.narrative.query import NarrativeQuery
 from engine.rulesets.narrative.state import (
@@ -138,7 +138,7 @@ def rout(
                 edge=edge.value,
             )
         )
-    path, leaves = flee_path(state, unit, edge, card_of(unit).move_in)
+    path, leaves = board(state).flee_path(unit, edge, card_of(unit).move_in)
     if leaves:
         return leave_table(state, unit, path[-1], False, events, dice)
     end = path[-1]

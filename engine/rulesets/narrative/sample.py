@@ -16,9 +16,9 @@ from engine.dice import RandomSource
 from engine.geometry import Edge, Point, advance, within_in
 from engine.model import GameState, Unit
 from engine.rulesets.narrative.board import (
+    board,
     card_of,
     contacting_enemies,
-    flee_path,
     gap_between,
     move_toward,
 )
@@ -79,7 +79,7 @@ def candidate_actions(state: GameState, unit: Unit, dice: RandomSource) -> list[
                 )
         if carries:
             edge = Edge(state.side(unit.side).edge)
-            flight, _ = flee_path(state, unit, edge, move_in, keep_clear=True)
+            flight, _ = board(state).flee_path(unit, edge, move_in, keep_clear=True)
             out.append(Action(ActionKind.MOVE, unit.id, path=flight, pick_up=pick))
         heading = float(5 * (dice.roll(72, f"random heading for {unit.name}") - 1))
         out.append(Action(ActionKind.MOVE, unit.id, heading_deg=heading, pick_up=pick))

@@ -36,13 +36,11 @@ from engine.geometry import (
 from engine.model import GameState, Objective, Unit
 from engine.rulesets.narrative.board import (
     OBJECTIVE_REACH_IN,
+    board,
     card_of,
-    centre_line_clear,
-    flee_path,
     move_area,
     move_patterns,
     move_toward,
-    sight_blockers,
 )
 
 T = TypeVar("T")
@@ -87,7 +85,7 @@ def viewable(state: GameState, viewer: Unit, point: Point, target: Unit | None =
     if not in_forward_arc(viewer.position, viewer.heading_deg, point):
         return False
     exclude = (viewer.id,) if target is None else (viewer.id, target.id)
-    return centre_line_clear(state, viewer, viewer.position, point, exclude)
+    return board(state).centre_clear(viewer, viewer.position, point, exclude)
 
 
 def loose_objectives(state: GameState) -> tuple[Objective, ...]:
@@ -115,7 +113,7 @@ def carry_route(
     gets nearer the edge is taken instead (ending past the edge when it reaches it with
     allowance to spare). It never ends in base contact with an enemy.
     """
-    path, leaves = flee_path(state, unit, edge, move_in, keep_clear=True)
+    path, leaves = board(state).flee_path(unit, edge, move_in, keep_clear=True)
     if leaves or path_cost_in(path) >= move_in - 1e-6:
         return path, leaves
     table = state.table
@@ -184,7 +182,7 @@ def _firing_position(
         card.shoot_range_in + unit.radius_in + target.radius_in,
         move_patterns(move_in),
         move_area(state, unit),
-        sight_blockers(state, unit, (unit.id, target.id)),
+        board(state).blockers(unit, (unit.id, target.id)),
         keep_away,
     )
 

@@ -10,30 +10,17 @@ import itertools
 import math
 from collections.abc import Sequence
 
-from engine.board import contact_tol
+from engine.board import contacting_enemies as contacting_enemies
+from engine.board import touching
 from engine.boards.open import OpenBoard, OpenPolicy, open_board
-from engine.geometry import (
-    Obstacle,
-    Point,
-    centre_distance_in,
-    within_in,
-)
+from engine.geometry import Point, centre_distance_in, within_in
 from engine.model import GameState, Unit
 from engine.rulesets.skirmish2d6.fighters import GUARDIAN_REACH_IN, card_of
 
 gap = OpenBoard.gap_in
 """Edge-to-edge distance, inches (G-01), with ``a`` optionally standing at ``at``."""
-
-
-def in_contact(state: GameState, a: Unit, b: Unit, at: Point | None = None) -> bool:
-    """Base contact (G-04)."""
-    return within_in(gap(a, b, at), contact_tol(state))
-
-
-def contacting_enemies(state: GameState, unit: Unit) -> tuple[Unit, ...]:
-    """Enemies in base contact, in sheet order."""
-    tol = contact_tol(state)
-    return tuple(e for e in state.enemies_of(unit) if within_in(gap(unit, e), tol))
+in_contact = touching
+"""Base contact (G-04), with ``a`` optionally standing at ``at``."""
 
 
 def guarded(state: GameState, unit: Unit) -> bool:
@@ -55,12 +42,6 @@ POLICY = OpenPolicy(figures_block="friends")
 def board(state: GameState) -> OpenBoard:
     """The state's open table under this ruleset's policy."""
     return open_board(state, POLICY)
-
-
-def sight_blockers(state: GameState, viewer: Unit, target: Unit) -> tuple[Obstacle, ...]:
-    """What blocks the viewer's sight of the target: terrain that blocks sight and the bases
-    of the viewer's own side's other models (enemies do not block, D001B-12)."""
-    return board(state).blockers(viewer, (viewer.id, target.id))
 
 
 def visible(state: GameState, viewer: Unit, target: Unit) -> bool:
