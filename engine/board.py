@@ -10,6 +10,8 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
+import shapely
+
 from engine.dice import RandomSource
 from engine.geometry import (
     EPS_IN,
@@ -20,7 +22,7 @@ from engine.geometry import (
     within_in,
 )
 from engine.memo import BoardMemo
-from engine.model import GameState, Unit
+from engine.model import GameState, TerrainPiece, Unit
 
 T = TypeVar("T")
 
@@ -30,6 +32,13 @@ CONTACT_TOL_IN = 0.1
 MIN_STEP_IN = 1e-4
 #: How far past the edge a leaving base's centre is put, inches (it only marks "off the table").
 PAST_EDGE_IN = 0.05
+
+
+def piece_shape(piece: TerrainPiece) -> shapely.Polygon:
+    """A terrain piece's outline as a polygon, repaired (``buffer(0)``) when it crosses itself:
+    the shape both board kits read a piece as."""
+    shape = shapely.Polygon(piece.polygon)
+    return shape if shape.is_valid else shape.buffer(0)
 
 
 def contact_tol(state: GameState) -> float:

@@ -28,8 +28,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-import shapely
-
+from engine.board import piece_shape
 from engine.geometry.grid import (
     FILL_THRESHOLD,
     STEPS,
@@ -578,10 +577,7 @@ def piece_squares(
 ) -> tuple[list[tuple[Cell, float]], frozenset[Cell]]:
     """The area (square inches) of a terrain piece over each square within its bounds, and the
     squares it fills (at least half: they take its properties, RULES §1.4)."""
-    shape = shapely.Polygon(piece.polygon)
-    if not shape.is_valid:
-        shape = shape.buffer(0)
-    covered = grid.coverage(shape)
+    covered = grid.coverage(piece_shape(piece))
     least = FILL_THRESHOLD * grid.cell_in * grid.cell_in - 1e-12
     return covered, frozenset(c for c, part in covered if part >= least)
 

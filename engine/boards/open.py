@@ -22,6 +22,7 @@ policy; terrain once per terrain); nothing is module-level.
 
 from __future__ import annotations
 
+import itertools
 import math
 import weakref
 from collections.abc import Collection, Iterable, Sequence
@@ -33,7 +34,14 @@ import shapely
 from numpy.typing import NDArray
 from shapely.geometry import Polygon
 
-from engine.board import PAST_EDGE_IN, board_key, board_memo, remember, short_of_contact
+from engine.board import (
+    PAST_EDGE_IN,
+    board_key,
+    board_memo,
+    piece_shape,
+    remember,
+    short_of_contact,
+)
 from engine.errors import EngineError
 from engine.geometry import (
     EPS_IN,
@@ -56,7 +64,7 @@ from engine.geometry import (
     toward_edge_path,
 )
 from engine.geometry.raycast import Field, Shape
-from engine.model import GameState, TerrainPiece, Unit
+from engine.model import GameState, Unit
 
 Segment = tuple[Point, Point]
 SLIDE_TURNS_DEG = (0.0, 20.0, -20.0, 45.0, -45.0, 70.0, -70.0, 95.0, -95.0)
@@ -97,6 +105,8 @@ class OpenTerrain:
     """Difficult ground (each inch costs two, §1.5)."""
     cover: tuple[CoverArea, ...]
     """Pieces that give cover."""
+    dangerous: tuple[Polygon, ...] = ()
+    """Dangerous ground (a figure that enters it or ends there risks a wound)."""
     ground: DifficultGround = field(init=False, compare=False, repr=False)
     """The difficult ground merged and prepared for cost queries."""
     solid_outlines: tuple[Shape, ...] = field(init=False, compare=False, repr=False)
@@ -111,10 +121,21 @@ class OpenTerrain:
         object.__setattr__(self, "ground", DifficultGround(self.difficult))
         object.__setattr__(self, "solid_outlines", tuple(outlines))
 
+    def dangerous_at(self, point: Point) -> bool:
+        """Whether the spot is in dangerous ground (its edge included)."""
+        spot = shapely.Point(point)
+        return any(shape.covers(spot) for shape in self.dangerous)
 
-def _piece_shape(piece: TerrainPiece) -> Polygon:
-    shape = Polygon(piece.polygon)
-    return shape if shape.is_valid else shape.buffer(0)
+    def enters_dangerous(self, path: Sequence[Point]) -> bool:
+        """Whether a move ends in dangerous ground, or crosses it from a start outside it."""
+        if not self.dangerous:
+            return False
+        if self.dangerous_at(path[-1]):
+            return True
+        if len(path) < 2 or self.dangerous_at(path[0]):
+            return False
+        line = shapely.LineString(path)
+        return any(line.intersects(shape) for shape in self.dangerous)
 
 
 def open_terrain(state: GameState) -> OpenTerrain:
@@ -123,9 +144,9 @@ def open_terrain(state: GameState) -> OpenTerrain:
 
 
 def _build_terrain(state: GameState) -> OpenTerrain:
-    sight, solid, difficult, cover = [], [], [], []
+    sight, solid, difficult, cover, dangerous = [], [], [], [], []
     for piece in state.terrain:
-        shape = _piece_shape(piece)
+        shape = piece_shape(piece)
         if piece.blocks_los:
             sight.append(Obstacle(piece.name, shape, "terrain"))
         if piece.impassable:
@@ -134,7 +155,9 @@ def _build_terrain(state: GameState) -> OpenTerrain:
             difficult.append(shape)
         if piece.cover != "none":
             cover.append(CoverArea(piece.name, shape, Cover(piece.cover)))
-    return OpenTerrain(tuple(sight), tuple(solid), tuple(difficult), tuple(cover))
+        if piece.dangerous:
+            dangerous.append(shape)
+    return OpenTerrain(tuple(sight), tuple(solid), tuple(difficult), tuple(cover), tuple(dangerous))
 
 
 def open_board(state: GameState, policy: OpenPolicy = OpenPolicy()) -> OpenBoard:
@@ -322,6 +345,25 @@ class OpenBoard:
         return self.units[int(found[0])].name if len(found) else None
 
     # -- movement ---------------------------------------------------------------------------
+    def path_fault(self, unit: Unit, path: Sequence[Point], allowance_in: float, word: str) -> str:
+        """Why ``path`` is not a move of the unit (empty when it is): its base ends on the table,
+        the legs cost at most ``allowance_in`` (difficult ground counts double, RULES §1.5;
+        ``word`` names the allowance) and cross no impassable terrain and no enemy base."""
+        if not self.state.table.contains_base(path[-1], unit.radius_in):
+            return f"{unit.name} would leave the table"
+        area = self.move_area(unit, allies_pass=True)
+        legs = list(itertools.pairwise(path))
+        cost = sum(area.ground.leg_cost_in(a, b) for a, b in legs)
+        if cost > allowance_in + 1e-6:
+            doubled = cost > sum(centre_distance_in(a, b) for a, b in legs) + 1e-6
+            why = " (difficult ground counts double)" if doubled else ""
+            return f"the move costs {cost:.2f} in{why}, more than the {allowance_in:g} in {word}"
+        for a, b in legs:
+            hits = area.blockers.leg_blockers(a, b, unit.radius_in)
+            if hits:
+                return f"the path crosses {hits[0][1]}"
+        return ""
+
     def move_area(self, unit: Unit, *, allies_pass: bool = False) -> MoveArea:
         """What the unit's base must avoid: impassable terrain and every other base (only the
         enemies' with ``allies_pass``), with the difficult ground (RULES §1.5), remembered for

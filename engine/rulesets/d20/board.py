@@ -10,11 +10,7 @@ grid the squares' mechanics are the grid kit's (``engine.boards.grid``, policy `
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
-
-import shapely
-from shapely.geometry import Polygon
 
 from engine.board import board_memo
 from engine.boards.grid import (
@@ -154,18 +150,9 @@ def move_problem(state: GameState, unit: Unit, path: Sequence[Point]) -> str:
         if goal not in figures.squares.reach(start, card_of(unit).move, figures.closed(unit)):
             return f"{unit.name} cannot reach that cell with a Move Unit of {card_of(unit).move}"
     else:
-        if not state.table.contains_base(end, unit.radius_in):
-            return f"{unit.name} would leave the table"
-        area = open_board(state, POLICY_OPEN).move_area(unit, allies_pass=True)
-        cost = sum(area.ground.leg_cost_in(a, b) for a, b in itertools.pairwise(path))
-        if cost > allowance + 1e-6:
-            length = sum(centre_distance_in(a, b) for a, b in itertools.pairwise(path))
-            why = " (difficult ground counts double)" if cost > length + 1e-6 else ""
-            return f"the move costs {cost:.2f} in{why}, more than the {allowance:g} in Move Unit"
-        for a, b in itertools.pairwise(path):
-            hits = area.blockers.leg_blockers(a, b, unit.radius_in)
-            if hits:
-                return f"the path crosses {hits[0][1]}"
+        fault = open_board(state, POLICY_OPEN).path_fault(unit, path, allowance, "Move Unit")
+        if fault:
+            return fault
     who = occupied(state, end, unit)
     if who is not None:
         return f"{unit.name} cannot end its move on {who}"
@@ -176,24 +163,3 @@ def free_cells(state: GameState, unit: Unit) -> list[Cell]:
     """Cells the unit may end a move on (reachable and not occupied), its own included."""
     grid = table_grid(state)
     return list(grid_figures(state).ends(unit, grid.cell_at(unit.position), card_of(unit).move))
-
-
-def dangerous_at(state: GameState, point: Point) -> bool:
-    """Whether the spot is in dangerous terrain (§5.f)."""
-    pt = shapely.Point(point)
-    return any(t.dangerous and Polygon(t.polygon).covers(pt) for t in state.terrain if t.dangerous)
-
-
-def enters_dangerous(state: GameState, path: Sequence[Point]) -> bool:
-    """Whether a move enters or ends in dangerous terrain (§5.f)."""
-    if not any(t.dangerous for t in state.terrain):
-        return False
-    if dangerous_at(state, path[-1]):
-        return True
-    line = shapely.LineString(path) if len(path) > 1 else None
-    if line is None:
-        return False
-    return any(
-        t.dangerous and line.intersects(Polygon(t.polygon)) and not dangerous_at(state, path[0])
-        for t in state.terrain
-    )

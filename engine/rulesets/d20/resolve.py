@@ -7,10 +7,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.actions import Action, Event, event
+from engine.boards.open import open_terrain
 from engine.dice import RandomSource
 from engine.geometry import bearing_deg
 from engine.model import GameState, Role, Unit
-from engine.rulesets.d20.board import can_attack, enters_dangerous, visible
+from engine.rulesets.d20.board import can_attack, visible
 from engine.rulesets.d20.chain import place_chain
 from engine.rulesets.d20.combat import dangerous_roll, resolve_attack, status_change
 from engine.rulesets.d20.sequence import rules as d20_rules
@@ -73,7 +74,7 @@ def move(
     rules = d20_rules(state)
     if state.side(unit.side).role is Role.HUMAN and len(path) > 1 and not rules.heroes_moved:
         state = replace(state, rules=replace(rules, heroes_moved=True))
-    if len(path) > 1 and path[0] != path[-1] and enters_dangerous(state, path):
+    if len(path) > 1 and path[0] != path[-1] and open_terrain(state).enters_dangerous(path):
         state, evs = dangerous_roll(state, state.unit(unit.id), dice)
         events += evs
         r = d20_rules(state)

@@ -40,11 +40,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from engine.actions import Action, Event, IllegalActionError, event
+from engine.boards.open import open_terrain
 from engine.dice import RandomSource
 from engine.model import GameState, Role, Unit
 from engine.protocols import Outcome, Pending, RulesetBase, register_ruleset
 from engine.query import TableQuery
-from engine.rulesets.d20.board import dangerous_at, move_allowance, move_problem, occupied, visible
+from engine.rulesets.d20.board import move_allowance, move_problem, occupied, visible
 from engine.rulesets.d20.combat import (
     dangerous_roll,
     morale_checks,
@@ -364,7 +365,7 @@ class D20Ruleset(RulesetBase):
         if (
             unit.on_table
             and unit.id not in rules.dangerous_rolled
-            and dangerous_at(state, unit.position)
+            and open_terrain(state).dangerous_at(unit.position)
         ):
             # Ending the turn in dangerous ground without having rolled on entering (§5.f).
             state, evs = dangerous_roll(state, unit, dice)
