@@ -572,6 +572,12 @@ def table_grid(state: GameState) -> Grid:
     return grid
 
 
+def unit_cell(unit: Unit) -> Cell:
+    """The square a figure stands in (it must be on the grid)."""
+    assert unit.cell is not None, f"{unit.id} is not on the grid"
+    return unit.cell
+
+
 def piece_squares(
     grid: Grid, piece: TerrainPiece
 ) -> tuple[list[tuple[Cell, float]], frozenset[Cell]]:

@@ -29,10 +29,10 @@ from engine.dice import RandomSource
 from engine.model import GameState, Unit
 from engine.protocols import ControllerBase, Pending, PendingKind, Ruleset, register_controller
 from engine.rulesets.skirmish2d6.board import (
+    board,
     contacting_enemies,
     gap,
     guarded,
-    move_toward,
     path_problem,
     visible,
 )
@@ -303,7 +303,7 @@ class SkirmishAI(ControllerBase):
             if holder(state, site) == unit.side or not rivals or allowance <= 0:
                 return Plan(pass_here, "step 6: hold", f"{unit.name} holds {site.name}")
             rival = min(rivals, key=lambda e: (round(gap(unit, e), 6), e.sheet_order))
-            path = move_toward(state, unit, rival.position, 0.0, allowance)
+            path = board(state).slide_toward(unit, rival.position, 0.0, allowance)
             if len(path) < 2:
                 return Plan(pass_here, "step 6: hold", f"{unit.name} holds {site.name}")
             return Plan(
@@ -321,7 +321,7 @@ class SkirmishAI(ControllerBase):
                 return Plan(pass_here, "step 6: hold", "no enemy is left")
             enemy = min(enemies, key=lambda e: (round(gap(unit, e), 6), e.sheet_order))
             goal, what = enemy.position, enemy.name
-        path = move_toward(state, unit, goal, 0.0, allowance) if allowance > 0 else ()
+        path = board(state).slide_toward(unit, goal, 0.0, allowance) if allowance > 0 else ()
         if len(path) < 2:
             return Plan(pass_here, "step 5: move", f"{unit.name} cannot get nearer {what}")
         return Plan(Action(MOVE, unit.id, path=path), "step 5: move", f"toward {what}")

@@ -297,13 +297,8 @@ class Planner:
         exposure, hidden = self.threat_against(unit, at)
         setup = self.setup_value(unit, at, nearby) if kill is None else 0
         progress = here_gap - (math.dist(p, goal) if goal else 0.0)
-        in_cover = (
-            bool(nearby)
-            and self.board.cover_from(
-                min(nearby, key=lambda e: math.dist(e.position, p)).position, at
-            )
-            is not None
-        )
+        near = min(nearby, key=lambda e: math.dist(e.position, p)) if nearby else None
+        in_cover = near is not None and self.board.kit.cover(near.position, p, at[3])[1] is not None
         key = (
             1.0 if kill else 0.0,
             *(kill[0] if kill else (0.0, 0.0, 0.0)),

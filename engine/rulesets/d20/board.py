@@ -23,17 +23,11 @@ from engine.boards.grid import (
     terrain_board,
 )
 from engine.boards.open import OpenPolicy, open_board, open_terrain
-from engine.geometry import (
-    Cell,
-    MoveArea,
-    Point,
-    centre_distance_in,
-)
+from engine.geometry import Cell, MoveArea, Point, centre_distance_in
 from engine.model import GameState, Unit
 from engine.rulesets.d20.ranges import in_reach, space_in
 from engine.rulesets.d20.state import Weapon, card_of
 
-EPS = 1e-6
 POLICY_OPEN = OpenPolicy(figures_block="enemies")
 """The open-table kit's policy here: enemies block sight, allies never do (§5.g); cover is
 the kit's default (a piece crossed or under the base, D003-16)."""

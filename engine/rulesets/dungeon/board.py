@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.board import board_memo
-from engine.boards.grid import GridBoard, GridFigures, GridPolicy, grid_board
+from engine.board import board_memo, per_state
+from engine.boards.grid import GridBoard, GridFigures, GridPolicy, grid_board, table_grid
 from engine.geometry.grid import Cell, Grid
 from engine.model import GameState, Unit
 from engine.rulesets.dungeon.facing import facing_step, in_arc
@@ -40,29 +40,24 @@ class Board(GridFigures):
 
     @classmethod
     def of(cls, state: GameState) -> Board:
-        """The board of a state (remembered in the game's memo for the same tuple of units and
-        walls: a controller, validate and apply ask for it many times per step)."""
-        answers = state.memo.answers_for(state)
-        found: Board | None = answers.get(("dungeon-board",))
-        if found is not None:
-            return found  # asked of this state before
+        """The board of a state (remembered in the game's memo for the state, and for the same
+        tuple of units and walls: a controller, validate and apply ask for it many times per
+        step)."""
+        return per_state(state, ("dungeon-board",), cls._shared, state)
+
+    @classmethod
+    def _shared(cls, state: GameState) -> Board:
         units, walls, grid = state.units, rules_of(state).walls, state.table.grid
         key = ("dungeon-board", id(units), id(walls))
         kept = state.memo.remember(key, lambda: (units, walls, cls._build(state)))
-        board = (
-            kept[2]
-            if kept[0] is units and kept[1] is walls and kept[2].squares.grid == grid
-            else cls._build(state)  # other objects once had those ids: not the same board
-        )
-        answers[("dungeon-board",)] = board
-        return board
+        if kept[0] is units and kept[1] is walls and kept[2].squares.grid == grid:
+            return kept[2]
+        return cls._build(state)  # other objects once had those ids: not the same board
 
     @classmethod
     def _build(cls, state: GameState) -> Board:
-        grid = state.table.grid
-        assert grid is not None
         at = {u.cell: u for u in state.units if u.on_table and u.cell is not None}
-        return cls(squares_of(state, grid, rules_of(state).walls), at)
+        return cls(squares_of(state, table_grid(state), rules_of(state).walls), at)
 
     def line_clear(self, viewer: Unit, frm: Cell, target: Unit) -> bool:
         """A straight unblocked line of squares from ``frm`` to the target (G-03): walls and the

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.boards.grid import unit_cell
 from engine.geometry.grid import Cell
 from engine.model import GameState, RulesState, Unit, UnitRules
 from engine.rulesets.dungeon.cards import DungeonCard
@@ -89,7 +90,5 @@ def status_of(unit: Unit) -> str | None:
     return next((s for s in STATUSES if s in unit.statuses), None)
 
 
-def cell_of(unit: Unit) -> Cell:
-    """The figure's square (it must be on the board)."""
-    assert unit.cell is not None, unit.id
-    return unit.cell
+cell_of = unit_cell
+"""The figure's square (it must be on the board)."""

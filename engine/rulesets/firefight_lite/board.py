@@ -24,6 +24,7 @@ from engine.boards.grid import (
     state_figures,
     table_grid,
     terrain_board,
+    unit_cell,
 )
 from engine.geometry.grid import Cell, Grid, chebyshev
 from engine.model import GameState, TerrainPiece, Unit
@@ -38,6 +39,8 @@ COVER_ORDER = {"none": 0, "soft": 1, "hard": 2}
 COVER_NAMES = ("none", "soft", "hard")
 _TOUCH = 0.05
 """A cover piece gives cover to the squares it covers at least this fraction of."""
+cell = unit_cell
+"""The unit's square."""
 POLICY = GridPolicy()
 """The grid kit's policy here: a figure passes friends and neutrals, never a hostile figure,
 nor a diagonal between two squares that each hold terrain or a hostile figure; hostile
@@ -71,8 +74,8 @@ def _squares(grid: Grid, terrain: tuple[TerrainPiece, ...]) -> Squares:
                 if part >= _TOUCH * area:
                     cover[c] = max(cover.get(c, 0), level)
                     names.setdefault(c, piece.name)
-        for cell in filled:
-            names.setdefault(cell, piece.name)
+        for c in filled:
+            names.setdefault(c, piece.name)
     board = terrain_board(grid, terrain, POLICY, cover, difficult=False)
     return Squares(frozenset(roads), names, board)
 
@@ -87,12 +90,6 @@ def squares(state: GameState) -> Squares:
             ("ff-squares", grid), lambda: _squares(grid, state.terrain)
         )
     return found
-
-
-def cell(unit: Unit) -> Cell:
-    """The unit's square."""
-    assert unit.cell is not None, f"{unit.id} is not on the grid"
-    return unit.cell
 
 
 def figures(state: GameState) -> GridFigures:

@@ -80,18 +80,11 @@ def path_problem(state: GameState, unit: Unit, path: Sequence[Point], limit_in: 
     return ""
 
 
-def move_toward(
-    state: GameState, unit: Unit, goal: Point, stop_gap_in: float, limit_in: float
-) -> tuple[Point, ...]:
-    """A one-leg move toward ``goal`` (the kit's ``OpenBoard.slide_toward``)."""
-    return board(state).slide_toward(unit, goal, stop_gap_in, limit_in)
-
-
 def charge_path(state: GameState, unit: Unit, target: Unit, reach_in: float) -> tuple[Point, ...]:
     """The charge's run: up to ``reach_in`` toward the target, stopping in base contact
     (D001B-06); the full distance toward it when the roll is short."""
     stop = unit.radius_in + target.radius_in
-    return move_toward(state, unit, target.position, stop, reach_in)
+    return board(state).slide_toward(unit, target.position, stop, reach_in)
 
 
 def push_path(

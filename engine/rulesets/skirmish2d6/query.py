@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine.geometry import Point
 from engine.model import GameState, Unit
 from engine.query import BoardQuery
-from engine.rulesets.skirmish2d6.board import POLICY, gap, move_toward, visible
+from engine.rulesets.skirmish2d6.board import POLICY, board, gap, visible
 from engine.rulesets.skirmish2d6.fighters import card_of, move_allowance_in
 from engine.rulesets.skirmish2d6.state import BOW_RANGE_IN
 
@@ -37,4 +37,4 @@ class SkirmishQuery(BoardQuery):
 
     def move_toward(self, unit: Unit, point: Point) -> tuple[Point, ...]:
         """One Move's straight leg ending as near the point as it can."""
-        return move_toward(self.state, unit, point, 0.0, move_allowance_in(unit))
+        return board(self.state).slide_toward(unit, point, 0.0, move_allowance_in(unit))

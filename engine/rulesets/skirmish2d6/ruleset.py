@@ -25,7 +25,7 @@ from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, registe
 from engine.query import TableQuery
 from engine.rulesets.skirmish2d6 import legality as legal
 from engine.rulesets.skirmish2d6 import resolve as resolve
-from engine.rulesets.skirmish2d6.board import move_toward
+from engine.rulesets.skirmish2d6.board import board
 from engine.rulesets.skirmish2d6.combat import Fight, attack
 from engine.rulesets.skirmish2d6.fighters import (
     STATUSES,
@@ -343,7 +343,7 @@ class SkirmishRuleset(RulesetBase):
                 dist = allowance * dice.roll(4, f"random move length for {unit.name}") / 4
                 ang = math.radians(45 * k)
                 goal = (unit.x + 10 * math.sin(ang), unit.y + 10 * math.cos(ang))
-                path = move_toward(state, unit, goal, 0.0, dist)
+                path = board(state).slide_toward(unit, goal, 0.0, dist)
                 if len(path) > 1:
                     out.append(Action(MOVE, unit_id, path=path))
         for enemy in state.enemies_of(unit):

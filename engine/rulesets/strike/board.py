@@ -92,15 +92,11 @@ class StrikeBoard:
         flags = (clear[0], clear[1], clear[2])
         if not any(flags):
             return Sighting(vid, tid, lines, flags, None, tuple(names))
-        cover_by = self.cover_from(a, target)
+        # The viewer's own place does not matter: a target keeps the cover of the piece it
+        # stands in when the viewer stands in that same piece (a wood both are in).
+        cover_by = self.kit.cover(a, b, tr)[1]
         cls = COVER if cover_by else CLEAR if all(flags) else OBSCURED
         return Sighting(vid, tid, lines, flags, cls, tuple(names), cover_by)
-
-    def cover_from(self, viewer_xy: Point, target: Pose) -> str | None:
-        """The cover terrain the target is in against a viewer there (D001A-04b), or None. The
-        viewer's own place does not matter: a target keeps the cover of the piece it stands in
-        when the viewer stands in that same piece (a wood both are in)."""
-        return self.kit.cover(viewer_xy, (target[1], target[2]), target[3])[1]
 
     # ---------------------------------------------------------------- ranges
     @staticmethod
