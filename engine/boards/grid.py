@@ -433,9 +433,14 @@ class GridBoard:
         ray = self._rays.get((dx, dy)) or self._ray(dx, dy)
         cols = self.grid.cols
         at = a[1] * cols + a[0]
-        if self._walls_block(at, ray):
+        corners = ray.corners
+        if (self._wall_view >> at) & ray.crossed:  # ``_walls_block``, inline: asked very often
             return False
-        if not blockers or not (ray.crossed or ray.corners):
+        if corners:
+            pinch = self._wall_pinch.get(ray.turn)
+            if (pinch is None or (pinch >> at) & corners) and self._walls_block(at, ray):
+                return False
+        if not blockers or not (ray.crossed or corners):
             return True
         if ray.far <= 1 and self.policy.adjacent_sight_walls_only:
             return True
@@ -721,12 +726,15 @@ class GridFigures:
         that has left ``moved_from``, and the sight walls)."""
         return self.squares.sight_clear(frm, to, self.blockers(viewer), moved_from)
 
-    def ends(self, unit: Unit, start: Cell, allowance: int) -> dict[Cell, int]:
-        """Every square the unit can end a move from ``start`` on within ``allowance`` (its
-        own included, at 0), with its cost: through no closed square, onto no other figure."""
+    def ends(self, unit: Unit, start: Cell, allowance: int, stay: bool = True) -> dict[Cell, int]:
+        """Every square the unit can end a move from ``start`` on within ``allowance`` (with
+        ``stay``, ``start`` too, at 0), with its cost: through no closed square, onto no other
+        figure."""
         taken = self.taken(unit.id)
         found = self.squares.reach(start, allowance, self.closed(unit))
-        return {c: k for c, k in found.items() if c not in taken}
+        if stay:
+            return {c: k for c, k in found.items() if c not in taken}
+        return {c: k for c, k in found.items() if c not in taken and c != start}
 
     def routes(self, unit: Unit, start: Cell, allowance: int) -> dict[Cell, tuple[Cell, ...]]:
         """A shortest route (:meth:`GridBoard.routes`) to each square of :meth:`ends`."""

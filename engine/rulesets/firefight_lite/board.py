@@ -142,21 +142,12 @@ def reach(state: GameState, unit: Unit, squares_allowed: int) -> dict[Cell, int]
     8-connected steps, no corner cutting, never through impassable terrain or a hostile
     figure; it may pass friends and neutrals but never end on a figure (RULES §1.5 grid)."""
     here = cell(unit)
-    return dict(
-        per_state(
-            state,
-            ("reach", unit.id, here, squares_allowed),
-            _reach,
-            state,
-            unit,
-            here,
-            squares_allowed,
-        )
-    )
+    key = ("reach", unit.id, here, squares_allowed)
+    return dict(per_state(state, key, _reach, state, unit, here, squares_allowed))
 
 
 def _reach(state: GameState, unit: Unit, here: Cell, allowed: int) -> dict[Cell, int]:
-    return {c: k for c, k in figures(state).ends(unit, here, allowed).items() if c != here}
+    return figures(state).ends(unit, here, allowed, stay=False)
 
 
 def free_near(state: GameState, wanted: Iterable[Cell]) -> Cell | None:
