@@ -378,3 +378,20 @@ def test_d002_06_gap_field_is_the_chebyshev_gap_to_the_nearest_enemy() -> None:
         want = min(max(abs(col - c), abs(row - r)) for c, r in enemies)
         assert field[row][col] == want
     assert gap_field(state, frozenset())[0][0] == 0
+
+
+def test_a_scenarios_games_share_the_gap_field() -> None:
+    """The field reads nothing but its grid and enemy squares: computed once for the games of
+    one scenario (as its lru_cache did before issue 25), not once per game."""
+    from pathlib import Path
+
+    from engine.controllers.cards_suits import gap_field
+    from engine.protocols import find_ruleset
+    from engine.scenario import parse_scenario
+
+    path = Path(__file__).parents[2] / "assistant/data/scenarios/bosworth-street.toml"
+    scenario = parse_scenario(path.read_text(encoding="utf-8"), path.name)
+    rules = find_ruleset(scenario.scenario.ruleset)
+    first, second = rules.new_game(scenario), rules.new_game(scenario)
+    enemies = frozenset({(1, 2), (7, 3)})
+    assert gap_field(first, enemies) is gap_field(second, enemies)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.board import board_memo, clear_board_memo
+from engine.board import board_memo, clear_board_memo, per_state
 from engine.boards.open import open_terrain
 from engine.dice import SeededDice
 from engine.memo import SHARED_TERRAINS, BoardMemo
@@ -52,6 +52,23 @@ def test_remembered_searches_do_not_change_a_battle() -> None:
     clear_board_memo(ford[2])
     assert len(ford[2].memo) == 0
     assert _battle(ford, 4) == cold
+
+
+def test_a_per_state_answer_is_computed_once_from_the_arguments_given() -> None:
+    """per_state takes the computation's arguments (no closure made per call): it is called
+    with them once per state, and the answer is then found without calling it."""
+    _, _, state = _start("ford-at-dawn")
+    calls: list[tuple[object, ...]] = []
+
+    def compute(*args: object) -> int:
+        calls.append(args)
+        return len(calls)
+
+    assert per_state(state, ("test", 1), compute, "a", 2) == 1
+    assert per_state(state, ("test", 1), compute, "b", 3) == 1  # found: not computed again
+    assert calls == [("a", 2)]
+    moved = replace(state, step=state.step + 1)
+    assert per_state(moved, ("test", 1), compute, "c", 4) == 2  # another state, its own answer
 
 
 def test_the_memo_is_not_part_of_the_state() -> None:
