@@ -345,6 +345,16 @@ class OpenBoard:
         return self.units[int(found[0])].name if len(found) else None
 
     # -- movement ---------------------------------------------------------------------------
+    def overlaps(self, unit: Unit, point: Point) -> str | None:
+        """The first other base (sheet order) the unit's base would overlap standing at
+        ``point`` (touching is not overlapping); None: none. Plain Python: asked of one spot
+        at a time, where building the numpy arrays of :meth:`leg_hits` costs more."""
+        x, y, r = point[0], point[1], unit.radius_in
+        for u in self.units:
+            if u.id != unit.id and math.hypot(u.x - x, u.y - y) < u.radius_in + r - EPS_IN:
+                return u.name
+        return None
+
     def path_fault(self, unit: Unit, path: Sequence[Point], allowance_in: float, word: str) -> str:
         """Why ``path`` is not a move of the unit (empty when it is): its base ends on the table,
         the legs cost at most ``allowance_in`` (difficult ground counts double, RULES §1.5;

@@ -118,7 +118,7 @@ def occupied(state: GameState, point: Point, unit: Unit) -> str | None:
     if grid is not None:
         who = grid_figures(state).at.get(grid.cell_at(point))
         return who.name if who is not None and who.id != unit.id else None
-    return open_board(state, POLICY_OPEN).leg_hits(unit, point, point)
+    return open_board(state, POLICY_OPEN).overlaps(unit, point)
 
 
 def move_problem(state: GameState, unit: Unit, path: Sequence[Point]) -> str:
