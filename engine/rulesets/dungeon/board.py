@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.board import board_memo, per_state
+from engine.board import board_memo
 from engine.boards.grid import GridBoard, GridFigures, GridPolicy, grid_board, table_grid
 from engine.geometry.grid import Cell, Grid
 from engine.model import GameState, Unit
@@ -40,19 +40,22 @@ class Board(GridFigures):
 
     @classmethod
     def of(cls, state: GameState) -> Board:
-        """The board of a state (remembered in the game's memo for the state, and for the same
-        tuple of units and walls: a controller, validate and apply ask for it many times per
-        step)."""
-        return per_state(state, ("dungeon-board",), cls._shared, state)
-
-    @classmethod
-    def _shared(cls, state: GameState) -> Board:
+        """The board of a state (remembered in the game's memo for the same tuple of units and
+        walls: a controller, validate and apply ask for it many times per step)."""
+        answers = state.memo.answers_for(state)
+        found: Board | None = answers.get(("dungeon-board",))
+        if found is not None:
+            return found  # asked of this state before
         units, walls, grid = state.units, rules_of(state).walls, state.table.grid
         key = ("dungeon-board", id(units), id(walls))
         kept = state.memo.remember(key, lambda: (units, walls, cls._build(state)))
-        if kept[0] is units and kept[1] is walls and kept[2].squares.grid == grid:
-            return kept[2]
-        return cls._build(state)  # other objects once had those ids: not the same board
+        board = (
+            kept[2]
+            if kept[0] is units and kept[1] is walls and kept[2].squares.grid == grid
+            else cls._build(state)  # other objects once had those ids: not the same board
+        )
+        answers[("dungeon-board",)] = board
+        return board
 
     @classmethod
     def _build(cls, state: GameState) -> Board:
