@@ -2,7 +2,8 @@
 for the tests that check the run itself (tests/session/test_play_footage.py) and its replay
 (tests/replay/test_resumed_run.py).
 
-The sample footage is cut in two at a settled moment in the middle. ``soloscope play`` plays
+The sample footage is cut in two at a settled moment in the middle, on a key frame, without
+re-encoding it (tests/mp4_cut.py): each part shows the sample's own pictures. ``soloscope play`` plays
 the first part from a table folder (the scenario a relative path, ``scenarios/ambush.toml``,
 with no page) and stops mid-battle; ``soloscope play --resume`` plays the second part to the
 end from another working directory, its page served but nobody at a terminal. Both run in
@@ -23,7 +24,8 @@ import pytest
 
 from assistant.cli import main
 from assistant.scenarios import scenario_path
-from tests.session.clips import SAMPLE, cut, sample_meta
+from tests.mp4_cut import cut_mp4, key_frames
+from tests.session.clips import SAMPLE, sample_meta
 
 SCENARIO_FILE = Path("scenarios") / "ambush.toml"
 """Where the table folder holds its copy of the sample's scenario (relative to that folder)."""
@@ -63,10 +65,11 @@ def play_resumed(folder: Path) -> ResumedRun:
     meta = sample_meta()
     truth = json.loads((SAMPLE / meta["truth"]).read_text(encoding="utf-8"))
     middle = len(truth["frames"]) // 2
-    at = next(f["frame"] for f in truth["frames"][middle:] if f["settled"])
+    keys = set(key_frames(SAMPLE / meta["video"]))
+    at = next(f["frame"] for f in truth["frames"][middle:] if f["settled"] and f["frame"] in keys)
     fps = float(truth["fps"])
     part_a, part_b = folder / "part_a.mp4", folder / "part_b.mp4"
-    cut(SAMPLE / meta["video"], [(part_a, 0, at), (part_b, at, None)])
+    cut_mp4(SAMPLE / meta["video"], [(part_a, 0, at), (part_b, at, None)])
     declarations = str(SAMPLE / meta["declarations"])
     table = folder / "table"
     (table / SCENARIO_FILE).parent.mkdir(parents=True)
