@@ -93,6 +93,10 @@ class Ruleset(Protocol):
     (``engine.scenario.RULE_OPTIONS``); it checks their values in ``new_game``."""
     table_in: tuple[float, float]
     """The table (width, depth) in inches a scenario without a size gets (RULES G-06)."""
+    move_leads: frozenset[str]
+    """The action kinds declared where a unit stands that lead into a move of the same unit
+    (a charge declared, its reach rolled, then run): the replay reads a seen move as one of
+    them followed by the move."""
 
     def action_word(self, action: Action) -> str:
         """The word an order line and the log use for the action's kind."""
@@ -150,6 +154,7 @@ class RulesetBase:
     action_kinds: frozenset[str] = frozenset()
     options: Mapping[str, str] = {}
     table_in: tuple[float, float] = (24.0, 24.0)
+    move_leads: frozenset[str] = frozenset()
 
     def action_word(self, action: Action) -> str:
         """The kind itself."""

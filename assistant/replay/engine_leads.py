@@ -4,10 +4,11 @@ charge: declared at a target, its 2D6 reach rolled, then run). The move reader
 (:mod:`assistant.replay.engine_moves`) reads a seen move as a plain move and, where the
 system has such actions, also as one of them followed by the move it leads into.
 
-The per-system part is only :data:`LEAD_KINDS`: which of the rules' action kinds lead into a
-move. Which of them are legal, what their dice give and whether the seen move completes one
-are the engine's answers (``Ruleset.sample_actions``, ``seen_outcomes`` on ``Ruleset.apply``,
-and the table adapter's ``replay_move`` in the state the declaration leaves). Inches.
+Which of the rules' action kinds lead into a move is the ruleset's own answer
+(``Ruleset.move_leads``); which of them are legal, what their dice give and whether the seen
+move completes one are the engine's answers too (``Ruleset.sample_actions``,
+``seen_outcomes`` on ``Ruleset.apply``, and the table adapter's ``replay_move`` in the state
+the declaration leaves). Inches.
 """
 
 from __future__ import annotations
@@ -25,12 +26,6 @@ from engine.dice import SeededDice
 from engine.errors import EngineError
 from engine.model import GameState, Unit
 from engine.protocols import Outcome
-
-LEAD_KINDS: dict[str, frozenset[str]] = {
-    "skirmish2d6": frozenset({"charge"}),
-}
-"""Per ruleset name, the action kinds that lead into a move of the same unit (a charge is
-declared, then run); a system not named has none."""
 
 TARGETS = 1
 """Targets tried per seen move: the nearest to where the move ends (a run ends at, or toward,
@@ -57,7 +52,7 @@ def lead_ins(
 ) -> list[Action]:
     """The unit's legal actions (the rules' own sample) that lead into a move, at the
     :data:`TARGETS` targets nearest ``end`` (inches) that the move brings nearer."""
-    kinds = LEAD_KINDS.get(game.ruleset.name)
+    kinds = game.ruleset.move_leads
     if not kinds:
         return []
     try:
@@ -118,7 +113,6 @@ def leads_into(
     game: ReplayGame, state: GameState, unit: Unit, action: Action, seen: PieceSeen, slack_in: float
 ) -> bool:
     """``action`` leads into a move and some outcome of it lets the seen move complete it."""
-    kinds = LEAD_KINDS.get(game.ruleset.name, frozenset())
-    if str(action.kind) not in kinds:
+    if str(action.kind) not in game.ruleset.move_leads:
         return False
     return any(True for _ in completions(game, state, unit, seen, slack_in, None, [action]))

@@ -12,6 +12,7 @@ from builders import AI, HUMANS, build, unit
 from engine.actions import Action, ActionKind, Event, EventType, IllegalActionError, Order, event
 from engine.dice import ScriptedDice
 from engine.errors import EngineError
+from engine.protocols import find_ruleset, ruleset_names
 
 
 def _round_trip_action(action: Action) -> Action:
@@ -137,3 +138,11 @@ def test_an_illegal_action_error_names_the_action_round_and_step() -> None:
         'illegal action {"kind": "hold", "unit": "a", "detail": {"ability": "brace"}} '
         f"in round {state.round}, step {state.step}: {err.value.reason}"
     )
+
+
+def test_only_the_2d6_skirmishs_charge_leads_into_a_move() -> None:
+    """A charge is declared where the fighter stands and then run (the replay reads a seen run
+    as the charge it completes); no other system declares an action that leads into a move."""
+    leads = {name: find_ruleset(name).move_leads for name in ruleset_names()}
+    assert leads.pop("skirmish2d6") == {"charge"} <= find_ruleset("skirmish2d6").action_kinds
+    assert not any(leads.values()), leads

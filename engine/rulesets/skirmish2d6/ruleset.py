@@ -144,6 +144,8 @@ class SkirmishRuleset(RulesetBase):
     }
     table_in = (36.0, 36.0)
     """§3.2.b: a 36 x 36 in table unless the scenario names another (G-06)."""
+    move_leads = frozenset({CHARGE})
+    """A charge is declared where the fighter stands, its reach rolled, then run."""
 
     def query(self, state: GameState) -> TableQuery:
         """The skirmish's own sight, moves and targets (:mod:`.query`)."""
