@@ -13,7 +13,8 @@ footage shows (the cost a story pays is minus its natural log, so costs add):
   :func:`dice_skipped`, as the reader's misreading them;
 - **steps that leave no trace** (an activation that moves no model, a pass, a round that
   begins): :attr:`Parameters.unseen_step` each, or :attr:`Parameters.seen_step` when dice
-  seen in the tray vouch for them;
+  seen in the tray vouch for them: only a step that rolled them (a pass or a round begun
+  beside it rolled none);
 - **the footage against the rules** (the rules leave a unit elsewhere than the footage shows
   it, a move no legal action explains, a unit the rules took off that moves again):
   :attr:`Parameters.off_rules` each;
@@ -34,7 +35,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -179,22 +180,32 @@ def traceless_steps(events: Iterable[Event]) -> int:
 
 
 def price(
-    events: Iterable[Event],
+    events: Sequence[Event],
     extra_cost: float,
     used: int,
     seen: int,
+    rolled: Sequence[bool] = (),
     params: Parameters = PARAMETERS,
 ) -> float:
     """What a story pays for steps the footage does not show: each activation, pass and round
-    begun at :attr:`Parameters.unseen_step`, or at :attr:`Parameters.seen_step` when they used
-    every one of the ``seen`` dice the tray showed meanwhile (``used`` of them: the dice, not
-    a guess, say they happened), and ``extra_cost``: the chance of their unseen results and
-    the pose error of the steps read within the camera's error."""
-    p = traceless_probability(used, seen, params)
-    return traceless_steps(events) * cost(p) + extra_cost
+    begun at :attr:`Parameters.unseen_step`, or at :attr:`Parameters.seen_step` when its own
+    step rolled dice the tray showed (``rolled``: per event, its step's dice were all seen)
+    and the steps used every one of the ``seen`` dice the tray showed meanwhile (``used`` of
+    them: those dice, not a guess, say that step happened; a pass or a round begun beside
+    them rolls none, so they vouch for neither), and ``extra_cost``: the chance of their
+    unseen results and the pose error of the steps read within the camera's error."""
+    total = extra_cost
+    for i, ev in enumerate(events):
+        if ev.type in TRACELESS:
+            vouched = i < len(rolled) and rolled[i]
+            total += cost(traceless_probability(used, seen, vouched, params))
+    return total
 
 
-def traceless_probability(used: int, seen: int, params: Parameters = PARAMETERS) -> float:
+def traceless_probability(
+    used: int, seen: int, rolled: bool, params: Parameters = PARAMETERS
+) -> float:
     """The probability of one step that leaves no trace, among steps that used ``used`` of
-    the ``seen`` dice the tray showed meanwhile (:func:`price`)."""
-    return params.seen_step if seen and used == seen else params.unseen_step
+    the ``seen`` dice the tray showed meanwhile, the step itself having rolled some of them
+    (``rolled``) or none (:func:`price`)."""
+    return params.seen_step if rolled and seen and used == seen else params.unseen_step

@@ -23,7 +23,7 @@ from assistant.replay.engine_checks import (
 from assistant.replay.engine_game import StepsKey, UnseenStep
 from assistant.replay.engine_leads import completions
 from assistant.replay.engine_model import UNSEEN_FALL_MISREADS, error_reaches
-from assistant.replay.engine_story import Story
+from assistant.replay.engine_story import Story, Window
 from assistant.replay.engine_unseen import (
     DICE_EVENTS,
     Unseen,
@@ -59,6 +59,8 @@ class MoveReader:
     tolerances: Tolerances
     unit_of_piece: Mapping[str, str]
     _dice: list[tuple[float, int | None]] | None
+    _hidden: dict[str, float]
+    """Units whose tags the footage lost and never saw again: unit id, time last seen (s)."""
     unseen_steps: dict[StepsKey, list[UnseenStep]]
     """The unseen steps worked out from each state on each run of seen dice during the replay
     under way (:func:`assistant.replay.engine_unseen.steps_from`)."""
@@ -75,6 +77,41 @@ class MoveReader:
             return None
         return tuple(face for _, face in self._dice[cursor : max(cursor, self._count(until_t))])
 
+    def _hidden_before(self, t: float) -> dict[str, float]:
+        """The units the footage lost for good before ``t`` (seconds), with when each was last
+        seen."""
+        return {uid: when for uid, when in self._hidden.items() if when < t}
+
+    def _fell_hidden(
+        self,
+        story: Story,
+        before: GameState,
+        after: GameState,
+        hidden: Mapping[str, float],
+        t: float,
+    ) -> None:
+        """The units the rules took off between ``before`` and ``after`` that the footage
+        lost for good (``hidden``): one misreading each (the tracker took the removal for a
+        tag hidden where it stood), told as removed by the rules at ``t`` seconds or when
+        last seen, whichever is later."""
+        for uid, last_seen in hidden.items():
+            if not before.unit(uid).on_table or after.unit(uid).on_table:
+                continue
+            story.cost += model.misread()
+            name = before.unit(uid).name
+            story.events.append(
+                event(
+                    max(t, last_seen),
+                    "removed",
+                    f"{name} is out of the game: by the rules it fell (or left); the footage "
+                    f"lost its tag at {last_seen:.1f} s and took it to be hidden.",
+                    uid,
+                    explained=True,
+                    known="rules",
+                    p=model.PARAMETERS.misread,
+                )
+            )
+
     def _add_unseen(
         self, story: Story, unseen: Unseen, state: GameState, t: float, seen: Seen | None = None
     ) -> None:
@@ -83,7 +120,7 @@ class MoveReader:
         story.steps.extend(steps)
 
     def _moved(
-        self, story: Story, move: PieceMove, window: frozenset[str], next_t: float = math.inf
+        self, story: Story, move: PieceMove, window: Window, next_t: float = math.inf
     ) -> list[Story]:
         uid = self.unit_of_piece[move.piece]
         state = story.state
@@ -164,9 +201,11 @@ class MoveReader:
             return out
         # the seen dice were rolled in activations that moved no model
         goal = lambda st: uid in self.adapter.turn(st, self.ruleset).movers  # noqa: E731
-        for unseen in play_unseen(self, before, goal, seen=seen, exact=True):
+        hidden = self._hidden_before(move.t_start)
+        for unseen in play_unseen(self, before, goal, frozenset(hidden), seen=seen, exact=True):
             base = story.fork(unseen.state, price(unseen, seen), unseen.used)
             self._add_unseen(base, unseen, before, move.t_start, seen)
+            self._fell_hidden(base, before, unseen.state, hidden, move.t_start)
             out.append((base, unseen.state))
         if out:
             return out
@@ -222,7 +261,7 @@ class MoveReader:
         state: GameState,
         uid: str,
         move: PieceMove,
-        window: frozenset[str],
+        window: Window,
         dice: Seen | None = None,
     ) -> list[Story]:
         """The unit's turn: the order or legality check, then every outcome of every action
@@ -279,7 +318,7 @@ class MoveReader:
         state: GameState,
         uid: str,
         move: PieceMove,
-        window: frozenset[str],
+        window: Window,
         dice: Seen | None,
     ) -> list[Story]:
         """The move read as the run of an action that leads into it (a charge declared, its
@@ -318,7 +357,7 @@ class MoveReader:
         story: Story,
         state: GameState,
         move: PieceMove,
-        window: frozenset[str],
+        window: Window,
         actions: Sequence[Action],
         dice: Seen,
         extra: float,
@@ -350,7 +389,7 @@ class MoveReader:
         state: GameState,
         uid: str,
         move: PieceMove,
-        window: frozenset[str],
+        window: Window,
         dice: Seen,
     ) -> list[Story]:
         """Dice were seen after the move, and the action that rolled them may not read at the
@@ -391,7 +430,7 @@ class MoveReader:
         state: GameState,
         uid: str,
         move: PieceMove,
-        window: frozenset[str],
+        window: Window,
         actions: Sequence[Action],
         extra: float,
         dice: Seen | None = None,
@@ -409,7 +448,8 @@ class MoveReader:
                     for u in state.units
                     if u.on_table and u.id != uid and not after.unit(u.id).on_table
                 }
-                cost += model.misread(UNSEEN_FALL_MISREADS) * len(gone - window)
+                unseen_falls = gone - window.removed - window.hidden.keys()
+                cost += model.misread(UNSEEN_FALL_MISREADS) * len(unseen_falls)
                 mover = after.unit(uid)
                 if not mover.on_table:
                     cost += model.misread(UNSEEN_FALL_MISREADS)
@@ -426,6 +466,7 @@ class MoveReader:
                 seen = used > 0 and all_seen
                 p_step = model.probability(cost)
                 self._engine_events(child, outcome.events, state, uid, move, seen, p_step)
+                self._fell_hidden(child, state, after, window.hidden, move.t_end)
                 out.append(child)
         return out
 

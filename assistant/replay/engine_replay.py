@@ -42,7 +42,7 @@ from assistant.replay.engine_checks import (
     event,
 )
 from assistant.replay.engine_moves import MoveReader
-from assistant.replay.engine_story import EngineReplay, Removal, Story
+from assistant.replay.engine_story import EngineReplay, Removal, Story, Window
 from assistant.replay.engine_unseen import Unseen, play_unseen, price
 from assistant.replay.reconstruct import PieceMove, Roster, piece_moves, piece_positions
 from assistant.replay.review import Corrections
@@ -98,6 +98,7 @@ class GameReplayer(MoveReader):
         for u in scenario.units:
             self.unit_of_piece.setdefault(u.id, u.id)
         self._dice: list[tuple[float, int | None]] | None = None
+        self._hidden = {}
         self.unseen_steps = {}
 
     def replay(
@@ -106,11 +107,20 @@ class GameReplayer(MoveReader):
         removals: Sequence[Removal] = (),
         start: Mapping[str, tuple[float, float, float]] | None = None,
         rolls: Sequence[SeenRoll] = (),
+        hidden: Mapping[str, float] | None = None,
     ) -> EngineReplay:
         """Walk ``moves`` and ``removals`` in time order; ``start`` gives the pieces' poses
         (x in, y in, heading degrees) by piece name as the footage first shows them; ``rolls``
-        the dice seen in the tray (see the module docstring)."""
+        the dice seen in the tray (see the module docstring); ``hidden`` the pieces whose tags
+        the footage lost and never saw again, by name, with when each was last seen (seconds):
+        the rules may take such a unit off at one misreading (the tracker read its removal
+        as a tag hidden where it stood)."""
         self._dice = None
+        self._hidden = {
+            self.unit_of_piece[name]: t
+            for name, t in (hidden or {}).items()
+            if name in self.unit_of_piece
+        }
         self.unseen_steps = {}  # remembered for this replay only (memory is freed after it)
         if rolls:
             self._dice = []
@@ -134,11 +144,12 @@ class GameReplayer(MoveReader):
             if isinstance(item, Removal):
                 children = [c for s in stories for c in self._removed(s, item)]
             else:
-                window = self._removed_before_next_move(items, i)
                 next_t = next(
                     (m.t_start for _, _, m in items[i + 1 :] if isinstance(m, PieceMove)),
                     math.inf,
                 )
+                removed = self._removed_before_next_move(items, i)
+                window = Window(removed, self._hidden_before(next_t))
                 children = [c for s in stories for c in self._moved(s, item, window, next_t)]
             stories = prune(children, BEAM)
         best = stories[0]
@@ -323,4 +334,30 @@ def engine_replay(
     if timeline.states:
         for p in piece_positions(timeline.states[0], roster):
             start[p["name"]] = (p["x"], p["y"], p["heading"])
-    return replayer.replay(moves, removals, start, rolls)
+    return replayer.replay(moves, removals, start, rolls, lost_for_good(timeline, roster))
+
+
+def lost_for_good(timeline: Timeline, roster: Roster) -> dict[str, float]:
+    """The pieces the timeline took to be hidden and never saw again (no tag of theirs seen
+    on a later board, moved or taken off after), by name, with when each was last seen
+    (seconds)."""
+    out: dict[str, float] = {}
+    for e in timeline.events:
+        if e.kind != "hidden" or e.tag_id is None:
+            continue
+        found = roster.piece_of_tag(e.tag_id)
+        if found is None:
+            continue
+        piece = found[0]
+        tags = {int(m.tag_id) for m in piece.tags}
+        later = any(
+            r.seen and r.tag_id in tags for s in timeline.states if s.t > e.t for r in s.tags
+        )
+        later = later or any(m.tag_id in tags and m.t_end > e.t for m in timeline.moves)
+        later = later or any(
+            x.kind in ("removed", "placed") and x.tag_id in tags and x.t >= e.t
+            for x in timeline.events
+        )
+        if not later:
+            out.setdefault(piece.name, e.t)
+    return out

@@ -4,6 +4,7 @@ seen dice used), the removals it reads and what the replay hands back."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,18 @@ class Removal:
 
     piece: str
     t: float
+
+
+@dataclass(frozen=True)
+class Window:
+    """What the footage shows of units leaving the table between a move and the next one."""
+
+    removed: frozenset[str] = frozenset()
+    """Units taken off after the move and before the next one."""
+    hidden: Mapping[str, float] = field(default_factory=dict)
+    """Units whose tags the footage lost before the next move and never saw again (unit id:
+    the time last seen, seconds): hidden where they stood, or taken off and the removal
+    misread as hidden."""
 
 
 @dataclass(frozen=True)

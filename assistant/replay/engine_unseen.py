@@ -172,7 +172,8 @@ def reach_turn(
 def price(unseen: Unseen, seen: Seen | None) -> float:
     """What a story pays for ``unseen`` steps on the ``seen`` dice
     (:func:`~assistant.replay.engine_model.price`)."""
-    return model.price(unseen.events, unseen.extra_cost, unseen.used, len(seen or ()))
+    seen_n = len(seen or ())
+    return model.price(unseen.events, unseen.extra_cost, unseen.used, seen_n, unseen.dice_seen)
 
 
 def steps_from(game: ReplayGame, state: GameState, seen: Seen | None = None) -> list[UnseenStep]:
@@ -337,7 +338,6 @@ def unseen_events(
     the ``seen`` dice: the rounds and activations are known from the rules, the dice results
     are unknown. Each event's ``p`` is the model's probability of its step (its unseen
     results, its pose error and, for an activation or a round begun, that it left no trace)."""
-    traceless = model.traceless_probability(unseen.used, len(seen or ()))
     events: list[dict[str, Any]] = []
     steps: list[dict[str, Any]] = []
     current = state
@@ -345,6 +345,8 @@ def unseen_events(
     for i, ev in enumerate(unseen.events):
         kind = str(ev.type)
         p = unseen.event_p[i] if i < len(unseen.event_p) else 1.0
+        rolled = i < len(unseen.dice_seen) and unseen.dice_seen[i]
+        traceless = model.traceless_probability(unseen.used, len(seen or ()), rolled)
         if ev.type == EventType.ROUND_START:
             rnd = ev.round
             per_side.update(dict.fromkeys(per_side, 0))

@@ -1,0 +1,79 @@
+"""A model the footage lost for good (its tag taken to be hidden where it stood, never seen
+again) may have been taken off: the rules' fall of it costs one misreading, and the dice seen
+in the tray vouch only for the steps that rolled them (issue 26 item 3, the Dungeon Crawl's
+invented round). Fed the battle's true moves and tray rolls (no render), on an evaluation seed
+(benchmarks/replay_battles.py: 101-110)."""
+
+from __future__ import annotations
+
+from assistant.footage import TrayRoll, battle_moves
+from assistant.replay import engine_model as model
+from assistant.replay.dice_seen import SeenRoll
+from assistant.replay.engine_replay import GameReplayer
+from assistant.replay.reconstruct import PieceMove
+from assistant.scenarios import load_game
+from engine.actions import Event, EventType
+from vision.render.sequence import PieceRemoval
+
+MOVE_S = 1.5
+"""Seconds the hand takes over each move (one change every 3 s)."""
+
+
+def test_a_fall_the_footage_saw_only_as_a_lost_tag_is_read_without_a_new_round() -> None:
+    # dungeon-crawl seed 102, first 17 actions: the Magic User moves, its fireball (a 5, seen
+    # in the tray) fells Goblin 6, whose removal the tracker read as its tag hidden; then the
+    # Thief moves, still in round 1
+    loaded, ruleset, state = load_game("dungeon-crawl")
+    played = battle_moves(loaded, ruleset, state, 102, 17)
+    names = {u.id: u.name for u in state.units}
+    pose = {u.id: (u.x, u.y, u.heading_deg) for u in state.units}
+    moves: list[PieceMove] = []
+    rolls: list[SeenRoll] = []
+    lost: dict[str, float] = {}
+    t = 1.0
+    for change in played.shown:
+        if isinstance(change, TrayRoll):
+            rolls.append(SeenRoll(t, change.values))
+        elif isinstance(change, PieceRemoval):
+            lost[names[change.piece]] = t  # never seen as taken off: its tag was lost here
+        else:
+            x, y, heading = pose[change.piece]
+            to = (change.x_in, change.y_in)
+            moves.append(
+                PieceMove(
+                    names[change.piece],
+                    "",
+                    (),
+                    (x, y),
+                    to,
+                    heading,
+                    change.heading_deg,
+                    t,
+                    t + MOVE_S,
+                )
+            )
+            pose[change.piece] = (*to, change.heading_deg)
+        t += 2 * MOVE_S
+    assert list(lost) == [names["goblin-6"]] and played.final.round == 1
+    start = {names[u.id]: (u.x, u.y, u.heading_deg) for u in state.units if u.on_table}
+    result = GameReplayer("dungeon-crawl").replay(moves, (), start, rolls, lost)
+    events = result.events
+    assert max(e.get("round", 0) for e in events if e["kind"] == "round_start") == 1
+    fell = [e for e in events if e["kind"] == "removed"]
+    assert [e["unit"] for e in fell] == ["goblin-6"]
+    assert fell[0]["p"] == model.PARAMETERS.misread  # the one misreading the story needs
+
+
+def test_seen_dice_vouch_only_for_the_step_that_rolled_them() -> None:
+    params = model.PARAMETERS
+    rolled = Event(EventType.ACTIVATION, 1, "the fireball", "magic-user")
+    passed = Event(EventType.PASS, 1, "ends its turn", "magic-user")
+    begun = Event(EventType.ROUND_START, 2, "round 2")
+    # the die was seen and used: it vouches for the activation that rolled it ...
+    assert model.price([rolled], 0.0, 1, 1, [True]) == model.cost(params.seen_step)
+    # ... not for a pass or a round begun beside it, which roll none
+    beside = model.price([rolled, passed, begun], 0.0, 1, 1, [True, False, False])
+    expected = model.cost(params.seen_step) + 2 * model.cost(params.unseen_step)
+    assert beside == expected
+    # and for nothing when the steps left some of the seen dice unused
+    assert model.price([rolled], 0.0, 1, 2, [True]) == model.cost(params.unseen_step)
