@@ -301,6 +301,20 @@ class SpanView:
             out.append(float(np.abs(inside - around).max(axis=1).mean()))
         return out[0], out[1]
 
+    def colour_shift(self, x_in: float, y_in: float, radius_mm: float) -> float:
+        """How far the disc's median colour moved from the board before to the board after:
+        its largest channel difference (0 without colour views). A figure turned or set back
+        in its place keeps its base's colours; a place left empty takes the board's."""
+        a, b = self._before.colour, self._after.colour
+        if a is None or b is None:
+            return 0.0
+        rows, cols, disc = self._disc(a.shape, 1.0, x_in, y_in, radius_mm)
+        if not disc.size:
+            return 0.0
+        was = np.median(a[rows, cols][disc], axis=0)
+        now = np.median(b[rows, cols][disc], axis=0)
+        return float(np.abs(now - was).max())
+
     def blobs(self) -> list[Blob]:
         """The changed regions (at least ``min_blob_mm2``), largest first."""
         if self._blobs is None:

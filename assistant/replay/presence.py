@@ -4,8 +4,9 @@ A piece is a rigid body with one or more tags (a tag no scenario names is a piec
 Between two settled boards the timeline asks, for every piece none of whose tags is seen on the
 later board, what the picture says (:class:`assistant.replay.hands.SpanView`):
 
-- its place looks as it did, or something still stands there: it is *hidden* (its figure or
-  something else covers its tag) and keeps its last pose;
+- its place looks as it did, or something still stands there (it stands out from the table
+  around it as the figure did, and its colours moved less than that contrast): it is
+  *hidden* (its figure or something else covers its tag) and keeps its last pose;
 - the hand was over it and its place is empty after: it *left*. If a figure now stands where the
   board was empty, where the hand went, and no seen piece explains it, the piece was set down
   there out of sight (an *inferred* move); otherwise it was taken off the table.
@@ -117,7 +118,11 @@ def judge_missing(
         )
         return Missing(HIDDEN, INFERRED, how, cover)
     before, after = span.stands_out(x_in, y_in, radius_mm)
-    if after >= settings.empty_ratio * before:
+    # a figure turned or set back keeps its base's colours; the test against the table
+    # around it alone fails where that is no plain mat (a dungeon cell among figures and
+    # walls: the empty cell stands out from them more than the figure did)
+    kept = span.colour_shift(x_in, y_in, radius_mm) <= before
+    if after >= settings.empty_ratio * before and kept:
         how = "its place changed, but a figure still stands there (turned, or set back)"
         return Missing(HIDDEN, INFERRED, how, cover)
     return Missing(LEFT, SEEN, "the hand was over it and its place is empty after", cover)

@@ -33,6 +33,8 @@ class EvalCut:
 
     game: dict[str, Any]
     """The replay's summary of the game: rounds, activations, fallen, winner."""
+    footage: dict[str, Any]
+    """The replay's summary of the footage itself: moves, "removed" and "hidden" pieces."""
     engine_events: int
     """Timeline events the replay's engine reading gave (none: the footage was not read as
     the scenario's game)."""
@@ -84,6 +86,7 @@ def eval_cut(
     engine = sum(1 for e in doc["events"] if e.get("source") == "engine")
     return EvalCut(
         doc["summary"]["game"],
+        {k: v for k, v in doc["summary"].items() if k != "game"},
         engine,
         final.round,
         {u.id for u in final.units if not u.on_table} - waiting,
