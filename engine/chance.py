@@ -397,7 +397,8 @@ def likeliest(
                 children += [((*prefix, c), probability * p) for c, p in branch.options]
                 continue
             found.append(Leaf(value, probability, tuple(p for c in prefix for p in _flat(c))))
-        children.sort(key=lambda child: -child[1])
+        # ranked by their floats: comparing the fractions themselves dominated a replay
+        children.sort(key=lambda child: -float(child[1]))
         if len(children) > count:
             complete = False
             # no way likelier than another (a chain of single dice): none is followed

@@ -50,7 +50,6 @@ from assistant.replay.timeline import Timeline
 from assistant.scenarios import load_game
 from assistant.tables import adapter_for
 from assistant.tables.base import Tolerances
-from engine.actions import EventType
 from engine.model import GameState
 from engine.protocols import Controller, Ruleset, find_controller
 from engine.scenario import Scenario
@@ -246,9 +245,8 @@ class GameReplayer(MoveReader):
             found = play_unseen(self, story.state, over, seen=rest, exact=True)
         seen = rest if found else None
         if not found:
-            found = play_unseen(self, story.state, over)
             # a footage that stops mid-battle is not played on: only an end within this round
-            found = [u for u in found if not any(e.type == EventType.ROUND_START for e in u.events)]
+            found = play_unseen(self, story.state, over, this_round=True)
         if found:
             self._add_unseen(story, found[0], story.state, t, seen)
             story.state = found[0].state

@@ -85,11 +85,13 @@ def play_unseen(
     may_leave: frozenset[str] = frozenset(),
     seen: Seen | None = None,
     exact: bool = False,
+    this_round: bool = False,
 ) -> list[Unseen]:
     """The stories of fewest unseen steps from ``state`` to a state where ``goal`` holds (at
     most :data:`MAX_RESULTS`, one per state; empty when none within
     :data:`MAX_UNSEEN_STEPS`). Only units in ``may_leave`` may leave the table; no unit
-    moves. ``seen``: the seen dice the steps take in order (``exact``: all of them)."""
+    moves. ``seen``: the seen dice the steps take in order (``exact``: all of them);
+    ``this_round``: no step begins a new round (the search goes no further there)."""
     frontier: list[Unseen] = [Unseen(state, (), ())]
     visited: set[tuple[GameState, int]] = {(state, 0)}
     # a step closing a gap the camera cannot see (a charge into contact) moves no model
@@ -106,6 +108,8 @@ def play_unseen(
                 if key in visited or not _still(story.state, after, may_leave, still_in):
                     continue
                 visited.add(key)
+                if this_round and any(ev.type == EventType.ROUND_START for ev in events):
+                    continue
                 acted = story.acted + ((actor,) if actor else ())
                 known = (used > 0 and all_seen,) * len(events)
                 child = Unseen(
