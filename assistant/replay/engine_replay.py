@@ -45,6 +45,7 @@ from assistant.replay.engine_moves import MoveReader
 from assistant.replay.engine_story import EngineReplay, Removal, Story, Window
 from assistant.replay.engine_unseen import Unseen, play_unseen, price
 from assistant.replay.reconstruct import PieceMove, Roster, piece_moves, piece_positions
+from assistant.replay.records import TimelineEvent
 from assistant.replay.review import Corrections
 from assistant.replay.timeline import Timeline
 from assistant.scenarios import load_game
@@ -53,6 +54,7 @@ from assistant.tables.base import Tolerances
 from engine.model import GameState
 from engine.protocols import Controller, Ruleset, find_controller
 from engine.scenario import Scenario
+from vision.types import PieceSpec
 
 __all__ = [
     "DICE_NOTE",
@@ -315,13 +317,8 @@ def engine_replay(
         moves = piece_moves(timeline.moves, roster)
     removals: list[Removal] = []
     gone: dict[str, set[int]] = {}
-    for e in sorted(timeline.events, key=lambda e: e.t):
-        if e.kind != "removed" or e.tag_id is None:
-            continue
-        found = roster.piece_of_tag(e.tag_id)
-        if found is None:
-            continue
-        piece = found[0]
+    for e, piece in _piece_events(timeline, roster, "removed"):
+        assert e.tag_id is not None
         tags = gone.setdefault(piece.name, set())
         tags.add(e.tag_id)
         if tags >= {int(m.tag_id) for m in piece.tags}:
@@ -340,13 +337,7 @@ def lost_for_good(timeline: Timeline, roster: Roster) -> dict[str, float]:
     on a later board, moved or taken off after), by name, with when each was last seen
     (seconds)."""
     out: dict[str, float] = {}
-    for e in timeline.events:
-        if e.kind != "hidden" or e.tag_id is None:
-            continue
-        found = roster.piece_of_tag(e.tag_id)
-        if found is None:
-            continue
-        piece = found[0]
+    for e, piece in _piece_events(timeline, roster, "hidden"):
         tags = {int(m.tag_id) for m in piece.tags}
         later = any(
             r.seen and r.tag_id in tags for s in timeline.states if s.t > e.t for r in s.tags
@@ -358,4 +349,17 @@ def lost_for_good(timeline: Timeline, roster: Roster) -> dict[str, float]:
         )
         if not later:
             out.setdefault(piece.name, e.t)
+    return out
+
+
+def _piece_events(
+    timeline: Timeline, roster: Roster, kind: str
+) -> list[tuple[TimelineEvent, PieceSpec]]:
+    """The timeline's events of ``kind`` about a tag of a scenario's piece, in time order,
+    each with its piece."""
+    out = []
+    for e in sorted(timeline.events, key=lambda e: e.t):
+        found = roster.piece_of_tag(e.tag_id) if e.kind == kind and e.tag_id is not None else None
+        if found is not None:
+            out.append((e, found[0]))
     return out
