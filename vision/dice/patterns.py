@@ -83,23 +83,46 @@ def fit_pattern(points: F64) -> PatternFit | None:
     """The layout that ``points`` (N, 2 pixels; N = 2-6) fit best, or None when they make no
     face (three not on an even line, four to six on no affine copy of their layout)."""
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
-    n = len(pts)
+    return fit_patterns(pts[None])[0]
+
+
+FIT_BATCH = 256
+"""Groups of pips fitted in one array operation (bounds the memory a batch of sixes takes:
+720 orderings each)."""
+
+
+def fit_patterns(groups: F64) -> list[PatternFit | None]:
+    """:func:`fit_pattern` of many groups of as many pips each (G, N, 2 pixels) at once."""
+    pts = np.asarray(groups, dtype=np.float64)
+    n = pts.shape[1]
     if n == 2:
-        return _diagonal(pts[0], pts[1], 2, 0.0)
+        return [_diagonal(g[0], g[1], 2, 0.0) for g in pts]
     if n == 3:
-        return _three(pts)
+        return [_three(g) for g in pts]
     if n not in LAYOUTS:
-        return None
+        return [None] * len(pts)
     perms, solver = _orderings(n)
-    q = pts[perms]  # (P, n, 2)
-    coef = np.einsum("kn,pnd->pkd", solver, q)  # (P, 3, 2): rows u, v, centre
     places = np.array(LAYOUTS[n], dtype=np.float64)
     design = np.hstack([places, np.ones((n, 1))])
-    fitted = np.einsum("nk,pkd->pnd", design, coef)
-    err = np.sqrt(((fitted - q) ** 2).sum(axis=2).mean(axis=1))
-    best = int(np.argmin(err))
-    axes = coef[best, :2, :].T  # columns u, v
-    centre = coef[best, 2, :]
+    out: list[PatternFit | None] = []
+    for start in range(0, len(pts), FIT_BATCH):
+        q = pts[start : start + FIT_BATCH][:, perms]  # (G, P, n, 2)
+        coef = np.einsum("kn,gpnd->gpkd", solver, q)  # (G, P, 3, 2): rows u, v, centre
+        fitted = np.einsum("nk,gpkd->gpnd", design, coef)
+        err = np.sqrt(((fitted - q) ** 2).sum(axis=3).mean(axis=2))
+        best = np.argmin(err, axis=1)
+        rows = np.arange(len(q))
+        out.extend(
+            _affine(n, coef[g, b], float(err[g, b])) for g, b in zip(rows, best, strict=True)
+        )
+    return out
+
+
+def _affine(value: int, coef: F64, err: float) -> PatternFit | None:
+    """The fit of a four to six from its best ordering's affine coefficients (3, 2: rows u, v,
+    centre) and RMS error, pixels."""
+    axes = coef[:2, :].T  # columns u, v
+    centre = coef[2, :]
     sv = np.linalg.svd(axes, compute_uv=False)
     if sv[1] <= 1e-6:
         return None
@@ -108,7 +131,7 @@ def fit_pattern(points: F64) -> PatternFit | None:
         np.linalg.norm(axes[:, 0]) * np.linalg.norm(axes[:, 1])
     )
     skew = abs(90.0 - math.degrees(math.acos(max(-1.0, min(1.0, cosang)))))
-    return PatternFit(n, centre, axes, float(err[best]) / float(sv[0]), squash, skew, float(sv[0]))
+    return PatternFit(value, centre, axes, err / float(sv[0]), squash, skew, float(sv[0]))
 
 
 def _diagonal(a: F64, b: F64, value: int, residual: float) -> PatternFit:

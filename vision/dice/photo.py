@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.dice.patterns import PIP_OFFSET, PatternFit, fit_pattern
+from vision.dice.patterns import PIP_OFFSET, PatternFit, fit_patterns
 from vision.dice.pips import F64, Pip, Polarity, find_pips, pip_responses
 from vision.dice.types import SURE, DiceRead, DieFound, DieUnread, Unreadable
 from vision.dice.view import DiceView
@@ -125,34 +125,43 @@ def find_faces(pips: list[Pip], side_px: tuple[float, float]) -> list[PhotoFace]
     linked = like & (dist <= reach)
     np.fill_diagonal(linked, False)
     span_lo = 2.0 * PIP_OFFSET * s_lo * 0.9
-    faces: list[PhotoFace] = []
+    groups: list[tuple[int, ...]] = []
 
-    def grow(group: tuple[int, ...], options: list[int]) -> None:
-        if len(group) >= 2 and dist[np.ix_(group, group)].max() >= span_lo:
-            face = _face(group, pips, xy, like, (s_lo, s_hi))
-            if face is not None:
-                faces.append(face)
+    def grow(group: tuple[int, ...], span: float, options: list[int]) -> None:
+        if len(group) >= 2 and span >= span_lo:
+            groups.append(group)
         if len(group) == 6:
             return
         for k, j in enumerate(options):
-            grow((*group, j), [m for m in options[k + 1 :] if linked[j, m]])
+            wider = max(span, float(dist[j, list(group)].max()))
+            grow((*group, j), wider, [m for m in options[k + 1 :] if linked[j, m]])
 
     for a in range(n):
         near = [int(j) for j in np.argsort(dist[a]) if j > a and linked[a, j]][:NEIGHBOURS]
-        grow((a,), sorted(near))
+        grow((a,), 0.0, sorted(near))
+    fits: dict[tuple[int, ...], PatternFit | None] = {}
+    for size in range(2, 7):
+        of_size = [g for g in groups if len(g) == size]
+        if of_size:
+            fits.update(zip(of_size, fit_patterns(xy[np.array(of_size)]), strict=True))
+    faces = [
+        f
+        for g in groups
+        if (f := _face(g, fits[g], pips, xy, like, (s_lo, s_hi))) is not None
+    ]
     faces.sort(key=lambda f: -f.score)
     return faces
 
 
 def _face(
     group: tuple[int, ...],
+    fit: PatternFit | None,
     pips: list[Pip],
     xy: F64,
     like: npt.NDArray[np.bool_],
     side_px: tuple[float, float],
 ) -> PhotoFace | None:
-    """The face a group of pips makes, or None."""
-    fit = fit_pattern(xy[list(group)])
+    """The face a group of pips makes (fitted as ``fit``), or None."""
     if fit is None:
         return None
     v = fit.value
