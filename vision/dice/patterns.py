@@ -89,33 +89,106 @@ def fit_pattern(points: F64) -> PatternFit | None:
 FIT_BATCH = 256
 """Groups of pips fitted in one array operation (bounds the memory a batch of sixes takes:
 720 orderings each)."""
+SLACK = 1e-6
+"""Relative margin by which :func:`fit_patterns` keeps fits near its limits (the caller checks
+them exactly)."""
 
 
-def fit_patterns(groups: F64) -> list[PatternFit | None]:
-    """:func:`fit_pattern` of many groups of as many pips each (G, N, 2 pixels) at once."""
+@dataclass(frozen=True)
+class FitLimits:
+    """What a fit must meet to be worth returning (:func:`fit_patterns`)."""
+
+    max_residual: float = math.inf
+    min_squash: float = 0.0
+    max_skew_deg: float = 90.0
+    side_px: tuple[float, float] = (0.0, math.inf)
+
+
+def fit_patterns(groups: F64, limits: FitLimits | None = None) -> list[PatternFit | None]:
+    """:func:`fit_pattern` of many groups of as many pips each (G, N, 2 pixels) at once; a
+    fit that clearly misses ``limits`` is None (one near them is returned: check it)."""
     pts = np.asarray(groups, dtype=np.float64)
     n = pts.shape[1]
-    if n == 2:
-        return [_diagonal(g[0], g[1], 2, 0.0) for g in pts]
-    if n == 3:
-        return [_three(g) for g in pts]
-    if n not in LAYOUTS:
+    lim = limits or FitLimits()
+    if n not in (2, 3, *LAYOUTS):
         return [None] * len(pts)
+    out: list[PatternFit | None] = []
+    for start in range(0, len(pts), FIT_BATCH):
+        part = pts[start : start + FIT_BATCH]
+        if n == 2:
+            keep = _within(
+                lim,
+                np.zeros(len(part)),
+                np.ones(len(part)),
+                np.zeros(len(part)),
+                _diagonal_offsets(part[:, 0], part[:, 1]),
+            )
+            out.extend(
+                _diagonal(g[0], g[1], 2, 0.0) if k else None
+                for g, k in zip(part, keep, strict=True)
+            )
+        elif n == 3:
+            resid, offset = _three_batch(part)
+            keep = _within(lim, resid, np.ones(len(part)), np.zeros(len(part)), offset)
+            out.extend(_three(g) if k else None for g, k in zip(part, keep, strict=True))
+        else:
+            out.extend(_fit_affine(part, n, lim))
+    return out
+
+
+def _within(lim: FitLimits, residual: F64, squash: F64, skew: F64, offset: F64) -> F64:
+    """Which fits meet ``lim`` or come within :data:`SLACK` of it."""
+    side = offset / PIP_OFFSET
+    up, down = 1.0 + SLACK, 1.0 - SLACK
+    return np.asarray(
+        (residual <= lim.max_residual * up + SLACK)
+        & (squash >= lim.min_squash * down - SLACK)
+        & (skew <= lim.max_skew_deg * up + SLACK)
+        & (side >= lim.side_px[0] * down)
+        & (side <= lim.side_px[1] * up)
+    )
+
+
+def _diagonal_offsets(a: F64, b: F64) -> F64:
+    """The pip offset of :func:`_diagonal`'s square for diagonals from ``a`` to ``b`` (N, 2)."""
+    return np.asarray(np.hypot(*((b - a) / 2.0).T) / math.sqrt(2.0))
+
+
+def _three_batch(pts: F64) -> tuple[F64, F64]:
+    """:func:`_three`'s residual and pip offset for many triples (N, 3, 2) (inf: none)."""
+    best_r = np.full(len(pts), np.inf)
+    best_o = np.zeros(len(pts))
+    for mid in range(3):
+        a, b = (pts[:, i] for i in range(3) if i != mid)
+        length = np.hypot(*(b - a).T)
+        off = np.hypot(*(pts[:, mid] - (a + b) / 2.0).T) / np.maximum(length / 2.0, 1e-12)
+        resid = np.where(length > 1e-6, off * math.sqrt(2.0), np.inf)
+        better = resid < best_r
+        best_r = np.where(better, resid, best_r)
+        best_o = np.where(better, _diagonal_offsets(a, b), best_o)
+    return best_r, best_o
+
+
+def _fit_affine(pts: F64, n: int, lim: FitLimits) -> list[PatternFit | None]:
+    """The fits of groups of four to six pips (G, n, 2) to their layout."""
     perms, solver = _orderings(n)
     places = np.array(LAYOUTS[n], dtype=np.float64)
     design = np.hstack([places, np.ones((n, 1))])
-    out: list[PatternFit | None] = []
-    for start in range(0, len(pts), FIT_BATCH):
-        q = pts[start : start + FIT_BATCH][:, perms]  # (G, P, n, 2)
-        coef = np.einsum("kn,gpnd->gpkd", solver, q)  # (G, P, 3, 2): rows u, v, centre
-        fitted = np.einsum("nk,gpkd->gpnd", design, coef)
-        err = np.sqrt(((fitted - q) ** 2).sum(axis=3).mean(axis=2))
-        best = np.argmin(err, axis=1)
-        rows = np.arange(len(q))
-        out.extend(
-            _affine(n, coef[g, b], float(err[g, b])) for g, b in zip(rows, best, strict=True)
-        )
-    return out
+    q = pts[:, perms]  # (G, P, n, 2)
+    coef = np.einsum("kn,gpnd->gpkd", solver, q)  # (G, P, 3, 2): rows u, v, centre
+    fitted = np.einsum("nk,gpkd->gpnd", design, coef)
+    err = np.sqrt(((fitted - q) ** 2).sum(axis=3).mean(axis=2))
+    best = np.argmin(err, axis=1)
+    rows = np.arange(len(q))
+    chosen = coef[rows, best]  # (G, 3, 2)
+    axes = np.swapaxes(chosen[:, :2, :], 1, 2)
+    sv = np.linalg.svd(axes, compute_uv=False)  # (G, 2)
+    big = np.maximum(sv[:, 0], 1e-12)
+    u, v = axes[:, :, 0], axes[:, :, 1]
+    cosang = (u * v).sum(axis=1) / np.maximum(np.hypot(*u.T) * np.hypot(*v.T), 1e-12)
+    skew = np.abs(90.0 - np.degrees(np.arccos(np.clip(cosang, -1.0, 1.0))))
+    keep = _within(lim, err[rows, best] / big, sv[:, 1] / big, skew, sv[:, 0])
+    return [_affine(n, chosen[g], float(err[g, best[g]])) if keep[g] else None for g in rows]
 
 
 def _affine(value: int, coef: F64, err: float) -> PatternFit | None:

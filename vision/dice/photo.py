@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.dice.patterns import PIP_OFFSET, PatternFit, fit_patterns
+from vision.dice.patterns import PIP_OFFSET, FitLimits, PatternFit, fit_patterns
 from vision.dice.pips import F64, Pip, Polarity, find_pips, pip_responses
 from vision.dice.types import SURE, DiceRead, DieFound, DieUnread, Unreadable
 from vision.dice.view import DiceView
@@ -143,11 +143,11 @@ def find_faces(pips: list[Pip], side_px: tuple[float, float]) -> list[PhotoFace]
     for size in range(2, 7):
         of_size = [g for g in groups if len(g) == size]
         if of_size:
-            fits.update(zip(of_size, fit_patterns(xy[np.array(of_size)]), strict=True))
+            limits = FitLimits(MAX_RESIDUAL[size], MIN_SQUASH[size], MAX_SKEW_DEG, (s_lo, s_hi))
+            fitted = fit_patterns(xy[np.array(of_size)], limits)
+            fits.update(zip(of_size, fitted, strict=True))
     faces = [
-        f
-        for g in groups
-        if (f := _face(g, fits[g], pips, xy, like, (s_lo, s_hi))) is not None
+        f for g in groups if (f := _face(g, fits[g], pips, xy, like, (s_lo, s_hi))) is not None
     ]
     faces.sort(key=lambda f: -f.score)
     return faces
