@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from vision.dice.faces import PIP_OFFSET
 from vision.dice.net import CROP_SIDES, crop
-from vision.dice.patterns import fit_pattern
+from vision.dice.patterns import FitLimits, PatternFit, fit_pattern, fit_patterns
 
 Image = npt.NDArray[np.uint8]
 F32 = npt.NDArray[np.float32]
@@ -66,6 +66,15 @@ OFFSET_SIDES = (0.12, 0.45)
 The finder's box of a small die (about 20-35 px) is often up to 1.6 times the die's side, so
 a die's pips (about 0.27 of its side off centre) may lie only 0.14 of the box's side off it
 (seen on the tuning photos)."""
+
+
+FIT_LIMITS = FitLimits(
+    MAX_RESIDUAL,
+    0.55,
+    MAX_SKEW_DEG,
+    (OFFSET_SIDES[0] * SIDE_PX / PIP_OFFSET, OFFSET_SIDES[1] * SIDE_PX / PIP_OFFSET),
+)
+"""What a set of blobs' fit must meet to be a face (:func:`_face` checks it exactly)."""
 
 
 @dataclass(frozen=True)
@@ -168,13 +177,24 @@ def _value(
         key=lambda b: math.hypot(b[0] - c, b[1] - c),
     )[:NEAREST]
     for k in sorted((v for v in values if v <= len(near)), reverse=True):
-        for subset in itertools.combinations(range(len(near)), k):
+        reach = CENTRE_SIDES if k == min(values) else BIGGER_CENTRE_SIDES
+        subsets = [
+            s
+            for s in itertools.combinations(range(len(near)), k)
+            if _plausible([near[i] for i in s], c, reach)
+        ]
+        if not subsets:
+            continue
+        fits: list[PatternFit | None] = [None] * len(subsets)
+        if k >= 2:
+            xy = np.array([b[:2] for b in near], np.float64)
+            fits = fit_patterns(xy[np.array(subsets)], FIT_LIMITS)
+        for subset, fit in zip(subsets, fits, strict=True):
             chosen = [near[i] for i in subset]
-            reach = CENTRE_SIDES if k == min(values) else BIGGER_CENTRE_SIDES
-            if not _plausible(chosen, c, reach):
+            if k >= 2 and fit is None:
                 continue
             others = [b for b in blobs if b not in chosen]
-            value = _face(chosen, others, mean, reach)
+            value = _face(chosen, others, mean, reach, fit)
             if value is not None:
                 centre = np.mean([b[:2] for b in chosen], axis=0)
                 near_centre = math.hypot(centre[0] - c, centre[1] - c) <= CENTRE_SIDES * SIDE_PX
@@ -211,8 +231,9 @@ def _face(
     others: list[tuple[float, float, float]],
     mean: F32,
     reach: float,
+    fit: PatternFit | None = None,
 ) -> int | None:
-    """The face the pips ``blobs`` make, or None (their sizes and spread checked already by
+    """The face the pips ``blobs`` make (fitted as ``fit`` when given), or None (their sizes and spread checked already by
     :func:`_plausible`): pips that fit a layout centred within ``reach`` die sides of the
     cut-out's centre, with none of the ``others`` of their size on the face and the layout's empty
     places looking like the face, not like pips."""
@@ -237,7 +258,8 @@ def _face(
         return 1 if _at(mean, x, y) > CLEAR * max(ring) else None
     if not 2 <= n <= 6:
         return None
-    fit = fit_pattern(np.array(pips, np.float64))
+    if fit is None:
+        fit = fit_pattern(np.array(pips, np.float64))
     if fit is None or fit.residual > MAX_RESIDUAL or fit.squash < 0.55:
         return None
     if fit.skew_deg > MAX_SKEW_DEG:
