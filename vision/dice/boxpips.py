@@ -180,7 +180,7 @@ def _value(
         reach = CENTRE_SIDES if k == min(values) else BIGGER_CENTRE_SIDES
         subsets = [
             s
-            for s in itertools.combinations(range(len(near)), k)
+            for s in _maybe_plausible(near, k, c, reach)
             if _plausible([near[i] for i in s], c, reach)
         ]
         if not subsets:
@@ -200,6 +200,28 @@ def _value(
                 near_centre = math.hypot(centre[0] - c, centre[1] - c) <= CENTRE_SIDES * SIDE_PX
                 return value if near_centre else None  # a bigger face off the box: not this
     return None
+
+
+def _maybe_plausible(
+    near: list[tuple[float, float, float]], k: int, c: float, reach: float
+) -> list[tuple[int, ...]]:
+    """The sets of ``k`` of ``near`` that may pass :func:`_plausible`, in the order of
+    :func:`itertools.combinations` (its checks in arrays, with a hair's margin: check each
+    set kept)."""
+    combos = list(itertools.combinations(range(len(near)), k))
+    if k == 1 or not combos:
+        return combos
+    idx = np.array(combos)
+    blobs = np.array(near, np.float64)[idx]  # (S, k, 3)
+    areas = blobs[:, :, 2]
+    xy = blobs[:, :, :2]
+    slack = 1.0 + 1e-9
+    ok = areas.max(axis=1) <= MAX_AREA_RATIO * areas.min(axis=1) * slack
+    ok &= np.hypot(*(xy.mean(axis=1) - c).T) <= reach * SIDE_PX * slack
+    gaps = np.hypot(*(xy[:, :, None] - xy[:, None, :]).transpose(3, 0, 1, 2))
+    limit = 2.0 * math.sqrt(2.0) * OFFSET_SIDES[1] * SIDE_PX * 1.1
+    ok &= gaps.reshape(len(idx), -1).max(axis=1) <= limit * slack
+    return [combos[i] for i in np.flatnonzero(ok)]
 
 
 def _plausible(blobs: list[tuple[float, float, float]], c: float, reach: float) -> bool:

@@ -173,7 +173,7 @@ def _face(
     diam = float(np.median([p.diameter for p in members]))
     if not 0.3 * fit.offset_px <= diam <= 1.2 * fit.offset_px:
         return None
-    others = [i for i in range(len(pips)) if i not in group and like[group[0], i]]
+    others = [i for i in np.flatnonzero(like[group[0]]).tolist() if i not in group]
     if others:
         uv = fit.to_layout(xy[others])
         if (np.abs(uv) <= INSIDE).all(axis=1).any():
