@@ -536,6 +536,9 @@ def _side_of(d: _Die, t: _Die, view: DiceView) -> bool:
     if r < 0.15:
         return False
     v = view.parallax_px(t.face.centre, t.side)
+    reach = t.side / 2.0 + float(np.linalg.norm(v)) / 2.0 + 0.3 * t.side
+    if float(np.linalg.norm(d.face.centre - t.face.centre)) > reach * (1.0 + 1e-9) + 1e-9:
+        return False  # farther than any side face of t can lie
     darker = d.face.face_l < t.face.face_l * (1.0 - 0.06)
     if not (darker or _flattened(d.face, r, e)):
         return False
