@@ -178,11 +178,7 @@ def _value(
     )[:NEAREST]
     for k in sorted((v for v in values if v <= len(near)), reverse=True):
         reach = CENTRE_SIDES if k == min(values) else BIGGER_CENTRE_SIDES
-        subsets = [
-            s
-            for s in _maybe_plausible(near, k, c, reach)
-            if _plausible([near[i] for i in s], c, reach)
-        ]
+        subsets = _plausible_sets(near, k, c, reach)
         if not subsets:
             continue
         fits: list[PatternFit | None] = [None] * len(subsets)
@@ -202,26 +198,38 @@ def _value(
     return None
 
 
-def _maybe_plausible(
+def _plausible_sets(
     near: list[tuple[float, float, float]], k: int, c: float, reach: float
 ) -> list[tuple[int, ...]]:
-    """The sets of ``k`` of ``near`` that may pass :func:`_plausible`, in the order of
-    :func:`itertools.combinations` (its checks in arrays, with a hair's margin: check each
-    set kept)."""
+    """The sets of ``k`` of ``near`` that pass :func:`_plausible`, in the order of
+    :func:`itertools.combinations`: its checks in arrays, and :func:`_plausible` itself only
+    for sets within a hair of a limit."""
     combos = list(itertools.combinations(range(len(near)), k))
     if k == 1 or not combos:
         return combos
-    idx = np.array(combos)
-    blobs = np.array(near, np.float64)[idx]  # (S, k, 3)
+    blobs = np.array(near, np.float64)[np.array(combos)]  # (S, k, 3)
     areas = blobs[:, :, 2]
     xy = blobs[:, :, :2]
-    slack = 1.0 + 1e-9
-    ok = areas.max(axis=1) <= MAX_AREA_RATIO * areas.min(axis=1) * slack
-    ok &= np.hypot(*(xy.mean(axis=1) - c).T) <= reach * SIDE_PX * slack
     gaps = np.hypot(*(xy[:, :, None] - xy[:, None, :]).transpose(3, 0, 1, 2))
-    limit = 2.0 * math.sqrt(2.0) * OFFSET_SIDES[1] * SIDE_PX * 1.1
-    ok &= gaps.reshape(len(idx), -1).max(axis=1) <= limit * slack
-    return [combos[i] for i in np.flatnonzero(ok)]
+    # each check as (measure, limit): passed when measure <= limit
+    checks = (
+        (areas.max(axis=1), MAX_AREA_RATIO * areas.min(axis=1)),
+        (np.hypot(*(xy.mean(axis=1) - c).T), np.full(len(combos), reach * SIDE_PX)),
+        (
+            gaps.reshape(len(combos), -1).max(axis=1),
+            np.full(len(combos), 2.0 * math.sqrt(2.0) * OFFSET_SIDES[1] * SIDE_PX * 1.1),
+        ),
+    )
+    sure = np.ones(len(combos), bool)
+    maybe = np.ones(len(combos), bool)
+    for measure, limit in checks:
+        sure &= measure <= limit * (1.0 - 1e-9) - 1e-9
+        maybe &= measure <= limit * (1.0 + 1e-9) + 1e-9
+    return [
+        s
+        for i, s in enumerate(combos)
+        if sure[i] or (maybe[i] and _plausible([near[j] for j in s], c, reach))
+    ]
 
 
 def _plausible(blobs: list[tuple[float, float, float]], c: float, reach: float) -> bool:
