@@ -55,10 +55,17 @@ def find_tray(
 ) -> TrayRegion:
     """The dice tray its two tags name in a camera image, through the table's mapping.
     CalibrationError says which tag is missing."""
+    return locate_tray(_sightings(image), mapping, width_in, depth_in)
+
+
+Sighting = tuple[int, tuple[tuple[float, float], ...]]
+"""A tag seen: its id and corners (image pixels)."""
+
+
+def _sightings(image: npt.NDArray[np.uint8]) -> list[Sighting]:
     from vision.detector import Detector
 
-    sightings = [(int(s.tag_id), s.corners_px) for s in Detector().detect(image)]
-    return locate_tray(sightings, mapping, width_in, depth_in)
+    return [(int(s.tag_id), s.corners_px) for s in Detector().detect(image)]
 
 
 def view_of_image(
@@ -66,14 +73,15 @@ def view_of_image(
     *,
     tag_ids: tuple[int, int] = TRAY_TAG_IDS,
     tag_mm: float = TRAY_TAG_MM,
+    sightings: list[Sighting] | None = None,
 ) -> DiceView:
     """How to read an image with no profile: the tray its two tags name (mapped through the
     table's corner tags when they are in view too, else from the tray's tags alone), or else the
-    whole image with the die size estimated from the pips."""
-    from vision.detector import Detector
-
+    whole image with the die size estimated from the pips. ``sightings``: the image's tags, when
+    they have been looked for already."""
     h, w = image.shape[:2]
-    sightings = [(int(s.tag_id), s.corners_px) for s in Detector().detect(image)]
+    if sightings is None:
+        sightings = _sightings(image)
     if all(any(i == t for i, _ in sightings) for t in tag_ids):
         try:
             table = _table_from_corner_tags(sightings, (w, h))
@@ -126,12 +134,14 @@ def read_dice(image: npt.NDArray[np.uint8], view: DiceView | None = None) -> Dic
     reported as an unsure die with its guess."""
     if image.ndim == 2:
         image = np.repeat(image[..., None], 3, axis=2)
+    sightings = None
     if view is None:
-        view = view_of_image(image)
+        sightings = _sightings(image)
+        view = view_of_image(image, sightings=sightings)
     if view.maps is None:
-        from vision.detector import Detector
-
-        tags = [np.asarray(t.corners_px, dtype=np.float64) for t in Detector().detect(image)]
+        if sightings is None:
+            sightings = _sightings(image)
+        tags = [np.asarray(corners, dtype=np.float64) for _, corners in sightings]
         pips = read_photo(image, view, tags)
         return agree(pips, learned.read_view(image, learned.whole_view(image), tags), tray=False)
     return agree(read_view(image, view), learned.read_view(image, view), tray=True)
