@@ -36,6 +36,8 @@ THRESHOLDS = (0.25, 0.32, 0.4, 0.48, 0.56, 0.64)
 """Colour distances from the face (shares of the largest on the face) a pip stands apart by."""
 PIP_DIAMETER_SIDES = (0.1, 0.34)
 """A pip's diameter, die sides (a one's pip is the largest)."""
+FACE_MIDDLE_SIDES = 0.3
+"""The face's own colour is the median within this many die sides of the box's centre."""
 FACE_RADIUS_SIDES = 0.5
 """Pips are looked for within this many die sides of the box's centre."""
 MAX_RESIDUAL = 0.22
@@ -115,6 +117,20 @@ def _distance(patch: Image) -> tuple[F32, npt.NDArray[np.bool_]]:
     disc = np.hypot(xx - c, yy - c) <= FACE_RADIUS_SIDES * SIDE_PX
     dist = np.sqrt(((lab - ref) ** 2 * np.array([1.0, 1.5, 1.5], np.float32)).sum(axis=2))
     return dist.astype(np.float32), disc
+
+
+def _face_distance(patch: Image) -> F32:
+    """Each pixel's colour distance (CIE Lab) from the face's colour: the median over the
+    middle of the cut-out (where the face lies; its pips are too few to move the median)."""
+    smooth = cv2.GaussianBlur(patch, (3, 3), 0)
+    lab = cv2.cvtColor(smooth, cv2.COLOR_BGR2LAB).astype(np.float32)
+    n = patch.shape[0]
+    yy, xx = np.mgrid[0:n, 0:n]
+    c = (n - 1) / 2.0
+    middle = np.hypot(xx - c, yy - c) <= FACE_MIDDLE_SIDES * SIDE_PX
+    ref = np.median(lab[middle], axis=0)
+    dist = np.sqrt(((lab - ref) ** 2 * np.array([1.0, 1.5, 1.5], np.float32)).sum(axis=2))
+    return dist.astype(np.float32)
 
 
 def _blobs(mask: npt.NDArray[np.bool_]) -> list[tuple[float, float, float]]:
@@ -327,13 +343,27 @@ def count_pips(
     looking for the faces ``values`` only (the value of a die and those above it: whether the
     die shows it and not a face it is part of). Faces of more pips than any of ``values`` are
     looked for too and, found, count for none of them (the pips asked about are part of a
-    bigger face)."""
+    bigger face). The pips are first told apart from the colour around each pixel (a face
+    lit unevenly); where no face at all is found so, from the face's own colour (near the face's
+    edge the colour around takes in the table, and the rim stands apart and joins the pips:
+    a die that fills its box on a table darker or lighter than it)."""
     search = tuple(range(min(values), 7))
     patch = cut_out(image, centre_px, side_px)
     dist, disc = _distance(patch)
+    count, any_face = _count(dist, disc, values, search)
+    if not any_face:
+        count, _ = _count(_face_distance(patch), disc, values, search)
+    return count
+
+
+def _count(
+    dist: F32, disc: npt.NDArray[np.bool_], values: tuple[int, ...], search: tuple[int, ...]
+) -> tuple[PipCount, bool]:
+    """The count from a colour-distance map of the cut-out (``disc``: where pips are looked
+    for; ``search``: the faces tried), and whether any threshold found any of those faces."""
     top = float(np.percentile(dist[disc], 99.5))
     if top < 20.0:
-        return PipCount(None, 0, 0)
+        return PipCount(None, 0, 0), False
     mean = _local_mean(dist)
     votes: Counter[int] = Counter()
     seen: dict[tuple[tuple[float, float, float], ...], int | None] = {}
@@ -344,10 +374,11 @@ def count_pips(
         value = seen[blobs]
         if value in values:
             votes[value] += 1
+    any_face = any(v is not None for v in seen.values())
     if not votes:
-        return PipCount(None, 0, 0)
+        return PipCount(None, 0, 0), any_face
     (value, n), *rest = votes.most_common()
-    return PipCount(value, n, sum(k for _, k in rest))
+    return PipCount(value, n, sum(k for _, k in rest)), any_face
 
 
 __all__ = ["PIP_OFFSET", "PipCount", "count_pips", "cut_out"]
