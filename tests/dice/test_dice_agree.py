@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vision.dice.agree import ALONE, agree, decide
+from vision.dice.agree import ALONE, PIPS_OVER_UNSURE, agree, decide
 from vision.dice.types import SURE, DiceRead, DieFound, DieUnread, Unreadable
 
 
@@ -33,6 +33,17 @@ def test_a_learned_guess_against_a_pip_value_counts_in_a_picture_only() -> None:
     assert isinstance(photo, DieUnread) and photo.guess == 5 and photo.confidence < SURE
     tray = decide(_found(5, 0.95), _unsure(6, 0.8), tray=True)
     assert isinstance(tray, DieFound) and tray.value == 5
+
+
+def test_a_very_sure_pip_value_stands_against_an_unsure_learned_guess() -> None:
+    """In a picture, a value the pip reader gives at PIPS_OVER_UNSURE or more is not made
+    unsure by a learned guess under SURE (a four of a tuning photo guessed a six at 0.47)."""
+    got = decide(_found(4, PIPS_OVER_UNSURE), _unsure(6, 0.47), tray=False)
+    assert isinstance(got, DieFound) and got.value == 4 and got.confidence >= SURE
+    below = decide(_found(4, PIPS_OVER_UNSURE - 0.02), _unsure(6, 0.47), tray=False)
+    assert isinstance(below, DieUnread) and below.confidence < SURE
+    both = decide(_found(4, 0.99), _found(6, 0.95), tray=False)  # both give a value: unsure
+    assert isinstance(both, DieUnread) and both.confidence < SURE
 
 
 def test_the_learned_reader_alone_gives_a_value_only_when_very_sure() -> None:
