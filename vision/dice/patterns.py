@@ -4,11 +4,12 @@ the ideal layout.
 A face's pips are fitted to the layout of its value by an affine map (any turn, the
 foreshortening of a camera that looks down at a slant, and the makers' habit of setting the
 two rows of a six closer together than the pips of a four): the pips are matched to the
-layout's places under every ordering at once and the ordering with the smallest residual is
-kept. Three pips must lie on a line, evenly spaced; two pips are a diagonal. What comes out is
-the face's value, centre, the die's side and axes in pixels, and how well and how squarely the
-pips fit. Whether the fitted face is really a die's top face is judged by
-:mod:`vision.dice.photo`.
+layout's places under every ordering at once (one of each set of orderings the layout's own
+turns and mirrors make alike) and the ordering with the smallest residual is kept. Three pips
+must lie on a line, evenly spaced; two pips are a diagonal. What comes out is the face's
+value, centre, the die's side and axes in pixels, and how well and how squarely the pips fit.
+Many groups of as many pips are fitted at once by :func:`fit_patterns`. Whether the fitted
+face is really a die's top face is judged by :mod:`vision.dice.photo`.
 """
 
 from __future__ import annotations
