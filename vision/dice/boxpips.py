@@ -130,7 +130,7 @@ def _face_distance(patch: Image) -> F32:
     middle = np.hypot(xx - c, yy - c) <= FACE_MIDDLE_SIDES * SIDE_PX
     ref = np.median(lab[middle], axis=0)
     dist = np.sqrt(((lab - ref) ** 2 * np.array([1.0, 1.5, 1.5], np.float32)).sum(axis=2))
-    return dist.astype(np.float32)
+    return np.asarray(dist, np.float32)
 
 
 def _blobs(mask: npt.NDArray[np.bool_]) -> list[tuple[float, float, float]]:
