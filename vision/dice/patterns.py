@@ -114,7 +114,7 @@ def fit_pattern(points: F64) -> PatternFit | None:
 
 FIT_BATCH = 256
 """Groups of pips fitted in one array operation (bounds the memory a batch of sixes takes:
-720 orderings each)."""
+180 orderings each)."""
 SLACK = 1e-6
 """Relative margin by which :func:`fit_patterns` keeps fits near its limits (the caller checks
 them exactly)."""
@@ -162,7 +162,9 @@ def fit_patterns(groups: F64, limits: FitLimits | None = None) -> list[PatternFi
     return out
 
 
-def _within(lim: FitLimits, residual: F64, squash: F64, skew: F64, offset: F64) -> F64:
+def _within(
+    lim: FitLimits, residual: F64, squash: F64, skew: F64, offset: F64
+) -> npt.NDArray[np.bool_]:
     """Which fits meet ``lim`` or come within :data:`SLACK` of it."""
     side = offset / PIP_OFFSET
     up, down = 1.0 + SLACK, 1.0 - SLACK
