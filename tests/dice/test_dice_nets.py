@@ -123,3 +123,23 @@ def test_the_temperature_is_fitted_on_the_probabilities_the_reader_gives() -> No
     assert len(spots) == len(logits) > 0
     got = mean_prob(logits, net.meta().temperature)
     assert np.allclose(got, net.read_faces(scene.image, spots), atol=1e-4)
+
+
+def test_a_value_the_pip_counter_counts_at_two_thresholds_is_confirmed() -> None:
+    """A five of a tuning photo (nellbyler-7.jpg, about 31 px) that the face reader gives at
+    0.83 and the pip counter counts at two of its thresholds is read."""
+    import pytest
+
+    from vision.dice.learned import read_learned
+    from vision.dice.realset import REALDATA, load_photos, match
+
+    if not (REALDATA / "labels.json").is_file():
+        pytest.skip(f"no labelled real dice photos at {REALDATA} (../shared/realdata is absent)")
+    photo = next(p for p in load_photos() if p.file == "nellbyler-7.jpg")
+    assert not photo.held_out
+    five = min(
+        (j for j, d in enumerate(photo.dice) if d.value == 5),
+        key=lambda j: math.hypot(photo.dice[j].x - 443, photo.dice[j].y - 334),
+    )
+    got = match(photo, read_learned(photo.image()))[0][five]
+    assert got is not None and got[0] == 5, got
