@@ -49,10 +49,18 @@ def _next(state: GameState, side: str) -> tuple[str, ...]:
     return rules_of(state).queue[:1]
 
 
-TURNS = TurnOrder(sides=_sides, ready=_next, new_round="new round", chance=_started, acting=_acting)
+TURNS = TurnOrder(
+    sides=_sides,
+    ready=_next,
+    new_round="new round",
+    chance=_started,
+    acting=_acting,
+    remember=True,
+)
 """The grid order: the start CHANCE, the acting figure's CONTINUE, the next figure of the
 round's queue (CHOOSE_UNIT with that one candidate), or OVER; the round's queue is refilled
-as the last figure ends (so the new-round CHANCE is never reached)."""
+as the last figure ends (so the new-round CHANCE is never reached). Kept per state in the
+game's memo: a decision, its validation and its resolution ask one state several times."""
 
 
 def pending(state: GameState) -> Pending:
