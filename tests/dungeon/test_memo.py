@@ -4,8 +4,12 @@ decision asks the same state several times; nothing is written into the frozen s
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
+
+import pytest
 
 from engine.protocols import PendingKind
+from engine.rulesets.dungeon.board import Board
 from tests.dungeon.boards import acting, ruleset, started
 
 FIGURES = (
@@ -24,3 +28,29 @@ def test_a_states_decision_point_is_worked_out_once() -> None:
     twin = replace(state)
     assert ruleset().pending(twin) == first and ruleset().pending(twin) is not first
     assert "turn-order" not in str(vars(state))  # kept in the memo, not on the state
+
+
+def test_a_new_board_takes_the_games_squares_from_its_memo(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A board for new positions reuses the squares the game found before (asked at every
+    new board): the scenario's terrain store is asked once per game, not per board."""
+    from engine.rulesets.dungeon import board as dungeon_board
+
+    asked: list[object] = []
+    real = dungeon_board.grid_board
+
+    def counting(*args: Any) -> Any:
+        asked.append(args[1])
+        return real(*args)
+
+    monkeypatch.setattr(dungeon_board, "grid_board", counting)
+    state = acting(started(5, 5, FIGURES), "e1")
+    first = Board.of(state)
+    before = len(asked)
+    goblin = state.unit("e1")
+    moved = state.with_unit(replace(goblin, cell=(3, 2), x=3.5, y=2.5))
+    second = Board.of(moved)
+    assert second is not first and second.at != first.at
+    assert second.squares is first.squares
+    assert len(asked) == before

@@ -18,10 +18,12 @@ from collections.abc import Iterable
 from engine.board import board_memo
 from engine.boards.grid import GridBoard, GridFigures, GridPolicy, grid_board, table_grid
 from engine.geometry.grid import Cell, Grid
-from engine.model import GameState, Unit
+from engine.model import GameState, Unit, UnitStatus
 from engine.rulesets.dungeon.facing import facing_step, in_arc
 from engine.rulesets.dungeon.state import card_of, cell_of, rules_of
 from engine.scenario import cell_name
+
+ACTIVE = UnitStatus.ACTIVE
 
 POLICY = GridPolicy(figures_cut_corners=True, adjacent_sight_walls_only=True)
 """The grid kit's policy here: allies pass, enemies block moves and sight (G-03); only two
@@ -40,26 +42,33 @@ class Board(GridFigures):
 
     @classmethod
     def of(cls, state: GameState) -> Board:
-        """The board of a state (remembered in the game's memo for the same tuple of units and
-        walls: a controller, validate and apply ask for it many times per step)."""
+        """The board of a state (remembered in the game's memo for the state, and for the same
+        tuple of units and walls: a controller, validate and apply ask for it many times per
+        step, and most steps leave the units alone)."""
         answers = state.memo.answers_for(state)
         found: Board | None = answers.get(("dungeon-board",))
-        if found is not None:
-            return found  # asked of this state before
-        units, walls, grid = state.units, rules_of(state).walls, state.table.grid
-        key = ("dungeon-board", id(units), id(walls))
-        kept = state.memo.remember(key, lambda: (units, walls, cls._build(state)))
-        board = (
-            kept[2]
-            if kept[0] is units and kept[1] is walls and kept[2].squares.grid == grid
-            else cls._build(state)  # other objects once had those ids: not the same board
-        )
-        answers[("dungeon-board",)] = board
-        return board
+        if found is None:
+            found = answers[("dungeon-board",)] = cls._of_units(state)
+        return found
+
+    @classmethod
+    def _of_units(cls, state: GameState) -> Board:
+        units, walls = state.units, rules_of(state).walls
+        kept = state.memo.remember(("dungeon-board", id(units), id(walls)), cls._kept, state)
+        built, grid = kept[2].squares.grid, state.table.grid
+        if kept[0] is units and kept[1] is walls and (built is grid or built == grid):
+            return kept[2]
+        return cls._build(state)  # other objects once had those ids: not the same board
+
+    @classmethod
+    def _kept(cls, state: GameState) -> tuple[tuple[Unit, ...], frozenset[Cell], Board]:
+        """The board with the objects it is built from (kept alive, so their ids hold)."""
+        return state.units, rules_of(state).walls, cls._build(state)
 
     @classmethod
     def _build(cls, state: GameState) -> Board:
-        at = {u.cell: u for u in state.units if u.on_table and u.cell is not None}
+        # ``status is ACTIVE`` is ``on_table`` written out: every new board reads every figure.
+        at = {u.cell: u for u in state.units if u.status is ACTIVE and u.cell is not None}
         return cls(squares_of(state, table_grid(state), rules_of(state).walls), at)
 
     def line_clear(self, viewer: Unit, frm: Cell, target: Unit) -> bool:
@@ -126,10 +135,25 @@ class Board(GridFigures):
 
 
 def squares_of(state: GameState, grid: Grid, walls: frozenset[Cell]) -> GridBoard:
-    """The walls' squares in the grid kit, built once per game in its memo (walls block both
-    moves and sight)."""
-    return grid_board(
+    """The walls' squares in the grid kit (walls block both moves and sight): built once per
+    terrain among the scenario's terrain answers, and remembered in the game's memo for these
+    walls and grid objects (a game keeps both; every new board asks)."""
+    kept = state.memo.remember(
+        ("dungeon-squares", id(walls), id(grid)), _shared, state, grid, walls
+    )
+    if kept[0] is walls and kept[1] is grid:
+        return kept[2]
+    return _shared(state, grid, walls)[2]  # other objects once had those ids
+
+
+def _shared(
+    state: GameState, grid: Grid, walls: frozenset[Cell]
+) -> tuple[frozenset[Cell], Grid, GridBoard]:
+    """The squares from the terrain answers, with the objects asked about (kept alive, so
+    their ids hold)."""
+    squares = grid_board(
         board_memo(state),
         ("dungeon", grid, walls),
         lambda: GridBoard(grid, walls, walls, policy=POLICY),
     )
+    return walls, grid, squares
