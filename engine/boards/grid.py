@@ -185,10 +185,9 @@ class GridBoard:
         """A shortest route (the squares entered, in order; ``start`` maps to ``()``) to every
         square within ``allowance`` steps, found breadth first in ``STEPS`` order (the first
         route found is kept). Every step counts one: difficult squares are not weighed."""
-        dist, came = self._layers(start, allowance, closed)
-        routes: dict[Cell, tuple[Cell, ...]] = {}
-        for c in dist:  # a square's parent was found before it
-            routes[c] = (*routes[came[c]], c) if c in came else ()
+        routes: dict[Cell, tuple[Cell, ...]] = {start: ()}
+        for here, nxt, _ in self._spread(start, allowance, closed):
+            routes[nxt] = (*routes[here], nxt)
         return routes
 
     def _layers(
@@ -196,12 +195,22 @@ class GridBoard:
     ) -> tuple[dict[Cell, int], dict[Cell, Cell]]:
         """Breadth-first steps (every step counts one): each square's step count and the
         square it was first reached from."""
-        walls = self.walls
-        blocked = walls | closed if closed else walls
-        corners = walls if self.policy.figures_cut_corners else blocked
-        cols, rows = self.grid.cols, self.grid.rows
         dist = {start: 0}
         came: dict[Cell, Cell] = {}
+        for here, nxt, d in self._spread(start, allowance, closed):
+            dist[nxt] = d
+            came[nxt] = here
+        return dist, came
+
+    def _spread(
+        self, start: Cell, allowance: int, closed: frozenset[Cell]
+    ) -> Iterator[tuple[Cell, Cell, int]]:
+        """Breadth-first steps in ``STEPS`` order (every step counts one): each square within
+        ``allowance`` reached once, with the square it was first reached from and its steps."""
+        walls = self.walls
+        corners = walls if self.policy.figures_cut_corners or not closed else walls | closed
+        cols, rows = self.grid.cols, self.grid.rows
+        seen = {start}
         frontier = [start]
         for d in range(1, allowance + 1):
             if not frontier:
@@ -213,17 +222,17 @@ class GridBoard:
                     nc, nr = c + dc, r + dr
                     nxt = (nc, nr)
                     if (
-                        nxt in dist
-                        or nxt in blocked
+                        nxt in seen
+                        or nxt in walls
+                        or nxt in closed
                         or not (0 <= nc < cols and 0 <= nr < rows)
                         or (dc and dr and (nc, r) in corners and (c, nr) in corners)
                     ):
                         continue
-                    dist[nxt] = d
-                    came[nxt] = here
+                    seen.add(nxt)
                     nxt_frontier.append(nxt)
+                    yield here, nxt, d
             frontier = nxt_frontier
-        return dist, came
 
     def _weighted_steps(self, here: Cell, closed: Collection[Cell]) -> Iterator[tuple[Cell, int]]:
         """The squares one legal step from ``here`` (``STEPS`` order) and what entering costs."""
@@ -739,7 +748,13 @@ class GridFigures:
     def routes(self, unit: Unit, start: Cell, allowance: int) -> dict[Cell, tuple[Cell, ...]]:
         """A shortest route (:meth:`GridBoard.routes`) to each square of :meth:`ends`."""
         found = self.squares.routes(start, allowance, self.closed(unit))
-        return {c: r for c, r in found.items() if self.free(c, unit.id)}
+        at, me, squares = self.at, unit.id, self.squares
+        # :meth:`free` written out: a square the search entered is open; the start is asked.
+        return {
+            c: r
+            for c, r in found.items()
+            if ((who := at.get(c)) is None or who.id == me) and (r or squares.open(c))
+        }
 
     def route_fault(
         self, unit: Unit, start: Cell, route: Iterable[Cell], allowance: int
