@@ -4,11 +4,18 @@ both meet the same load, and their figures (games per second, median decision mi
 are printed side by side with the change in percent.
 
 Run: ``.venv/bin/python benchmarks/compare_commits.py BASE [--head COMMIT] [--bench engine ...]
-[--repeat 1] [--record benchmarks/engine_baseline.json]`` (without ``--head``, this working
-tree is measured against BASE). Each tree runs its own copy of a bench script
-(the imports it names are its own); both use this tree's Python. ``--record`` writes BASE's
-figures, its commit and the machine's load to the file named. The best of ``--repeat`` runs
-counts (the most games per second, the fewest milliseconds), since load only ever slows.
+[--repeat 1] [--same-script] [--record benchmarks/engine_baseline.json]`` (without ``--head``,
+this working tree is measured against BASE). Each tree runs its own copy of a bench script
+(the imports it names are its own); with ``--same-script``, both run this tree's copy (the
+same measuring code and printed precision; the script must import only what both trees
+have). Both use this tree's Python. ``--record`` writes BASE's figures, its commit and the
+machine's load to the file named. The best of ``--repeat`` runs counts (the most games per
+second, the fewest milliseconds), since load only ever slows.
+
+``dungeon_cells`` times the reading of rendered boards, so both trees must read the same
+frames: this tree's bench script renders them once (``--save-frames``, with this tree's
+renderer) and both trees' readers read them (``--frames``, this tree's script, as with
+``--same-script``); the renderer's own changes stay out of the figure.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -36,6 +44,9 @@ ENGINE_BENCHES = (
     "dungeon",
     "dungeon_cells",
 )
+
+#: Benches fed the same rendered frames in both trees (see the module docstring).
+SAME_FRAMES = ("dungeon_cells",)
 
 #: Figure patterns: (regular expression with the number as group 1, unit, higher is better).
 PATTERNS = (
@@ -77,16 +88,39 @@ def best(runs: list[dict[str, float]]) -> dict[str, float]:
     return out
 
 
-def run_bench(tree: Path, bench: str) -> dict[str, float]:
-    """Run ``benchmarks/BENCH_bench.py`` of ``tree`` (with its defaults) and read its figures."""
+def run_bench(
+    tree: Path, bench: str, same_script: bool = False, args: tuple[str, ...] = ()
+) -> dict[str, float]:
+    """Run ``benchmarks/BENCH_bench.py`` of ``tree`` with ``args`` (else its defaults) and read
+    its figures; with ``same_script``, this tree's copy of the script, run in ``tree``."""
     script = tree / "benchmarks" / f"{bench}_bench.py"
+    if same_script and tree != ROOT:
+        script = tree / "benchmarks" / f"_compare_{bench}_bench.py"
+        shutil.copyfile(ROOT / "benchmarks" / f"{bench}_bench.py", script)
     env = dict(os.environ, PYTHONPATH=str(tree))
     done = subprocess.run(
-        [sys.executable, str(script)], cwd=tree, env=env, capture_output=True, text=True
+        [sys.executable, str(script), *args], cwd=tree, env=env, capture_output=True, text=True
     )
     if done.returncode != 0 and not figures(done.stdout):
         raise SystemExit(f"{script} failed:\n{done.stdout}{done.stderr}")
     return figures(done.stdout)
+
+
+def render_frames(bench: str, folder: Path) -> tuple[str, ...]:
+    """Render a bench's frames once with this tree (``--save-frames``); the arguments that
+    make each tree read them (``--frames``)."""
+    script = ROOT / "benchmarks" / f"{bench}_bench.py"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run(
+        [sys.executable, str(script), "--save-frames", str(folder)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0 and not figures(done.stdout):
+        raise SystemExit(f"{script} failed to render its frames:\n{done.stdout}{done.stderr}")
+    return ("--frames", str(folder))
 
 
 def commit_of(ref: str, cwd: Path = ROOT) -> str:
@@ -106,6 +140,9 @@ def main() -> int:
     parser.add_argument("--head", help="a commit to measure instead of this working tree")
     parser.add_argument("--bench", action="append", choices=ENGINE_BENCHES, help="repeatable")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each tree; best counts")
+    parser.add_argument(
+        "--same-script", action="store_true", help="both trees run this tree's bench scripts"
+    )
     parser.add_argument("--record", type=Path, help="write BASE's figures to this JSON file")
     args = parser.parse_args()
     benches = args.bench or list(ENGINE_BENCHES)
@@ -129,9 +166,12 @@ def main() -> int:
         try:
             for bench in benches:
                 runs: dict[str, list[dict[str, float]]] = {"base": [], "head": []}
+                same, given = args.same_script, ()
+                if bench in SAME_FRAMES:
+                    same, given = True, render_frames(bench, Path(tmp) / f"{bench}-frames")
                 for _ in range(args.repeat):
                     for side in ("base", "head"):
-                        runs[side].append(run_bench(trees[side], bench))
+                        runs[side].append(run_bench(trees[side], bench, same, given))
                 results[bench] = {side: best(r) for side, r in runs.items()}
                 _print(bench, results[bench])
         finally:
@@ -153,6 +193,8 @@ def main() -> int:
                 "load_average_after": [round(x, 2) for x in load_after],
             },
             "note": "CPU-time figures of one core; the best of the repeats",
+            "same_script": args.same_script,
+            "same_frames": [b for b in benches if b in SAME_FRAMES],
             "figures": {bench: r["base"] for bench, r in results.items()},
             "same_run_head": {
                 "commit": commit_of("HEAD"),

@@ -7,6 +7,10 @@ or the search for an Alerted figure's move and attacks), timed in CPU time of th
 (``time.process_time``, so other jobs on a shared machine count less). Games per second:
 whole games (start roll to the end line) played by the runner, CPU time.
 
+Decision times are printed in milliseconds to three digits (a patrol roll takes tens of
+microseconds). The script imports only what the issue-25 start commit has too, so
+``compare_commits.py --same-script`` can run it there.
+
 Run: ``.venv/bin/python benchmarks/dungeon_bench.py [--games 60] [--scenario dungeon-crawl]``.
 """
 
@@ -23,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from assistant.scenarios import load_game
 from engine.dice import SeededDice
-from engine.protocols import PendingKind, find_ruleset
-from engine.runner import controllers_for, next_action, play_battle, start_game
+from engine.protocols import PendingKind
+from engine.runner import controllers_for, find_ruleset, next_action, play_battle, start_game
 from engine.scenario import Scenario
 
 AIM_DECISION_MS = 2.0
@@ -78,8 +82,8 @@ def summary(label: str, seconds: list[float]) -> str:
     ms = sorted(t * 1000 for t in seconds)
     p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
     return (
-        f"{label}: {len(ms)} decisions, median {statistics.median(ms):.2f} ms, "
-        f"95th percentile {p95:.2f} ms, max {ms[-1]:.2f} ms (CPU)"
+        f"{label}: {len(ms)} decisions, median {statistics.median(ms):.3f} ms, "
+        f"95th percentile {p95:.3f} ms, max {ms[-1]:.3f} ms (CPU)"
     )
 
 
@@ -105,7 +109,7 @@ def main() -> int:
     median_ms = statistics.median(enemy) * 1000
     ok = median_ms <= AIM_DECISION_MS and rate >= AIM_GAMES_PER_S
     print(
-        f"aims: decision median <= {AIM_DECISION_MS:g} ms ({median_ms:.2f}), "
+        f"aims: decision median <= {AIM_DECISION_MS:g} ms ({median_ms:.3f}), "
         f">= {AIM_GAMES_PER_S:g} games/s ({rate:.1f}): {'met' if ok else 'NOT met'}"
     )
     return 0

@@ -8,18 +8,27 @@ be flagged "on the line" (the player is asked to centre it); no model may ever b
 wrong square. Models between those bands are set down too but only checked for wrong squares.
 
 Run by ``make bench``: ``.venv/bin/python benchmarks/dungeon_cells_bench.py [--boards N]
-[--seed S] [--resolution 720p]``. Exits non-zero on any wrong square.
+[--seed S] [--resolution 720p] [--save-frames DIR | --frames DIR]``. Exits non-zero on any
+wrong square. ``--save-frames DIR`` renders the boards into DIR (``boards.npz``: the frames;
+``truth.json``: where each model was set down) and reads them; ``--frames DIR`` reads boards
+rendered so instead of rendering, so two commits' readers can read the same frames
+(``compare_commits.py`` does this: the renderer's own changes stay out of the reading time).
+Only the reading is timed, either way.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -29,7 +38,6 @@ from assistant.scenarios import load_game  # noqa: E402
 from assistant.session.reader import TableReader  # noqa: E402
 from assistant.table_fit import profile_from_frames  # noqa: E402
 from assistant.tables.dungeon_cells import read_cell  # noqa: E402
-from engine.rulesets.dungeon.state import rules_of  # noqa: E402
 from vision.detector import Detector  # noqa: E402
 from vision.render.frame import render_frame  # noqa: E402
 from vision.types import Frame  # noqa: E402
@@ -40,29 +48,27 @@ LINE_BAND = 0.45
 """Offsets from this fraction on (to 0.55, across the edge) are "on the line" cases."""
 
 
-def main() -> int:
-    """Render the boards, read them, print the counts."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--boards", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=12)
-    parser.add_argument("--resolution", default="720p", choices=["720p", "1080p"])
-    parser.add_argument("--verbose", action="store_true", help="name every model not seen")
-    args = parser.parse_args()
-    rng = random.Random(args.seed)
+Truth = dict[str, tuple[str, tuple[int, int], tuple[float, float]]]
+"""Each model's case ("clear", "line", "between"), square and centre (inches), by name."""
+
+
+def render_boards(
+    boards: int, seed: int, resolution: str
+) -> tuple[np.ndarray, list[np.ndarray], list[Truth]]:
+    """The empty board's frame (for the table profile), then ``boards`` boards, each with the
+    markers set down at random squares, rendered by the project's synthetic camera."""
+    rng = random.Random(seed)
     scenario, _, state = load_game("dungeon-crawl")
     grid = state.table.grid
     assert grid is not None
-    walls = rules_of(state).walls
+    walls = state.rules.walls  # the dungeon's own state (read so at every commit)
     open_cells = [c for c in grid.cells() if c not in walls]
     scene = battle_scene(scenario, state)
-    camera = overhead_camera(scenario, args.resolution, board=True)
+    camera = overhead_camera(scenario, resolution, board=True)
     first, _ = render_frame(scene, camera)
-    profile = profile_from_frames((Frame(i, i * 0.1, first) for i in range(3)), Detector(), 8, 8)[0]
-    counts = {"clear": 0, "clear_ok": 0, "line": 0, "line_flagged": 0, "between": 0}
-    wrong: list[str] = []
-    unseen = 0
-    read_s = 0.0
-    for board in range(args.boards):
+    images: list[np.ndarray] = []
+    truths: list[Truth] = []
+    for _board in range(boards):
         cells = rng.sample(open_cells, len(scene.pieces))
         pieces, truth = [], {}
         for piece, cell in zip(scene.pieces, cells, strict=True):
@@ -89,6 +95,62 @@ def main() -> int:
             truth[piece.name] = (kind, cell, (x, y))
             pieces.append(replace(piece, x_in=x, y_in=y, heading_deg=rng.choice(range(0, 360, 45))))
         image, _ = render_frame(replace(scene, pieces=tuple(pieces)), camera)
+        images.append(image)
+        truths.append(truth)
+    return first, images, truths
+
+
+def save_boards(
+    folder: Path, first: np.ndarray, images: list[np.ndarray], truths: list[Truth]
+) -> None:
+    """Write rendered boards for ``--frames``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    np.savez(folder / "boards.npz", first=first, boards=np.stack(images))
+    (folder / "truth.json").write_text(json.dumps(truths), encoding="utf-8")
+
+
+def load_boards(folder: Path) -> tuple[np.ndarray, list[np.ndarray], list[Truth]]:
+    """Boards written by :func:`save_boards`."""
+    with np.load(folder / "boards.npz") as saved:
+        first, images = saved["first"], list(saved["boards"])
+    raw: list[dict[str, Any]] = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
+    truths = [
+        {name: (kind, (cell[0], cell[1]), (xy[0], xy[1])) for name, (kind, cell, xy) in t.items()}
+        for t in raw
+    ]
+    return first, images, truths
+
+
+def main() -> int:
+    """Render the boards (or read rendered ones), read them, print the counts."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--resolution", default="720p", choices=["720p", "1080p"])
+    parser.add_argument("--verbose", action="store_true", help="name every model not seen")
+    given = parser.add_mutually_exclusive_group()
+    given.add_argument("--save-frames", type=Path, help="render into this folder, then read")
+    given.add_argument("--frames", type=Path, help="read boards rendered with --save-frames")
+    args = parser.parse_args()
+    if args.frames is not None:
+        if not (args.frames / "boards.npz").is_file():
+            print(f"{args.frames} holds no boards.npz: render it with --save-frames first")
+            return 2
+        first, images, truths = load_boards(args.frames)
+    else:
+        first, images, truths = render_boards(args.boards, args.seed, args.resolution)
+        if args.save_frames is not None:
+            save_boards(args.save_frames, first, images, truths)
+    scenario, _, state = load_game("dungeon-crawl")
+    grid = state.table.grid
+    assert grid is not None
+    resolution = f"{first.shape[0]}p"
+    profile = profile_from_frames((Frame(i, i * 0.1, first) for i in range(3)), Detector(), 8, 8)[0]
+    counts = {"clear": 0, "clear_ok": 0, "line": 0, "line_flagged": 0, "between": 0}
+    wrong: list[str] = []
+    unseen = 0
+    read_s = 0.0
+    for board, (image, truth) in enumerate(zip(images, truths, strict=True)):
         reader = TableReader(scenario, profile)
         start = time.perf_counter()
         obs = None
@@ -116,12 +178,13 @@ def main() -> int:
             elif kind == "clear" and reading.cell == cell:
                 counts["clear_ok"] += 1
     models = counts["clear"] + counts["line"] + counts["between"]
+    boards = len(images)
     print(
-        f"{args.boards} rendered boards ({args.resolution}), {models} models read "
+        f"{boards} rendered boards ({resolution}), {models} models read "
         f"({unseen} unseen): clear of the lines {counts['clear_ok']}/{counts['clear']} on their "
         f"own square; on a line {counts['line_flagged']}/{counts['line']} flagged to be centred; "
         f"between {counts['between']} (checked for wrong squares only); wrong squares "
-        f"{len(wrong)}; {1000 * read_s / args.boards:.1f} ms per frame read"
+        f"{len(wrong)}; {1000 * read_s / boards:.1f} ms per frame read"
     )
     for line in wrong[:10]:
         print("  " + line)
