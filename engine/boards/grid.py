@@ -97,7 +97,7 @@ class GridBoard:
     _costs: dict[tuple[Cell, int, frozenset[Cell]], dict[Cell, int]] = field(
         default_factory=dict, init=False, compare=False, hash=False, repr=False
     )
-    _floods: dict[Cell, _Flood] = field(
+    _floods: dict[Cell, dict[Cell, int]] = field(
         default_factory=dict, init=False, compare=False, hash=False, repr=False
     )
     _rays: dict[Cell, _Ray] = field(
@@ -170,13 +170,12 @@ class GridBoard:
 
     def distances(self, goal: Cell) -> Mapping[Cell, int]:
         """Steps from ``goal`` to every square it connects to, figures ignored: the costs of
-        ``reach(goal, cols * rows)`` (read lazily, in no fixed order), remembered."""
+        ``reach(goal, cols * rows)`` (in no fixed order), remembered: do not change them."""
         if self.difficult and self.policy.difficult_cost != 1:
             return self.reach(goal, self.grid.cols * self.grid.rows)
         found = self._floods.get(goal)
         if found is None:
-            found = _Flood(self, goal)
-            self._floods[goal] = found
+            found = self._floods[goal] = _flood(self, goal)
         return found
 
     def routes(
@@ -499,66 +498,46 @@ class GridBoard:
         return any(c in screens for c in self._beside_target(shooter, target))
 
 
-class _Flood(Mapping[Cell, int]):
-    """The step counts from one square over a whole board, kept as bit masks: ``seen[d]`` holds
-    the squares within d steps (8-connected, no corner cut between two walls)."""
-
-    def __init__(self, board: GridBoard, goal: Cell) -> None:
-        cols, rows = board.grid.cols, board.grid.rows
-        full = (1 << (cols * rows)) - 1
-        walls = board._bits(board.walls)
-        free = full & ~walls
-        left = sum(1 << (r * cols) for r in range(rows))
-        not_left, not_right = full & ~left, full & ~(left << (cols - 1))
-        # Bit s of each: the square beside s in that direction is a wall.
-        east, west = (walls >> 1) & not_right, (walls << 1) & not_left
-        north, south = (walls << cols) & full, walls >> cols
-        self.cols, self.rows = cols, rows
-        self.goal = goal
-        reached = 1 << (goal[1] * cols + goal[0])
-        self.seen = [reached]
-        front = reached
-        while front:
-            ne, se = front & ~(east & north), front & ~(east & south)
-            sw, nw = front & ~(west & south), front & ~(west & north)
-            step = (
-                ((front << 1) & not_left)
-                | ((front >> 1) & not_right)
-                | (front >> cols)
-                | (front << cols)
-                | ((ne >> (cols - 1)) & not_left)
-                | ((se << (cols + 1)) & not_left)
-                | ((sw << (cols - 1)) & not_right)
-                | ((nw >> (cols + 1)) & not_right)
-            )
-            front = step & free & ~reached
-            reached |= front
-            if front:
-                self.seen.append(reached)
-
-    def __getitem__(self, cell: Cell) -> int:
-        col, row = cell
-        if cell != self.goal and not (0 <= col < self.cols and 0 <= row < self.rows):
-            raise KeyError(cell)
-        bit = 1 << (row * self.cols + col)
-        seen = self.seen
-        if not seen[-1] & bit:
-            raise KeyError(cell)
-        lo, hi = 0, len(seen) - 1  # the first d with the square in seen[d]
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if seen[mid] & bit:
-                hi = mid
-            else:
-                lo = mid + 1
-        return lo
-
-    def __iter__(self) -> Iterator[Cell]:
-        last, cols = self.seen[-1], self.cols
-        return iter([(i % cols, i // cols) for i in range(cols * self.rows) if last >> i & 1])
-
-    def __len__(self) -> int:
-        return self.seen[-1].bit_count()
+def _flood(board: GridBoard, goal: Cell) -> dict[Cell, int]:
+    """The step counts from ``goal`` over a whole board (8-connected, no corner cut between two
+    walls), flooded as bit masks a ring at a time and read out once into a dict (a planner
+    asks it of every square a figure can reach)."""
+    cols, rows = board.grid.cols, board.grid.rows
+    full = (1 << (cols * rows)) - 1
+    walls = board._bits(board.walls)
+    free = full & ~walls
+    left = sum(1 << (r * cols) for r in range(rows))
+    not_left, not_right = full & ~left, full & ~(left << (cols - 1))
+    # Bit s of each: the square beside s in that direction is a wall.
+    east, west = (walls >> 1) & not_right, (walls << 1) & not_left
+    north, south = (walls << cols) & full, walls >> cols
+    steps = {goal: 0}
+    reached = 1 << (goal[1] * cols + goal[0])
+    front = reached
+    ring = 0
+    while front:
+        ne, se = front & ~(east & north), front & ~(east & south)
+        sw, nw = front & ~(west & south), front & ~(west & north)
+        step = (
+            ((front << 1) & not_left)
+            | ((front >> 1) & not_right)
+            | (front >> cols)
+            | (front << cols)
+            | ((ne >> (cols - 1)) & not_left)
+            | ((se << (cols + 1)) & not_left)
+            | ((sw << (cols - 1)) & not_right)
+            | ((nw >> (cols + 1)) & not_right)
+        )
+        front = step & free & ~reached
+        reached |= front
+        ring += 1
+        bits = front
+        while bits:
+            low = bits & -bits
+            square = low.bit_length() - 1
+            steps[(square % cols, square // cols)] = ring
+            bits ^= low
+    return steps
 
 
 @dataclass(frozen=True, slots=True)
