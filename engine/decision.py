@@ -24,7 +24,7 @@ from engine.model import GameState
 from engine.protocols import Controller, Pending, PendingKind, Ruleset
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DecisionPoint:
     """A decision point and who answers it."""
 
@@ -47,7 +47,7 @@ class DecisionPoint:
         return self.pending.side
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Decision:
     """What the controllers answered: the action to apply, and the order behind it."""
 
@@ -126,7 +126,8 @@ def decide(
     becomes the rest of its new order.
     """
     point = decision_point(state, ruleset)
-    pending, kind = point.pending, point.kind
+    pending = point.pending
+    kind = pending.kind
     if kind is PendingKind.OVER:
         return None
     if kind is PendingKind.CHANCE:

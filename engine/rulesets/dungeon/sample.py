@@ -29,10 +29,14 @@ PATROL_ROLLS: tuple[tuple[int, int | None], ...] = (
 
 def patrol_action(state: GameState, unit_id: str, roll: int, turn_roll: int | None) -> Action:
     """The patrol action of a roll (with its re-roll after a 3)."""
-    detail: list[tuple[str, object]] = [("roll", roll)]
-    if turn_roll is not None:
-        detail.append(("turn_roll", turn_roll))
-    return Action("patrol", unit_id, side=state.unit(unit_id).side, detail=tuple(detail))
+    return Action(
+        "patrol", unit_id, side=state.unit(unit_id).side, detail=patrol_detail(roll, turn_roll)
+    )
+
+
+def patrol_detail(roll: int, turn_roll: int | None) -> tuple[tuple[str, object], ...]:
+    """A patrol action's rolls as detail pairs (the re-roll only after a 3)."""
+    return (("roll", roll),) if turn_roll is None else (("roll", roll), ("turn_roll", turn_roll))
 
 
 def move_action(state: GameState, unit_id: str, route: tuple[tuple[int, int], ...]) -> Action:

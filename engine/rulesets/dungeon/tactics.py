@@ -19,7 +19,7 @@ from engine.model import GameState, Unit
 from engine.rulesets.dungeon.board import Board, label
 from engine.rulesets.dungeon.cards import Attack
 from engine.rulesets.dungeon.resolve import patrol_run, patrol_turn
-from engine.rulesets.dungeon.sample import move_action, patrol_action
+from engine.rulesets.dungeon.sample import move_action, patrol_detail
 from engine.rulesets.dungeon.state import card_of, cell_of, rules_of
 from engine.scenario import cell_name
 
@@ -57,14 +57,13 @@ def patrol_order(state: GameState, unit: Unit, dice: RandomSource) -> Order:
     roll, turn, rolls = roll_patrol(unit, dice)
     run = patrol_run(state, unit, roll)
     heading = (unit.heading_deg + patrol_turn(roll, turn)) % 360.0
-    action = patrol_action(state, unit.id, roll, turn)
     action = Action(
-        action.kind,
-        action.unit_id,
+        "patrol",
+        unit.id,
         path=tuple(_centres(state, [cell_of(unit), *run])) if run else (),
         heading_deg=heading,
-        side=action.side,
-        detail=(*action.detail, ("cells", [list(c) for c in run])),
+        side=unit.side,
+        detail=(*patrol_detail(roll, turn), ("cells", [list(c) for c in run])),
     )
     grid = state.table.grid
     assert grid is not None
