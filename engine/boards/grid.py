@@ -678,11 +678,15 @@ class GridFigures:
         return self._hostile_to(unit)[1]
 
     def _hostile_to(self, unit: Unit) -> tuple[tuple[Unit, ...], frozenset[Cell]]:
-        key = self.group(unit)
+        key = unit.side if self.group is by_side else self.group(unit)  # asked per sight line
         found = self._enemies.get(key)
         if found is None:
-            hostile = self.hostile
-            pairs = [(c, u) for c, u in self.at.items() if hostile(unit, u)]
+            if self.hostile is hostile_sides:  # the usual rule, without a call per figure
+                side = unit.side
+                pairs = [(c, u) for c, u in self.at.items() if u.side != side]
+            else:
+                hostile = self.hostile
+                pairs = [(c, u) for c, u in self.at.items() if hostile(unit, u)]
             found = (tuple(u for _, u in pairs), frozenset(c for c, _ in pairs))
             self._enemies[key] = found
         return found
