@@ -42,6 +42,7 @@ def apply(state: GameState, action: Action, dice: RandomSource) -> Outcome:
     problems = validate(state, action)
     if problems:
         raise IllegalActionError(problems, action, state.round, state.step)
+    waiting = pending(state)  # the decision point acted on (validate asked it just now)
     kind = str(action.kind)
     rules = rules_of(state)
     if kind not in ("chance", "pass") and rules.acting is None:
@@ -53,7 +54,6 @@ def apply(state: GameState, action: Action, dice: RandomSource) -> Outcome:
         state = replace(state, step=state.step + 1)
     if kind == "chance":
         return start(state, dice)
-    waiting = pending(state)
     if kind == "pass":
         uid = action.unit_id or waiting.candidates[0]
         unit = state.unit(uid)
