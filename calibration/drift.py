@@ -3,7 +3,8 @@
 Every frame the corner tags in view are mapped to the table through the current mapping; if they
 land more than ``threshold_mm`` (1 mm) from where they belong, the mapping is re-fitted from the
 corner tags in view: a full homography and pose from three or four tags, a similarity correction
-of the old homography from one or two.
+of the old homography from one or two. A camera that moves shifts every corner tag: of two or
+more in view, one shifted alone is a misread tag (a hand over part of it), not a move.
 
 A bump usually takes a few frames, each re-fitted. It is said once, when it is over (the first
 frame whose corner tags sit where they belong again), with its whole size: how far the corner
@@ -75,8 +76,13 @@ class DriftMonitor:
                 self._lost_warned = True
             return DriftCheck(None, False, ids, warning)
         self._lost_warned = False
-        moved = self._moved_mm(self.mapping, seen)
+        shifts = self._shifts_mm(self.mapping, seen)
+        moved = float(np.median(shifts))
         bump = self._bump
+        if moved > self.threshold_mm and _one_tag_alone(shifts, self.threshold_mm):
+            # One corner tag shifted and the others stayed: that tag was misread (a hand over
+            # part of it, a tag knocked), the camera did not move. Nothing is re-fitted.
+            return DriftCheck(moved, False, ids, None)
         if moved <= self.threshold_mm:
             if bump is None:
                 return DriftCheck(moved, False, ids, None)
@@ -108,6 +114,11 @@ class DriftMonitor:
     def _moved_mm(self, mapping: TableMapping, seen: Mapping[int, np.ndarray]) -> float:
         """Median distance (mm) of the seen corner tags, mapped through ``mapping``, from their
         places on the table."""
+        return float(np.median(self._shifts_mm(mapping, seen)))
+
+    def _shifts_mm(self, mapping: TableMapping, seen: Mapping[int, np.ndarray]) -> list[float]:
+        """Each seen corner tag's mean distance (mm), mapped through ``mapping``, from its place
+        on the table."""
         moves = []
         for i, corners in seen.items():
             on_table = mapping.to_table_in(corners, 0.0)
@@ -115,7 +126,7 @@ class DriftMonitor:
                 float(np.linalg.norm(on_table - np.array(self._layout[i]), axis=1).mean())
                 * MM_PER_IN
             )
-        return float(np.median(moves))
+        return moves
 
     def _refit(self, seen: Mapping[int, np.ndarray]) -> None:
         p = self.profile
@@ -151,6 +162,15 @@ class DriftMonitor:
         )
         self.profile = p.with_mapping(fit, p.pose)
         self.mapping = self.profile.mapping()
+
+
+def _one_tag_alone(shifts_mm: Sequence[float], threshold_mm: float) -> bool:
+    """Whether, of two or more corner tags seen, only one lies beyond ``threshold_mm`` of its
+    place. A camera (or table) that moves shifts every corner tag; one tag shifting alone is
+    that tag misread. With two tags in view their median is their mean, so before this one
+    tag half covered by a hand (read 2-3 mm off) was taken for the camera moving, re-fitted
+    to, and said as a move when the hand left."""
+    return len(shifts_mm) >= 2 and sum(s > threshold_mm for s in shifts_mm) == 1
 
 
 @dataclass
