@@ -4,7 +4,8 @@ Every frame the corner tags in view are mapped to the table through the current 
 land more than ``threshold_mm`` (1 mm) from where they belong, the mapping is re-fitted from the
 corner tags in view: a full homography and pose from three or four tags, a similarity correction
 of the old homography from one or two. A camera that moves shifts every corner tag: of two or
-more in view, one shifted alone is a misread tag (a hand over part of it), not a move.
+more in view (or one alone while the others are covered), one shifted alone is a misread tag
+(a hand over part of it), not a move: the move is re-fitted when a second tag confirms it.
 
 A bump usually takes a few frames, each re-fitted. It is said once, when it is over (the first
 frame whose corner tags sit where they belong again), with its whole size: how far the corner
@@ -61,6 +62,8 @@ class DriftMonitor:
         self._layout = corner_layout(profile.width_in, profile.depth_in, profile.corner_tag_mm)
         self._lost_warned = False
         self._bump: _Bump | None = None
+        self._known_ids: set[int] = set(profile.fit.corner_ids)
+        """Corner tags seen in view so far (the table shows them; a hand may cover some)."""
         self.refits = 0
 
     def check(self, corners_px: Mapping[int, Sequence[tuple[float, float]]]) -> DriftCheck:
@@ -79,9 +82,12 @@ class DriftMonitor:
         shifts = self._shifts_mm(self.mapping, seen)
         moved = float(np.median(shifts))
         bump = self._bump
-        if moved > self.threshold_mm and _one_tag_alone(shifts, self.threshold_mm):
-            # One corner tag shifted and the others stayed: that tag was misread (a hand over
-            # part of it, a tag knocked), the camera did not move. Nothing is re-fitted.
+        known = len(self._known_ids)
+        self._known_ids.update(ids)
+        if moved > self.threshold_mm and _one_tag_alone(shifts, self.threshold_mm, known):
+            # One corner tag shifted and no other confirms it: that tag was misread (a hand
+            # over part of it, a tag knocked). Nothing is re-fitted; a camera that did move is
+            # re-fitted when a second corner tag shows the shift too.
             return DriftCheck(moved, False, ids, None)
         if moved <= self.threshold_mm:
             if bump is None:
@@ -164,13 +170,16 @@ class DriftMonitor:
         self.mapping = self.profile.mapping()
 
 
-def _one_tag_alone(shifts_mm: Sequence[float], threshold_mm: float) -> bool:
-    """Whether, of two or more corner tags seen, only one lies beyond ``threshold_mm`` of its
-    place. A camera (or table) that moves shifts every corner tag; one tag shifting alone is
-    that tag misread. With two tags in view their median is their mean, so before this one
-    tag half covered by a hand (read 2-3 mm off) was taken for the camera moving, re-fitted
-    to, and said as a move when the hand left."""
-    return len(shifts_mm) >= 2 and sum(s > threshold_mm for s in shifts_mm) == 1
+def _one_tag_alone(shifts_mm: Sequence[float], threshold_mm: float, known: int) -> bool:
+    """Whether only one corner tag lies beyond ``threshold_mm`` of its place, on a table that
+    has shown ``known`` corner tags: of two or more in view, or the only one in view while
+    others are covered. A camera (or table) that moves shifts every corner tag; one tag
+    shifting alone is that tag misread. With two tags in view their median is their mean, so
+    before this one tag half covered by a hand (read 2-3 mm off) was taken for the camera
+    moving, re-fitted to, and said as a move when the hand left; with the other under the
+    hand, the one tag left was believed alone."""
+    beyond = sum(s > threshold_mm for s in shifts_mm)
+    return beyond == 1 and (len(shifts_mm) >= 2 or known >= 2)
 
 
 @dataclass
