@@ -11,6 +11,13 @@ levelled by its median so a global light change does not count. Two tests:
 
 An unexplained change that stays still for ``absorb_s`` (8 s) and hides no tag is taken into the
 background (dice or a tape measure left on the table), so the board can settle again.
+
+With ``footprint_mm2`` set (the replay sets it from its pieces' bases; the live session leaves
+it off), a still change made only of separate patches each no larger than a piece's footprint,
+no more of them than the places the tracker names as changed, and hiding no tag, is taken as
+pieces put down whose own figures hide their tags: the board settles at once. A hand over the
+table (with its arm, far larger than a piece) never passes, nor does any change when no piece's
+tag changed.
 """
 
 from __future__ import annotations
@@ -67,6 +74,7 @@ class SettleJudge:
         change_level: float = 22.0,
         min_area_mm2: float = 300.0,
         absorb_s: float = 8.0,
+        footprint_mm2: float | None = None,
     ) -> None:
         if mm_per_px <= 0 or still_s < 0 or min_area_mm2 <= 0:
             raise VisionError(
@@ -81,6 +89,9 @@ class SettleJudge:
         self.change_level = change_level
         self.min_area_mm2 = min_area_mm2
         self.absorb_s = absorb_s
+        self.footprint_mm2 = footprint_mm2
+        """The largest patch (mm^2) a piece put down can change, or None: see the module
+        docstring."""
         px_in = mm_per_px / MM_PER_IN
         self._size = (
             int(np.ceil((width_in + 2 * margin_in) / px_in)),
@@ -207,17 +218,23 @@ class SettleJudge:
             changed[self._disc_mask(explained) > 0] = 0
         unexplained = float(changed.sum()) * px_mm2
         settled = still and unexplained <= self.min_area_mm2
-        if (
-            not settled
-            and still
-            and self._still_since is not None
-            and t - self._still_since >= self.absorb_s
-            and not (hidden and np.any(changed[self._disc_mask(hidden) > 0]))
-        ):
-            settled = True
+        if not settled and still and not (hidden and np.any(changed[self._disc_mask(hidden) > 0])):
+            waited = self._still_since is not None and t - self._still_since >= self.absorb_s
+            settled = waited or self._pieces_put_down(changed, len(explained))
         if settled:
             self._background = view
         return SettleState(settled, moving, unexplained, boxes)
+
+    def _pieces_put_down(self, changed: npt.NDArray[np.uint8], places: int) -> bool:
+        """Whether the unexplained change (a mask of the view) is only pieces whose figures hide
+        their own tags: separate patches, each within :attr:`footprint_mm2`, at most one per
+        changed place the tracker named (``places``)."""
+        if self.footprint_mm2 is None or places == 0:
+            return False
+        _, _, stats, _ = cv2.connectedComponentsWithStats(changed)
+        areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64) * self.mm_per_px**2
+        patches = areas[areas > self.min_area_mm2 / 4]
+        return len(patches) <= places and bool(np.all(areas <= self.footprint_mm2))
 
     @property
     def still_since_t(self) -> float | None:

@@ -136,6 +136,22 @@ def _colour_view(judge: SettleJudge, image: npt.NDArray[np.uint8]) -> npt.NDArra
     return small
 
 
+FIGURE_OVERHANG_MM = 15.0
+"""How far beyond its base a figure (arms, weapons, a lean) changes the picture from above."""
+
+
+def piece_footprint_mm2(pieces: Sequence[PieceSpec]) -> float | None:
+    """The largest patch of the table (mm^2) one of ``pieces`` put down changes: its base and
+    the figure's overhang; None without pieces. In footage a piece whose figure hides its own
+    tag changes such a patch where it is put down, and the rests between moves are short: the
+    settle judge takes such patches as pieces put down (vision/settle.py) instead of waiting
+    ``absorb_s`` for them."""
+    bases = [p.base_diameter_mm for p in pieces if p.base_diameter_mm > 0]
+    if not bases:
+        return None
+    return float(np.pi * (max(bases) / 2.0 + FIGURE_OVERHANG_MM) ** 2)
+
+
 @dataclass
 class FrameObserver:
     """Turns processed frames into snapshots: change gate, detector, the project's tracker.
@@ -201,6 +217,7 @@ class FrameObserver:
         judge = self._tracker.settle_judge
         if judge is not None:
             judge.absorb_s = self.absorb_s
+            judge.footprint_mm2 = piece_footprint_mm2(self.pieces)
         if judge is not None and self.watch is None:
             self.watch = HandWatch(judge.view_to_table, judge.mm_per_px)
 
