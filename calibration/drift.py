@@ -5,7 +5,8 @@ land more than ``threshold_mm`` (1 mm) from where they belong, the mapping is re
 corner tags in view: a full homography and pose from three or four tags, a similarity correction
 of the old homography from one or two. A camera that moves shifts every corner tag: of two or
 more in view (or one alone while the others are covered), one shifted alone is a misread tag
-(a hand over part of it), not a move: the move is re-fitted when a second tag confirms it.
+(a hand over part of it), not a move: it is re-fitted when a second tag confirms it, or when
+it stays ``LONG_BUMP_FRAMES`` frames.
 
 A bump usually takes a few frames, each re-fitted. It is said once, when it is over (the first
 frame whose corner tags sit where they belong again), with its whole size: how far the corner
@@ -62,6 +63,8 @@ class DriftMonitor:
         self._layout = corner_layout(profile.width_in, profile.depth_in, profile.corner_tag_mm)
         self._lost_warned = False
         self._bump: _Bump | None = None
+        self._alone_frames = 0
+        """Frames running in which one corner tag alone showed a shift."""
         self._known_ids: set[int] = set(profile.fit.corner_ids)
         """Corner tags seen in view so far (the table shows them; a hand may cover some)."""
         self.refits = 0
@@ -84,10 +87,13 @@ class DriftMonitor:
         bump = self._bump
         known = len(self._known_ids)
         self._known_ids.update(ids)
-        if moved > self.threshold_mm and _one_tag_alone(shifts, self.threshold_mm, known):
+        alone = moved > self.threshold_mm and _one_tag_alone(shifts, self.threshold_mm, known)
+        self._alone_frames = self._alone_frames + 1 if alone else 0
+        if alone and self._alone_frames < LONG_BUMP_FRAMES:
             # One corner tag shifted and no other confirms it: that tag was misread (a hand
-            # over part of it, a tag knocked). Nothing is re-fitted; a camera that did move is
-            # re-fitted when a second corner tag shows the shift too.
+            # over part of it). Nothing is re-fitted; a camera that did move is re-fitted when
+            # a second corner tag shows the shift too, or when the shift stays (a turn about
+            # the other tag).
             return DriftCheck(moved, False, ids, None)
         if moved <= self.threshold_mm:
             if bump is None:

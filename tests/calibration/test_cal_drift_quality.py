@@ -121,6 +121,19 @@ def test_one_corner_tag_misread_is_not_the_camera_moving(ids):
     assert mon.mapping == prof.mapping()
 
 
+def test_a_shift_one_corner_tag_keeps_alone_is_believed_in_the_end():
+    """A camera turned about one of the two corner tags in view moves only the other: after
+    LONG_BUMP_FRAMES frames of it, it is re-fitted and said."""
+    still = camera()
+    prof = build_profile(corners(still, (0, 3)), (1920, 1080))
+    mon = DriftMonitor(prof)
+    turned = corners(still, (0, 3))
+    turned[3] = turned[3] + np.array([4.0, 0.0])
+    checks = [mon.check(turned) for _ in range(LONG_BUMP_FRAMES)]
+    assert [c.refitted for c in checks] == [False] * (LONG_BUMP_FRAMES - 1) + [True]
+    assert "moved by" in (mon.check(turned).warning or "")
+
+
 def test_lost_corner_tags_keep_the_mapping_and_warn_once():
     prof = build_profile(corners(camera()), (1920, 1080))
     mon = DriftMonitor(prof)
