@@ -3,10 +3,22 @@
 
 from __future__ import annotations
 
+import os
+
+import cv2
 import pytest
 
 from tests.resumed_sample import ResumedRun, play_resumed
 from tests.run_once import once_per_run
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """An xdist worker runs OpenCV on one thread: ``make test`` runs one worker per core
+    already, and OpenCV's own pool of a thread per core only made the two workers' threads
+    take turns on the two cores (its threads wait for work spinning). Every result is the
+    same on one thread as on several (the sample replay's timeline is identical)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        cv2.setNumThreads(1)
 
 
 @pytest.fixture(scope="session")
