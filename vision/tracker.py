@@ -30,7 +30,7 @@ from calibration.table import CORNER_IDS, MM_PER_IN
 from vision.change_gate import ChangeGate
 from vision.detector import Detector, Region, to_grey
 from vision.errors import VisionError
-from vision.pieces import fit_piece
+from vision.pieces import PieceFit, fit_piece
 from vision.settle import Place, SettleJudge
 from vision.types import (
     BoardSnapshot,
@@ -203,6 +203,8 @@ class Tracker:
             SettleJudge(self.mapping, profile.width_in, profile.depth_in) if settle else None
         )
         self._tracks: dict[TagId, _Track] = {}
+        self._fits: dict[int, tuple[dict[TagId, tuple[float, float, float]], PieceFit | None]] = {}
+        """Each piece's last fit (by its place in ``pieces``) and the tag poses it was made from."""
         self._settled_poses: dict[TagId, tuple[float, float, float, TagState]] = {}
         self._last_snapshot: BoardSnapshot | None = None
         self._frames = 0
@@ -428,16 +430,20 @@ class Tracker:
             return ()
         by_id = {p.tag_id: p for p in tags}
         out = []
-        for spec in self.pieces:
+        for k, spec in enumerate(self.pieces):
             ids = [m.tag_id for m in spec.tags if m.tag_id in by_id]
             seen = [i for i in ids if by_id[i].state == TagState.SEEN]
             held = [i for i in ids if by_id[i].state == TagState.HELD]
             use = seen or held or ids
             if not use:
                 continue
-            fit = fit_piece(
-                spec, {i: (by_id[i].x_in, by_id[i].y_in, by_id[i].heading_deg) for i in use}
-            )
+            observed = {i: (by_id[i].x_in, by_id[i].y_in, by_id[i].heading_deg) for i in use}
+            last = self._fits.get(k)
+            if last is not None and last[0] == observed:
+                fit = last[1]  # its tags have not moved since the last frame: the same fit
+            else:
+                fit = fit_piece(spec, observed)
+                self._fits[k] = (observed, fit)
             if fit is None:
                 continue
             state = TagState.SEEN if seen else TagState.HELD if held else TagState.LIFTED
