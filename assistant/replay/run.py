@@ -283,7 +283,7 @@ def run_replay(options: ReplayOptions, progress: ProgressFn | None = None) -> Re
     """Replay the footage into ``options.out_dir``; see the module docstring."""
     from assistant.replay.viewer import write_viewer
 
-    cv2.setNumThreads(2)
+    cv2.setNumThreads(min(2, cv2.getNumThreads()))  # at most 2; fewer where the caller set so
     started = time.monotonic()
     reader = open_footage(options.footage, images_fps=options.images_fps)
     warnings: list[str] = []
