@@ -13,10 +13,8 @@ from assistant.replay.engine_replay import GameReplayer
 from assistant.replay.reconstruct import PieceMove
 from assistant.scenarios import load_game
 from engine.actions import Event, EventType
+from tests.replay.fed_battle import MOVE_S, fed_move
 from vision.render.sequence import PieceRemoval
-
-MOVE_S = 1.5
-"""Seconds the hand takes over each move (one change every 3 s)."""
 
 
 def test_a_fall_the_footage_saw_only_as_a_lost_tag_is_read_without_a_new_round() -> None:
@@ -37,22 +35,7 @@ def test_a_fall_the_footage_saw_only_as_a_lost_tag_is_read_without_a_new_round()
         elif isinstance(change, PieceRemoval):
             lost[names[change.piece]] = t  # never seen as taken off: its tag was lost here
         else:
-            x, y, heading = pose[change.piece]
-            to = (change.x_in, change.y_in)
-            moves.append(
-                PieceMove(
-                    names[change.piece],
-                    "",
-                    (),
-                    (x, y),
-                    to,
-                    heading,
-                    change.heading_deg,
-                    t,
-                    t + MOVE_S,
-                )
-            )
-            pose[change.piece] = (*to, change.heading_deg)
+            moves.append(fed_move(change, names, pose, t))
         t += 2 * MOVE_S
     assert list(lost) == [names["goblin-6"]] and played.final.round == 1
     start = {names[u.id]: (u.x, u.y, u.heading_deg) for u in state.units if u.on_table}
