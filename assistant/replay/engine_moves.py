@@ -201,11 +201,11 @@ class MoveReader:
             return out
         # the seen dice were rolled in activations that moved no model
         goal = lambda st: uid in self.adapter.turn(st, self.ruleset).movers  # noqa: E731
-        hidden = self._hidden_before(move.t_start)
-        for unseen in play_unseen(self, before, goal, frozenset(hidden), seen=seen, exact=True):
+        lost = self._hidden_before(move.t_start)
+        for unseen in play_unseen(self, before, goal, frozenset(lost), seen=seen, exact=True):
             base = story.fork(unseen.state, price(unseen, seen), unseen.used)
             self._add_unseen(base, unseen, before, move.t_start, seen)
-            self._fell_hidden(base, before, unseen.state, hidden, move.t_start)
+            self._fell_hidden(base, before, unseen.state, lost, move.t_start)
             out.append((base, unseen.state))
         if out:
             return out
