@@ -105,7 +105,10 @@ def crash_runner() -> Iterator[Runner]:
     finally:
         assert process.stdin is not None
         process.stdin.close()
-        if process.wait() != 0:  # it ends when its input does
+        code = process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+        if code != 0:  # it ends when its input does
             raise RuntimeError(f"the crash runner failed (exit {process.returncode})")
 
 

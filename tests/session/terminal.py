@@ -99,4 +99,7 @@ class LivePlay:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+        self._reader.join(LINE_TIMEOUT_S)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
         os.close(self._main_fd)

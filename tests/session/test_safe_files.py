@@ -73,5 +73,7 @@ def test_a_lock_dies_with_its_process_even_under_kill_9(tmp_path: Path) -> None:
     finally:
         holder.send_signal(signal.SIGKILL)
         holder.wait(timeout=30)
+        if holder.stdout is not None:
+            holder.stdout.close()
     with take_lock(lock_file, "soloscope campaign next", "camp.sqlite") as mine:
         assert mine.held
