@@ -2,7 +2,7 @@
 
 A piece is a rigid body with one or more tags (a tag no scenario names is a piece of its own).
 Between two settled boards the timeline asks, for every piece none of whose tags is seen on the
-later board, what the picture says (:class:`assistant.replay.hands.SpanView`):
+later board, what the picture says (:class:`assistant.replay.span_view.SpanView`):
 
 - its place looks as it did, or something still stands there (it stands out from the table
   around it as the figure did, and its colours moved less than that contrast): it is
@@ -21,9 +21,9 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from assistant.replay.hands import Blob, Cover, SpanView
 from assistant.replay.poses import MM_PER_IN, piece_centre_in, tag_on_piece_in
 from assistant.replay.records import INFERRED, SEEN, TagRest, TimelineSettings
+from assistant.replay.span_view import Blob, Cover, SpanView
 from vision.types import PieceSpec, TagId, TagMount
 
 HIDDEN = "hidden"

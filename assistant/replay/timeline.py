@@ -20,7 +20,7 @@ import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from assistant.replay.hands import HandWatch, SpanView
+from assistant.replay.hands import HandWatch
 from assistant.replay.presence import (
     LEFT,
     Gone,
@@ -45,6 +45,7 @@ from assistant.replay.records import (
     TimelineEvent,
     TimelineSettings,
 )
+from assistant.replay.span_view import SpanView
 from assistant.replay.timeline_dates import Sighting, angle_diff_deg, dated_move
 from assistant.replay.timeline_missing import MissingPieces, Removal
 from vision.types import BoardSnapshot, PieceSpec, TagState

@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from assistant.replay.hands import SpanView
 from assistant.replay.presence import move_times, ordered
 from assistant.replay.records import SettledState, TagRest, TimelineSettings
+from assistant.replay.span_view import SpanView
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from assistant.replay.hands import Cover, SpanView
 from assistant.replay.presence import (
     Gone,
     PieceGroup,
@@ -29,6 +28,7 @@ from assistant.replay.records import (
     TimelineEvent,
     TimelineSettings,
 )
+from assistant.replay.span_view import Cover, SpanView
 from assistant.replay.timeline_dates import Sighting
 
 

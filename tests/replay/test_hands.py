@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from assistant.replay.hands import Blob, HandWatch
+from assistant.replay.hands import HandWatch
 from assistant.replay.presence import (
     HIDDEN,
     LEFT,
@@ -24,6 +24,7 @@ from assistant.replay.presence import (
     move_times,
 )
 from assistant.replay.records import INFERRED, SEEN, TimelineSettings
+from assistant.replay.span_view import Blob
 from assistant.replay.timeline import TimelineBuilder, with_fall
 from vision.types import BoardSnapshot, PieceSpec, TagId, TagMount, TagPose, TagState
 
