@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from assistant.live_hub import Command
+from assistant.live_commands import Command
 from assistant.session.dice import NeedRoll
 from assistant.session.game import LiveGame, Stage
 from assistant.session.observation import Observation

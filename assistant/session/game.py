@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from assistant.live_hub import Command
+from assistant.live_commands import Command
 from assistant.session import setup_check, tools
 from assistant.session.announce import back_words
 from assistant.session.by_hand import HandPlacements

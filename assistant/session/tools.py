@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 
-from assistant.live_hub import Command
+from assistant.live_commands import Command
 from engine.dice import RandomSource, SeededDice
 from engine.scenario import Scenario
 from engine.tools.oracle import (

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from assistant.live_hub import (
+from assistant.live_view import (
     AnnouncementView,
     BoardView,
     CheckView,

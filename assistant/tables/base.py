@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
-from assistant.live_hub import GridView, OrderView, PoseView, SightLineView
+from assistant.live_view import GridView, OrderView, PoseView, SightLineView
 from assistant.session.announce import correction_text, event_text, square_correction
 from assistant.session.observation import PieceSeen
 from engine.actions import Action, ActionKind, Event, Order

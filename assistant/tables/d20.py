@@ -19,7 +19,7 @@ import math
 from dataclasses import replace
 
 from assistant.errors import UserError
-from assistant.live_hub import SightLineView
+from assistant.live_view import SightLineView
 from assistant.session.observation import PieceSeen
 from assistant.tables import register_adapter
 from assistant.tables.base import (

@@ -16,7 +16,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from assistant.errors import UserError
-from assistant.live_hub import GridView, SightLineView
+from assistant.live_view import GridView, SightLineView
 from assistant.session.observation import PieceSeen
 from assistant.tables import dungeon_orders as orders
 from assistant.tables import register_adapter

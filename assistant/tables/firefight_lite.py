@@ -15,7 +15,7 @@ import argparse
 from dataclasses import replace
 
 from assistant.errors import UserError
-from assistant.live_hub import SightLineView
+from assistant.live_view import SightLineView
 from assistant.session.observation import PieceSeen
 from assistant.tables import firefight_lite_words as words
 from assistant.tables import register_adapter

@@ -12,7 +12,7 @@ import argparse
 from dataclasses import replace
 
 from assistant.errors import UserError
-from assistant.live_hub import SightLineView
+from assistant.live_view import SightLineView
 from assistant.session.announce import cover_areas
 from assistant.session.observation import PieceSeen
 from assistant.tables import firefight_lite_words as card_words

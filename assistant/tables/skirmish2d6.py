@@ -20,7 +20,7 @@ from dataclasses import replace
 from fractions import Fraction
 
 from assistant.errors import UserError
-from assistant.live_hub import SightLineView
+from assistant.live_view import SightLineView
 from assistant.session.announce import inches
 from assistant.session.observation import PieceSeen
 from assistant.tables import register_adapter

@@ -17,7 +17,7 @@ import math
 from dataclasses import replace
 
 from assistant.errors import UserError
-from assistant.live_hub import OrderView, SightLineView
+from assistant.live_view import OrderView, SightLineView
 from assistant.session.observation import PieceSeen
 from assistant.tables import register_adapter
 from assistant.tables import strike_words as words

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from assistant.live_hub import SightLineView
+from assistant.live_view import SightLineView
 from assistant.session.announce import inches, landmark
 from engine.actions import Action, ActionKind, Order
 from engine.geometry import path_cost_in

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from assistant.live_hub import Command, CommandError
+from assistant.live_commands import Command, CommandError
 from assistant.web import limits
 from assistant.web.context import hub_of
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from assistant.live_hub import Command, LiveHub
+from assistant.live_commands import Command
+from assistant.live_hub import LiveHub
 from assistant.scenarios import load_game
 from assistant.session.dice import AutoDice, NeedCard, PhysicalDeck, card_code
 from assistant.session.game import LiveGame, Stage

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from assistant.live_hub import Command, CommandError, LiveHub
+from assistant.live_commands import Command, CommandError
+from assistant.live_hub import LiveHub
 from assistant.scenarios import load_game
 from assistant.session.dice import AutoDice
 from assistant.session.game import LiveGame, Stage

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from assistant.live_hub import Command
+from assistant.live_commands import Command
 from assistant.scenarios import load_game
 from assistant.session.camera_dice import (
     CameraDice,

@@ -251,7 +251,7 @@ def test_the_orders_name_squares_and_facings() -> None:
 def test_physical_dice_the_patrol_d8_is_asked_for_and_used() -> None:
     """Physical dice mode (``play --dice``): the AI's patrol d8 is rolled by the player and
     entered on the page; the order then follows that roll."""
-    from assistant.live_hub import Command
+    from assistant.live_commands import Command
     from assistant.session.dice import QueuedDice
 
     scenario, ruleset, state = load_game(SCENARIO)

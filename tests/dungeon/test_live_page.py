@@ -8,7 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from assistant.live_hub import BoardView, LiveHub
+from assistant.live_hub import LiveHub
+from assistant.live_view import BoardView
 from assistant.scenarios import load_game
 from assistant.session.dice import AutoDice
 from assistant.session.game import LiveGame, Stage

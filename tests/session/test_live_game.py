@@ -3,7 +3,7 @@ corrections for misplaced models, illegal moves flagged, physical dice, undo."""
 
 from __future__ import annotations
 
-from assistant.live_hub import Command
+from assistant.live_commands import Command
 from assistant.scenarios import load_game
 from assistant.session.dice import AutoDice, QueuedDice
 from assistant.session.game import LiveGame, Stage

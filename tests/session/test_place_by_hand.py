@@ -4,7 +4,7 @@ the game goes on with it, in set-up and mid-battle; play never stalls on a tag i
 
 from __future__ import annotations
 
-from assistant.live_hub import Command
+from assistant.live_commands import Command
 from assistant.session.by_hand import OFFER_AFTER_S
 from assistant.session.game import Expectation, LiveGame, Stage
 from assistant.session.observation import Observation, PieceSeen

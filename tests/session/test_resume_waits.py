@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from assistant.live_hub import Command
+from assistant.live_commands import Command
 from assistant.session.game import LiveGame, Stage
 from assistant.session.store import load_saved, saver
 from assistant.session.waiting import order_json

@@ -19,7 +19,7 @@ import numpy.typing as npt
 import pytest
 
 from assistant.footage import battle_scene, overhead_camera
-from assistant.live_hub import Command
+from assistant.live_commands import Command
 from assistant.scenarios import load_game
 from assistant.session.by_hand import OFFER_AFTER_S
 from assistant.session.game import Stage

@@ -145,7 +145,7 @@ def test_odds_strike(capsys: pytest.CaptureFixture[str]) -> None:
 def test_the_oracle_pool_rolled_with_real_dice() -> None:
     """--dice physical: each die of each pool is asked for and entered; the pools are the
     faces entered, then the first-activation roll-off."""
-    from assistant.live_hub import Command
+    from assistant.live_commands import Command
     from assistant.session.dice import QueuedDice
     from assistant.session.game import Stage
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from assistant.live_hub import (
+from assistant.live_view import (
     AnnouncementView,
     BoardView,
     DeclareOption,

@@ -11,7 +11,8 @@ from board_samples import dice_prompt, make_view, table_jpeg
 from flask import Flask
 from flask.testing import FlaskClient
 
-from assistant.live_hub import Command, LiveHub
+from assistant.live_commands import Command
+from assistant.live_hub import LiveHub
 from assistant.web import create_app
 from assistant.web.auth import COOKIE_NAME, login_url, token_banner
 

@@ -8,14 +8,9 @@ import threading
 import pytest
 from board_samples import dice_prompt, make_view, table_jpeg
 
-from assistant.live_hub import (
-    BoardView,
-    Command,
-    CommandError,
-    LiveHub,
-    UnitView,
-    ViewError,
-)
+from assistant.live_commands import Command, CommandError
+from assistant.live_hub import LiveHub
+from assistant.live_view import BoardView, UnitView, ViewError
 
 
 @pytest.fixture

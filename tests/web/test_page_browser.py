@@ -8,7 +8,8 @@ import pytest
 from board_samples import declare_prompt, dice_prompt, make_view, table_jpeg
 from page_helpers import open_page as _open
 
-from assistant.live_hub import Command, LiveHub
+from assistant.live_commands import Command
+from assistant.live_hub import LiveHub
 from assistant.web import ServerHandle, serve
 from tests.browser import CHROMIUM, MISSING
 

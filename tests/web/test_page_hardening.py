@@ -16,7 +16,8 @@ from board_samples import make_view
 from flask.testing import FlaskClient
 from page_helpers import open_page
 
-from assistant.live_hub import AnnouncementView, LiveHub
+from assistant.live_hub import LiveHub
+from assistant.live_view import AnnouncementView
 from assistant.replay.viewer import render_viewer
 from assistant.web import ServerHandle, create_app, serve
 from assistant.web.auth import COOKIE_NAME

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from page_helpers import open_page
 
-from assistant.live_hub import Command, LiveHub
+from assistant.live_commands import Command
+from assistant.live_hub import LiveHub
 from assistant.session.by_hand import OFFER_AFTER_S
 from assistant.session.game import LiveGame, Stage
 from assistant.session.observation import Observation

@@ -9,7 +9,8 @@ import pytest
 from board_samples import make_view
 from page_helpers import open_page
 
-from assistant.live_hub import BoardView, LiveHub, ResourceView
+from assistant.live_hub import LiveHub
+from assistant.live_view import BoardView, ResourceView
 from assistant.web import ServerHandle
 from tests.browser import CHROMIUM, MISSING
 

@@ -24,7 +24,8 @@ from typing import Any
 import pytest
 from page_helpers import open_page
 
-from assistant.live_hub import BoardView, LiveHub
+from assistant.live_hub import LiveHub
+from assistant.live_view import BoardView
 from assistant.session.game import LiveGame, Stage
 from assistant.session.view import build_view
 from assistant.web import ServerHandle

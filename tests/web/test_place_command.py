@@ -10,7 +10,8 @@ import pytest
 from board_samples import make_view
 from flask.testing import FlaskClient
 
-from assistant.live_hub import Command, CommandError, LiveHub
+from assistant.live_commands import Command, CommandError
+from assistant.live_hub import LiveHub
 from assistant.web import create_app
 
 
