@@ -48,6 +48,9 @@ R = TypeVar("R")
 Pick = int | str
 """One random result as a story writes it: a die's face, or the card drawn."""
 
+PoolOptions = dict[tuple[int, int], list[tuple[object, Fraction]]]
+"""The ways a pool can fall, by its number of dice and their sides (one walk's memo)."""
+
 DEFAULT_LIMIT = 20_000
 """Runs of the step a chance walk may make before it gives up (:class:`ChanceLimitError`)."""
 
@@ -138,7 +141,13 @@ class _ChanceSource:
 class _WalkSource(_ChanceSource):
     """Replays ``prefix`` (one choice per draw) and branches at the next draw."""
 
-    def __init__(self, prefix: Sequence[object], counter: _Counter, depth: int | None) -> None:
+    def __init__(
+        self,
+        prefix: Sequence[object],
+        counter: _Counter,
+        depth: int | None,
+        pools: PoolOptions | None = None,
+    ) -> None:
         super().__init__()
         self._prefix = prefix
         self._at = 0
@@ -146,6 +155,8 @@ class _WalkSource(_ChanceSource):
         self._depth = depth
         self.settled: list[object] = []
         """Choices made past ``depth`` (the first way each later draw can fall)."""
+        self.pools: PoolOptions = {} if pools is None else pools
+        """The ways a pool can fall, by (dice, sides), shared by the runs of one walk."""
 
     def _next(self, options: Callable[[], list[tuple[object, Fraction]]]) -> object:
         if self._at < len(self._prefix):
@@ -268,21 +279,31 @@ def roll_pool(
     if not isinstance(dice, _WalkSource):
         return tuple(sorted(dice.roll(sides, purpose(k)) for k in range(1, n + 1)))
 
+    walker = dice
+
     def options() -> list[tuple[object, Fraction]]:
-        total = sides**n
-        out: list[tuple[object, Fraction]] = []
-        for pool in combinations_with_replacement(range(1, sides + 1), n):
-            ways = math.factorial(n)
-            for face in set(pool):
-                ways //= math.factorial(pool.count(face))
-            out.append((pool, Fraction(ways, total)))
-        return out
+        known = walker.pools.get((n, sides))
+        if known is None:
+            known = walker.pools[(n, sides)] = _pool_options(n, sides)
+        return known
 
     pool = dice.branch(options)
     assert isinstance(pool, tuple)
     for k, face in enumerate(pool):
         dice._rolled(sides, int(face), purpose(k + 1))
     return tuple(int(f) for f in pool)
+
+
+def _pool_options(n: int, sides: int) -> list[tuple[object, Fraction]]:
+    """Every sorted pool of ``n`` dice of ``sides`` faces at its multinomial chance."""
+    total = sides**n
+    out: list[tuple[object, Fraction]] = []
+    for pool in combinations_with_replacement(range(1, sides + 1), n):
+        ways = math.factorial(n)
+        for face in set(pool):
+            ways //= math.factorial(pool.count(face))
+        out.append((pool, Fraction(ways, total)))
+    return out
 
 
 def reroll_until(
@@ -305,7 +326,7 @@ def reroll_until(
     def options() -> list[tuple[object, Fraction]]:
         kept: list[tuple[object, Fraction]] = []
         lost = Fraction(0)
-        for leaf in _leaves(attempt, walker.counter):
+        for leaf in _leaves(attempt, walker.counter, pools=walker.pools):
             if accept(leaf.value):
                 kept.append((leaf.draws, leaf.probability))
             else:
@@ -325,13 +346,15 @@ def _leaves(
     counter: _Counter,
     depth: int | None = None,
     given: Sequence[Pick] = (),
+    pools: PoolOptions | None = None,
 ) -> Iterator[Leaf[R]]:
     """Every leaf of the draws ``run`` makes, depth first, unmerged (see :func:`walk`)."""
     stack: list[tuple[tuple[object, ...], Fraction]] = [(tuple(given), Fraction(1))]
+    shared: PoolOptions = {} if pools is None else pools
     while stack:
         prefix, probability = stack.pop()
         counter.tick()
-        source = _WalkSource(prefix, counter, depth)
+        source = _WalkSource(prefix, counter, depth, shared)
         try:
             value = run(source)
         except _Branch as branch:
@@ -380,31 +403,39 @@ def likeliest(
     the likeliest; where a draw depends on earlier ones it is a close search. Stops after
     ``limit`` runs of the step. The flag says whether every leaf was found (no way was
     dropped: then the list is :func:`walk`'s, sorted). Unmerged."""
-    frontier: list[tuple[tuple[object, ...], Fraction]] = [((), Fraction(1))]
+    # a way so far: its draws and its probability as an unreduced numerator and denominator
+    # (multiplying and reducing fractions for every child dominated a replay)
+    frontier: list[tuple[tuple[object, ...], int, int]] = [((), 1, 1)]
     found: list[Leaf[R]] = []
     complete = True
     runs = 0
+    pools: PoolOptions = {}
     while frontier:
-        children: list[tuple[tuple[object, ...], Fraction]] = []
-        for prefix, probability in frontier:
+        # a child: its probability as a float (an integer division rounds exactly as the
+        # reduced fraction's float does), its parent's index, its choice, its exact probability
+        children: list[tuple[float, int, object, int, int]] = []
+        for at, (prefix, num, den) in enumerate(frontier):
             if runs >= limit:
                 return sorted(found, key=lambda lf: -lf.probability), False
             runs += 1
-            source = _WalkSource(prefix, _Counter(limit, "the step"), None)
+            source = _WalkSource(prefix, _Counter(limit, "the step"), None, pools)
             try:
                 value = run(source)
             except _Branch as branch:
-                children += [((*prefix, c), probability * p) for c, p in branch.options]
+                for c, p in branch.options:
+                    n, d = num * p.numerator, den * p.denominator
+                    children.append((n / d, at, c, n, d))
                 continue
-            found.append(Leaf(value, probability, tuple(p for c in prefix for p in _flat(c))))
-        # ranked by their floats: comparing the fractions themselves dominated a replay
-        children.sort(key=lambda child: -float(child[1]))
+            flat = tuple(p for c in prefix for p in _flat(c))
+            found.append(Leaf(value, Fraction(num, den), flat))
+        children.sort(key=lambda child: -child[0])
         if len(children) > count:
             complete = False
             # no way likelier than another (a chain of single dice): none is followed
-            even = children[0][1] == children[-1][1]
+            first, last = children[0], children[-1]
+            even = first[3] * last[4] == last[3] * first[4]
             children = [] if even else children[:count]
-        frontier = children
+        frontier = [((*frontier[at][0], c), n, d) for _, at, c, n, d in children]
     return sorted(found, key=lambda lf: -lf.probability), complete
 
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
+from engine import chance
 from engine.chance import likeliest, outcomes_of, roll_pool
 from engine.dice import RandomSource
 
@@ -52,3 +55,22 @@ def test_two_large_pools_give_their_likeliest_pools_within_a_few_runs() -> None:
     a, _ = leaves[0].value
     assert sorted(a.count(f) for f in range(1, 7)) == [1, 1, 1, 1, 2, 2]
     assert len(leaves[0].draws) == 16 and leaves[0].draws[:8] == a
+
+
+def test_the_ways_a_pool_can_fall_are_worked_out_once_per_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # every run of the step meets the same two pools: their 1,287 ways each are worked out
+    # once per search and shared by the runs, not once per run
+    made: list[tuple[int, int]] = []
+    real = chance._pool_options
+
+    def counted(n: int, sides: int) -> list[tuple[object, Fraction]]:
+        made.append((n, sides))
+        return real(n, sides)
+
+    monkeypatch.setattr(chance, "_pool_options", counted)
+    leaves, _ = likeliest(_two_pools, count=8)
+    assert leaves and made == [(8, 6)]
+    made.clear()
+    assert outcomes_of(lambda d: roll_pool(d, 3, 6, "c {}".format)) and made == [(3, 6)]
