@@ -410,10 +410,13 @@ def likeliest(
     complete = True
     runs = 0
     pools: PoolOptions = {}
+    ranked: dict[int, tuple[list[tuple[object, Fraction]], list[_Ranked]]] = {}
     while frontier:
         # a child: its probability as a float (an integer division rounds exactly as the
         # reduced fraction's float does), its parent's index, its choice, its exact probability
         children: list[tuple[float, int, object, int, int]] = []
+        born = 0
+        least: tuple[float, int, int] | None = None
         for at, (prefix, num, den) in enumerate(frontier):
             if runs >= limit:
                 return sorted(found, key=lambda lf: -lf.probability), False
@@ -422,21 +425,49 @@ def likeliest(
             try:
                 value = run(source)
             except _Branch as branch:
-                for c, p in branch.options:
-                    n, d = num * p.numerator, den * p.denominator
+                order = _ranked_options(branch.options, ranked)
+                born += len(order)
+                # a parent's children rank as its options do: only its first ``count`` can
+                # be among the ``count`` likeliest of all
+                for _, c, pn, pd in order[:count]:
+                    n, d = num * pn, den * pd
                     children.append((n / d, at, c, n, d))
+                _, _, pn, pd = order[-1]
+                n, d = num * pn, den * pd
+                if least is None or n / d <= least[0]:
+                    least = (n / d, n, d)
                 continue
             flat = tuple(p for c in prefix for p in _flat(c))
             found.append(Leaf(value, Fraction(num, den), flat))
         children.sort(key=lambda child: -child[0])
-        if len(children) > count:
+        if born > count and least is not None:
             complete = False
             # no way likelier than another (a chain of single dice): none is followed
-            first, last = children[0], children[-1]
-            even = first[3] * last[4] == last[3] * first[4]
+            first = children[0]
+            even = first[3] * least[2] == least[1] * first[4]
             children = [] if even else children[:count]
         frontier = [((*frontier[at][0], c), n, d) for _, at, c, n, d in children]
     return sorted(found, key=lambda lf: -lf.probability), complete
+
+
+_Ranked = tuple[float, object, int, int]
+"""An option of a draw: its probability as a float, its choice, its numerator, denominator."""
+
+
+def _ranked_options(
+    options: list[tuple[object, Fraction]],
+    ranked: dict[int, tuple[list[tuple[object, Fraction]], list[_Ranked]]],
+) -> list[_Ranked]:
+    """A draw's options likeliest first (equal ones in their order), worked out once per
+    options list in ``ranked`` (keyed by identity; the list is kept alive there)."""
+    known = ranked.get(id(options))
+    if known is not None and known[0] is options:
+        return known[1]
+    order = sorted(
+        ((float(p), c, p.numerator, p.denominator) for c, p in options), key=lambda o: -o[0]
+    )
+    ranked[id(options)] = (options, order)
+    return order
 
 
 def outcomes_of(

@@ -3,12 +3,13 @@ what the replay weighs an Oracle pool of many dice by, when every pool is too ma
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
 
 from engine import chance
-from engine.chance import likeliest, outcomes_of, roll_pool
+from engine.chance import likeliest, outcomes_of, roll_pool, walk
 from engine.dice import RandomSource
 
 
@@ -74,3 +75,37 @@ def test_the_ways_a_pool_can_fall_are_worked_out_once_per_search(
     assert leaves and made == [(8, 6)]
     made.clear()
     assert outcomes_of(lambda d: roll_pool(d, 3, 6, "c {}".format)) and made == [(3, 6)]
+
+
+def _beam(run: Callable[[RandomSource], object], count: int) -> list[tuple[object, Fraction]]:
+    """The search :func:`likeliest` makes, written plainly: after each draw, every way so far
+    ranked by its exact chance (equal ones in the order met), the first ``count`` followed."""
+    frontier: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    found: list[tuple[object, Fraction]] = []
+    while frontier:
+        children = []
+        for prefix, probability in frontier:
+            leaves = list(walk(run, depth=len(prefix) + 1, given=prefix))
+            if len(leaves[0].draws) == len(prefix):
+                found.append((leaves[0].value, probability))
+                continue
+            children += [
+                (lf.draws[: len(prefix) + 1], probability * lf.probability) for lf in leaves
+            ]
+        children.sort(key=lambda child: -child[1])
+        even = bool(children) and children[0][1] == children[-1][1]
+        frontier = [] if len(children) > count and even else children[:count]
+    return sorted(found, key=lambda f: -f[1])
+
+
+def test_the_likeliest_ways_are_the_plain_beam_s_in_its_order() -> None:
+    # a die whose face decides how many more are rolled, each weighted 1-3 twice as often
+    # as 4-6: uneven chances, ties among them, and draws that depend on earlier ones
+    def run(dice: RandomSource) -> tuple[int, ...]:
+        first = dice.roll(3, "how many")
+        weights = ("1", "1", "2", "2", "3", "3", "4", "5", "6")
+        return (first, *(int(dice.draw("w", weights, f"die {k}")) for k in range(first)))
+
+    for count in (1, 4, 9, 30):
+        leaves, _ = likeliest(run, count=count)
+        assert [(lf.value, lf.probability) for lf in leaves] == _beam(run, count)
