@@ -69,6 +69,15 @@ def test_t001a_02_through_the_rules_the_candidates_match_the_pool() -> None:
     assert refused == ["A5 (skirmish) needs a die showing 5 and there is none"]
 
 
+def test_a_states_decision_point_is_worked_out_once() -> None:
+    # the replay asks the decision point of every state it tries several times: the same
+    # state answers with the one object, kept in the game's memo, not on the state
+    state = with_pools(game([soldier("a1", "A", 2, 2), soldier("b1", "B", 12, 22)]), A=[1], B=[1])
+    first = RULESET.pending(state)
+    assert RULESET.pending(state) is first
+    assert "turn-order" not in str(vars(state))
+
+
 # ---------------------------------------------------------------- T001A-03
 def _t001a_03_board(with_s5: bool = True) -> tuple[StrikeBoard, object]:
     """E (Toughness 3) at (12, 12); a low wall (cover, no sight block) 0.5 in west of E's base;

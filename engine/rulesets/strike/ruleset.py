@@ -98,9 +98,11 @@ TURNS = TurnOrder(
     choice=_rerolling,
     acting=_acting,
     chance=_oracle_due,
+    remember=True,
 )
 """The strike order: the Oracle phase, a side's choice to roll its spare dice again, then
-alternate activations (the side whose turn it is first), a soldier continuing its activation."""
+alternate activations (the side whose turn it is first), a soldier continuing its activation.
+Remembered per state: the replay asks it several times of every state it tries."""
 
 
 class StrikeRuleset(RulesetBase):
