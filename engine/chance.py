@@ -443,8 +443,8 @@ def likeliest(
         if born > count and least is not None:
             complete = False
             # no way likelier than another (a chain of single dice): none is followed
-            first = children[0]
-            even = first[3] * least[2] == least[1] * first[4]
+            first = children[0] if children else None
+            even = first is not None and first[3] * least[2] == least[1] * first[4]
             children = [] if even else children[:count]
         frontier = [((*frontier[at][0], c), n, d) for _, at, c, n, d in children]
     return sorted(found, key=lambda lf: -lf.probability), complete
