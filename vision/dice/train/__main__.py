@@ -36,6 +36,7 @@ from vision.dice.train.data import (
     Picture,
     face_samples,
     finder_sample,
+    reader_samples,
     rendered_table_pictures,
     rendered_tray_pictures,
     stack,
@@ -156,6 +157,55 @@ def train_faces(args: argparse.Namespace, start: float) -> dict[str, object]:
     }
 
 
+def tune_faces(args: argparse.Namespace, start: float) -> dict[str, object]:
+    """Fine-tune the committed face reader (rebuilt from its ONNX export) and write it: the
+    tuning photos' dice cut as the reader cuts them (at the finder's spots, its mistakes of
+    centre and size included, :func:`.data.reader_samples`) and around their labelled centres,
+    both strongly degraded; and fewer procedural pictures, trays and tables than from scratch,
+    so that what the net read there stays read. What went into it."""
+    from vision.dice.learned import photo_spots
+    from vision.dice.net import FACES_FILE
+    from vision.dice.train import fit
+
+    rng = np.random.default_rng(args.seed + 7)
+    warm = fit.faces_from_onnx(FACES_FILE)
+    synthetic = build_pictures(args.seed + 7, args.tune_face_pictures, True, args.workers)
+    _log(start, f"{len(synthetic)} procedural pictures for the face reader")
+    trays, tables = renders(args, start)
+    photos = [p for _, p in tuning_pictures(calibration=False)]
+    x0, y0 = face_data(rng, synthetic, trays, tables, [], 0)
+    xs, ys = [x0], [y0]
+    for pic in photos:
+        for _ in range(args.tune_photo_repeats):
+            x, y = face_samples(rng, pic, per_die=1, negatives=1, degraded=True, strong=True)
+            xs.append(stack(x))
+            ys.append(np.array(y, np.int64))
+        x, y = reader_samples(rng, pic, photo_spots(pic.image), args.tune_spot_repeats)
+        xs.append(stack(x))
+        ys.append(np.array(y, np.int64))
+    x_all, y_all = np.concatenate(xs), np.concatenate(ys)
+    _log(
+        start,
+        f"face reader: {len(y_all)} crops, per class {np.bincount(y_all, minlength=8).tolist()}",
+    )
+    net = fit.train_faces(
+        x_all, y_all, args.tune_face_epochs, args.seed, lambda t: _log(start, t), warm
+    )
+    args.out.mkdir(parents=True, exist_ok=True)
+    fit.export_faces(net, args.out)
+    return {
+        "from": "the committed face reader (its ONNX export)",
+        "procedural_pictures": len(synthetic),
+        "rendered_trays": len(trays),
+        "rendered_tables": len(tables),
+        "tuning_photos": len(photos),
+        "photo_repeats": args.tune_photo_repeats,
+        "spot_repeats": args.tune_spot_repeats,
+        "crops": len(y_all),
+        "epochs": args.tune_face_epochs,
+    }
+
+
 def train_finder(args: argparse.Namespace, start: float, tune: bool) -> dict[str, object]:
     """Train and write the finder; what went into it. ``tune``: the second stage, from the
     first stage's weights, on fewer new procedural pictures."""
@@ -188,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--part",
-        choices=("all", "finder", "finder-tune", "faces", "calibrate"),
+        choices=("all", "finder", "finder-tune", "faces", "faces-tune", "calibrate"),
         default="all",
     )
     parser.add_argument("--seed", type=int, default=0)
@@ -200,6 +250,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trays", type=int, default=30, help="project renders of a tray")
     parser.add_argument("--tables", type=int, default=4, help="project renders of the table")
     parser.add_argument("--face-epochs", type=int, default=6)
+    parser.add_argument("--tune-face-pictures", type=int, default=300)
+    parser.add_argument(
+        "--tune-photo-repeats", type=int, default=40, help="faces-tune: crops per labelled die"
+    )
+    parser.add_argument(
+        "--tune-spot-repeats", type=int, default=25, help="faces-tune: crops per finder spot"
+    )
+    parser.add_argument("--tune-face-epochs", type=int, default=3)
     parser.add_argument("--finder-tune-pictures", type=int, default=600)
     parser.add_argument("--finder-tune-epochs", type=int, default=2)
     parser.add_argument("--finder-epochs", type=int, default=4)
@@ -217,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     made: dict[str, object] = {}
     if args.part in ("all", "faces"):
         made["faces"] = train_faces(args, start)
+    if args.part == "faces-tune":
+        made["faces_tune"] = tune_faces(args, start)
     if args.part in ("all", "finder"):
         made["finder"] = train_finder(args, start, tune=False)
     if args.part in ("all", "finder-tune"):
@@ -230,7 +290,8 @@ def main(argv: list[str] | None = None) -> int:
     meta.setdefault("version", 1)
     meta.setdefault("temperature", 1.0)
     meta["find_threshold"] = FIND_THRESHOLD
-    meta.pop("faces_tune", None)
+    if "faces" in made:
+        meta.pop("faces_tune", None)
     meta.update(made)
     args.out.mkdir(parents=True, exist_ok=True)
     write_atomic(meta_file, json.dumps(meta, indent=2) + "\n")

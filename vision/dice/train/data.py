@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.dice.net import CROP_PX, FIND_NOMINAL_PX, FIND_SIDE_PX, STRIDE, crop
+from vision.dice.net import CROP_PX, FIND_NOMINAL_PX, FIND_SIDE_PX, STRIDE, Spot, crop
 from vision.dice.realset import REALDATA, load_photos
 from vision.dice.train.scene import draw_scene
 from vision.dice.train.synth import SynthDie
@@ -245,25 +245,82 @@ def finder_sample(
     return window, heat, logside, side_mask, weight
 
 
-def degrade(rng: np.random.Generator, image: Image) -> Image:
+def degrade(rng: np.random.Generator, image: Image, strong: bool = False) -> Image:
     """A crop as another camera might have given it: squeezed or sheared a little (a die seen
-    at a slant), blurred, noisy, JPEG-compressed, each now and then."""
+    at a slant), blurred, noisy, JPEG-compressed, each now and then. ``strong`` (the face
+    reader's fine-tuning on the tuning photos): more often and harder, with motion blur, hue
+    turned and light changed besides."""
     c = (CROP_PX - 1) / 2.0
     out = image
-    if rng.random() < 0.6:
-        a = np.eye(2) + rng.normal(0.0, 0.07, (2, 2))
+    if rng.random() < (0.7 if strong else 0.6):
+        a = np.eye(2) + rng.normal(0.0, 0.1 if strong else 0.07, (2, 2))
         m = np.hstack([a, (np.array([c, c]) - a @ np.array([c, c]))[:, None]])
         out = cv2.warpAffine(out, m, (CROP_PX, CROP_PX), borderMode=cv2.BORDER_REPLICATE)
-    if rng.random() < 0.4:
-        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.3))
+    if strong and rng.random() < 0.3:
+        out = _hue_turned(rng, out)
+    if strong and rng.random() < 0.25:
+        out = _motion_blurred(rng, out)
+    elif rng.random() < (0.5 if strong else 0.4):
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.8 if strong else 1.3))
+    if strong and rng.random() < 0.4:
+        gamma = math.exp(rng.uniform(-0.5, 0.5))
+        out = (255.0 * (out.astype(np.float64) / 255.0) ** gamma).astype(np.uint8)
     if rng.random() < 0.4:
         noise = rng.normal(0.0, rng.uniform(2.0, 10.0), out.shape)
         out = np.clip(out.astype(np.float64) + noise, 0, 255).astype(np.uint8)
-    if rng.random() < 0.4:
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 90))])
+    if rng.random() < (0.5 if strong else 0.4):
+        low = 15 if strong else 25
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(low, 90))])
         if ok:
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     return np.ascontiguousarray(out, dtype=np.uint8)
+
+
+def _hue_turned(rng: np.random.Generator, image: Image) -> Image:
+    """``image`` with its hues turned by a random angle and its saturation scaled."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV).astype(np.int32)
+    hsv[..., 0] = (hsv[..., 0] + int(rng.integers(0, 180))) % 180
+    hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.5, 1.4), 0, 255)
+    return np.asarray(cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR), np.uint8)
+
+
+def _motion_blurred(rng: np.random.Generator, image: Image) -> Image:
+    """``image`` smeared along a random direction by 2-5 pixels (a hand-held camera)."""
+    length = int(rng.integers(2, 6))
+    kernel = np.zeros((length * 2 + 1, length * 2 + 1), np.float32)
+    a = rng.uniform(0, math.pi)
+    for t in np.linspace(-length, length, 4 * length + 1):
+        kernel[round(length + t * math.sin(a)), round(length + t * math.cos(a))] = 1.0
+    kernel /= kernel.sum()
+    return np.asarray(cv2.filter2D(image, -1, kernel, borderType=cv2.BORDER_REPLICATE), np.uint8)
+
+
+def reader_samples(
+    rng: np.random.Generator, picture: Picture, spots: list[Spot], repeats: int
+) -> tuple[list[Image], list[int]]:
+    """Face reader samples cut where the reader cuts them: at the finder's ``spots`` on
+    ``picture`` (its own centre and side estimates, mistakes included), each ``repeats``
+    times, shifted, sized and turned a little and strongly degraded (:func:`degrade`); labelled
+    with the value of the labelled die the spot lies on (within half a side), 0 where it lies
+    on none, left out on a die of unknown value."""
+    xs: list[Image] = []
+    ys: list[int] = []
+    for s in spots:
+        near = min(picture.dice, key=lambda d: math.hypot(d.x - s.x, d.y - s.y), default=None)
+        label = 0
+        if near is not None and math.hypot(near.x - s.x, near.y - s.y) < 0.5 * near.side:
+            if near.value == NO_VALUE:
+                continue
+            label = near.value
+        elif near is not None and math.hypot(near.x - s.x, near.y - s.y) < 0.8 * near.side:
+            continue  # on a die's edge: neither a die's value nor surely no die
+        for _ in range(repeats):
+            side = s.side * math.exp(rng.uniform(-0.15, 0.15))
+            dx, dy = rng.normal(0, 0.05 * s.side, 2)
+            c = crop(picture.image, (s.x + dx, s.y + dy), side, rng.uniform(0, 360))
+            xs.append(degrade(rng, c, strong=True))
+            ys.append(label)
+    return xs, ys
 
 
 def face_samples(
@@ -272,14 +329,15 @@ def face_samples(
     per_die: int = 1,
     negatives: int = 2,
     degraded: bool = False,
+    strong: bool = False,
 ) -> tuple[list[Image], list[int]]:
     """Face reader samples from ``picture``: crops of each die (turned, shifted and sized as a
     finder may place them) labelled with its value (7: cocked), and ``negatives`` crops of
     places that are no die's centre, of a die's pip taken for a die, of half a die, labelled 0;
-    each crop passed through :func:`degrade` when ``degraded``."""
+    each crop passed through :func:`degrade` when ``degraded`` (``strong``: harder)."""
     xs, ys = _face_samples(rng, picture, per_die, negatives)
     if degraded:
-        xs = [degrade(rng, x) for x in xs]
+        xs = [degrade(rng, x, strong) for x in xs]
     return xs, ys
 
 

@@ -119,24 +119,58 @@ def _train_mode(net: nn.Module, keep_norm: bool) -> None:
                 m.eval()
 
 
+def faces_from_onnx(path: Path) -> FaceNet:
+    """The face reader rebuilt from its ONNX export (whose convolutions carry their batch
+    normalisation folded in): each normalisation left as the identity plus the folded bias, so
+    the net computes what the export does; to fine-tune with the normalisation kept."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    net = FaceNet()
+    blocks = [m for m in net.features if isinstance(m, nn.Sequential)]
+    if len(blocks) != len(convs):
+        raise ValueError(f"{path} has {len(convs)} convolutions, the face reader {len(blocks)}")
+    with torch.no_grad():
+        for block, node in zip(blocks, convs, strict=True):
+            conv, norm = block[0], block[1]
+            assert isinstance(conv, nn.Conv2d) and isinstance(norm, nn.BatchNorm2d)
+            conv.weight.copy_(torch.from_numpy(weights[node.input[1]].copy()))
+            norm.weight.fill_(1.0)
+            norm.bias.copy_(torch.from_numpy(weights[node.input[2]].copy()))
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+        head = net.head[1]
+        assert isinstance(head, nn.Linear)
+        head.weight.copy_(torch.from_numpy(weights["head.1.weight"].copy()))
+        head.bias.copy_(torch.from_numpy(weights["head.1.bias"].copy()))
+    net.eval()
+    return net
+
+
 def train_faces(
     x: np.ndarray,
     y: np.ndarray,
     epochs: int,
     seed: int,
     log: Callable[[str], None],
+    warm: FaceNet | None = None,
 ) -> FaceNet:
-    """Train the face reader from scratch on crops ``x`` (N, 32, 32, 3 BGR) labelled ``y``."""
+    """Train the face reader on crops ``x`` (N, 32, 32, 3 BGR) labelled ``y``: from scratch,
+    or from ``warm`` (fine-tuning: a lower rate, its normalisation kept as it is)."""
     torch.manual_seed(seed)
     torch.set_num_threads(THREADS)
     g = torch.Generator().manual_seed(seed)
-    net = FaceNet()
+    net = FaceNet() if warm is None else warm
     xt = torch.from_numpy(x)
     yt = torch.from_numpy(y)
     batch = 128
-    opt, sched = _optimiser(net, 3e-3, epochs * math.ceil(len(yt) / batch))
+    lr = 3e-3 if warm is None else 6e-4
+    opt, sched = _optimiser(net, lr, epochs * math.ceil(len(yt) / batch))
     for epoch in range(epochs):
-        net.train()
+        _train_mode(net, keep_norm=warm is not None)
         order = torch.randperm(len(yt), generator=g)
         total, right, seen = 0.0, 0, 0
         for k in range(0, len(yt), batch):
