@@ -252,12 +252,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--face-epochs", type=int, default=6)
     parser.add_argument("--tune-face-pictures", type=int, default=300)
     parser.add_argument(
-        "--tune-photo-repeats", type=int, default=40, help="faces-tune: crops per labelled die"
+        "--tune-photo-repeats", type=int, default=60, help="faces-tune: crops per labelled die"
     )
     parser.add_argument(
         "--tune-spot-repeats", type=int, default=25, help="faces-tune: crops per finder spot"
     )
-    parser.add_argument("--tune-face-epochs", type=int, default=3)
+    parser.add_argument("--tune-face-epochs", type=int, default=4)
     parser.add_argument("--finder-tune-pictures", type=int, default=600)
     parser.add_argument("--finder-tune-epochs", type=int, default=2)
     parser.add_argument("--finder-epochs", type=int, default=4)
