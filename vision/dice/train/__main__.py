@@ -1,10 +1,12 @@
 """Train the dice finder and face reader and write them to ``vision/dice/models``.
 
     make train-dice        # installs the CPU build of PyTorch into .venv, then runs:
-    python -m vision.dice.train [--part all|faces|finder|finder-tune|calibrate]
+    python -m vision.dice.train [--part all|faces|faces-tune|finder|finder-tune|calibrate]
 
 ``faces`` trains the face reader from scratch on procedural pictures, the project's renders
-and many degraded crops of the tuning photos' dice (``--photo-repeats`` per die); ``finder``
+and many degraded crops of the tuning photos' dice (``--photo-repeats`` per die);
+``faces-tune`` trains the committed face reader further on the tuning photos' dice cut as the
+reader cuts them, strongly degraded (run ``calibrate`` after it); ``finder``
 trains the finder from scratch and ``finder-tune`` is its second stage, from the first
 stage's weights (``dice_finder.pt`` beside the nets, not committed) on fewer procedural
 pictures and the tuning photos more often; ``calibrate`` fits the face reader's temperature
