@@ -10,8 +10,9 @@ import math
 
 import cv2
 import numpy as np
+import pytest
 
-from vision.dice import net
+from vision.dice import DiceRead, net
 from vision.dice.net import CROP_PX, CROP_SIDES, crop
 from vision.dice.train.scene import draw_scene
 
@@ -143,3 +144,42 @@ def test_a_value_the_pip_counter_counts_at_two_thresholds_is_confirmed() -> None
     )
     got = match(photo, read_learned(photo.image()))[0][five]
     assert got is not None and got[0] == 5, got
+
+
+def test_the_pip_counter_is_not_asked_about_a_value_the_tray_reader_gives(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In a tray's view the tray reader reads first; a value it gives at SURE or more that the
+    face reader reads too on that die is not counted again (only its confidence could change),
+    and the dice reader's values stay as they are with every die counted."""
+    import vision.dice.learned as learned
+    from tests.dice.rolls import rendered, view_of
+    from vision.dice import SURE, read_dice
+    from vision.dice.agree import agree
+    from vision.dice.reader import read_view as read_pips
+    from vision.render.dice_sets import DiceSet
+
+    spec, seed = DiceSet(n=12, surface="light_paper"), 1
+    image, view = rendered(spec, seed).image, view_of(spec, seed)
+    asked: list[int] = []
+    count = learned.count_pips
+
+    def counting(*args: object, **kwargs: object) -> object:
+        asked.append(1)
+        return count(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(learned, "count_pips", counting)
+    pips = read_pips(image, view)
+    every = agree(pips, learned.read_view(image, view), tray=True)
+    asked_every = len(asked)
+    asked.clear()
+    got = read_dice(image, view)
+    assert asked_every > 0 and len(asked) < asked_every / 2
+
+    def values(read: DiceRead) -> list[tuple[object, ...]]:
+        return [(d.value, round(d.x_px), round(d.y_px)) for d in read.dice] + [
+            (d.reason, d.guess, round(d.x_px), round(d.y_px)) for d in read.unreadable
+        ]
+
+    assert values(got) == values(every)
+    assert all(d.confidence >= SURE for d in got.dice)

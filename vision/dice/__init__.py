@@ -144,4 +144,6 @@ def read_dice(image: npt.NDArray[np.uint8], view: DiceView | None = None) -> Dic
         tags = [np.asarray(corners, dtype=np.float64) for _, corners in sightings]
         pips = read_photo(image, view, tags)
         return agree(pips, learned.read_view(image, learned.whole_view(image), tags), tray=False)
-    return agree(read_view(image, view), learned.read_view(image, view), tray=True)
+    pips = read_view(image, view)
+    known = [d for d in pips.dice if d.confidence >= SURE]
+    return agree(pips, learned.read_view(image, view, known=known), tray=True)

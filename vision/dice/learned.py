@@ -159,10 +159,18 @@ def _keep_dice(read: list[tuple[Spot, F64]]) -> list[tuple[Spot, F64]]:
     return kept
 
 
-def read_view(image: Image, view: DiceView, tags_px: Sequence[F64] = ()) -> DiceRead:
+def read_view(
+    image: Image,
+    view: DiceView,
+    tags_px: Sequence[F64] = (),
+    known: Sequence[DieFound] = (),
+) -> DiceRead:
     """Read the dice in a BGR camera image through ``view``: a tray's top-down view (from
     :func:`vision.dice.view.tray_view`) or the whole picture (``tags_px``: the corners of tags
-    in it, image pixels, where no die is looked for)."""
+    in it, image pixels, where no die is looked for). ``known``: values another reader has
+    given (image pixels, each at :data:`SURE` or more); where the face reader reads the same
+    value on the same die the pip counter is not asked about it (:func:`_checked` could change
+    only its confidence, and the dice reader keeps the higher of the two readers')."""
     top = view.render(image)
     if view.px_per_mm is not None:
         scale = FIND_NOMINAL_PX / (DIE_TOP_MM * view.px_per_mm)
@@ -197,7 +205,7 @@ def read_view(image: Image, view: DiceView, tags_px: Sequence[F64] = ()) -> Dice
         value = int(np.argmax(p[1:7])) + 1
         sure = float(p[value])
         cocked = int(np.argmax(p[1:])) + 1 == COCKED
-        if not cocked:
+        if not cocked and not _given(known, x, y, side_px, value):
             sure = _checked(top, s, value, sure)
         if cocked:
             unread.append(DieUnread(Unreadable.COCKED, x, y, tray_mm))
@@ -212,6 +220,17 @@ def read_view(image: Image, view: DiceView, tags_px: Sequence[F64] = ()) -> Dice
     found.sort(key=lambda d: (d.y_px, d.x_px))
     unread.sort(key=lambda d: (d.y_px, d.x_px))
     return DiceRead(tuple(found), tuple(unread), view.tray_mm)
+
+
+def _given(known: Sequence[DieFound], x: float, y: float, side_px: float, value: int) -> bool:
+    """Whether one of ``known`` gives ``value`` within half a die's side (``side_px``) of
+    ``(x, y)`` (image pixels) at :data:`SURE` or more."""
+    return any(
+        d.value == value
+        and d.confidence >= SURE
+        and math.hypot(d.x_px - x, d.y_px - y) < 0.5 * side_px
+        for d in known
+    )
 
 
 def _checked(picture: Image, spot: Spot, value: int, sure: float) -> float:
