@@ -130,8 +130,9 @@ def read_dice(image: npt.NDArray[np.uint8], view: DiceView | None = None) -> Dic
     with the table profile), or as :func:`view_of_image` decides. Two readers read the view
     and one reading is decided from both (:mod:`vision.dice.agree`): the pip reader (a tray's
     view: :mod:`vision.dice.reader`; a whole picture: :mod:`vision.dice.photo`) and the
-    learned reader (:mod:`vision.dice.learned`). A value under :data:`SURE` confidence is
-    reported as an unsure die with its guess."""
+    learned reader (:mod:`vision.dice.learned`), which is told the values the pip reader gives
+    at :data:`SURE` or more (it does not count again the pips of a die it reads alike). A value
+    under :data:`SURE` confidence is reported as an unsure die with its guess."""
     if image.ndim == 2:
         image = np.repeat(image[..., None], 3, axis=2)
     sightings = None
@@ -143,7 +144,9 @@ def read_dice(image: npt.NDArray[np.uint8], view: DiceView | None = None) -> Dic
             sightings = _sightings(image)
         tags = [np.asarray(corners, dtype=np.float64) for _, corners in sightings]
         pips = read_photo(image, view, tags)
-        return agree(pips, learned.read_view(image, learned.whole_view(image), tags), tray=False)
+        known = [d for d in pips.dice if d.confidence >= SURE]
+        seen = learned.read_view(image, learned.whole_view(image), tags, known=known)
+        return agree(pips, seen, tray=False)
     pips = read_view(image, view)
     known = [d for d in pips.dice if d.confidence >= SURE]
     return agree(pips, learned.read_view(image, view, known=known), tray=True)
