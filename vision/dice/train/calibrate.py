@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.dice.net import FACES_FILE, TURNS, crop, to_blob
-from vision.dice.train.data import NO_VALUE, Picture
+from vision.dice.train.data import Picture, spot_label
 
 F64 = npt.NDArray[np.float64]
 
@@ -26,12 +26,9 @@ def reader_logits(pictures: list[Picture]) -> tuple[F64, npt.NDArray[np.int64]]:
     crops, labels = [], []
     for pic in pictures:
         for s in photo_spots(pic.image):
-            near = min(pic.dice, key=lambda d: math.hypot(d.x - s.x, d.y - s.y), default=None)
-            label = 0
-            if near is not None and math.hypot(near.x - s.x, near.y - s.y) < 0.5 * near.side:
-                if near.value == NO_VALUE:
-                    continue
-                label = near.value
+            label = spot_label(pic, s)
+            if label is None:
+                continue
             c = crop(pic.image, (s.x, s.y), s.side)
             crops.extend(np.rot90(c, k) for k in range(TURNS))
             labels.append(label)

@@ -296,26 +296,34 @@ def _motion_blurred(rng: np.random.Generator, image: Image) -> Image:
     return np.asarray(cv2.filter2D(image, -1, kernel, borderType=cv2.BORDER_REPLICATE), np.uint8)
 
 
+def spot_label(picture: Picture, spot: Spot, skip_edges: bool = False) -> int | None:
+    """The class a finder's ``spot`` on ``picture`` truly is: the value of the labelled die it
+    lies on (within half a side), 0 where it lies on none; None on a die of unknown value, and
+    with ``skip_edges`` on a die's edge (within 0.8 of a side of its centre: neither a die's
+    value nor surely no die)."""
+    near = min(picture.dice, key=lambda d: math.hypot(d.x - spot.x, d.y - spot.y), default=None)
+    if near is None:
+        return 0
+    off = math.hypot(near.x - spot.x, near.y - spot.y)
+    if off < 0.5 * near.side:
+        return None if near.value == NO_VALUE else near.value
+    return None if skip_edges and off < 0.8 * near.side else 0
+
+
 def reader_samples(
     rng: np.random.Generator, picture: Picture, spots: list[Spot], repeats: int
 ) -> tuple[list[Image], list[int]]:
     """Face reader samples cut where the reader cuts them: at the finder's ``spots`` on
     ``picture`` (its own centre and side estimates, mistakes included), each ``repeats``
     times (a quarter as often where no die lies), shifted, sized and turned a little and
-    strongly degraded (:func:`degrade`); labelled
-    with the value of the labelled die the spot lies on (within half a side), 0 where it lies
-    on none, left out on a die of unknown value."""
+    strongly degraded (:func:`degrade`); labelled by :func:`spot_label` (spots on a die's
+    edge or on a die of unknown value left out)."""
     xs: list[Image] = []
     ys: list[int] = []
     for s in spots:
-        near = min(picture.dice, key=lambda d: math.hypot(d.x - s.x, d.y - s.y), default=None)
-        label = 0
-        if near is not None and math.hypot(near.x - s.x, near.y - s.y) < 0.5 * near.side:
-            if near.value == NO_VALUE:
-                continue
-            label = near.value
-        elif near is not None and math.hypot(near.x - s.x, near.y - s.y) < 0.8 * near.side:
-            continue  # on a die's edge: neither a die's value nor surely no die
+        label = spot_label(picture, s, skip_edges=True)
+        if label is None:
+            continue
         for _ in range(repeats if label else max(1, repeats // 4)):
             side = s.side * math.exp(rng.uniform(-0.15, 0.15))
             dx, dy = rng.normal(0, 0.05 * s.side, 2)
