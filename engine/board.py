@@ -101,8 +101,20 @@ def touching(state: GameState, a: Unit, b: Unit, at: Point | None = None) -> boo
 
 
 def contacting_enemies(state: GameState, unit: Unit, at: Point | None = None) -> tuple[Unit, ...]:
-    """Enemies in base contact with the unit (optionally standing at ``at``)."""
-    return tuple(e for e in state.enemies_of(unit) if touching(state, unit, e, at))
+    """Enemies in base contact with the unit (optionally standing at ``at``): :func:`touching`
+    with the tolerance read once and the gap inlined (the same arithmetic as ``edge_gap_in``;
+    an AI asks this for every unit it weighs)."""
+    limit = contact_tol(state) + EPS_IN
+    ax, ay = (unit.x, unit.y) if at is None else at
+    r = unit.radius_in
+    side = unit.side
+    out = []
+    for e in state.units:
+        if e.side != side and e.on_table:
+            d = math.hypot(e.x - ax, e.y - ay) - (r + e.radius_in)
+            if (d if d > 0.0 else 0.0) <= limit:
+                out.append(e)
+    return tuple(out)
 
 
 def in_contact_with_anyone(state: GameState, unit: Unit) -> bool:

@@ -177,7 +177,7 @@ class OpenBoard:
         self._state = weakref.ref(state)
         self.policy = policy
         self.terrain = open_terrain(state)
-        self.units = tuple(u for u in state.units if u.on_table)
+        self.units = tuple([u for u in state.units if u.on_table])
         self._by_side: dict[str, tuple[Unit, ...]] = {}
         self._masks: dict[str, NDArray[np.bool_]] = {}
         self._fields: dict[str, tuple[Field, tuple[str, ...]]] = {}
