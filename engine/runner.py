@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from engine.actions import Action, Event, EventType, Order, event
 from engine.decision import decide
 from engine.dice import RandomSource
 from engine.errors import EngineError
-from engine.model import GameState
+from engine.model import GameState, evolve
 from engine.protocols import (
     Controller,
     Ruleset,
@@ -66,10 +66,10 @@ def start_game(scenario: Scenario) -> tuple[Ruleset, GameState]:
     carried = {spec.id: (i, spec.wounds) for i, spec in enumerate(scenario.units) if spec.wounds}
     if carried:
         units = tuple(
-            replace(u, wounds=u.wounds + carried[u.id][1]) if u.id in carried else u
+            evolve(u, wounds=u.wounds + carried[u.id][1]) if u.id in carried else u
             for u in state.units
         )
-        state = replace(state, units=units)
+        state = evolve(state, units=units)
         problems = ruleset.check_state(state)
         if problems:
             i = min(index for index, _ in carried.values())

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from engine.actions import Action, ActionKind, Order
 from engine.dice import RandomSource
-from engine.model import GameState, Unit
+from engine.model import GameState, Unit, evolve
 from engine.protocols import ControllerBase, Pending, PendingKind, Ruleset, register_controller
 from engine.rulesets.skirmish2d6.board import (
     board,
@@ -182,7 +182,7 @@ class SkirmishAI(ControllerBase):
             path = plan.action.path
             if path:  # the next step is planned from where this move ends
                 mover = scratch.unit(unit_id)
-                scratch = scratch.with_unit(replace(mover, x=path[-1][0], y=path[-1][1]))
+                scratch = scratch.with_unit(evolve(mover, x=path[-1][0], y=path[-1][1]))
             left -= 1
             aimed = aimed or kind == AIM
         plans = _merged_moves(plans, unit_id)

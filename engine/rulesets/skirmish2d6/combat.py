@@ -18,11 +18,11 @@ contact: a target is never struck again 1 in away, nor driven back a second inch
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from engine.actions import Event, event
 from engine.dice import RandomSource
-from engine.model import GameState, Unit, UnitStatus
+from engine.model import GameState, Unit, UnitStatus, evolve
 from engine.rulesets.skirmish2d6.board import guarded, in_contact, push_path
 from engine.rulesets.skirmish2d6.checks import Check, opposed_check
 from engine.rulesets.skirmish2d6.fighters import (
@@ -74,7 +74,7 @@ class Fight:
         if (status in unit.statuses) == on:
             return unit
         statuses = unit.statuses | {status} if on else unit.statuses - {status}
-        unit = replace(unit, statuses=frozenset(statuses))
+        unit = evolve(unit, statuses=frozenset(statuses))
         self.state = self.state.with_unit(unit)
         word = "is now" if on else "is no longer"
         self.events.append(
@@ -91,7 +91,7 @@ class Fight:
 
     def kill(self, unit: Unit, by: Unit, why: str) -> None:
         """Remove the unit as a kill for the attacker's side."""
-        self.state = self.state.with_unit(replace(unit, status=UnitStatus.FALLEN))
+        self.state = self.state.with_unit(evolve(unit, status=UnitStatus.FALLEN))
         self.events.append(
             event(
                 "fall",
@@ -120,7 +120,7 @@ class Fight:
             )
             return
         end = path[-1]
-        self.state = self.state.with_unit(replace(pushed, x=end[0], y=end[1]))
+        self.state = self.state.with_unit(evolve(pushed, x=end[0], y=end[1]))
         moved = ((end[0] - path[0][0]) ** 2 + (end[1] - path[0][1]) ** 2) ** 0.5
         self.events.append(
             event(

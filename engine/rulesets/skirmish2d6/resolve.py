@@ -6,12 +6,10 @@ the activation, the round or the game ended when they are over, and the VP count
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.actions import Action, Event, event
 from engine.dice import RandomSource
 from engine.geometry import bearing_deg
-from engine.model import GameState, Unit
+from engine.model import GameState, Unit, evolve
 from engine.protocols import Outcome
 from engine.rulesets.skirmish2d6.board import in_contact, path_length_in
 from engine.rulesets.skirmish2d6.checks import RECOVER_DIFFICULTY, basic_check, roll_2d6
@@ -46,7 +44,7 @@ def move(
     heading = unit.heading_deg
     if len(path) > 1 and path[-2] != path[-1]:
         heading = bearing_deg(path[-2], path[-1])
-    moved = replace(unit, x=end[0], y=end[1], heading_deg=heading)
+    moved = evolve(unit, x=end[0], y=end[1], heading_deg=heading)
     fight.state = fight.state.with_unit(moved)
     length = path_length_in(path)
     fight.events.append(
@@ -122,7 +120,7 @@ def charge(
             style=style,
         )
     )
-    rules = replace(
+    rules = evolve(
         rules,
         charge_target=target.id,
         charge_reach_in=reach,
@@ -142,7 +140,7 @@ def run(
 ) -> Outcome:
     """The rolled charge's run, then the fight on contact (or nothing, short)."""
     target = state.unit(rules.charge_target or "")
-    ran = replace(
+    ran = evolve(
         rules, charge_target=None, charge_reach_in=0.0, charge_weapon=None, charge_style=""
     )
     fight = Fight(state, dice, events, wounded_again_kills=stacking(state))
@@ -175,10 +173,10 @@ def finish(fight: Fight, rules: SkirmishState) -> Outcome:
     for uid, start, end in fight.drives:
         unit = state.unit(uid)
         if unit.on_table:
-            state = state.with_unit(replace(unit, x=start[0], y=start[1]))
+            state = state.with_unit(evolve(unit, x=start[0], y=start[1]))
             drives.append((uid, start, end))
     if drives:
-        rules = replace(rules, drives=(*rules.drives, *drives))
+        rules = evolve(rules, drives=(*rules.drives, *drives))
     return settle(state, fight.events, rules)
 
 
@@ -188,19 +186,19 @@ def settle(state: GameState, events: list[Event], rules: SkirmishState) -> Outco
     step = state.step + 1
     standing = {u.side for u in state.units if u.on_table}
     if len(standing) < len(state.sides):
-        over = replace(state, step=step, rules=rules)
+        over = evolve(state, step=step, rules=rules)
         return end(over, events, "a side has no fighter left")
     acting = state.unit(rules.acting) if rules.acting else None
     if acting is not None and not acting.on_table:
-        rules = replace(rules, actions_left=0, charge_target=None)
+        rules = evolve(rules, actions_left=0, charge_target=None)
     if rules.drives or rules.charge_target is not None:
-        return Outcome(replace(state, rules=rules, step=step), tuple(events))
+        return Outcome(evolve(state, rules=rules, step=step), tuple(events))
     active = state.active_side
     if rules.acting is not None and rules.actions_left <= 0:
         side = state.unit(rules.acting).side
-        rules = replace(rules, acting=None, actions_left=0, aimed=False)
+        rules = evolve(rules, acting=None, actions_left=0, aimed=False)
         active = state.other_side(side)
-    state = replace(state, rules=rules, active_side=active, step=step)
+    state = evolve(state, rules=rules, active_side=active, step=step)
     last = state.round >= last_round(state)
     if rules.acting is None and last and next_side(state) is None:
         return end(state, events, f"round {state.round} is over")
@@ -215,20 +213,20 @@ def last_round(state: GameState) -> int:
 def new_round(state: GameState, dice: RandomSource) -> Outcome:
     """A new round: every fighter ready again, the roll-off (a tie: one more die)."""
     round_ = state.round + 1
-    units = tuple(replace(u, activated=False) for u in state.units)
+    units = tuple(evolve(u, activated=False) for u in state.units)
     a, b = (s.name for s in state.sides[:2])
     ra, rb = dice.roll(6, f"roll-off: {a}"), dice.roll(6, f"roll-off: {b}")
     if ra != rb:
         first = a if ra > rb else b
     else:  # a tie: one more die between the two (a bounded re-roll, D001B-13)
         first = (a, b)[dice.roll(2, f"roll-off tie: {a} or {b}") - 1]
-    state = replace(
+    state = evolve(
         state,
         step=state.step + 1,
         round=round_,
         units=units,
         active_side=first,
-        rules=replace(rules_of(state), first_side=first),
+        rules=evolve(rules_of(state), first_side=first),
     )
     events = (
         event("round_start", round_, f"Round {round_} begins.", first=first),
@@ -249,11 +247,11 @@ def end(state: GameState, events: list[Event], reason: str) -> Outcome:
     ranked = sorted(vp.items(), key=lambda kv: -kv[1])
     winner = "draw" if len(ranked) > 1 and ranked[0][1] == ranked[1][1] else ranked[0][0]
     held = held_objectives(state)
-    state = replace(
+    state = evolve(
         state,
         winner=winner,
         end_reason=reason,
-        rules=replace(
+        rules=evolve(
             rules_of(state),
             drives=(),
             acting=None,

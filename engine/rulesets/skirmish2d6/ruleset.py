@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import replace
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from engine.actions import Action, ActionKind, Event, IllegalActionError, event
 from engine.dice import RandomSource
 from engine.geometry import Table
-from engine.model import GameState, Objective, TerrainPiece
+from engine.model import GameState, Objective, TerrainPiece, evolve
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
 from engine.query import TableQuery
 from engine.rulesets.skirmish2d6 import legality as legal
@@ -250,14 +249,14 @@ class SkirmishRuleset(RulesetBase):
         if pending.purpose == "drive back":
             uid, _, end = rules.drives[0]
             driven = state.unit(uid)
-            state = state.with_unit(replace(driven, x=end[0], y=end[1]))
-            return resolve.settle(state, [], replace(rules, drives=rules.drives[1:]))
+            state = state.with_unit(evolve(driven, x=end[0], y=end[1]))
+            return resolve.settle(state, [], evolve(rules, drives=rules.drives[1:]))
         unit = state.unit(action.unit_id or "")
         events: list[Event] = []
         if pending.kind is PendingKind.CHOOSE_UNIT:
-            unit = replace(unit, activated=True)
+            unit = evolve(unit, activated=True)
             state = state.with_unit(unit)
-            rules = replace(rules, acting=unit.id, actions_left=ACTIONS_PER_ACTIVATION, aimed=False)
+            rules = evolve(rules, acting=unit.id, actions_left=ACTIONS_PER_ACTIVATION, aimed=False)
             events.append(
                 event(
                     "activation",
@@ -270,13 +269,13 @@ class SkirmishRuleset(RulesetBase):
             )
         if kind == ActionKind.PASS:
             events.append(event("pass", state.round, f"{unit.name} ends its activation.", unit.id))
-            return resolve.settle(state, events, replace(rules, actions_left=0))
+            return resolve.settle(state, events, evolve(rules, actions_left=0))
         if kind == RUN:
             return resolve.run(state, rules, unit, action, dice, events)
         cost = 2 if kind == RECOVER else (legal.moves_spent(action) if kind == MOVE else 1)
         aimed = {AIM: True, SHOOT: False}.get(kind, rules.aimed)
         bonus = 1 if rules.aimed else 0
-        rules = replace(rules, actions_left=rules.actions_left - cost, aimed=aimed)
+        rules = evolve(rules, actions_left=rules.actions_left - cost, aimed=aimed)
         fight = Fight(state, dice, events, wounded_again_kills=resolve.stacking(state))
         if kind == MOVE:
             resolve.move(fight, unit, action.path, MOVE, cost)
