@@ -7,7 +7,7 @@ otherwise advances; it activates the character with the best option first.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.actions import Action, ActionKind, Order
 from engine.board import contact_tol, in_contact_with_anyone, nearest_key
@@ -20,7 +20,7 @@ from engine.geometry import (
     point_gap_in,
     within_in,
 )
-from engine.model import GameState, Unit
+from engine.model import GameState, Unit, evolve
 from engine.protocols import ControllerBase, Pending, Ruleset, register_controller
 from engine.rulesets.narrative.board import (
     OBJECTIVE_REACH_IN,
@@ -114,7 +114,7 @@ class Autopilot(ControllerBase):
         planner = _Planner(state, ruleset, state.unit(unit_id), dice)
         plan = planner.best()
         if planner.stand_in_roll:
-            plan = replace(plan, stand_in_roll=True)
+            plan = evolve(plan, stand_in_roll=True)
         if len(self._cache) > 256:
             self._cache.clear()
         self._cache[key] = (state, plan)
@@ -199,8 +199,8 @@ class _Planner:
             edge, roll = self._edge_roll()
             path, _ = board(state).flee_path(unit, Edge(edge), self.move_in)
             order = self.order(ActionKind.FLEE, "forced", "its company is routing", path)
-            flight = replace(order.action, detail=edge_roll_detail(roll))
-            return _Plan(0.0, replace(order, actions=(flight,)))
+            flight = evolve(order.action, detail=edge_roll_detail(roll))
+            return _Plan(0.0, evolve(order, actions=(flight,)))
         engaged = contacting_enemies(state, unit)
         if engaged:
             target = max(

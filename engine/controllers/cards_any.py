@@ -28,14 +28,13 @@ in sight or not (Assault is its way of harming).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from engine.actions import Action, ActionKind, Order
 from engine.board import board_key, remember
 from engine.cards import JOKER, Deck
 from engine.dice import RandomSource, choice
 from engine.geometry import Point, advance, edge_gap_in, path_cost_in
-from engine.model import GameState, Unit
+from engine.model import GameState, Unit, evolve
 from engine.protocols import Pending, PendingKind, Ruleset
 from engine.query import TableQuery
 from engine.rulesets.firefight_lite.deck import (
@@ -99,7 +98,7 @@ def _joker(unit_id: str) -> Order:
 
 
 def _with_card(action: Action, drawn: str) -> Action:
-    return replace(action, detail=(*action.detail, ("card", drawn)))
+    return evolve(action, detail=(*action.detail, ("card", drawn)))
 
 
 # -- which figure ------------------------------------------------------------------------------
@@ -197,7 +196,7 @@ class Reading:
     def _cover_from(self, at: Point, foes: Sequence[Unit]) -> int:
         # Sight between two units never reads their own bases (G-03), so the figure moved
         # to ``at`` is asked of the table as it stands.
-        moved = replace(self.unit, x=at[0], y=at[1])
+        moved = evolve(self.unit, x=at[0], y=at[1])
         worst = HIDDEN
         for enemy in foes:
             if self.query.visible(enemy, moved):
@@ -479,7 +478,7 @@ def _best_run(
 
     def score(run: Action) -> tuple[int, int, float]:
         end = run.path[-1]
-        moved = replace(unit, x=end[0], y=end[1])
+        moved = evolve(unit, x=end[0], y=end[1])
         view = ruleset.query(state.with_unit(moved))
         lost = all(u.id != unit.id for u in view.targets(attacker, kind))
         cover = COVER[view.cover_at(end, attacker, unit.radius_in)]

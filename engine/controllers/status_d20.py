@@ -25,7 +25,6 @@ at each pick (ties: a logged roll, G-07). Each activation, by status:
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 
 from engine.actions import Action, ActionKind, Order
 from engine.controllers import status_d20_any
@@ -38,7 +37,7 @@ from engine.controllers.status_d20_tactics import (
 )
 from engine.dice import RandomSource
 from engine.geometry import Point, bearing_deg, centre_distance_in, straight_run
-from engine.model import GameState, Role, Unit
+from engine.model import GameState, Role, Unit, evolve
 from engine.protocols import ControllerBase, Pending, Ruleset, register_controller
 from engine.rulesets.d20.board import (
     can_attack,
@@ -118,7 +117,7 @@ def _is_ai(state: GameState, unit: Unit) -> bool:
 
 def _facing(state: GameState, unit: Unit, end: Point, fallback: float) -> float:
     """Face the closest hero in sight from ``end`` (§5.k step 1), else ``fallback``."""
-    moved = replace(unit, x=end[0], y=end[1])
+    moved = evolve(unit, x=end[0], y=end[1])
     by_distance = sorted(
         state.enemies_of(unit), key=lambda h: (spaces_between(state, moved, h, end), h.sheet_order)
     )

@@ -12,12 +12,12 @@ destination of every soldier weighed.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from engine.geometry import Edge, Point
-from engine.model import GameState, Objective, Unit
+from engine.model import GameState, Objective, Unit, evolve
 from engine.rulesets.strike.board import Pose, StrikeBoard, pose_of
 from engine.rulesets.strike.count import CLEAR, Counted, apply_disregard
 from engine.rulesets.strike.state import RANGE_TOL_IN, card_of
@@ -278,7 +278,7 @@ class Planner:
     def removes(self, unit: Unit, p: Point, target: Unit) -> bool:
         """The exact count (on the board with the soldier moved to ``p``) removes the target:
         the estimate leaves out how the moved base itself hides the target from allies."""
-        moved = replace(unit, x=p[0], y=p[1])
+        moved = evolve(unit, x=p[0], y=p[1])
         board = StrikeBoard(self.state.with_unit(moved))
         return board.count(moved, target).removed
 

@@ -27,7 +27,7 @@ nearest spot a base can touch (``moved_in``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import shapely
 from shapely.geometry import Point, Polygon, box
@@ -57,6 +57,7 @@ from engine.generators.scenario_table import (
 from engine.generators.scenario_zones import Role, preference_keys, start_heading, zones_for
 from engine.generators.terrain import TerrainLayout, TerrainPiece, generate_terrain
 from engine.generators.terrain_types import TERRAIN_TYPES, Battlefield, TerrainType, battlefield_for
+from engine.model import evolve
 
 __all__ = [
     "ArmySetup",
@@ -182,7 +183,7 @@ def _blocking_piece(layout: TerrainLayout, zone: Polygon) -> TerrainPiece | None
 def _without(layout: TerrainLayout, ids: set[str]) -> TerrainLayout:
     gone = tuple(p.rolled for p in layout.pieces if p.id in ids)
     kept = tuple(p for p in layout.pieces if p.id not in ids)
-    return replace(layout, pieces=kept, unplaced=layout.unplaced + gone)
+    return evolve(layout, pieces=kept, unplaced=layout.unplaced + gone)
 
 
 def _fortress(w: float, d: float, battlefield: Battlefield) -> ScenarioTerrain:

@@ -71,8 +71,8 @@ def test_every_plain_value_class_sets_each_field_from_its_argument() -> None:
     ``__init__`` leaves out (such a field would be reset by ``replace``, but copied here)."""
     for info in pkgutil.walk_packages(engine.rulesets.__path__, "engine.rulesets."):
         importlib.import_module(info.name)
-    classes = [GameState, Unit]
-    todo: list[type] = [RulesState, UnitRules]
+    classes: list[type] = []
+    todo: list[type] = [GameState, Unit, RulesState, UnitRules]
     while todo:
         cls = todo.pop()
         classes.append(cls)

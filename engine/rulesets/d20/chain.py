@@ -10,14 +10,13 @@ on an open table it is base contact (G-04). Inches.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import shapely
 from shapely.geometry import Polygon
 
 from engine.actions import Event, event
 from engine.geometry import Point, edge_gap_in
-from engine.model import GameState, Unit
+from engine.model import GameState, Unit, evolve
 from engine.rulesets.d20.board import grid_squares, occupied
 from engine.rulesets.d20.state import rules_of
 from engine.scenario import cell_name
@@ -106,7 +105,7 @@ def place_chain(state: GameState, leader: Unit) -> tuple[GameState, list[Event]]
             placed.append(mate)
             continue
         start = mate.position
-        mate = replace(mate, x=best[1][0], y=best[1][1], heading_deg=leader.heading_deg)
+        mate = evolve(mate, x=best[1][0], y=best[1][1], heading_deg=leader.heading_deg)
         state = state.with_unit(mate)
         placed.append(mate)
         grid = state.table.grid

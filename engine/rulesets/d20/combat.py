@@ -6,11 +6,9 @@ Every die goes through the game's random source with a purpose naming the figure
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.actions import Event, event
 from engine.dice import RandomSource
-from engine.model import GameState, Unit, UnitStatus
+from engine.model import GameState, Unit, UnitStatus, evolve
 from engine.rulesets.d20.board import in_cover
 from engine.rulesets.d20.ranges import adjacent, spaces_between
 from engine.rulesets.d20.state import (
@@ -67,21 +65,21 @@ def status_change(state: GameState, unit: Unit, status: str) -> tuple[GameState,
     """The unit's status marker set to ``status`` (prepared/alerted/retreating), and the
     ``{"type": "status", "unit", "status"}`` event."""
     kept = unit.statuses - {PREPARED, ALERTED, RETREATING}
-    unit = replace(unit, statuses=kept | {status})
+    unit = evolve(unit, statuses=kept | {status})
     ev = event("status", state.round, f"{unit.name} is {status}.", unit.id, status=status)
     return state.with_unit(unit), ev
 
 
 def defeat(state: GameState, unit: Unit, by: Unit | None, how: str) -> tuple[GameState, Event]:
     """The figure removed (§5.i); its points count for the side that defeated it."""
-    gone = replace(unit, status=UnitStatus.FALLEN, activated=True)
+    gone = evolve(unit, status=UnitStatus.FALLEN, activated=True)
     state = state.with_unit(gone)
     if by is not None:
         rules = _rules(state)
         points = dict(rules.defeated_points)
         points[by.side] = points.get(by.side, 0) + card_of(unit).points
-        rules = replace(rules, defeated_points=tuple(sorted(points.items())))
-        state = replace(state, rules=rules)
+        rules = evolve(rules, defeated_points=tuple(sorted(points.items())))
+        state = evolve(state, rules=rules)
     return state, event("fall", state.round, f"{unit.name} is defeated ({how}).", unit.id)
 
 
@@ -105,10 +103,10 @@ def take_hit(
         )
         return state, events
     if weapon is not None and weapon.stun:
-        stunned = replace(
+        stunned = evolve(
             target,
             statuses=target.statuses | {STUNNED},
-            rules=replace(own, stunned_round=state.round + 1),
+            rules=evolve(own, stunned_round=state.round + 1),
         )
         events.append(
             event(
@@ -126,7 +124,7 @@ def take_hit(
         state, ev = defeat(state, target, attacker, f"defence {roll}")
         events.append(ev)
         return state, events
-    state = state.with_unit(replace(target, wounds=wounds))
+    state = state.with_unit(evolve(target, wounds=wounds))
     events.append(
         event(
             "wound",
@@ -244,7 +242,7 @@ def morale_checks(
         for member in members:
             current = state.unit(member.id)
             if result == "defeated":
-                gone = replace(current, status=UnitStatus.ROUTED_OFF, activated=True)
+                gone = evolve(current, status=UnitStatus.ROUTED_OFF, activated=True)
                 state = state.with_unit(gone)
                 events.append(
                     event("fall", state.round, f"{current.name} flees the battle.", current.id)
@@ -274,7 +272,7 @@ def dangerous_roll(
         state, ev = defeat(state, unit, None, "dangerous terrain")
         events.append(ev)
         return state, events
-    return state.with_unit(replace(unit, wounds=wounds)), events
+    return state.with_unit(evolve(unit, wounds=wounds)), events
 
 
 def recovery(unit: Unit, *, in_combat: bool) -> tuple[Unit, str]:
@@ -293,15 +291,15 @@ def recovery(unit: Unit, *, in_combat: bool) -> tuple[Unit, str]:
     total = card_of(unit).wounds
     healed = max(0, unit.wounds - (total + 1) // 2)
     cleared = unit.statuses - {STUNNED, RETREATING}
-    return replace(unit, wounds=healed, statuses=cleared, rules=replace(own, recovered=True)), ""
+    return evolve(unit, wounds=healed, statuses=cleared, rules=evolve(own, recovered=True)), ""
 
 
 def morning_rest(unit: Unit) -> Unit:
     """Multi-day adventures (§5.b): each morning every wound and negative condition goes; the
     campaign calls this for each character at dawn (the session's Recovery stays used)."""
-    return replace(unit, wounds=0, statuses=unit.statuses - {STUNNED, RETREATING})
+    return evolve(unit, wounds=0, statuses=unit.statuses - {STUNNED, RETREATING})
 
 
 def new_session(unit: Unit) -> Unit:
     """A new game session: the Recovery action may be taken again (once per session)."""
-    return replace(unit, rules=replace(rules_of(unit), recovered=False))
+    return evolve(unit, rules=evolve(rules_of(unit), recovered=False))

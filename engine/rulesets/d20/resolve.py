@@ -4,13 +4,11 @@ that reach the target), and the alert checks after every action (D003-05, D003-0
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.actions import Action, Event, event
 from engine.boards.open import open_terrain
 from engine.dice import RandomSource
 from engine.geometry import bearing_deg
-from engine.model import GameState, Role, Unit
+from engine.model import GameState, Role, Unit, evolve
 from engine.rulesets.d20.board import can_attack, visible
 from engine.rulesets.d20.chain import place_chain
 from engine.rulesets.d20.combat import dangerous_roll, resolve_attack, status_change
@@ -28,13 +26,13 @@ def activate(state: GameState, unit: Unit) -> tuple[GameState, list[Event]]:
     rules = d20_rules(state)
     group = rules_of(unit).group
     units = tuple(
-        replace(u, activated=True)
+        evolve(u, activated=True)
         if u.on_table and rules_of(u).group == group and u.side == unit.side
         else u
         for u in state.units
     )
     ai = state.side(unit.side).role is Role.AI
-    rules = replace(
+    rules = evolve(
         rules,
         acting=unit.id,
         moved=False,
@@ -42,7 +40,7 @@ def activate(state: GameState, unit: Unit) -> tuple[GameState, list[Event]]:
         ai_acted=rules.ai_acted + (1 if ai else 0),
         dangerous_rolled=(),
     )
-    state = replace(state, units=units, rules=rules)
+    state = evolve(state, units=units, rules=rules)
     return state, [event("activation", state.round, f"{unit.name} takes its turn.", unit.id)]
 
 
@@ -57,7 +55,7 @@ def move(
         heading = (
             bearing_deg(path[-2], end) if len(path) > 1 and path[-2] != end else unit.heading_deg
         )
-    moved = replace(unit, x=end[0], y=end[1], heading_deg=heading % 360.0)
+    moved = evolve(unit, x=end[0], y=end[1], heading_deg=heading % 360.0)
     state = state.with_unit(moved)
     events: list[Event] = [
         event(
@@ -73,12 +71,12 @@ def move(
     events += placed
     rules = d20_rules(state)
     if state.side(unit.side).role is Role.HUMAN and len(path) > 1 and not rules.heroes_moved:
-        state = replace(state, rules=replace(rules, heroes_moved=True))
+        state = evolve(state, rules=evolve(rules, heroes_moved=True))
     if len(path) > 1 and path[0] != path[-1] and open_terrain(state).enters_dangerous(path):
         state, evs = dangerous_roll(state, state.unit(unit.id), dice)
         events += evs
         r = d20_rules(state)
-        state = replace(state, rules=replace(r, dangerous_rolled=(*r.dangerous_rolled, unit.id)))
+        state = evolve(state, rules=evolve(r, dangerous_rolled=(*r.dangerous_rolled, unit.id)))
     return state, events
 
 
@@ -90,7 +88,7 @@ def attack(
     weapons = card_of(unit).weapons
     weapon = weapon_of(unit, action.get("weapon")) if action.get("weapon") else weapons[0]
     assert weapon is not None
-    facing = replace(unit, heading_deg=bearing_deg(unit.position, target.position) % 360.0)
+    facing = evolve(unit, heading_deg=bearing_deg(unit.position, target.position) % 360.0)
     state = state.with_unit(facing)
     state, events = resolve_attack(state, facing, target, weapon, dice)
     group = rules_of(unit).group

@@ -37,12 +37,11 @@ between battles (half the wounds back, conditions cleared, once per session),
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from engine.actions import Action, Event, IllegalActionError, event
 from engine.boards.open import open_terrain
 from engine.dice import RandomSource
-from engine.model import GameState, Role, Unit
+from engine.model import GameState, Role, Unit, evolve
 from engine.protocols import Outcome, Pending, RulesetBase, register_ruleset
 from engine.query import TableQuery
 from engine.rulesets.d20.board import move_allowance, move_problem, occupied, visible
@@ -227,7 +226,7 @@ class D20Ruleset(RulesetBase):
         problems = self.validate(state, action)
         if problems:
             raise IllegalActionError(problems, action, state.round, state.step)
-        state = replace(state, step=state.step + 1)
+        state = evolve(state, step=state.step + 1)
         kind = str(action.kind)
         if kind == "chance":
             return self._chance(state, dice)
@@ -236,10 +235,10 @@ class D20Ruleset(RulesetBase):
         if kind == "pass" and action.unit_id is None:
             side = pending.side or ""
             units = tuple(
-                replace(u, activated=True) if u.side == side and u.on_table else u
+                evolve(u, activated=True) if u.side == side and u.on_table else u
                 for u in state.units
             )
-            state = replace(state, units=units)
+            state = evolve(state, units=units)
             ev = event("pass", state.round, f"{side} pass for the rest of the round.", side=side)
             return self._after(state, [ev], None, dice)
         unit = state.unit(action.unit_id or "")
@@ -257,9 +256,9 @@ class D20Ruleset(RulesetBase):
             state, evs = move(state, unit, action, dice)
             events += evs
             rules = self._rules(state)
-            rules = replace(rules, moved=True, other=rules.other or second)
+            rules = evolve(rules, moved=True, other=rules.other or second)
         else:
-            rules = replace(rules, other=True)
+            rules = evolve(rules, other=True)
             if kind == "attack" and action.get("structure"):
                 state, evs = attack_structure(state, unit, dice)
                 events += evs
@@ -271,7 +270,7 @@ class D20Ruleset(RulesetBase):
                 ability = str(action.get("ability"))
                 own = rules_of(unit)
                 state = state.with_unit(
-                    replace(unit, rules=replace(own, buffs_used=(*own.buffs_used, ability)))
+                    evolve(unit, rules=evolve(own, buffs_used=(*own.buffs_used, ability)))
                 )
                 events.append(
                     event(
@@ -284,11 +283,11 @@ class D20Ruleset(RulesetBase):
                 )
             elif kind == "heal":
                 target = state.unit(action.target_id or "")
-                state = state.with_unit(replace(target, wounds=target.wounds - 1))
+                state = state.with_unit(evolve(target, wounds=target.wounds - 1))
                 own = rules_of(state.unit(unit.id))
                 healer = state.unit(unit.id)
                 state = state.with_unit(
-                    replace(healer, rules=replace(own, heals_used=own.heals_used + 1))
+                    evolve(healer, rules=evolve(own, heals_used=own.heals_used + 1))
                 )
                 events.append(
                     event(
@@ -305,8 +304,8 @@ class D20Ruleset(RulesetBase):
             else:
                 _, _, ev = non_combat(state, unit, str(action.get("task")), dice)
                 events.append(ev)
-            rules = replace(self._rules(state), other=True, moved=rules.moved)
-        state = replace(state, rules=rules)
+            rules = evolve(self._rules(state), other=True, moved=rules.moved)
+        state = evolve(state, rules=rules)
         outcome = self._after(state, events, cause, dice)
         state, events = outcome.state, list(outcome.events)
         if state.winner is not None:
@@ -337,8 +336,8 @@ class D20Ruleset(RulesetBase):
             left = len(state.units_of(s.name)) + len(waiting(state, s.name))
             if 2 * left < starting[s.name] and left > 0:
                 checked = tuple(dict.fromkeys((*rules.morale_checked, s.name)))
-                rules = replace(rules, morale_checked=checked)
-                state = replace(state, rules=rules)
+                rules = evolve(rules, morale_checked=checked)
+                state = evolve(state, rules=rules)
                 state, evs = morale_checks(state, s.name, cause, dice)
                 events += evs
                 rules = self._rules(state)
@@ -378,7 +377,7 @@ class D20Ruleset(RulesetBase):
             if state.side(unit.side).role is Role.AI:
                 state, ev = status_change(state, unit, ALERTED)
             else:
-                steady = replace(unit, statuses=unit.statuses - {RETREATING})
+                steady = evolve(unit, statuses=unit.statuses - {RETREATING})
                 state = state.with_unit(steady)
                 ev = event(
                     "status", state.round, f"{unit.name} steadies.", unit.id, status="steady"
@@ -386,8 +385,8 @@ class D20Ruleset(RulesetBase):
             events.append(ev)
         order = rules.order
         turn = (order.index(unit.side) + 1) % len(order) if unit.side in order else 0
-        rules = replace(self._rules(state), acting=None, moved=False, other=False, turn=turn)
-        return Outcome(replace(state, rules=rules), tuple(events))
+        rules = evolve(self._rules(state), acting=None, moved=False, other=False, turn=turn)
+        return Outcome(evolve(state, rules=rules), tuple(events))
 
     def _chance(self, state: GameState, dice: RandomSource) -> Outcome:
         """One die of the round's start (``sequence``); a new round, or the end after the
@@ -405,8 +404,8 @@ class D20Ruleset(RulesetBase):
         return Outcome(state, tuple(events + more))
 
     def _end(self, state: GameState, events: list[Event], winner: str, reason: str) -> Outcome:
-        rules = replace(self._rules(state), acting=None)
-        state = replace(state, winner=winner, end_reason=reason, rules=rules)
+        rules = evolve(self._rules(state), acting=None)
+        state = evolve(state, winner=winner, end_reason=reason, rules=rules)
         text = "The battle is a draw" if winner == "draw" else f"{winner} win"
         events.append(event("end", state.round, f"{text}: {reason}.", winner=winner))
         return Outcome(state, tuple(events))

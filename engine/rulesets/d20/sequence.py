@@ -7,12 +7,11 @@ returning figure, D003-07). Stunned figures lose the round they were stunned for
 
 from __future__ import annotations
 
-from dataclasses import replace
 from math import ceil
 
 from engine.actions import Event, event
 from engine.dice import RandomSource
-from engine.model import GameState, Role, UnitStatus
+from engine.model import GameState, Role, UnitStatus, evolve
 from engine.rulesets.d20.board import occupied
 from engine.rulesets.d20.combat import status_change
 from engine.rulesets.d20.state import (
@@ -71,7 +70,7 @@ def start_round(state: GameState) -> tuple[GameState, list[Event]]:
     """The next round begins: figures ready (the stunned lose it), round 1 marks every enemy
     Prepared; then the stage of its first die."""
     rnd = state.round + 1
-    state = replace(state, round=rnd)
+    state = evolve(state, round=rnd)
     events: list[Event] = []
     units = []
     for u in state.units:
@@ -80,8 +79,8 @@ def start_round(state: GameState) -> tuple[GameState, list[Event]]:
         lost = u.on_table and own.stunned_round == rnd
         if STUNNED in statuses and own.stunned_round < rnd:
             statuses = statuses - {STUNNED}
-        units.append(replace(u, activated=lost, statuses=statuses))
-    state = replace(state, units=tuple(units))
+        units.append(evolve(u, activated=lost, statuses=statuses))
+    state = evolve(state, units=tuple(units))
     if rnd == 1:
         ai = state.side_of_role(Role.AI)
         for u in state.units:
@@ -89,11 +88,11 @@ def start_round(state: GameState) -> tuple[GameState, list[Event]]:
                 state, ev = status_change(state, state.unit(u.id), PREPARED)
                 events.append(ev)
     stage = TACTICS_STAGE if rnd == 1 and _rolled_tactic_left(state) else INITIATIVE_STAGE
-    r = replace(
+    r = evolve(
         rules(state), stage=stage, rolls=(), order=(), turn=0, acting=None, quota=None,
         chosen=None, ai_acted=0, returned=None,
     )  # fmt: skip
-    return replace(state, rules=r), events
+    return evolve(state, rules=r), events
 
 
 def chance_step(state: GameState, dice: RandomSource) -> tuple[GameState, list[Event]]:
@@ -119,12 +118,12 @@ def _tactic(state: GameState, dice: RandomSource) -> tuple[GameState, list[Event
             tactic = tactic_for(roll)
         if tactic == "unexpected" and card.tactic == "unexpected":
             tactic = card.previous_tactic or "unexpected"  # T003-05
-        state = state.with_unit(replace(u, rules=replace(rules_of(u), tactic=tactic)))
+        state = state.with_unit(evolve(u, rules=evolve(rules_of(u), tactic=tactic)))
         events.append(
             event("tactic", 1, f"{u.name} fights {tactic}.", u.id, tactic=tactic, roll=roll)
         )
     if _rolled_tactic_left(state) is None:
-        state = replace(state, rules=replace(rules(state), stage=INITIATIVE_STAGE))
+        state = evolve(state, rules=evolve(rules(state), stage=INITIATIVE_STAGE))
     return state, events
 
 
@@ -136,13 +135,13 @@ def _initiative(state: GameState, dice: RandomSource) -> tuple[GameState, list[E
     rolled[side] = dice.roll(20, f"initiative: {side}")
     events: list[Event] = []
     if len(rolled) < len(state.sides):
-        return replace(state, rules=replace(r, rolls=tuple(rolled.items()))), events
+        return evolve(state, rules=evolve(r, rolls=tuple(rolled.items()))), events
     values = list(rolled.values())
     tied = [n for n, v in rolled.items() if values.count(v) > 1]
     if tied:
         events.append(event("tie", state.round, "Initiative tied: the tied sides roll again."))
         kept = tuple((n, v) for n, v in rolled.items() if n not in tied)
-        return replace(state, rules=replace(r, rolls=kept)), events
+        return evolve(state, rules=evolve(r, rolls=kept)), events
     order = ambush_first(state, tuple(sorted(rolled, key=lambda n: -rolled[n])))
     shown = ", ".join(f"{n} {rolled[n]}" for n in order)
     events.append(
@@ -155,8 +154,8 @@ def _initiative(state: GameState, dice: RandomSource) -> tuple[GameState, list[E
         )
     )
     enemy = state.option_value("enemy_action", True) is not False
-    r = replace(r, order=order, turn=0, rolls=(), stage=ENEMY_STAGE if enemy else "")
-    return replace(state, rules=r, active_side=order[0]), events
+    r = evolve(r, order=order, turn=0, rolls=(), stage=ENEMY_STAGE if enemy else "")
+    return evolve(state, rules=r, active_side=order[0]), events
 
 
 def _enemy_action(state: GameState, dice: RandomSource) -> tuple[GameState, list[Event]]:
@@ -167,32 +166,32 @@ def _enemy_action(state: GameState, dice: RandomSource) -> tuple[GameState, list
     result = enemy_action_result(roll)
     leaders = candidates(state, ai.name)
     n = len(leaders)
-    r = replace(rules(state), stage="")
+    r = evolve(rules(state), stage="")
     events: list[Event] = []
     if result == "one" and n:
         pick = leaders[dice.roll(n, "enemy action: which figure") - 1]
-        r = replace(r, quota=1, chosen=rules_of(state.unit(pick)).group)
+        r = evolve(r, quota=1, chosen=rules_of(state.unit(pick)).group)
         text = f"only {state.unit(pick).name} acts"
     elif result == "half":
-        r = replace(r, quota=ceil(n / 2))
+        r = evolve(r, quota=ceil(n / 2))
         text = f"half the enemy units act ({ceil(n / 2)} of {n})"
     else:
         text = "every enemy acts"
-    state = replace(state, rules=r)
+    state = evolve(state, rules=r)
     if result == "all_return":
         gone = [u for u in state.units if u.side == ai.name and u.status is UnitStatus.FALLEN]
         if gone:
             back = gone[dice.roll(len(gone), "enemy action: returning figure") - 1]
             sx, sy = rules_of(back).start
-            spot = replace(back, x=sx, y=sy)
+            spot = evolve(back, x=sx, y=sy)
             if occupied(state, spot.position, spot) is None:
-                revived = replace(
+                revived = evolve(
                     spot, status=UnitStatus.ACTIVE, wounds=0, activated=False,
                     statuses=frozenset({ALERTED}),
                 )  # fmt: skip
                 state = state.with_unit(revived)
                 group = rules_of(back).group or back.id
-                state = replace(state, rules=replace(rules(state), returned=group))
+                state = evolve(state, rules=evolve(rules(state), returned=group))
                 text += f"; {back.name} returns and acts last"
                 events.append(
                     event("return", state.round, f"{back.name} returns to the battle.", back.id)

@@ -4,12 +4,10 @@ d20 units, enemies facing the heroes' set-up area (§5.k)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pydantic import ValidationError
 
 from engine.geometry import bearing_deg
-from engine.model import GameState, Objective, Role, Unit
+from engine.model import GameState, Objective, Role, Unit, evolve
 from engine.rulesets.d20.state import (
     MOVE_UNIT,
     NAME,
@@ -108,7 +106,7 @@ def new_game(scenario: Scenario) -> GameState:
     hx = sum(u.x for u in heroes) / len(heroes)
     hy = sum(u.y for u in heroes) / len(heroes)
     units = [
-        replace(u, heading_deg=round(bearing_deg(u.position, (hx, hy)), 6)) if u.side == ai else u
+        evolve(u, heading_deg=round(bearing_deg(u.position, (hx, hy)), 6)) if u.side == ai else u
         for u in units
     ]
     return GameState(

@@ -34,12 +34,10 @@ objective VP of §5.m (D003-10: the scenario's own end wins; VP scored at the en
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.actions import Event, event
 from engine.dice import RandomSource
 from engine.geometry import Edge, Point, centre_distance_in, point_gap_in
-from engine.model import GameState, TerrainPiece, Unit, UnitStatus
+from engine.model import GameState, TerrainPiece, Unit, UnitStatus, evolve
 from engine.rulesets.d20.board import occupied
 from engine.rulesets.d20.ranges import space_in
 from engine.rulesets.d20.state import ALERTED, MELEE_NEED, D20State
@@ -131,7 +129,7 @@ def after_action(state: GameState) -> tuple[GameState, list[Event]]:
     if k == "escape":
         for u in state.units:
             if u.on_table and _near_edge(state, u, OPPOSITE[_edge_of(state, u.side)]):
-                state = state.with_unit(replace(u, status=UnitStatus.ESCAPED))
+                state = state.with_unit(evolve(u, status=UnitStatus.ESCAPED))
                 text = f"{u.name} escapes off the far edge: take the model off the table."
                 events.append(event("escape", state.round, text, u.id))
     elif k == "transport":
@@ -156,14 +154,14 @@ def _sync_cargo(state: GameState) -> tuple[GameState, list[Event]]:
         return state, []
     carrier = state.unit(obj.carried_by)
     if carrier.on_table:
-        moved = replace(obj, x=carrier.x, y=carrier.y)
+        moved = evolve(obj, x=carrier.x, y=carrier.y)
         events: list[Event] = []
     else:
-        moved = replace(obj, carried_by=None)
+        moved = evolve(obj, carried_by=None)
         text = f"{carrier.name} drops the {obj.name}."
         events = [event("drop", state.round, text, carrier.id, objective=obj.id)]
     objectives = tuple(moved if o.id == obj.id else o for o in state.objectives)
-    return replace(state, objectives=objectives), events
+    return evolve(state, objectives=objectives), events
 
 
 def pickup_problem(state: GameState, unit: Unit) -> str:
@@ -182,12 +180,12 @@ def pick_up(state: GameState, unit: Unit) -> tuple[GameState, Event]:
     """The unit picks up the cargo (checked by :func:`pickup_problem`)."""
     cid = _cargo_id(state)
     objectives = tuple(
-        replace(o, carried_by=unit.id, x=unit.x, y=unit.y) if o.id == cid else o
+        evolve(o, carried_by=unit.id, x=unit.x, y=unit.y) if o.id == cid else o
         for o in state.objectives
     )
     name = next(o.name for o in objectives if o.id == cid)
     text = f"{unit.name} picks up the {name}."
-    return replace(state, objectives=objectives), event(
+    return evolve(state, objectives=objectives), event(
         "pick_up", state.round, text, unit.id, objective=cid
     )
 
@@ -249,7 +247,7 @@ def attack_structure(
         ev = event("attack", state.round, text, unit.id, structure=piece.id, hit=True, saved=True)
         return state, [ev]
     rules = _rules(state)
-    state = replace(state, rules=replace(rules, fortress_wounds=rules.fortress_wounds + 1))
+    state = evolve(state, rules=evolve(rules, fortress_wounds=rules.fortress_wounds + 1))
     left = fortress_left(state)
     text = f"{unit.name} damages {piece.name} ({hit}, {save}): {max(0, left)} wounds left."
     return state, [
@@ -310,7 +308,7 @@ def spawn_step(state: GameState, dice: RandomSource) -> tuple[GameState, list[Ev
     """The spawn d6 of a Spawner side (D003-18)."""
     side = spawn_due(state)
     assert side is not None
-    state = replace(state, rules=replace(_rules(state), spawn_round=state.round))
+    state = evolve(state, rules=evolve(_rules(state), spawn_round=state.round))
     roll = dice.roll(6, f"spawn: {side}")
     own = _edge_of(state, side)
     edge = {1: OPPOSITE[own], 2: RIGHT_OF[own], 3: own, 4: own, 5: LEFT_OF[own]}.get(roll)
@@ -328,7 +326,7 @@ def spawn_step(state: GameState, dice: RandomSource) -> tuple[GameState, list[Ev
         from engine.geometry import bearing_deg
 
         heading = round(bearing_deg(spot, near.position), 6)
-    placed = replace(
+    placed = evolve(
         unit, x=spot[0], y=spot[1], heading_deg=heading, status=UnitStatus.ACTIVE,
         statuses=frozenset({ALERTED}), activated=False,
         cell=state.table.cell_of(spot),
@@ -474,7 +472,7 @@ def with_reserves(state: GameState, scenario: Scenario) -> GameState:
     if not waiting_ids:
         return state
     units = tuple(
-        replace(u, status=UnitStatus.RESERVE, cell=None) if u.id in waiting_ids else u
+        evolve(u, status=UnitStatus.RESERVE, cell=None) if u.id in waiting_ids else u
         for u in state.units
     )
-    return replace(state, units=units)
+    return evolve(state, units=units)

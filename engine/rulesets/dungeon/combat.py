@@ -5,12 +5,11 @@ Priest's heal (D004-11), and the morale retreat of a goblin or troll that rolled
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 from engine.actions import Event, event
 from engine.dice import RandomSource, choice
 from engine.geometry.grid import Cell, chebyshev
-from engine.model import GameState, Unit, UnitStatus
+from engine.model import GameState, Unit, UnitStatus, evolve
 from engine.rulesets.dungeon.board import Board, label
 from engine.rulesets.dungeon.cards import Attack
 from engine.rulesets.dungeon.facing import facing_step, facing_toward
@@ -29,7 +28,7 @@ from engine.scenario import cell_name
 def wound(state: GameState, target: Unit) -> tuple[GameState, list[Event]]:
     """One wound on the target (D004-06: removed on its ``max_wounds``-th)."""
     card = card_of(target)
-    hurt = replace(target, wounds=target.wounds + 1)
+    hurt = evolve(target, wounds=target.wounds + 1)
     left = card.max_wounds - hurt.wounds
     events = [
         event(
@@ -43,7 +42,7 @@ def wound(state: GameState, target: Unit) -> tuple[GameState, list[Event]]:
     ]
     if left > 0:
         return state.with_unit(hurt), events
-    gone = replace(hurt, status=UnitStatus.FALLEN, statuses=frozenset())
+    gone = evolve(hurt, status=UnitStatus.FALLEN, statuses=frozenset())
     events.append(
         event("fall", state.round, f"{label(target)} is defeated: off the board.", target.id)
     )
@@ -104,11 +103,11 @@ def heal(
     need = card.heal.wound_on
     roll = dice.roll(6, f"heal: {label(unit)} heals the {card_of(target).title} ({need}+)")
     left = unit.rules.heals_left - 1
-    state = state.with_unit(replace(unit, rules=replace(unit.rules, heals_left=left)))
+    state = state.with_unit(evolve(unit, rules=evolve(unit.rules, heals_left=left)))
     ok = roll >= need
     target = state.unit(target.id)
     if ok:
-        state = state.with_unit(replace(target, wounds=max(0, target.wounds - 1)))
+        state = state.with_unit(evolve(target, wounds=max(0, target.wounds - 1)))
     effect = ("a wound healed" if target.wounds else "no wound to heal") if ok else "the heal fails"
     text = (
         f"{label(unit)} heals the {card_of(target).title}: {roll} ({need}+): {effect} "

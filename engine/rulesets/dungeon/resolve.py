@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection
-from dataclasses import replace
 
 from engine.actions import Event, event
 from engine.dice import RandomSource, choice
 from engine.geometry.grid import Cell, chebyshev
-from engine.model import GameState, Role, Unit
+from engine.model import GameState, Role, Unit, evolve
 from engine.rulesets.dungeon.board import Board, label
 from engine.rulesets.dungeon.facing import facing_toward, facing_word
 from engine.rulesets.dungeon.state import (
@@ -99,7 +98,7 @@ def patrol_words(
 
 def set_status(state: GameState, unit: Unit, status: str, why: str) -> tuple[GameState, Event]:
     """The unit with its one status word replaced, and the status event."""
-    unit = replace(unit, statuses=(unit.statuses - set(STATUSES)) | {status})
+    unit = evolve(unit, statuses=(unit.statuses - set(STATUSES)) | {status})
     text = f"{label(unit)} is {status}{': ' + why if why else ''}."
     ev = event("status", state.round, text, unit.id, status=status, cell=list(cell_of(unit)))
     return state.with_unit(unit), ev
@@ -116,7 +115,7 @@ def move_unit(
     cells = [start, *route]
     end = cells[-1]
     x, y = grid.centre(end)
-    moved = replace(unit, x=x, y=y, heading_deg=heading % 360.0)
+    moved = evolve(unit, x=x, y=y, heading_deg=heading % 360.0)
     state = state.with_unit(moved)
     moved = state.unit(unit.id)
     squares = len(route)
@@ -142,7 +141,7 @@ def face(
 ) -> tuple[GameState, Event]:
     """The unit turned to ``heading`` and the face event (``heading``; ``target``: the hero it
     turned toward, when it turned to face one)."""
-    turned = replace(unit, heading_deg=heading % 360.0)
+    turned = evolve(unit, heading_deg=heading % 360.0)
     text = f"{label(unit)} turns to face {facing_word(heading)}{' ' + why if why else ''}."
     extra = {"target": toward.id} if toward is not None else {}
     ev = event("face", state.round, text, unit.id, heading=turned.heading_deg, **extra)

@@ -3,12 +3,10 @@ status updates after every complete action, the rounds and the end."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.actions import Action, Event, IllegalActionError, event
 from engine.dice import RandomSource
 from engine.geometry.grid import chebyshev, step_facing_deg
-from engine.model import GameState, Role, Unit
+from engine.model import GameState, Role, Unit, evolve
 from engine.protocols import Outcome
 from engine.rulesets.dungeon.board import label
 from engine.rulesets.dungeon.combat import attack, heal, retreat
@@ -46,12 +44,12 @@ def apply(state: GameState, action: Action, dice: RandomSource) -> Outcome:
     kind = str(action.kind)
     rules = rules_of(state)
     if kind not in ("chance", "pass") and rules.acting is None:
-        rules = replace(
+        rules = evolve(
             rules, acting=action.unit_id, moved=False, weapons_used=(), targets_attacked=()
         )
-        state = replace(state, step=state.step + 1, rules=rules)
+        state = evolve(state, step=state.step + 1, rules=rules)
     else:
-        state = replace(state, step=state.step + 1)
+        state = evolve(state, step=state.step + 1)
     if kind == "chance":
         return start(state, dice)
     if kind == "pass":
@@ -90,9 +88,9 @@ def apply(state: GameState, action: Action, dice: RandomSource) -> Outcome:
     assert weapon is not None
     state, events, flees = attack(state, unit, weapon, target, dice)
     rules = rules_of(state)
-    state = replace(
+    state = evolve(
         state,
-        rules=replace(
+        rules=evolve(
             rules,
             weapons_used=(*rules.weapons_used, weapon.name),
             targets_attacked=(*rules.targets_attacked, target.id),
@@ -141,7 +139,7 @@ def start(state: GameState, dice: RandomSource) -> Outcome:
         assert grid is not None
         frm = cell_of(arch)
         x, y = grid.centre(to)
-        state = state.with_unit(replace(arch, x=x, y=y))
+        state = state.with_unit(evolve(arch, x=x, y=y))
         events.append(
             event(
                 "place",
@@ -168,13 +166,13 @@ def start(state: GameState, dice: RandomSource) -> Outcome:
                 count=need,
             )
         )
-    rules = replace(
+    rules = evolve(
         rules_of(state),
         started=True,
         arch_start=cell_of(arch) if arch is not None else None,
         turn_limit=limit,
     )
-    state = replace(state, rules=rules)
+    state = evolve(state, rules=rules)
     for m in monsters(state):
         status = ALERTED if ALERTED in m.statuses else PATROLLING
         events.append(
@@ -205,10 +203,10 @@ def patrol(state: GameState, unit: Unit, action: Action, dice: RandomSource) -> 
     said = (("roll", roll), ("turn_roll", turn_roll), ("turn", turn))
     if run:
         state, unit, ev = move_unit(state, unit, run, heading, "patrols")
-        ev = replace(ev, text=text, data=(*ev.data, *said))
+        ev = evolve(ev, text=text, data=(*ev.data, *said))
     elif turn:
         state, ev = face(state, unit, heading, "on patrol")
-        ev = replace(ev, text=text, data=(*ev.data, *said))
+        ev = evolve(ev, text=text, data=(*ev.data, *said))
     else:
         ev = event("patrol", state.round, text, unit.id, squares=0, **dict(said))
     return after(state, unit, [ev], hero_acted=False, done=True, dice=dice)
@@ -243,7 +241,7 @@ def after(
         lookers = (unit.id,)  # an enemy's own move changes no other enemy's view
     if hero_acted and not is_enemy_side(state, unit.side) and not rules.heroes_have_moved:
         lookers = None  # the first look the enemies may take
-        state = replace(state, rules=replace(rules, heroes_have_moved=True))
+        state = evolve(state, rules=evolve(rules, heroes_have_moved=True))
         events += entrance_alerts(state)
         state = apply_status_events(state, events)
     if not is_enemy_side(state, unit.side):
@@ -255,15 +253,15 @@ def after(
     if done:
         rules = rules_of(state)
         queue = tuple(i for i in rules.queue[1:] if state.unit(i).on_table)
-        rules = replace(
+        rules = evolve(
             rules, acting=None, moved=False, weapons_used=(), targets_attacked=(), queue=queue
         )
-        state = replace(state, rules=rules)
+        state = evolve(state, rules=rules)
     else:
         rules = rules_of(state)
         queue = tuple(i for i in rules.queue if state.unit(i).on_table)
         if moved or queue != rules.queue:
-            state = replace(state, rules=replace(rules, queue=queue, moved=moved or rules.moved))
+            state = evolve(state, rules=evolve(rules, queue=queue, moved=moved or rules.moved))
     over = victory(state)
     if over is not None:
         return end_game(state, events, *over)
@@ -319,7 +317,7 @@ def new_round(state: GameState, events: list[Event]) -> Outcome:
         return end_game(state, events, ai, f"the heroes did not win within {limit} rounds")
     order = sorted(monsters(state), key=lambda u: (-card_of(u).power, cell_of(u)[1], cell_of(u)[0]))
     queue = tuple(u.id for u in order) + tuple(u.id for u in heroes(state))
-    state = replace(state, round=state.round + 1, rules=replace(rules_of(state), queue=queue))
+    state = evolve(state, round=state.round + 1, rules=evolve(rules_of(state), queue=queue))
     text = f"Round {state.round}: the enemies act, strongest first, then the heroes."
     events.append(event("round_start", state.round, text, order=list(queue)))
     return Outcome(state, tuple(events))
@@ -350,8 +348,8 @@ def victory(state: GameState) -> tuple[str, str] | None:
 
 def end_game(state: GameState, events: list[Event], winner: str, why: str) -> Outcome:
     """The game over: the winner, the reason and the end event."""
-    rules = replace(rules_of(state), queue=(), acting=None)
-    state = replace(state, winner=winner, end_reason=why, rules=rules)
+    rules = evolve(rules_of(state), queue=(), acting=None)
+    state = evolve(state, winner=winner, end_reason=why, rules=rules)
     events.append(event("end", state.round, f"{winner} win: {why}.", winner=winner))
     return Outcome(state, tuple(events))
 

@@ -4,14 +4,13 @@ the ruleset's own options (checked in one line each) and the Arch Foe's start sq
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 from pydantic import ValidationError
 from shapely.geometry import Polygon
 
 from engine.geometry import Table
 from engine.geometry.grid import Cell
-from engine.model import GameState, Role, Side, Unit
+from engine.model import GameState, Role, Side, Unit, evolve
 from engine.rulesets.dungeon.board import Board
 from engine.rulesets.dungeon.cards import read_card
 from engine.rulesets.dungeon.resolve import (
@@ -103,7 +102,7 @@ def new_game(scenario: Scenario) -> GameState:
             rules=DungeonUnit(heals_left=card.heal.uses if card.heal else 0),
         )
         # a model stands in the middle of its square, facing one of the eight grid directions
-        units.append(replace(unit, x=x, y=y, heading_deg=round(u.heading / 45.0) % 8 * 45.0))
+        units.append(evolve(unit, x=x, y=y, heading_deg=round(u.heading / 45.0) % 8 * 45.0))
     options = tuple(sorted(scenario.options.items()))
     state = GameState(
         ruleset=NAME,

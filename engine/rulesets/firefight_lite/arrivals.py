@@ -5,13 +5,11 @@ the assistant says where to place its token."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.actions import Event, event
 from engine.boards.grid import table_grid
 from engine.dice import RandomSource, choice
 from engine.geometry.grid import Cell
-from engine.model import GameState, Role, Unit, UnitStatus
+from engine.model import GameState, Role, Unit, UnitStatus, evolve
 from engine.rulesets.firefight_lite.board import free_near, squares
 from engine.rulesets.firefight_lite.sequence import place, rules
 from engine.rulesets.firefight_lite.state import card, is_combatant
@@ -189,6 +187,6 @@ def reinforcement(state: GameState, dice: RandomSource) -> Result:
     at = free_near(state, [want])
     if at is None:
         return state, []
-    newcomer = replace(spare[0], card=replace(card(model), reserve=False))
+    newcomer = evolve(spare[0], card=evolve(card(model), reserve=False))
     state = place(state, newcomer, at, 180.0 if ai and ai.edge == "back" else 0.0)
     return state, [_entered(state, newcomer, at, "deployment")]

@@ -12,11 +12,9 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.actions import Event, event
 from engine.dice import RandomSource
-from engine.model import GameState, Unit, UnitStatus
+from engine.model import GameState, Unit, UnitStatus, evolve
 from engine.rulesets.firefight_lite.board import COVER_NAMES, cell, cover_between
 from engine.rulesets.firefight_lite.state import card
 
@@ -70,8 +68,8 @@ def take_hit(
             return state, events
     wounds = target.wounds + 1
     if wounds >= card(target).wounds:
-        return _falls(state, replace(target, wounds=wounds), f"{target.name} falls.", events)
-    state = state.with_unit(replace(target, wounds=wounds))
+        return _falls(state, evolve(target, wounds=wounds), f"{target.name} falls.", events)
+    state = state.with_unit(evolve(target, wounds=wounds))
     events.append(event("wound", state.round, f"{target.name} is wounded.", target.id))
     return state, events
 
@@ -79,7 +77,7 @@ def take_hit(
 def _falls(
     state: GameState, target: Unit, text: str, events: list[Event]
 ) -> tuple[GameState, list[Event]]:
-    state = state.with_unit(replace(target, status=UnitStatus.FALLEN))
+    state = state.with_unit(evolve(target, status=UnitStatus.FALLEN))
     events.append(event("fall", state.round, text, target.id))
     return state, events
 

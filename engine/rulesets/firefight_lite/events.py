@@ -10,14 +10,13 @@ brings them on; the scenario lists them so the camera knows their tokens.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from engine.actions import Event, event
 from engine.boards.grid import table_grid
 from engine.cards import JOKER, card_rank
 from engine.dice import RandomSource
 from engine.geometry.grid import Cell, chebyshev
-from engine.model import GameState, Role, TerrainPiece, UnitStatus
+from engine.model import GameState, Role, TerrainPiece, UnitStatus, evolve
 from engine.rulesets.firefight_lite import arrivals as arrivals
 from engine.rulesets.firefight_lite.board import (
     cell,
@@ -185,7 +184,7 @@ def barrage(state: GameState, dice: RandomSource) -> Result:
     for unit in [u for u in state.units if u.on_table]:
         roll = dice.roll(6, f"barrage: {unit.name}")
         if roll == 6:
-            state = state.with_unit(replace(unit, status=UnitStatus.FALLEN))
+            state = state.with_unit(evolve(unit, status=UnitStatus.FALLEN))
             evs.append(
                 event(
                     "fall",
@@ -203,7 +202,7 @@ def barrage(state: GameState, dice: RandomSource) -> Result:
         roll = dice.roll(6, f"barrage: {piece.name}")
         if roll == 6:
             terrain.append(
-                replace(
+                evolve(
                     piece,
                     name=f"rubble of {piece.name}",
                     kind="rubble",
@@ -223,7 +222,7 @@ def barrage(state: GameState, dice: RandomSource) -> Result:
             )
         else:
             terrain.append(piece)
-    state = turn_done_all(replace(state, terrain=tuple(terrain)))
+    state = turn_done_all(evolve(state, terrain=tuple(terrain)))
     sides = combatant_sides(state)
     state = with_rules(state, phase="sides", first=sides[0], acting_side=sides[0])
     evs.append(event("event_effect", state.round, "Everyone is Turn Done; the turn ends."))
@@ -286,7 +285,7 @@ def _rubble(state: GameState, at: Cell, kind: str) -> GameState:
         cover="soft" if kind == "rubble" else "none",
     )
     kept = tuple(t for t in state.terrain if t.id != piece.id)
-    return replace(state, terrain=(*kept, piece))
+    return evolve(state, terrain=(*kept, piece))
 
 
 def _run_or_fall(
@@ -305,7 +304,7 @@ def _run_or_fall(
         )
     ]
     if not ok:
-        state = state.with_unit(replace(unit, status=UnitStatus.FALLEN))
+        state = state.with_unit(evolve(unit, status=UnitStatus.FALLEN))
         evs.append(event("fall", state.round, f"{unit.name} is {fate}.", uid))
         return state, evs
     state, more = _run_for_cover(state, uid, fate, avoid)
@@ -320,11 +319,11 @@ def _run_for_cover(state: GameState, uid: str, fate: str, avoid: Cell | None) ->
     unit = state.unit(uid)
     to = run_for_cover_square(state, unit, avoid)
     if to == cell(unit) == avoid:
-        state = state.with_unit(replace(unit, status=UnitStatus.FALLEN))
+        state = state.with_unit(evolve(unit, status=UnitStatus.FALLEN))
         return state, [
             event("fall", state.round, f"{unit.name} has nowhere to run and is {fate}.", uid)
         ]
-    state = state.with_unit(replace(unit, activated=True))
+    state = state.with_unit(evolve(unit, activated=True))
     if to == cell(unit):
         return state, []
     state, ev = move_unit(state, uid, to, "runs for cover", by_event=True)

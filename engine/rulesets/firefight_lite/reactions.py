@@ -4,12 +4,11 @@ Frosty) and a figure's answer to an event's hit (sniper, booby trap)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from engine.actions import Action, Event, event
 from engine.dice import RandomSource
-from engine.model import GameState, Unit, UnitStatus
+from engine.model import GameState, Unit, UnitStatus, evolve
 from engine.rulesets.firefight_lite.board import cell
 from engine.rulesets.firefight_lite.combat import dodge, shoot, take_hit
 from engine.rulesets.firefight_lite.sequence import (
@@ -40,20 +39,20 @@ def answer_defence(
     word = {"pass": "armour"}.get(kind, kind)
     events = [reaction_event(state, defender, word, answer)]
     if kind == "return_fire":
-        state = state.with_unit(replace(state.unit(defender.id), activated=True))
+        state = state.with_unit(evolve(state.unit(defender.id), activated=True))
         state, first = attack(state, held, dice)
         attacker = held.unit_id or ""
         # Simultaneous: the defender fires even if the attack just dropped it.
         fallen = state.unit(defender.id)
         if not fallen.on_table:
-            state = state.with_unit(replace(fallen, status=UnitStatus.ACTIVE))
+            state = state.with_unit(evolve(fallen, status=UnitStatus.ACTIVE))
         state, second = shoot(state, defender.id, attacker, dice, word="returns fire at")
         if not fallen.on_table:
-            state = state.with_unit(replace(state.unit(defender.id), status=fallen.status))
+            state = state.with_unit(evolve(state.unit(defender.id), status=fallen.status))
         return state, [*events, *first, *second]
     if kind == "run_for_cover":
         to = answer.get("cell")
-        defender = replace(state.unit(defender.id), activated=True)
+        defender = evolve(state.unit(defender.id), activated=True)
         state = state.with_unit(defender)
         if to is not None and (int(to[0]), int(to[1])) != cell(defender):
             state, ev = move_unit(state, defender.id, (int(to[0]), int(to[1])), "runs for cover")
@@ -97,7 +96,7 @@ def answer_overwatch(
     events: list[Event] = []
     if str(answer.kind) == "overwatch_fire":
         events.append(reaction_event(state, watcher, "overwatch_fire", answer))
-        state = state.with_unit(replace(watcher, statuses=watcher.statuses - {FROSTY}))
+        state = state.with_unit(evolve(watcher, statuses=watcher.statuses - {FROSTY}))
         state, shot = shoot(
             state, watcher.id, held.unit_id or "", dice, word="fires on overwatch at"
         )
@@ -123,7 +122,7 @@ def answer_event_hit(
     kind = str(answer.kind)
     events = [reaction_event(state, unit, "armour" if kind == "pass" else kind, answer)]
     if kind == "run_for_cover":
-        state = state.with_unit(replace(unit, activated=True))
+        state = state.with_unit(evolve(unit, activated=True))
         ok, roll = dodge(dice, unit, "running for cover")
         events.append(
             event(

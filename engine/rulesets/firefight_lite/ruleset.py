@@ -26,14 +26,13 @@ column).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from types import MappingProxyType
 
 from engine.actions import Action, Event, IllegalActionError, event
 from engine.cards import JOKER
 from engine.dice import RandomSource
 from engine.geometry.grid import Cell, chebyshev
-from engine.model import GameState, Unit, UnitStatus
+from engine.model import GameState, Unit, UnitStatus, evolve
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
 from engine.rulesets.firefight_lite import reactions as reactions
 from engine.rulesets.firefight_lite import sequence as flow
@@ -118,7 +117,7 @@ class FirefightLite(RulesetBase):
         if problems:
             raise IllegalActionError(problems, action, state.round, state.step)
         pending = self.pending(state)
-        state = replace(state, step=state.step + 1)
+        state = evolve(state, step=state.step + 1)
         kind = str(action.kind)
         events: list[Event]
         if pending.kind is PendingKind.CHANCE:
@@ -156,10 +155,10 @@ class FirefightLite(RulesetBase):
         elif kind == "pass":
             side = pending.side or ""
             units = tuple(
-                replace(u, activated=True) if u.side == side and u.on_table else u
+                evolve(u, activated=True) if u.side == side and u.on_table else u
                 for u in state.units
             )
-            state = replace(state, units=units)
+            state = evolve(state, units=units)
             events = [event("pass", state.round, f"{side} end their half-turn.", side=side)]
         else:
             state = flow.with_rules(state, acting=None)
@@ -210,7 +209,7 @@ class FirefightLite(RulesetBase):
             to = cell_of(action)
             assert to is not None
             state, ev = flow.move_unit(state, unit.id, to, "moves with the mover")
-            state = state.with_unit(replace(state.unit(unit.id), activated=True))
+            state = state.with_unit(evolve(state.unit(unit.id), activated=True))
             events = [reactions.reaction_event(state, unit, "move_with", action), ev]
         rest = r.watchers[1:]
         if rest:
@@ -232,7 +231,7 @@ class FirefightLite(RulesetBase):
                 state, walked = flow.move_unit(state, unit.id, to)
                 events.append(walked)
                 unit = state.unit(unit.id)
-            state = state.with_unit(replace(unit, status=UnitStatus.ROUTED_OFF, activated=True))
+            state = state.with_unit(evolve(unit, status=UnitStatus.ROUTED_OFF, activated=True))
             return state, [
                 *events,
                 event("left_table", state.round, f"{unit.name} leaves the table.", unit.id),
@@ -273,7 +272,7 @@ class FirefightLite(RulesetBase):
         ]
         if not any(is_combatant(u) for u in near):
             return state, []
-        state = state.with_unit(replace(mine, status=UnitStatus.FALLEN))
+        state = state.with_unit(evolve(mine, status=UnitStatus.FALLEN))
         events = [
             event(
                 "explosion",

@@ -8,14 +8,13 @@ Functions of a state and the dice returning the new state and the events; the ru
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from engine.actions import Action, Event, event
 from engine.boards.grid import table_grid
 from engine.dice import RandomSource
 from engine.geometry.grid import Cell, chebyshev
-from engine.model import GameState, Role, Unit, UnitStatus
+from engine.model import GameState, Role, Unit, UnitStatus, evolve
 from engine.rulesets.firefight_lite.board import cell, figures, monk_shielded, sees
 from engine.rulesets.firefight_lite.combat import melee, shoot
 from engine.rulesets.firefight_lite.deck import JOKER, joker_reshuffle, ready
@@ -44,7 +43,7 @@ def rules(state: GameState) -> FFState:
 
 def with_rules(state: GameState, **changes: Any) -> GameState:
     """The state with some of its rules fields changed."""
-    return replace(state, rules=replace(rules(state), **changes))
+    return evolve(state, rules=evolve(rules(state), **changes))
 
 
 def combatant_sides(state: GameState) -> tuple[str, ...]:
@@ -61,7 +60,7 @@ def neutral_side(state: GameState) -> str | None:
 def place(state: GameState, unit: Unit, at: Cell, heading: float | None = None) -> GameState:
     """The unit standing in square ``at`` (on the table)."""
     x, y = table_grid(state).centre(at)
-    moved = replace(
+    moved = evolve(
         unit,
         x=x,
         y=y,
@@ -110,11 +109,11 @@ def discard_card(state: GameState, action: Action) -> GameState:
     deck = state.deck(DECK)
     pile = list(deck.draw_pile)
     pile.remove(drawn)
-    state = state.with_deck(replace(deck, draw_pile=tuple(pile)).discarded(drawn))
+    state = state.with_deck(evolve(deck, draw_pile=tuple(pile)).discarded(drawn))
     if action.unit_id and state.has_unit(action.unit_id):
         unit = state.unit(action.unit_id)
         if isinstance(unit.rules, FFUnit):
-            state = state.with_unit(replace(unit, rules=replace(unit.rules, last_card=drawn)))
+            state = state.with_unit(evolve(unit, rules=evolve(unit.rules, last_card=drawn)))
     return state
 
 
@@ -143,7 +142,7 @@ def begin(state: GameState, action: Action, dice: RandomSource) -> tuple[GameSta
     itself."""
     unit = state.unit(action.unit_id or "")
     if not unit.activated or FROSTY in unit.statuses:
-        unit = replace(unit, activated=True, statuses=unit.statuses - {FROSTY})
+        unit = evolve(unit, activated=True, statuses=unit.statuses - {FROSTY})
         state = state.with_unit(unit)
     if str(action.kind) in STARTS and is_combatant(unit):
         for watcher in state.units:
@@ -187,10 +186,10 @@ def carry_out(
         if target_cell != cell(unit):
             state, ev = move_unit(state, unit.id, target_cell)
             events.append(ev)
-        action = replace(action, detail=(*action.detail, ("moved", True)))
+        action = evolve(action, detail=(*action.detail, ("moved", True)))
     if kind == "stay_frosty":
         unit = state.unit(unit.id)
-        state = state.with_unit(replace(unit, statuses=unit.statuses | {FROSTY}))
+        state = state.with_unit(evolve(unit, statuses=unit.statuses | {FROSTY}))
         events.append(event("stay_frosty", state.round, f"{unit.name} stays frosty.", unit.id))
     if kind == "hold":
         events.append(event("hold", state.round, f"{unit.name} holds.", unit.id))
@@ -253,7 +252,7 @@ def serve(state: GameState, bot_id: str, target_id: str) -> tuple[GameState, Eve
     if living <= set(served):
         served = ()
     rules_now = bot.rules if isinstance(bot.rules, FFUnit) else FFUnit()
-    state = state.with_unit(replace(bot, rules=replace(rules_now, served=served)))
+    state = state.with_unit(evolve(bot, rules=evolve(rules_now, served=served)))
     text = f"{bot.name} offers {target.name} a synth-meat pie."
     return state, event("serve", state.round, text, bot_id, target=target_id)
 
@@ -280,11 +279,11 @@ def end_check(state: GameState) -> tuple[GameState, list[Event]]:
 
 def finish(state: GameState, winner: str, reason: str) -> tuple[GameState, list[Event]]:
     """The end of the game, with its ``end`` event."""
-    state = replace(
+    state = evolve(
         state,
         winner=winner,
         end_reason=reason,
-        rules=replace(rules(state), phase="over", reacting=None, held=None, acting=None),
+        rules=evolve(rules(state), phase="over", reacting=None, held=None, acting=None),
     )
     said = "The game is a draw" if winner == "draw" else f"{winner} win"
     return state, [event("end", state.round, f"{said}: {reason}.", winner=winner)]
@@ -303,20 +302,20 @@ def new_turn(state: GameState, events_on: bool) -> GameState:
     """End of turn: Turn Done marks cleared (§4.c step 5); the next turn starts with its
     Random Events phase (or the initiative when events are off)."""
     units = tuple(
-        replace(
+        evolve(
             u,
             activated=False,
-            rules=replace(u.rules, turn_start=u.cell)
+            rules=evolve(u.rules, turn_start=u.cell)
             if isinstance(u.rules, FFUnit)
             else FFUnit(turn_start=u.cell),
         )
         for u in state.units
     )
-    return replace(
+    return evolve(
         state,
         round=state.round + 1,
         units=units,
-        rules=replace(
+        rules=evolve(
             rules(state),
             phase="event" if events_on else "initiative",
             first=None,
@@ -371,7 +370,7 @@ def settle(
 
 def turn_done_all(state: GameState) -> GameState:
     """Every figure marked Turn Done (the artillery barrage, Q♠)."""
-    return replace(state, units=tuple(replace(u, activated=True) for u in state.units))
+    return evolve(state, units=tuple(evolve(u, activated=True) for u in state.units))
 
 
 _CHANCE_PHASES = {"setup": "shuffle the deck", "event": "random event", "initiative": "initiative"}

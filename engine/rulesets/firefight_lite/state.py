@@ -11,13 +11,13 @@ Q♦).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.actions import Action, Event
-from engine.model import RulesState, Unit, UnitCard, UnitRules
+from engine.model import RulesState, Unit, UnitCard, UnitRules, evolve
 
 NAME = "firefight-lite"
 DECK = "cards"
@@ -120,7 +120,7 @@ class FFState(RulesState):
     def __post_init__(self) -> None:
         if self.held is not None:
             detail = tuple((k, _frozen(v)) for k, v in self.held.detail)
-            object.__setattr__(self, "held", replace(self.held, detail=detail))
+            object.__setattr__(self, "held", evolve(self.held, detail=detail))
 
 
 def card(unit: Unit) -> FFCard:

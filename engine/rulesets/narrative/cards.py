@@ -39,14 +39,12 @@ reads that card as Armour); a run for cover may not end in contact with an enemy
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.actions import Action, ActionKind, Event, event
 from engine.board import touching
 from engine.cards import JOKER, Deck
 from engine.dice import RandomSource
 from engine.geometry import Point, bearing_deg, path_cost_in
-from engine.model import GameState, Role, Unit
+from engine.model import GameState, Role, Unit, evolve
 from engine.protocols import Outcome, Pending, PendingKind
 from engine.rulesets.firefight_lite.combat import dodge
 from engine.rulesets.firefight_lite.deck import FULL_DECK, deck_problems
@@ -325,10 +323,10 @@ def _act(state: GameState, action: Action, dice: RandomSource) -> Outcome:
     state = begin_activation(state, action, events)
     unit = state.unit(action.unit_id or "")
     if FROSTY in unit.statuses:
-        unit = replace(unit, statuses=unit.statuses - {FROSTY})
+        unit = evolve(unit, statuses=unit.statuses - {FROSTY})
         state = state.with_unit(unit)
     if action.kind == ActionKind.OVERWATCH:
-        state = state.with_unit(replace(unit, statuses=unit.statuses | {FROSTY}))
+        state = state.with_unit(evolve(unit, statuses=unit.statuses | {FROSTY}))
         if card_of(unit).shoot_range_in is None:
             said = f"{unit.name} stays frosty: it holds where it stands (it cannot shoot)."
         else:
@@ -424,18 +422,18 @@ def _answer_defence(
     kind = str(answer.kind)
     events = [reaction_event(state, defender, WORDS[kind], answer)]
     if kind == ActionKind.REACT_FIRE:
-        state = state.with_unit(replace(defender, activated=True))
+        state = state.with_unit(evolve(defender, activated=True))
         shooter = state.unit(defender.id)
         state, felled = strike(state, held, dice, events)
         attacker = state.unit(held.unit_id or "")
         if attacker.on_table:  # simultaneous: it fires even if the attack dropped it
-            shooter = replace(shooter, heading_deg=bearing_deg(shooter.position, attacker.position))
+            shooter = evolve(shooter, heading_deg=bearing_deg(shooter.position, attacker.position))
             if state.unit(shooter.id).on_table:
                 state = state.with_unit(shooter)
             state, _ = attack(state, shooter, attacker, False, dice, events)
         return close_activation(state, held, felled, events)
     if kind == ActionKind.REACT_EVADE:
-        state = _run(state, replace(defender, activated=True), answer.path, events)
+        state = _run(state, evolve(defender, activated=True), answer.path, events)
         if not _attack_possible(state, held):
             said = f"{defender.name} is out of reach: the attack is lost."
             lost = event("attack_lost", state.round, said, held.unit_id, target=defender.id)
@@ -486,7 +484,7 @@ def _answer_overwatch(
     if answer.kind == ActionKind.REACT_FIRE:
         events.append(reaction_event(state, watcher, "overwatch_fire", answer))
         mover = state.unit(held.unit_id or "")
-        watcher = replace(
+        watcher = evolve(
             watcher,
             statuses=watcher.statuses - {FROSTY},
             heading_deg=bearing_deg(watcher.position, mover.position),
@@ -505,7 +503,7 @@ def _answer_event(state: GameState, host: CardHost, answer: Action, dice: Random
     kind = str(answer.kind)
     events = [reaction_event(state, unit, WORDS[kind], answer)]
     if kind == ActionKind.REACT_EVADE:
-        unit = replace(unit, activated=True)
+        unit = evolve(unit, activated=True)
         state = state.with_unit(unit)
         ok, roll = dodge(dice, unit, "running for cover")
         said = f"{unit.name} dodges ({roll})." if ok else f"{unit.name} fails to dodge ({roll})."

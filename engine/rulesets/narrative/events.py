@@ -34,14 +34,13 @@ On this table (D002-01, seed-000 column; decisions where RULES is silent in brac
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from shapely.geometry import Polygon
 
 from engine.actions import Event, event
 from engine.dice import RandomSource
 from engine.geometry import advance, point_gap_in
-from engine.model import GameState, TerrainPiece, Unit
+from engine.model import GameState, TerrainPiece, Unit, evolve
 from engine.rulesets.firefight_lite.combat import dodge
 from engine.rulesets.firefight_lite.deck import EVENTS
 from engine.rulesets.firefight_lite.events import (
@@ -160,7 +159,7 @@ def barrage(state: GameState, dice: RandomSource) -> Result:
             terrain.append(piece)
             continue
         terrain.append(
-            replace(
+            evolve(
                 piece,
                 name=f"the rubble of {piece.name.removeprefix('the ')}",
                 kind="rubble",
@@ -179,11 +178,11 @@ def barrage(state: GameState, dice: RandomSource) -> Result:
                 roll=roll,
             )
         )
-    state = replace(state, terrain=tuple(terrain))
+    state = evolve(state, terrain=tuple(terrain))
     state, over = check_end(state, evs)
     if over:
         return state, evs
-    state = replace(state, units=tuple(replace(u, activated=True) for u in state.units))
+    state = evolve(state, units=tuple(evolve(u, activated=True) for u in state.units))
     state = with_card_host(state, initiative_due=False)
     return end_round(state, evs, "the barrage ends it").state, evs
 
@@ -236,7 +235,7 @@ def _pile(state: GameState, unit: Unit, kind: str, side_in: float) -> GameState:
         difficult=kind == "rubble",
         cover="soft" if kind == "rubble" else "none",
     )
-    return replace(state, terrain=(*state.terrain, piece))
+    return evolve(state, terrain=(*state.terrain, piece))
 
 
 def _hole_of(unit: Unit) -> Polygon:
@@ -256,7 +255,7 @@ def _run_for_cover(
         said = f"{unit.name} has nowhere to run and is {fate}: remove the model."
         evs: list[Event] = []
         return fall(state, unit, dice, evs, said), evs
-    unit = replace(unit, activated=True)
+    unit = evolve(unit, activated=True)
     state = state.with_unit(unit)
     if run is None:
         return state, []

@@ -11,13 +11,12 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import replace
 
 from engine.actions import Action, Event, EventType, event
 from engine.board import MIN_STEP_IN
 from engine.dice import RandomSource
 from engine.geometry import Point, bearing_deg, normalize_deg, path_cost_in
-from engine.model import GameState, Unit, UnitStatus
+from engine.model import GameState, Unit, UnitStatus, evolve
 from engine.rulesets.narrative.board import board, card_of, contacting_enemies
 from engine.rulesets.narrative.legality import flight_edge, flight_edges
 from engine.rulesets.narrative.query import NarrativeQuery
@@ -66,7 +65,7 @@ def pick_up(
     """``unit`` picks up the objective (checked next to it and on the ground)."""
     objective = state.objective(objective_id)
     unit = with_carrying(unit, objective.id)
-    state = state.with_unit(unit).with_objective(replace(objective, carried_by=unit.id))
+    state = state.with_unit(unit).with_objective(evolve(objective, carried_by=unit.id))
     events.append(
         event(
             EventType.PICK_UP,
@@ -160,11 +159,11 @@ def rout(
 
 def place(state: GameState, unit: Unit, end: Point, heading_deg: float) -> tuple[GameState, Unit]:
     """The unit standing at ``end`` facing ``heading_deg``, with any objective it carries."""
-    unit = replace(unit, x=end[0], y=end[1], heading_deg=heading_deg)
+    unit = evolve(unit, x=end[0], y=end[1], heading_deg=heading_deg)
     state = state.with_unit(unit)
     carried = carrying(unit)
     if carried is not None:
-        state = state.with_objective(replace(state.objective(carried), x=end[0], y=end[1]))
+        state = state.with_objective(evolve(state.objective(carried), x=end[0], y=end[1]))
     return state, unit
 
 
@@ -185,7 +184,7 @@ def leave_table(
     if carried is not None:
         objective = state.objective(carried)
         state = state.with_objective(
-            replace(objective, carried_by=None, scored_by=unit.side, x=where[0], y=where[1])
+            evolve(objective, carried_by=None, scored_by=unit.side, x=where[0], y=where[1])
         )
         events.append(
             event(
@@ -197,7 +196,7 @@ def leave_table(
                 side=unit.side,
             )
         )
-    unit = replace(with_carrying(unit, None), status=status, x=where[0], y=where[1])
+    unit = evolve(with_carrying(unit, None), status=status, x=where[0], y=where[1])
     state = state.with_unit(unit)
     events.append(
         event(
@@ -257,7 +256,7 @@ def wound(
     target if it fell."""
     tcard = card_of(target)
     if target.wounds < tcard.wound_slots:
-        target = replace(target, wounds=target.wounds + 1)
+        target = evolve(target, wounds=target.wounds + 1)
         events.append(
             event(
                 EventType.WOUND,
@@ -278,14 +277,14 @@ def fall(
     """The target falls and is removed (``text``: how, else "falls"): it drops what it
     carries, and its company may check for rout (§2.i)."""
     rnd = state.round
-    fallen = replace(with_carrying(target, None), status=UnitStatus.FALLEN)
+    fallen = evolve(with_carrying(target, None), status=UnitStatus.FALLEN)
     state = state.with_unit(fallen)
     said = text or f"{target.name} falls: remove the model."
     events.append(event(EventType.FALL, rnd, said, target.id))
     dropped = carrying(target)
     if dropped is not None:
         objective = state.objective(dropped)
-        state = state.with_objective(replace(objective, carried_by=None, x=target.x, y=target.y))
+        state = state.with_objective(evolve(objective, carried_by=None, x=target.x, y=target.y))
         events.append(
             event(
                 EventType.DROP,

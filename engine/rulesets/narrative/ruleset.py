@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import replace
 from types import MappingProxyType
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -25,7 +24,7 @@ from engine.actions import Action, ActionKind, IllegalActionError
 from engine.cards import Deck
 from engine.dice import RandomSource
 from engine.geometry import Edge
-from engine.model import GameState, Role, Side, Unit
+from engine.model import GameState, Role, Side, Unit, evolve
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
 from engine.rulesets.narrative import cards as narrative_cards
 from engine.rulesets.narrative.board import NarrativeCard, card_of
@@ -180,7 +179,7 @@ class NarrativeRuleset(RulesetBase):
         decks: tuple[Deck, ...] = ()
         if narrative_cards.hosts_card_ai(scenario):
             host, deck = narrative_cards.new_host(scenario)
-            rules, decks = replace(rules, cards=host), (deck,)
+            rules, decks = evolve(rules, cards=host), (deck,)
         elif "random_events" in scenario.options:
             raise ScenarioError(
                 f"{scenario.source}: options.random_events: only a battle with the card AI "
@@ -229,7 +228,7 @@ class NarrativeRuleset(RulesetBase):
         if problems:
             raise IllegalActionError(problems, action, state.round, state.step)
         pending = self.pending(state)
-        state = replace(state, step=state.step + 1)
+        state = evolve(state, step=state.step + 1)
         if card_host(state) is not None:
             return narrative_cards.apply(state, action, dice, pending)
         if action.kind == ActionKind.CHANCE:

@@ -8,12 +8,10 @@ and the end of the battle.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine.actions import Action, ActionKind, Event, EventType, event
 from engine.dice import RandomSource
 from engine.geometry import bearing_deg, normalize_deg
-from engine.model import GameState, Role, Side, Unit
+from engine.model import GameState, Role, Side, Unit, evolve
 from engine.protocols import Outcome, PendingKind
 from engine.rulesets.narrative.board import card_of
 from engine.rulesets.narrative.resolve import attack, move, pick_up, rout
@@ -57,8 +55,8 @@ def open_round(state: GameState) -> Outcome:
     stuck = stalemate(state)
     if stuck:
         return Outcome(_end(state, events, "draw", stuck), tuple(events))
-    units = tuple(replace(u, activated=False) if u.activated else u for u in state.units)
-    state = with_rules(replace(state, round=rnd, units=units), passes_in_row=0)
+    units = tuple(evolve(u, activated=False) if u.activated else u for u in state.units)
+    state = with_rules(evolve(state, round=rnd, units=units), passes_in_row=0)
     events.append(event(EventType.ROUND_START, rnd, f"Round {rnd} begins."))
     return Outcome(state, tuple(events))
 
@@ -81,7 +79,7 @@ def roll_initiative(state: GameState, dice: RandomSource, events: list[Event]) -
             side=first,
         )
     )
-    state = with_rules(replace(state, active_side=first), waiting=PendingKind.CHOOSE_UNIT)
+    state = with_rules(evolve(state, active_side=first), waiting=PendingKind.CHOOSE_UNIT)
     return _settle_turn(state, first, events)
 
 
@@ -114,8 +112,8 @@ def pass_turn(state: GameState) -> Outcome:
         return end_round(state, events, why.get(ready, f"all {ready} generals passed"))
     other = state.other_side(side)
     if candidates(state, other)[1]:
-        return Outcome(replace(state, active_side=other), tuple(events))
-    return Outcome(replace(state, active_side=side), tuple(events))
+        return Outcome(evolve(state, active_side=other), tuple(events))
+    return Outcome(evolve(state, active_side=side), tuple(events))
 
 
 def _generals_ready(state: GameState) -> int:
@@ -135,10 +133,10 @@ def _settle_turn(
 ) -> Outcome:
     """Give the turn to ``side``, or to the other side if it has nobody ready."""
     if candidates(state, side)[1]:
-        return Outcome(replace(state, active_side=side), tuple(events))
+        return Outcome(evolve(state, active_side=side), tuple(events))
     other = state.other_side(side)
     if fallback and candidates(state, other)[1]:
-        return Outcome(replace(state, active_side=other), tuple(events))
+        return Outcome(evolve(state, active_side=other), tuple(events))
     return end_round(state, events, "no one is left to activate")
 
 
@@ -146,7 +144,7 @@ def end_round(state: GameState, events: list[Event], why: str) -> Outcome:
     """The round ends (``why``, for the log); the next waits for its start."""
     events.append(event(EventType.ROUND_END, state.round, f"Round {state.round} ends: {why}."))
     return Outcome(
-        with_rules(replace(state, active_side=None), waiting=PendingKind.CHANCE, passes_in_row=0),
+        with_rules(evolve(state, active_side=None), waiting=PendingKind.CHANCE, passes_in_row=0),
         tuple(events),
     )
 
@@ -174,7 +172,7 @@ def begin_activation(state: GameState, action: Action, events: list[Event]) -> G
                 side=unit.side,
             )
         )
-        state = state.with_unit(replace(unit, activated=True))
+        state = state.with_unit(evolve(unit, activated=True))
     return with_rules(
         state,
         passes_in_row=0,
@@ -198,7 +196,7 @@ def act_move(
     elif kind in (ActionKind.MOVE, ActionKind.MOVE_AND_SHOOT, ActionKind.MOVE_INTO_MELEE):
         state, unit = move(state, unit, action, events, dice)
     if kind == ActionKind.MOVE and action.heading_deg is not None and not action.path:
-        state = state.with_unit(replace(unit, heading_deg=normalize_deg(action.heading_deg)))
+        state = state.with_unit(evolve(unit, heading_deg=normalize_deg(action.heading_deg)))
     return state
 
 
@@ -215,7 +213,7 @@ def strike(
     if not target.on_table:
         return state, None
     if kind in (ActionKind.SHOOT, ActionKind.MOVE_AND_SHOOT):
-        unit = replace(unit, heading_deg=bearing_deg(unit.position, target.position))
+        unit = evolve(unit, heading_deg=bearing_deg(unit.position, target.position))
         state = state.with_unit(unit)
     return attack(state, unit, target, kind == ActionKind.MOVE_AND_SHOOT, dice, events)
 
@@ -309,7 +307,7 @@ def _end(state: GameState, events: list[Event], winner: str, why: str) -> GameSt
             scored=[[k, len(v)] for k, v in sorted(scored.items())],
         )
     )
-    state = replace(state, winner=winner, end_reason=why, active_side=None)
+    state = evolve(state, winner=winner, end_reason=why, active_side=None)
     return with_rules(state, waiting=PendingKind.OVER)
 
 

@@ -6,13 +6,13 @@ objective (``unit.rules``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import Action, Event
 from engine.errors import EngineError
 from engine.geometry import Point
-from engine.model import GameState, RulesState, Unit, UnitRules
+from engine.model import GameState, RulesState, Unit, UnitRules, evolve
 from engine.protocols import PendingKind
 
 
@@ -107,7 +107,7 @@ def carrying(unit: Unit) -> str | None:
 
 def with_carrying(unit: Unit, objective_id: str | None) -> Unit:
     """The unit carrying ``objective_id`` (None: nothing)."""
-    return replace(unit, rules=replace(unit_rules(unit), carrying=objective_id))
+    return evolve(unit, rules=evolve(unit_rules(unit), carrying=objective_id))
 
 
 def is_routing(state: GameState, unit: Unit) -> bool:
@@ -117,7 +117,7 @@ def is_routing(state: GameState, unit: Unit) -> bool:
 
 def with_rules(state: GameState, **changes: Any) -> GameState:
     """A copy with fields of the seed-000 part changed."""
-    return replace(state, rules=replace(rules_of(state), **changes))
+    return evolve(state, rules=evolve(rules_of(state), **changes))
 
 
 def bonus_move_for(state: GameState, unit: Unit) -> float | None:
@@ -138,7 +138,7 @@ def with_card_host(state: GameState, **changes: Any) -> GameState:
     host = card_host(state)
     if host is None:
         raise EngineError("this narrative battle has no card AI")
-    return with_rules(state, cards=replace(host, **changes))
+    return with_rules(state, cards=evolve(host, **changes))
 
 
 def in_bonus(state: GameState) -> bool:

@@ -7,7 +7,6 @@ degrees throughout.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import TypeVar
 
 from engine.board import (
@@ -33,7 +32,7 @@ from engine.geometry import (
     shortest_view_move,
     within_in,
 )
-from engine.model import GameState, Objective, Unit
+from engine.model import GameState, Objective, Unit, evolve
 from engine.rulesets.narrative.board import (
     OBJECTIVE_REACH_IN,
     board,
@@ -191,7 +190,7 @@ def pivot_toward(unit: Unit, point: Point) -> Unit:
     """The unit turned to face ``point``."""
     if point == unit.position:
         return unit
-    return replace(unit, heading_deg=bearing_deg(unit.position, point))
+    return evolve(unit, heading_deg=bearing_deg(unit.position, point))
 
 
 def nearest(

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import replace
 
 from engine.actions import Action, ActionKind
 from engine.geometry import path_cost_in
-from engine.model import GameState, Unit
+from engine.model import GameState, Unit, evolve
 from engine.rulesets.strike.board import StrikeBoard, pose_of
 from engine.rulesets.strike.state import STRIKE, card_of, remove_faces, rules_of
 
@@ -26,7 +25,7 @@ def moves_first(action: Action) -> bool:
 def moved(state: GameState, unit: Unit, action: Action) -> GameState:
     """The state with the soldier at the end of the action's path (nothing else done)."""
     end = action.path[-1] if action.path else unit.position
-    return state.with_unit(replace(unit, x=end[0], y=end[1]))
+    return state.with_unit(evolve(unit, x=end[0], y=end[1]))
 
 
 def why_not_ready(state: GameState, unit: Unit, side: str | None) -> str:

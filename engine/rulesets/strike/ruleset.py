@@ -14,13 +14,12 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping
-from dataclasses import replace
 
 from engine.actions import Action, ActionKind, Event, EventType, IllegalActionError, event
 from engine.chance import reroll_until, roll_pool
 from engine.dice import RandomSource
 from engine.geometry import Point, bearing_deg, normalize_deg, path_cost_in
-from engine.model import GameState, Unit, UnitStatus
+from engine.model import GameState, Unit, UnitStatus, evolve
 from engine.protocols import Outcome, Pending, PendingKind, RulesetBase, register_ruleset
 from engine.rulesets.strike.board import StrikeBoard
 from engine.rulesets.strike.count import StrikeCount
@@ -190,7 +189,7 @@ class StrikeRuleset(RulesetBase):
         if problems:
             raise IllegalActionError(problems, action, state.round, state.step)
         pending = self.pending(state)
-        state = replace(state, step=state.step + 1)
+        state = evolve(state, step=state.step + 1)
         kind = str(action.kind)
         if kind == ActionKind.CHANCE:
             return self._oracle(state, dice)
@@ -200,7 +199,7 @@ class StrikeRuleset(RulesetBase):
         if pending.kind is PendingKind.CHOOSE_UNIT and not action.unit_id:
             side = pending.side or ""
             rules = rules_of(state)
-            state = replace(state, rules=replace(rules, stopped=rules.stopped | {side}))
+            state = evolve(state, rules=evolve(rules, stopped=rules.stopped | {side}))
             events.append(
                 event(EventType.PASS, state.round, f"{side} stop for this round.", side=side)
             )
@@ -212,7 +211,7 @@ class StrikeRuleset(RulesetBase):
             return self._end_activation(state, events)
         rules = rules_of(state)
         taken = {kind, ActionKind.MOVE} if moves_first(action) else {kind}
-        state = replace(state, rules=replace(rules, used=rules.used | taken))
+        state = evolve(state, rules=evolve(rules, used=rules.used | taken))
         if kind == ActionKind.MOVE or moves_first(action):
             state = self._move(state, unit, action, events)
             unit = state.unit(unit.id)
@@ -238,10 +237,10 @@ class StrikeRuleset(RulesetBase):
     def _oracle(self, state: GameState, dice: RandomSource) -> Outcome:
         rnd = state.round + 1
         units = tuple(
-            replace(u, activated=False, rules=StrikeUnit()) if u.activated else u
+            evolve(u, activated=False, rules=StrikeUnit()) if u.activated else u
             for u in state.units
         )
-        state = replace(state, round=rnd, units=units)
+        state = evolve(state, round=rnd, units=units)
         events = [event(EventType.ROUND_START, rnd, f"Round {rnd}: the Oracle phase.")]
         rules = StrikeState()
         for side in state.sides:
@@ -258,10 +257,10 @@ class StrikeRuleset(RulesetBase):
                     dice=list(faces),
                 )
             )
-        state = replace(state, rules=rules)
+        state = evolve(state, rules=rules)
         waiting = tuple(s.name for s in state.sides if to_reroll(state, s.name))
         if waiting:
-            return Outcome(replace(state, rules=replace(rules, rerolling=waiting)), tuple(events))
+            return Outcome(evolve(state, rules=evolve(rules, rerolling=waiting)), tuple(events))
         return self._start_actions(state, events, dice)
 
     def _reroll(self, state: GameState, option: str, dice: RandomSource) -> Outcome:
@@ -291,7 +290,7 @@ class StrikeRuleset(RulesetBase):
             )
         else:
             events.append(event("reroll", state.round, f"{side} keep their dice.", side=side))
-        state = replace(state, rules=replace(rules, rerolling=rules.rerolling[1:]))
+        state = evolve(state, rules=evolve(rules, rerolling=rules.rerolling[1:]))
         if rules_of(state).rerolling:
             return Outcome(state, tuple(events))
         return self._start_actions(state, events, dice)
@@ -309,7 +308,7 @@ class StrikeRuleset(RulesetBase):
                 rolls=[list(r) for r in rolls],
             )
         )
-        state = replace(state, active_side=first, rules=replace(rules, first=first))
+        state = evolve(state, active_side=first, rules=evolve(rules, first=first))
         return self._after(state, events)
 
     def _first_player(
@@ -338,11 +337,11 @@ class StrikeRuleset(RulesetBase):
         rules = rules_of(state)
         face = card_of(unit).face
         pool = remove_faces(rules.pool(unit.side), [face]) or ()
-        unit = replace(unit, activated=True, rules=StrikeUnit(die=face))
-        rules = replace(
+        unit = evolve(unit, activated=True, rules=StrikeUnit(die=face))
+        rules = evolve(
             rules.with_pool(unit.side, pool), acting=unit.id, used=frozenset(), skill_dice=0
         )
-        state = replace(state.with_unit(unit), rules=rules)
+        state = evolve(state.with_unit(unit), rules=rules)
         events.append(
             event(
                 EventType.ACTIVATION,
@@ -361,7 +360,7 @@ class StrikeRuleset(RulesetBase):
         rules = rules_of(state)
         if sprint:
             pool = remove_faces(rules.pool(unit.side), sprint) or ()
-            rules = replace(
+            rules = evolve(
                 rules.with_pool(unit.side, pool), skill_dice=rules.skill_dice + len(sprint)
             )
         end: Point = path[-1]
@@ -373,8 +372,8 @@ class StrikeRuleset(RulesetBase):
             if action.heading_deg is not None
             else unit.heading_deg
         )
-        unit = replace(unit, x=end[0], y=end[1], heading_deg=heading)
-        state = replace(state.with_unit(unit), rules=rules)
+        unit = evolve(unit, x=end[0], y=end[1], heading_deg=heading)
+        state = evolve(state.with_unit(unit), rules=rules)
         length = path_cost_in(path)
         extra = f" (sprinting with {len(sprint)} dice)" if sprint else ""
         data: dict[str, object] = {
@@ -415,7 +414,7 @@ class StrikeRuleset(RulesetBase):
         )
         if not count.removed:
             return state
-        state = state.with_unit(replace(target, status=UnitStatus.FALLEN))
+        state = state.with_unit(evolve(target, status=UnitStatus.FALLEN))
         events.append(
             event(
                 EventType.FALL,
@@ -433,8 +432,8 @@ class StrikeRuleset(RulesetBase):
     def _end_activation(self, state: GameState, events: list[Event]) -> Outcome:
         rules = rules_of(state)
         acting = state.unit(rules.acting or "")
-        state = replace(state, rules=replace(rules, acting=None, used=frozenset(), skill_dice=0))
-        state = replace(state, active_side=state.other_side(acting.side))
+        state = evolve(state, rules=evolve(rules, acting=None, used=frozenset(), skill_dice=0))
+        state = evolve(state, active_side=state.other_side(acting.side))
         return self._after(state, events)
 
     def _after(self, state: GameState, events: list[Event]) -> Outcome:
@@ -452,7 +451,7 @@ class StrikeRuleset(RulesetBase):
             events.append(event(EventType.SCORE, rnd, f"Victory points: {shown}.", vp=vp))
             state = self._end(state, events, points_winner(vp), f"round {rnd} was the last", vp)
         else:
-            state = replace(state, active_side=None)
+            state = evolve(state, active_side=None)
         return Outcome(state, tuple(events))
 
     def _end(
@@ -464,10 +463,10 @@ class StrikeRuleset(RulesetBase):
         vp: dict[str, int] | None = None,
     ) -> GameState:
         vp = vp if vp is not None else victory_points(state)
-        rules = replace(rules_of(state), acting=None, scored=tuple(sorted(vp.items())))
+        rules = evolve(rules_of(state), acting=None, scored=tuple(sorted(vp.items())))
         text = "The battle is a draw" if winner == "draw" else f"{winner} win"
         events.append(event(EventType.END, state.round, f"{text}: {why}.", winner=winner, vp=vp))
-        return replace(state, winner=winner, end_reason=why, active_side=None, rules=rules)
+        return evolve(state, winner=winner, end_reason=why, active_side=None, rules=rules)
 
     # ------------------------------------------------------------ invariants
     def check_state(self, state: GameState) -> list[str]:

@@ -6,13 +6,13 @@ acting and what it has done, the die spent beside each soldier).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.errors import EngineError
-from engine.model import GameState, RulesState, Unit, UnitCard, UnitRules
+from engine.model import GameState, RulesState, Unit, UnitCard, UnitRules, evolve
 
 NAME = "strike"
 
@@ -169,7 +169,7 @@ class StrikeState(RulesState):
     def with_pool(self, side: str, dice: tuple[int, ...]) -> StrikeState:
         """A copy with the side's pool replaced."""
         kept = {**dict(self.pools), side: tuple(sorted(dice))}
-        return replace(self, pools=tuple(sorted(kept.items())))
+        return evolve(self, pools=tuple(sorted(kept.items())))
 
 
 def card_of(unit: Unit) -> StrikeCard:
