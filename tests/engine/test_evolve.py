@@ -80,3 +80,28 @@ def test_every_plain_value_class_sets_each_field_from_its_argument() -> None:
     assert len(classes) > 8
     for cls in classes:
         assert all(f.init for f in dataclasses.fields(cls)), cls.__name__
+
+
+def test_contacting_enemies_is_touching_read_for_every_enemy() -> None:
+    """The one-pass contact search answers as ``touching`` does, standing or moved, at the
+    default tolerance and a raised one (G-04), on states of a played game."""
+    from engine.board import contacting_enemies, touching
+    from engine.dice import SeededDice
+    from engine.runner import controllers_for, play_battle
+
+    scenario = parse_scenario(SCENARIO.read_text(encoding="utf-8"), "skirmish-cairns")
+    ruleset, start = start_game(scenario)
+    record = play_battle(start, ruleset, controllers_for(scenario), SeededDice(3))
+    states = []
+    for state in (record.initial, record.final):
+        states.append(state)
+        for tol in (0.6, 30.0):  # raised tolerances: a camera game's, and one that reaches far
+            states.append(evolve(state, options=(("contact_tol_in", tol), *state.options)))
+    checked = 0
+    for state in states:
+        for unit in (u for u in state.units if u.on_table):
+            for at in (None, (unit.x + 0.7, unit.y - 0.4)):
+                want = tuple(e for e in state.enemies_of(unit) if touching(state, unit, e, at))
+                assert contacting_enemies(state, unit, at) == want
+                checked += len(want)
+    assert checked > 0
