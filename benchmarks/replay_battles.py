@@ -42,10 +42,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from assistant.cli import main as cli  # noqa: E402
-from assistant.footage import BattleMoves, battle_moves  # noqa: E402
+from assistant.footage import (  # noqa: E402
+    FOOTAGE_VERSION,
+    BattleMoves,
+    Interruptions,
+    battle_moves,
+    write_battle_footage,
+)
 from assistant.scenarios import load_game, scenario_path  # noqa: E402
 from engine.actions import EventType  # noqa: E402
 from tests.replay.truth_check import score  # noqa: E402
+from vision.render.pipeline import RENDER_VERSION  # noqa: E402
 
 # name: (scenario, seed, footage options)
 BATTLES: dict[str, tuple[str, int, list[str]]] = {
@@ -151,15 +158,63 @@ class Replayed:
     took_s: float
 
 
+CUT_FPS = 7.0
+"""Frames a second of a cut (``replayed``'s ``cut``): as tests/replay/eval_cut.py films its cuts."""
+
+
+def _render_cut(ref: str, seed: int, extra: list[str], folder: Path, cut: int) -> None:
+    """Render the first ``cut`` actions of ``ref``'s battle at ``seed`` as tests/replay/eval_cut.py
+    renders its cuts (:data:`CUT_FPS`, dice in the tray), with ``extra``'s footage options
+    (``--resolution``, ``--hover-after``, ``--nudge-after``) as ``soloscope footage`` takes them."""
+    options = dict(zip(extra[::2], extra[1::2], strict=True))
+    unknown = set(options) - {"--resolution", "--hover-after", "--nudge-after"}
+    if unknown:
+        raise ValueError(f"a cut takes no footage option {sorted(unknown)}")
+    hover, nudge = options.get("--hover-after"), options.get("--nudge-after")
+    interruptions = None
+    if hover is not None or nudge is not None:
+        interruptions = Interruptions(
+            int(hover) if hover else None, 4.0, int(nudge) if nudge else None
+        )
+    scenario, ruleset, state = load_game(ref)
+    write_battle_footage(
+        scenario,
+        ref,
+        ruleset,
+        state,
+        seed,
+        folder,
+        name="battle",
+        resolution=options.get("--resolution", "1080p"),
+        fps=CUT_FPS,
+        extra=interruptions,
+        dice="tray",
+        max_actions=cut,
+    )
+
+
 def replayed(
-    name: str, scenario: str, seed: int, extra: list[str], cache: Path, reuse: bool = False
+    name: str,
+    scenario: str,
+    seed: int,
+    extra: list[str],
+    cache: Path,
+    reuse: bool = False,
+    cut: int | None = None,
 ) -> Replayed:
-    """Render (or reuse) and replay one battle (``reuse``: take a replay already in the cache)."""
+    """Render (or reuse) and replay one battle (``reuse``: take a replay already in the cache;
+    ``cut``: only its first ``cut`` actions, filmed as :func:`_render_cut` films them)."""
     stem = "".join(c if c.isalnum() else "-" for c in name)[:60]
+    if cut is not None:
+        stem += f"-cut{cut}-r{RENDER_VERSION}f{FOOTAGE_VERSION}"
     folder = cache / stem
     folder.mkdir(parents=True, exist_ok=True)
     ref = _scenario(scenario, folder)
     video = folder / "battle.mp4"
+    if cut is not None and not video.exists():
+        t0 = time.perf_counter()
+        _render_cut(ref, seed, extra, folder, cut)
+        print(f"rendered {name}, cut {cut}, in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
     if not video.exists():
         t0 = time.perf_counter()
         args = ["footage", ref, "--seed", str(seed), "--out", str(folder), "--name", "battle"]
@@ -175,7 +230,7 @@ def replayed(
     doc = json.loads((out / "timeline.json").read_text(encoding="utf-8"))
     truth = json.loads((folder / "battle.truth.json").read_text(encoding="utf-8"))
     sc, rs, st = load_game(ref)
-    return Replayed(doc, truth, battle_moves(sc, rs, st, seed), took)
+    return Replayed(doc, truth, battle_moves(sc, rs, st, seed, cut), took)
 
 
 @dataclass(frozen=True)
