@@ -33,6 +33,7 @@ from assistant.replay.engine_unseen import (
     stand_back,
     stand_in_actions,
     unseen_events,
+    with_activation,
     within_error,
 )
 from assistant.replay.reconstruct import PieceMove
@@ -333,7 +334,8 @@ class MoveReader:
             base = story.fork(after, cost, done.used)
             seen = done.used > 0 and done.all_seen
             p = model.probability(cost)
-            self._engine_events(base, done.outcome.events, state, uid, move, seen, p)
+            events = with_activation(self, state, done.lead, done.outcome.events)
+            self._engine_events(base, events, state, uid, move, seen, p)
             word = self.ruleset.action_word(done.lead)
             target = state.unit(done.lead.target_id) if done.lead.target_id else None
             at = f" at {target.name}" if target is not None else ""
@@ -465,7 +467,8 @@ class MoveReader:
                 child = story.fork(after, cost, used)
                 seen = used > 0 and all_seen
                 p_step = model.probability(cost)
-                self._engine_events(child, outcome.events, state, uid, move, seen, p_step)
+                events = with_activation(self, state, action, outcome.events)
+                self._engine_events(child, events, state, uid, move, seen, p_step)
                 self._fell_hidden(child, state, after, window.hidden, move.t_end)
                 out.append(child)
         return out

@@ -248,8 +248,22 @@ def _steps(game: ReplayGame, state: GameState, seen: Seen | None = None) -> list
                 else stand_back(game, state, o.state, (uid, action.target_id))
             )
             step = extra + model.cost(chose_p * p)
-            out.append((after, o.events, uid, chose + n, chose_seen and k, step))
+            events = with_activation(game, state, action, o.events)
+            out.append((after, events, uid, chose + n, chose_seen and k, step))
     return out
+
+
+def with_activation(
+    game: ReplayGame, state: GameState, action: Action, events: Sequence[Event]
+) -> tuple[Event, ...]:
+    """``events`` of ``action`` taken in ``state``, led by an activation event where the
+    table adapter says the action begins an activation its rules do not report
+    (:meth:`~assistant.tables.base.TableAdapter.activation_begun`: the Dungeon Crawl's)."""
+    uid = game.adapter.activation_begun(state, action)
+    if uid is None or not state.has_unit(uid):
+        return tuple(events)
+    begun = Event(EventType.ACTIVATION, state.round, f"{state.unit(uid).name} activates.", uid)
+    return (begun, *events)
 
 
 def stand_in_actions(game: ReplayGame, state: GameState, unit: Unit) -> tuple[Action, ...]:

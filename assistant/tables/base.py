@@ -269,6 +269,12 @@ class TableAdapter(Protocol):
         ("bonus"); empty otherwise."""
         ...
 
+    def activation_begun(self, state: GameState, action: Action) -> str | None:
+        """The unit whose activation ``action`` begins in ``state``, for rules that report
+        no activation event of their own (a replay counts it as one); None: none begins, or
+        the rules' own events say so."""
+        ...
+
     def event_words(self, state: GameState, event: Event) -> str | None:
         """What the assistant says for an engine event (None: nothing, e.g. what the order
         already said); ``state`` is the state after the event."""
@@ -410,6 +416,9 @@ class BaseAdapter:
 
     def activation_note(self, state: GameState, unit: Unit) -> str:
         return ""
+
+    def activation_begun(self, state: GameState, action: Action) -> str | None:
+        return None
 
     def event_words(self, state: GameState, event: Event) -> str | None:
         return event_text(event)

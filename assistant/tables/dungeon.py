@@ -71,7 +71,7 @@ class DungeonAdapter(BaseAdapter):
 
     name = NAME
     compass_facings = True
-    replayed_events = frozenset({"round_start", "place"})
+    replayed_events = frozenset({"round_start", "place", "activation"})
     odds_help = (
         "Exact odds of the grid game: 'odds dungeon --need 4' (a d6 attack), "
         "'--need 3 --wounds 2 --attacks 3' (defeat within N attacks), '--patrol' (the d8 table)."
@@ -361,6 +361,15 @@ class DungeonAdapter(BaseAdapter):
         )
 
     # ------------------------------------------------------ reading footage
+    def activation_begun(self, state: GameState, action: Action) -> str | None:
+        """The grid rules keep whose activation is under way (``acting``) and report no
+        activation event: a figure's activation begins with its first action while none is
+        under way (a patrol, a move or turn, an attack, a heal), as the rules' ``apply`` sets
+        it. A pass then ("does nothing this turn") is a turn given up, not an activation."""
+        if action.kind in (ActionKind.CHANCE, ActionKind.PASS) or rules_of(state).acting:
+            return None
+        return action.unit_id
+
     def replay_move(
         self, state: GameState, ruleset: Ruleset, unit: Unit, seen: PieceSeen, slack_in: float
     ) -> ReplayMove:

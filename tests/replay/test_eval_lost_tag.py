@@ -9,6 +9,7 @@ from __future__ import annotations
 from assistant.footage import TrayRoll, battle_moves
 from assistant.replay import engine_model as model
 from assistant.replay.dice_seen import SeenRoll
+from assistant.replay.document import game_summary
 from assistant.replay.engine_replay import GameReplayer
 from assistant.replay.reconstruct import PieceMove
 from assistant.scenarios import load_game
@@ -45,6 +46,12 @@ def test_a_fall_the_footage_saw_only_as_a_lost_tag_is_read_without_a_new_round()
     fell = [e for e in events if e["kind"] == "removed"]
     assert [e["unit"] for e in fell] == ["goblin-6"]
     assert fell[0]["p"] == model.PARAMETERS.misread  # the one misreading the story needs
+    # the grid rules report no activation event; the replay counts each figure's first
+    # action of its turn: the Dragon's and the ten other monsters' patrols (those that move
+    # no model too), then the Fighting Man's, the Magic User's and the Thief's moves
+    activated = [(e["round"], e["unit"]) for e in events if e["kind"] == "activation"]
+    assert len(activated) == 14 and len(set(activated)) == 14, activated
+    assert game_summary(events, result)["game"]["activations"] == 14
 
 
 def test_seen_dice_vouch_only_for_the_step_that_rolled_them() -> None:
