@@ -54,6 +54,10 @@ class Check:
     verdict: str
     """The step label's ending: ", followed the order", ", legal" ..."""
     actions: tuple[Action, ...]
+    unfollowed: tuple[Action, ...] = ()
+    """The AI's order where the move does not carry out what it expects: its dice may still
+    leave the unit where the footage shows it (a monster that rolls a 1 and retreats, a
+    blow that pushes its striker back), so it is tried, and kept only where it does."""
 
 
 def check_ai(game: ReplayGame, state: GameState, unit: Unit, move: PieceMove) -> Check:
@@ -180,7 +184,8 @@ def check_ai(game: ReplayGame, state: GameState, unit: Unit, move: PieceMove) ->
     moved = game.adapter.replay_move(state, game.ruleset, unit, seen_at(move), tol.position_in)
     actions = ((order.action,) if followed else ()) + moved.actions
     verdict = ", followed the order" if followed else ", differs from the order"
-    return Check(tuple(events), verdict, actions)
+    unfollowed = () if followed or order.action in actions else (order.action,)
+    return Check(tuple(events), verdict, actions, unfollowed)
 
 
 def _fits(

@@ -284,6 +284,7 @@ class MoveReader:
             "unit": uid,
         }
         out = self._resolve(story, state, uid, move, window, check.actions, 0.0, dice)
+        out += self._resolve(story, state, uid, move, window, check.unfollowed, 0.0, dice, True)
         out += self._led(story, state, uid, move, window, dice)
         if not out or (dice and all(c.cursor == story.cursor for c in out)):
             # No legal action explains the move (or none rolls the dice seen after it, as a
@@ -436,7 +437,12 @@ class MoveReader:
         actions: Sequence[Action],
         extra: float,
         dice: Seen | None = None,
+        fitting: bool = False,
     ) -> list[Story]:
+        """Every outcome of each of ``actions`` the rules allow, on the seen ``dice``, as a
+        story at ``extra`` and the outcome's cost (a unit the rules leave off the seen place
+        is set there, against the rules); ``fitting``: only the outcomes that leave the unit
+        where the footage shows it."""
         out: list[Story] = []
         tol = tolerances_for(self, move)
         for action in actions:
@@ -460,6 +466,8 @@ class MoveReader:
                 off_in = math.dist(mover.position, move.to_in)
                 off_deg = facing_off(move, mover.heading_deg)
                 if off_in > tol.position_in or off_deg > tol.facing_deg:
+                    if fitting:
+                        continue
                     cost += model.off_rules()
                     # an unseen facing stays the rules' own
                     heading = move.heading_to_deg if move.facing_known else mover.heading_deg
