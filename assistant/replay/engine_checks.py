@@ -58,6 +58,9 @@ class Check:
     """The AI's order where the move does not carry out what it expects: its dice may still
     leave the unit where the footage shows it (a monster that rolls a 1 and retreats, a
     blow that pushes its striker back), so it is tried, and kept only where it does."""
+    carried: tuple[dict[str, Any], ...] = ()
+    """The events told instead of ``events`` where ``unfollowed`` is what the move carried
+    out: the order, then that the unit followed it where its dice left it."""
 
 
 def check_ai(game: ReplayGame, state: GameState, unit: Unit, move: PieceMove) -> Check:
@@ -184,8 +187,17 @@ def check_ai(game: ReplayGame, state: GameState, unit: Unit, move: PieceMove) ->
     moved = game.adapter.replay_move(state, game.ruleset, unit, seen_at(move), tol.position_in)
     actions = ((order.action,) if followed else ()) + moved.actions
     verdict = ", followed the order" if followed else ", differs from the order"
-    unfollowed = () if followed or order.action in actions else (order.action,)
-    return Check(tuple(events), verdict, actions, unfollowed)
+    unfollowed: tuple[Action, ...] = ()
+    carried: tuple[dict[str, Any], ...] = ()
+    if not followed and order.action not in actions:
+        unfollowed = (order.action,)
+        text = (
+            f"{unit.name} followed the order: a result of its dice moves it, as the rules "
+            f"say, to ({move.to_in[0]:.1f}, {move.to_in[1]:.1f}) in, where it was set down."
+        )
+        check = event(move.t_end, "order_check", text, unit.id, followed=True, **ordered)
+        carried = (events[0], check)
+    return Check(tuple(events), verdict, actions, unfollowed, carried)
 
 
 def _fits(

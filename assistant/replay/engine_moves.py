@@ -284,7 +284,8 @@ class MoveReader:
             "unit": uid,
         }
         out = self._resolve(story, state, uid, move, window, check.actions, 0.0, dice)
-        out += self._resolve(story, state, uid, move, window, check.unfollowed, 0.0, dice, True)
+        carried = self._resolve(story, state, uid, move, window, check.unfollowed, 0.0, dice, True)
+        out += carried
         out += self._led(story, state, uid, move, window, dice)
         if not out or (dice and all(c.cursor == story.cursor for c in out)):
             # No legal action explains the move (or none rolls the dice seen after it, as a
@@ -309,8 +310,9 @@ class MoveReader:
         if not out:
             placed = self.adapter.place(state, uid, *move.to_in, move.heading_to_deg)
             out = [story.fork(placed, model.off_rules())]
+        by_dice = {id(child) for child in carried}
         for child in out:
-            child.events.extend(check.events)
+            child.events.extend(check.carried if id(child) in by_dice else check.events)
             child.steps.append(step)
         return out
 
