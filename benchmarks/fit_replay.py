@@ -164,7 +164,8 @@ def main() -> int:
         cut = "" if args.cut is None else f", first {args.cut} actions"
         doc = {
             **{k: float(f"{v:.4g}") for k, v in params.items()},
-            "fitted": f"benchmarks/fit_replay.py {' '.join(sys.argv[1:])}",
+            "fitted": True,
+            "command": " ".join(["benchmarks/fit_replay.py", *sys.argv[1:]]),
             "training_set": [name + cut for name in sorted(chosen)],
         }
         engine_model.PARAMETERS_FILE.write_text(json.dumps(doc, indent=2) + "\n", "utf-8")

@@ -45,3 +45,12 @@ def test_the_only_option_picks_training_battles_by_name(
     monkeypatch.setattr(sys, "argv", ["fit_replay.py", "--only", "no such battle"])
     assert fit.main() == 2
     assert capsys.readouterr().err == "No training battle's name holds 'no such battle'.\n"
+
+
+def test_the_cut_option_counts_actions_from_1(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fit = _load("fit_replay")
+    monkeypatch.setattr(sys, "argv", ["fit_replay.py", "--cut", "0"])
+    assert fit.main() == 2
+    assert capsys.readouterr().err == "--cut counts actions from 1, not 0.\n"
