@@ -286,6 +286,15 @@ class MoveReader:
         out = self._resolve(story, state, uid, move, window, check.actions, 0.0, dice)
         carried = self._resolve(story, state, uid, move, window, check.unfollowed, 0.0, dice, True)
         out += carried
+        if check.unfollowed and not carried:
+            # the AI's order turns on what the footage cannot show (wounds an unread die
+            # dealt): another action of the unit, whose dice leave it where it was set down,
+            # is its order not carried out as the story has it
+            others = stand_in_actions(self, state, unit)
+            others = tuple(a for a in others if a not in check.unfollowed)
+            out += self._resolve(
+                story, state, uid, move, window, others, model.off_rules(), dice, True
+            )
         out += self._led(story, state, uid, move, window, dice)
         if not out or (dice and all(c.cursor == story.cursor for c in out)):
             # No legal action explains the move (or none rolls the dice seen after it, as a
