@@ -286,7 +286,7 @@ def battle_row(name: str, scenario: str, seed: int, extra: list[str], cache: Pat
         f" of {len(s.matched) + len(s.missed)}",
         f"{len(s.missed)} / {len(s.phantoms)}",
         f"{s.precision:.2f} / {s.recall:.2f}",
-        f"{game['activations']} / {len(true_acts)}",
+        f"{game['activations']} / {len(true_acts) if true_acts else 'n/a'}",
         acts,
         f"{game['rounds']} / {played.final.round}",
         "same" if right[1] else f"{sorted(game['fallen'])} vs {sorted(fallen)}",
