@@ -17,11 +17,21 @@ from typing import Any
 
 import pytest
 
-from assistant.footage import FOOTAGE_VERSION, battle_moves, write_battle_footage
+from assistant.footage import (
+    FOOTAGE_VERSION,
+    BattleMoves,
+    TrayRoll,
+    battle_moves,
+    write_battle_footage,
+)
+from assistant.replay.dice_seen import UNKNOWN, SeenRoll
+from assistant.replay.reconstruct import PieceMove
 from assistant.replay.run import ReplayOptions, run_replay
 from assistant.scenarios import load_game
+from tests.replay.fed_battle import MOVE_S, fed_move
 from tests.run_once import once_per_run
 from vision.render.pipeline import RENDER_VERSION
+from vision.render.sequence import PieceRemoval
 
 EVALUATION_SEEDS = range(101, 111)
 """benchmarks/replay_battles.py's evaluation seeds."""
@@ -103,3 +113,42 @@ def assert_as_played(cut: EvalCut) -> None:
     fallen = set(game["fallen"])
     assert fallen == cut.fallen, f"fallen read {sorted(fallen)}, played {sorted(cut.fallen)}"
     assert game["winner"] == cut.winner, f"winner read {game['winner']}, played {cut.winner}"
+
+
+@dataclass(frozen=True)
+class FedCut:
+    """A cut's changes fed to the replay as the footage would show them, one every
+    ``2 * MOVE_S`` seconds in the order the player makes them (no render): its moves, its tray
+    rolls and its removals (piece name, seconds), the pieces' starting poses by name (inches,
+    degrees) and the battle as played."""
+
+    played: BattleMoves
+    moves: list[PieceMove]
+    rolls: list[SeenRoll]
+    removals: list[tuple[str, float]]
+    start: dict[str, tuple[float, float, float]]
+
+
+def fed_cut(scenario: str, seed: int, actions: int, unread: frozenset[int] = frozenset()) -> FedCut:
+    """The first ``actions`` actions of ``scenario``'s battle at evaluation ``seed``, fed as
+    :class:`FedCut`; the tray rolls numbered in ``unread`` (from 0) could not be read."""
+    assert seed in EVALUATION_SEEDS, "the replay's tests hold evaluation battles only"
+    loaded, ruleset, state = load_game(scenario)
+    played = battle_moves(loaded, ruleset, state, seed, actions)
+    names = {u.id: u.name for u in state.units}
+    pose = {u.id: (u.x, u.y, u.heading_deg) for u in state.units}
+    fed = FedCut(played, [], [], [], {})
+    t = 1.0
+    for change in played.shown:
+        if isinstance(change, TrayRoll):
+            k = len(fed.rolls)
+            fed.rolls.append(
+                SeenRoll(t, (), UNKNOWN) if k in unread else SeenRoll(t, change.values)
+            )
+        elif isinstance(change, PieceRemoval):
+            fed.removals.append((names[change.piece], t))
+        else:
+            fed.moves.append(fed_move(change, names, pose, t))
+        t += 2 * MOVE_S
+    fed.start.update({names[u.id]: (u.x, u.y, u.heading_deg) for u in state.units if u.on_table})
+    return fed

@@ -6,41 +6,22 @@ invented round). Fed the battle's true moves and tray rolls (no render), on an e
 
 from __future__ import annotations
 
-from assistant.footage import TrayRoll, battle_moves
 from assistant.replay import engine_model as model
-from assistant.replay.dice_seen import SeenRoll
 from assistant.replay.document import game_summary
 from assistant.replay.engine_replay import GameReplayer
-from assistant.replay.reconstruct import PieceMove
-from assistant.scenarios import load_game
 from engine.actions import Event, EventType
-from tests.replay.fed_battle import MOVE_S, fed_move
-from vision.render.sequence import PieceRemoval
+from tests.replay.eval_cut import fed_cut
 
 
 def test_a_fall_the_footage_saw_only_as_a_lost_tag_is_read_without_a_new_round() -> None:
     # dungeon-crawl seed 102, first 17 actions: the Magic User moves, its fireball (a 5, seen
     # in the tray) fells Goblin 6, whose removal the tracker read as its tag hidden; then the
     # Thief moves, still in round 1
-    loaded, ruleset, state = load_game("dungeon-crawl")
-    played = battle_moves(loaded, ruleset, state, 102, 17)
-    names = {u.id: u.name for u in state.units}
-    pose = {u.id: (u.x, u.y, u.heading_deg) for u in state.units}
-    moves: list[PieceMove] = []
-    rolls: list[SeenRoll] = []
-    lost: dict[str, float] = {}
-    t = 1.0
-    for change in played.shown:
-        if isinstance(change, TrayRoll):
-            rolls.append(SeenRoll(t, change.values))
-        elif isinstance(change, PieceRemoval):
-            lost[names[change.piece]] = t  # never seen as taken off: its tag was lost here
-        else:
-            moves.append(fed_move(change, names, pose, t))
-        t += 2 * MOVE_S
-    assert list(lost) == [names["goblin-6"]] and played.final.round == 1
-    start = {names[u.id]: (u.x, u.y, u.heading_deg) for u in state.units if u.on_table}
-    result = GameReplayer("dungeon-crawl").replay(moves, (), start, rolls, lost)
+    fed = fed_cut("dungeon-crawl", 102, 17)
+    # never seen as taken off: its tag was lost where it stood
+    lost = dict(fed.removals)
+    assert list(lost) == ["Goblin 6"] and fed.played.final.round == 1
+    result = GameReplayer("dungeon-crawl").replay(fed.moves, (), fed.start, fed.rolls, lost)
     events = result.events
     assert max(e.get("round", 0) for e in events if e["kind"] == "round_start") == 1
     fell = [e for e in events if e["kind"] == "removed"]

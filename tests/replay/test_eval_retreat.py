@@ -7,41 +7,20 @@ on an evaluation seed (benchmarks/replay_battles.py: 101-110)."""
 
 from __future__ import annotations
 
-from assistant.footage import TrayRoll, battle_moves
-from assistant.replay.dice_seen import UNKNOWN, SeenRoll
 from assistant.replay.engine_replay import GameReplayer
 from assistant.replay.engine_story import Removal
-from assistant.replay.reconstruct import PieceMove
-from assistant.scenarios import load_game
-from tests.replay.fed_battle import MOVE_S, fed_move
-from vision.render.sequence import PieceRemoval
+from tests.replay.eval_cut import fed_cut
 
 
 def test_a_retreat_on_a_roll_of_1_is_read_as_the_attack_that_rolled_it() -> None:
     # dungeon-crawl seed 101, first 43 actions: in round 3 Troll 3 moves to B4, throws its
     # spear at the Thief, rolls a 1 (its 12th tray roll, which the reader could not read) and
     # retreats to A7; then Troll 2 moves, still in round 3
-    loaded, ruleset, state = load_game("dungeon-crawl")
-    played = battle_moves(loaded, ruleset, state, 101, 43)
-    names = {u.id: u.name for u in state.units}
-    pose = {u.id: (u.x, u.y, u.heading_deg) for u in state.units}
-    moves: list[PieceMove] = []
-    rolls: list[SeenRoll] = []
-    removals: list[Removal] = []
-    t = 1.0
-    for change in played.shown:
-        if isinstance(change, TrayRoll):
-            unread = len(rolls) == 11
-            assert not unread or change.values == (1,)
-            rolls.append(SeenRoll(t, (), UNKNOWN) if unread else SeenRoll(t, change.values))
-        elif isinstance(change, PieceRemoval):
-            removals.append(Removal(names[change.piece], t))
-        else:
-            moves.append(fed_move(change, names, pose, t))
-        t += 2 * MOVE_S
+    fed = fed_cut("dungeon-crawl", 101, 43, frozenset({11}))
+    played = fed.played
     assert played.final.round == 3 and played.final.unit("troll-3").position == (0.5, 6.5)
-    start = {names[u.id]: (u.x, u.y, u.heading_deg) for u in state.units if u.on_table}
-    events = GameReplayer("dungeon-crawl").replay(moves, removals, start, rolls).events
+    removals = [Removal(name, t) for name, t in fed.removals]
+    events = GameReplayer("dungeon-crawl").replay(fed.moves, removals, fed.start, fed.rolls).events
     assert max(e["round"] for e in events if e["kind"] == "round_start") == 3
     troll_2 = [e["round"] for e in events if e["kind"] == "activation" and e["unit"] == "troll-2"]
     assert troll_2[-1] == 3
