@@ -16,9 +16,13 @@ def pytest_configure(config: pytest.Config) -> None:
     """An xdist worker runs OpenCV on one thread: ``make test`` runs one worker per core
     already, and OpenCV's own pool of a thread per core only made the two workers' threads
     take turns on the two cores (its threads wait for work spinning). Every result is the
-    same on one thread as on several (the sample replay's timeline is identical)."""
+    same on one thread as on several (the sample replay's timeline is identical).
+
+    The commands a test runs as a child process (``soloscope play`` in a terminal, the
+    campaign's crash tests) inherit ``OPENCV_FOR_THREADS_NUM=1``: one thread there too."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
         cv2.setNumThreads(1)
+        os.environ["OPENCV_FOR_THREADS_NUM"] = "1"
 
 
 @pytest.fixture(scope="session")
