@@ -65,6 +65,8 @@ import json
 import math
 import sys
 import tempfile
+from dataclasses import dataclass
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
@@ -74,10 +76,24 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from replay_battles import SETS, Replayed, replayed  # noqa: E402
 
-from assistant.footage import PieceMove, TrayRoll  # noqa: E402
+from assistant.footage import BattleMoves, PieceMove, PieceRemoval, TrayRoll, battle_moves  # noqa: E402
 from assistant.replay import engine_model  # noqa: E402
+from assistant.scenarios import load_game  # noqa: E402
 from assistant.tables.base import Tolerances  # noqa: E402
+from engine.actions import EventType  # noqa: E402
 from tests.replay.truth_check import score  # noqa: E402
+
+
+@dataclass
+class ActionStep:
+    """One action of a battle: its engine events' types, what the footage shows of it, and
+    whether it rolled dice the tray does not show (not d6s)."""
+
+    events: list[str]
+    kind: str
+    """The action's kind ("pass": a pass, whether or not the engine logs an event for it)."""
+    shown: list[PieceMove | PieceRemoval | TrayRoll]
+    unshown: bool
 
 
 def share(k: int, n: int) -> float:
@@ -85,55 +101,166 @@ def share(k: int, n: int) -> float:
     return (k + 0.5) / (n + 1)
 
 
-def counts(r: Replayed) -> dict[str, tuple[float, float]]:
-    """Per parameter, (k, n) of one battle; for the pose, (sum of d^2, count)."""
-    s = score(r.doc, r.truth)
-    readings = len(s.matched) + len(s.missed) + len(s.phantoms)
-    d2 = [
-        math.dist(found["to"], true.to_in) ** 2
-        for true, found in s.matched
-        if true.to_in is not None and found.get("to") is not None
+TRACELESS = {str(t) for t in engine_model.TRACELESS}
+"""The engine's events of a step that may leave no trace (activation, round begun, pass)."""
+
+
+def action_steps(played: BattleMoves, scenario: str, seed: int) -> list[ActionStep]:
+    """Per action of ``played`` (the battle at ``seed`` on ``scenario``), its engine events,
+    what the footage shows of it (the acting piece's move, its d6 rolls, removals) and whether
+    it rolled dice the tray does not show: the engine's run replayed one action further each
+    time (a battle of N actions costs N(N+1)/2 engine actions, no rendering)."""
+    sc, rs, st = load_game("ford-at-dawn" if scenario == "ford-1080p" else scenario)
+    out: list[ActionStep] = []
+    events = shown = unshown = 0
+    for n in range(1, len(played.actions) + 1):
+        upto = battle_moves(sc, rs, st, seed, n)
+        out.append(
+            ActionStep(
+                [str(e.type) for e in upto.events[events:]],
+                played.actions[n - 1].kind,
+                upto.shown[shown:],
+                len(upto.unshown) > unshown,
+            )
+        )
+        events, shown, unshown = len(upto.events), len(upto.shown), len(upto.unshown)
+    if [kind for s in out for kind in s.events] != [str(e.type) for e in played.events]:
+        raise RuntimeError(f"the engine's run of {scenario} seed {seed} is not repeatable")
+    return out
+
+
+def step_counts(steps: list[ActionStep]) -> dict[str, tuple[float, float]]:
+    """``unseen_step`` and ``seen_step``: of the battle's traceless-kind events (activations,
+    rounds begun, passes: a pass action counts as one where the engine logs none), those the
+    footage shows nothing of, and those only the tray's dice vouch for (an activation or a
+    round begun whose action rolled d6s only and moved no model; a pass rolls none)."""
+    total = unseen = vouched = 0
+    for step in steps:
+        kinds = list(step.events)
+        if step.kind == EventType.PASS and EventType.PASS not in kinds:
+            kinds.append(EventType.PASS)
+        moved = any(isinstance(x, PieceMove) for x in step.shown)
+        rolled = any(isinstance(x, TrayRoll) for x in step.shown) and not step.unshown
+        for kind in kinds:
+            if kind not in TRACELESS:
+                continue
+            total += 1
+            if kind != EventType.PASS and moved:
+                continue  # its move shows it: priced as the move's action
+            if kind != EventType.PASS and rolled:
+                vouched += 1
+            else:
+                unseen += 1
+    return {"unseen_step": (unseen, total), "seen_step": (vouched, total)}
+
+
+def reach_counts(d_in: list[float], tol_in: float) -> tuple[int, int, int]:
+    """Of set-down errors ``d_in`` (inches), how many fall short of the model's near reach,
+    between it and the far reach, and beyond (:func:`engine_model.error_reaches`)."""
+    (near_in, _), (far_in, _) = engine_model.error_reaches(tol_in)
+    return (
+        sum(1 for d in d_in if d < near_in),
+        sum(1 for d in d_in if near_in <= d < far_in),
+        sum(1 for d in d_in if d >= far_in),
+    )
+
+
+def tray_counts(doc: dict[str, Any], played: BattleMoves) -> tuple[int, int]:
+    """Tray readings that are wrong (a roll read that was not rolled, or read with other
+    faces), and all tray readings: the replay's read rolls aligned in order with the battle's."""
+    read = [
+        tuple(e["values"])
+        for e in doc["events"]
+        if e["kind"] == "roll" and e.get("source") == "tray" and e.get("known") == "seen"
     ]
-    # per action the battle shows the acting piece's move, its d6 rolls, then its removals
-    rolled = rolled_still = 0
-    shown = r.played.shown
-    actions = len(r.played.actions)
-    moves = sum(1 for x in shown if isinstance(x, PieceMove))
-    for i, x in enumerate(shown):
-        if isinstance(x, TrayRoll):
-            rolled += 1
-            before = shown[i - 1] if i else None
-            if not isinstance(before, PieceMove | TrayRoll):
-                rolled_still += 1
-    moved = min(moves, actions)
-    checks = [e for e in r.doc["events"] if e["kind"] in ("order_check", "legality")]
-    against = sum(1 for e in checks if e.get("followed") is False or e.get("legal") is False)
+    true = [x.values for x in played.shown if isinstance(x, TrayRoll)]
+    same = sum(
+        b.size for b in SequenceMatcher(None, read, true, autojunk=False).get_matching_blocks()
+    )
+    return len(read) - same, len(read)
+
+
+def counts(r: Replayed, steps: list[ActionStep]) -> dict[str, tuple[float, float]]:
+    """Per parameter, (k, n) of one battle (see the module docstring); for the pose, the
+    matched set-downs' errors by the model's reaches."""
+    s = score(r.doc, r.truth)
+    tol_in = Tolerances().position_in
+    d_in = [
+        math.dist(found["to"], true.to_in)
+        for true, found in s.matched
+        if true.kind == "move" and true.to_in is not None and found.get("to") is not None
+    ]
+    near, between, beyond = reach_counts(d_in, tol_in)
+    moves_true = sum(1 for t, _ in s.matched if t.kind == "move") + sum(
+        1 for t in s.missed if t.kind == "move"
+    )
+    moves_missed = sum(1 for t in s.missed if t.kind == "move")
+    moves_invented = sum(1 for f in s.phantoms if f["kind"] == "move")
+    removals = sum(1 for t, _ in s.matched if t.kind == "removed")
+    removals_wrong = sum(1 for t in s.missed if t.kind == "removed") + sum(
+        1 for f in s.phantoms if f["kind"] == "removed"
+    )
+    tray_wrong, tray_read = tray_counts(r.doc, r.played)
     return {
-        "misread": (len(s.missed) + len(s.phantoms), readings),
-        "pose": (sum(d2), len(d2)),
-        "unseen_step": (actions - moved, actions),
-        "off_rules": (against, len(checks)),
-        "seen_step": (rolled_still, rolled),
+        **step_counts(steps),
+        "off_rules": (moves_missed + moves_invented + beyond, moves_true + moves_invented),
+        "misread": (removals_wrong + tray_wrong, removals + removals_wrong + tray_read),
+        "pose_near": (between + beyond, near + between + beyond),
+        "pose_far": (beyond, between + beyond),
     }
 
 
-def fit(battles: list[Replayed]) -> tuple[dict[str, float], dict[str, Any]]:
-    """The parameters' estimates from ``battles``, and the counts they come from."""
+def rayleigh_share(near: tuple[float, float], far: tuple[float, float], tol_in: float) -> float:
+    """``pose_sigma_share`` by maximum likelihood of the reach counts ``near`` (errors at or
+    beyond the near reach, of all) and ``far`` (at or beyond the far reach, of those at or
+    beyond the near one): the model prices a reading r inches off at exp(-r^2 / 2 sigma^2),
+    the chance that a two-dimensional Gaussian error is at least r (Rayleigh)."""
+    (near_in, _), (far_in, _) = engine_model.error_reaches(tol_in)
+    k1, n1 = near
+    k2, n2 = far
+
+    def loglik(share_: float) -> float:
+        s2 = 2 * (share_ * tol_in) ** 2
+        p1 = math.exp(-(near_in**2) / s2)
+        p2 = math.exp(-(far_in**2 - near_in**2) / s2)
+        eps = 1e-300
+        return (
+            k1 * math.log(p1 + eps)
+            + (n1 - k1) * math.log(1 - p1 + eps)
+            + k2 * math.log(p2 + eps)
+            + (n2 - k2) * math.log(1 - p2 + eps)
+        )
+
+    grid = [0.05 * 1.01**i for i in range(700)]
+    return max(grid, key=loglik)
+
+
+def fit(
+    battles: list[tuple[Replayed, list[ActionStep]]],
+) -> tuple[dict[str, float], dict[str, Any]]:
+    """The parameters' estimates from ``battles`` (each with its actions' steps), and the
+    counts they come from."""
     total: dict[str, list[float]] = {}
-    for r in battles:
-        for key, (k, n) in counts(r).items():
+    for r, steps in battles:
+        for key, (k, n) in counts(r, steps).items():
             acc = total.setdefault(key, [0.0, 0.0])
             acc[0] += k
             acc[1] += n
     tol_in = Tolerances().position_in
-    d2, n_pose = total["pose"]
-    sigma_in = math.sqrt(d2 / (2 * n_pose)) if n_pose else tol_in
+
+    def est(key: str) -> float:
+        return share(int(total[key][0]), int(total[key][1]))
+
     params = {
-        "unseen_step": share(int(total["unseen_step"][0]), int(total["unseen_step"][1])),
-        "seen_step": share(int(total["seen_step"][0]), int(total["seen_step"][1])),
-        "off_rules": share(int(total["off_rules"][0]), int(total["off_rules"][1])),
-        "misread": share(int(total["misread"][0]), int(total["misread"][1])),
-        "pose_sigma_share": sigma_in / tol_in,
+        "unseen_step": est("unseen_step"),
+        "seen_step": est("seen_step"),
+        "off_rules": est("off_rules"),
+        "misread": est("misread"),
+        "pose_sigma_share": rayleigh_share(
+            (total["pose_near"][0], total["pose_near"][1] + 1),
+            (total["pose_far"][0], total["pose_far"][1] + 1),
+            tol_in,
+        ),
     }
     return params, {k: {"k": v[0], "n": v[1]} for k, v in total.items()}
 
@@ -165,7 +292,8 @@ def main() -> int:
         return 2
     for name, (scenario, seed, extra) in chosen.items():
         print(f"training battle: {name}", file=sys.stderr)
-        battles.append(replayed(name, scenario, seed, extra, cache, args.reuse, args.cut))
+        r = replayed(name, scenario, seed, extra, cache, args.reuse, args.cut)
+        battles.append((r, action_steps(r.played, scenario, seed)))
     params, seen = fit(battles)
     print(json.dumps({"parameters": params, "counts": seen}, indent=2))
     if args.write:
