@@ -7,20 +7,32 @@ Renders (or reuses, ``--cache``) and replays the training battles of
 ``benchmarks/replay_battles.py`` (never its evaluation battles): the narrative rules' and every
 other rule system's (its ``SETS["training"]``; ``--only``: those whose name holds the text),
 and estimates each free
-parameter of :mod:`assistant.replay.engine_model` from what the renderer and the battle's own
-engine run say really happened:
+parameter of :mod:`assistant.replay.engine_model` by maximum likelihood of the event the model
+prices with it, counted against what the renderer (its truth) and the battle's own engine run
+(replayed one action further at a time, so that each action's events and what the footage
+shows of it are known) say really happened:
 
-- ``misread``: the tracker's misreadings per reading: the moves and removals it missed or
-  invented against the renderer's truth, over all of them (tests/replay/truth_check.py);
-- ``pose_sigma_share``: the pose error's deviation over the camera's position tolerance: the
-  maximum-likelihood deviation of a two-dimensional Gaussian, sqrt(mean(d^2) / 2), over the
-  matched moves' set-down errors d (inches);
-- ``unseen_step``: the battle's actions that moved no model, over all its actions;
-- ``off_rules``: the moves the replay read against the rules (not the AI's order, or not
-  legal), over the moves it checked: every move of a rendered battle is the rules' own, so
-  each is a reading of the footage at odds with them;
-- ``seen_step``: the tray's rolls that follow no move (rolled in an action that moved no
-  model), over all the tray's rolls.
+- ``unseen_step`` and ``seen_step``: the model prices each traceless-kind event of a story (an
+  activation, a round begun, a pass) by what the footage shows of it: nothing
+  (``unseen_step``), only dice the tray showed, all its dice (``seen_step``), or a move (its
+  action's probability). Of the battle's traceless-kind events (a pass action counts as one
+  where the engine logs none), the share the footage shows nothing of, and the share only the
+  tray's dice vouch for (an activation or round begun whose action rolled d6s only and moved
+  no model; a pass rolls none);
+- ``off_rules``: a reading of a unit where no reading of the rules puts it: of the moves read
+  or to be read (the truth's, and those the tracker invented), those it missed (the unit is
+  seen where the rules moved it from), invented, or set down beyond the model's far reach
+  (:func:`engine_model.error_reaches`) from where the rules put it;
+- ``misread``: a reading the story must call wrong (a removal the rules keep, a fall the
+  footage keeps, dice the tray showed that were not rolled): of the removals read or to be
+  read and the tray's seen rolls, those invented or missed (removals) and those not rolled
+  with those faces (rolls, aligned in order with the battle's);
+- ``pose_sigma_share``: the model prices a reading r inches off its seen place at
+  exp(-r^2 / 2 sigma^2), the chance that a two-dimensional Gaussian error is at least r
+  (Rayleigh), at its two reaches only: sigma by maximum likelihood of how many matched
+  set-downs are at least the near reach off, and of those, at least the far reach (the
+  truth check matches a seen set-down within the camera's tolerance, so larger errors are
+  counted under ``off_rules``).
 
 A Bernoulli parameter's estimate is (k + 1/2) / (n + 1) (the maximum-likelihood share with
 half a count either way, so that none is 0 or 1: a story is never impossible). Prints the
@@ -35,27 +47,23 @@ set takes well under an hour of CPU where the whole battles (100-560 s of footag
 several. The battle as played is the engine's run over the same N actions. A cut is a fair
 sample for a parameter whose events happen at the same rate early in a battle as later:
 
-- ``misread`` and ``pose_sigma_share``: every move is read by the same tracker on the same
-  table, whenever in the battle it comes; a cut holds fewer removals than a whole battle (few
-  models fall in the first actions), so the rate is mostly the moves', and a hovering hand or
+- ``misread``, ``off_rules`` and ``pose_sigma_share``: every move, removal and roll is read
+  by the same tracker on the same table, whenever in the battle it comes; a cut holds fewer
+  removals than a whole battle (few models fall in the first actions), and a hovering hand or
   bumped camera (after the 4th or 6th move) weighs more in a cut than in a whole battle: if
-  anything the estimate is high (a cautious replay);
-- ``off_rules``: every move checked is the rules' own, early or late;
-- ``seen_step``: the tray's rolls that follow no move (shooting or fighting where a model
-  stands), over all rolls: fair where models shoot from the first round; it is NOT fair where
-  fights come only once the sides have closed (the Dungeon Crawl's melee, the narrative
-  rules' charges), which a cut barely reaches: there the estimate is low;
-- ``unseen_step``: NOT a fair sample: early actions are mostly moves towards the enemy, while
-  later ones often fight or shoot without moving, so a cut's share of actions that move no
-  model is lower than a whole battle's.
+  anything the estimates are high;
+- ``seen_step`` and ``unseen_step``: NOT a fair sample: early actions are mostly moves
+  towards the enemy, while later ones often fight or shoot without moving, so a cut's shares
+  of activations that move no model are lower than a whole battle's.
 
-Run on the 22 training battles' first 12 actions (``--cut 12``, renderer version 3), it gave
-unseen_step 0.398, seen_step 0.102, off_rules 0.0817, misread 0.117, pose_sigma_share 0.325.
-Those values read worse than the converted costs (the bundled sample: 5 rounds for 7; the
-further battle of tests/replay: 7 rounds for 4), so the model's file keeps the converted costs:
-``misread`` and ``seen_step`` here count other events than the model prices (a tracker's miss
-per reading, not a story's misreading; rolls after no move, not a traceless step the dice
-vouch for), and a tight pose deviation makes every reading within the camera's error dear.
+The first estimators (the tracker's missed and invented moves per reading for ``misread``,
+rolls after no move over all rolls for ``seen_step``, actions that moved no model for
+``unseen_step``) counted other events than the model prices; on the 22 training battles' first
+12 actions (``--cut 12``, renderer version 3) they gave unseen_step 0.398, seen_step 0.102,
+off_rules 0.0817, misread 0.117, pose_sigma_share 0.325. The estimators above give
+unseen_step 0.186 (29 of 158), seen_step 0.104 (16 of 158), off_rules 0.116 (19 of 167),
+misread 0.0124 (2 of 200), pose_sigma_share 0.331 (8 of 148 set-downs at least the near reach
+off, none of those the far one).
 """
 
 from __future__ import annotations
@@ -299,7 +307,7 @@ def main() -> int:
     if args.write:
         cut = "" if args.cut is None else f", first {args.cut} actions"
         doc = {
-            **{k: float(f"{v:.4g}") for k, v in params.items()},
+            **{k: float(f"{v:.3g}") for k, v in params.items()},
             "fitted": True,
             "command": " ".join(["benchmarks/fit_replay.py", *sys.argv[1:]]),
             "training_set": [name + cut for name in sorted(chosen)],
