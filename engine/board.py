@@ -60,12 +60,17 @@ def clear_board_memo(state: GameState) -> None:
 def board_key(state: GameState, unit: Unit) -> tuple[object, ...]:
     """What a search for ``unit``'s base reads of the board, as a hashable key: the table, the
     mover and every other base on the table (the terrain is the memo's own)."""
-    others = tuple(
+    return (state.table, unit.x, unit.y, unit.base_diameter_in, others_key(state, unit))
+
+
+def others_key(state: GameState, unit: Unit) -> tuple[object, ...]:
+    """Every base on the table but ``unit``'s, as a hashable key (name, centre in inches,
+    diameter in inches): what an answer that does not depend on where the mover stands reads."""
+    return tuple(
         (u.name, u.x, u.y, u.base_diameter_in)
         for u in state.units
         if u.on_table and u.id != unit.id
     )
-    return (state.table, unit.x, unit.y, unit.base_diameter_in, others)
 
 
 def remember(state: GameState, key: tuple[object, ...], compute: Callable[[], T]) -> T:

@@ -38,6 +38,7 @@ from engine.board import (
     PAST_EDGE_IN,
     board_key,
     board_memo,
+    others_key,
     piece_shape,
     remember,
     short_of_contact,
@@ -389,7 +390,9 @@ class OpenBoard:
             t = self.terrain
             return MoveArea(state.table, unit.radius_in, t.solid + bases, t.difficult, t.ground)
 
-        key = ("area", board_key(state, unit), unit.side if allies_pass else None)
+        # The area does not depend on where the mover stands: keyed by its base and the others.
+        mover = (state.table, unit.base_diameter_in, others_key(state, unit))
+        key = ("area", *mover, unit.side if allies_pass else None)
         return remember(state, key, build)
 
     def field(self, unit: Unit) -> tuple[Field, tuple[str, ...]]:

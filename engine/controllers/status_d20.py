@@ -145,6 +145,7 @@ class Plan:
         self.query = D20Query(state)
         self.rolls: list[tuple[str, int]] = []
         self._positions: dict[tuple[str, str], tuple[Point, ...]] = {}
+        self._p_need: dict[int, float] = {}
 
     # ------------------------------------------------------------------ helpers
     def _order(self, action: Action, rule: str, reason: str, target: Unit | None = None) -> Order:
@@ -330,16 +331,34 @@ class Plan:
         cover = weapon.ranged and in_cover(
             self.state, hero, self.unit.position if at is None else at
         )
-        return float(p_at_least(attack_need(weapon, cover), card_of(self.unit).attack_twice))
+        return self._p_hit(weapon, cover)
+
+    def _p_hit(self, weapon: Weapon, cover: bool) -> float:
+        """The unit's chance to hit with the weapon, a target in cover or not (a float of the
+        exact fraction, worked out once per decision)."""
+        need = attack_need(weapon, cover)
+        found = self._p_need.get(need)
+        if found is None:
+            found = self._p_need[need] = float(p_at_least(need, card_of(self.unit).attack_twice))
+        return found
+
+    def _best_hit_chance(self, weapon: Weapon, heroes: list[Unit]) -> float:
+        """The best of ``_hit_chance`` over the (at least one) heroes: the same maximum, but
+        cover is looked at only until a hero without it shows the best chance there is."""
+        open_p, covered_p = self._p_hit(weapon, False), self._p_hit(weapon, True)
+        if not weapon.ranged or open_p == covered_p:
+            return open_p
+        if open_p < covered_p:  # never with §5.g's needs; kept exact whatever the needs
+            return max(self._hit_chance(weapon, h) for h in heroes)
+        if any(not in_cover(self.state, h, self.unit.position) for h in heroes):
+            return open_p
+        return covered_p
 
     def _primary(self, heroes: list[Unit]) -> Weapon:
         """§5.k step 4 (tactic favourites first): best chance to hit, then damage, then a roll."""
         weapons = list(card_of(self.unit).weapons)
         pref = weapon_preference(self.tactic)
-        keyed = {
-            w.name: (pref(w), -max(self._hit_chance(w, h) for h in heroes), -w.damage)
-            for w in weapons
-        }
+        keyed = {w.name: (pref(w), -self._best_hit_chance(w, heroes), -w.damage) for w in weapons}
         best = min(keyed.values())
         tied = [w for w in weapons if keyed[w.name] == best]
         if len(tied) == 1:
