@@ -430,10 +430,11 @@ class Plan:
 
     def _attack_now(self, weapon: Weapon, target: Unit, heroes: list[Unit]) -> Order | None:
         """Attack the target if the weapon reaches it, else any hero a weapon reaches."""
+        nearest = sorted(heroes, key=lambda h: (self._spaces(self.unit, h), h.sheet_order))
         options = [(weapon, target)] + [
             (w, h)
             for w in sorted(card_of(self.unit).weapons, key=weapon_preference(self.tactic))
-            for h in sorted(heroes, key=lambda h: (self._spaces(self.unit, h), h.sheet_order))
+            for h in nearest
         ]
         if self.tactic == "cautious":
             options = options[1:] if not self._can_attack(weapon, target) else options
@@ -494,7 +495,8 @@ class Plan:
             return (unit.position,)  # the best key there is: in reach, no wish, no move
         best: tuple[tuple[float, ...], tuple[Point, ...]] | None = None
         for path in self._candidates(target):
-            if len(path) > 1 and _length(path) < MIN_MOVE_IN:
+            moved = _length(path)
+            if len(path) > 1 and moved < MIN_MOVE_IN:
                 continue  # too short to ask of a player
             end = path[-1]
             hero_gap = 0.0
@@ -512,7 +514,7 @@ class Plan:
                 else 0,
                 behind_ally=hero_gap >= ally_gap + m_spaces - 1e-6,
                 partner_adjacent=partner is not None and adjacent(state, unit, partner, end),
-                moved=round(_length(path), 6),
+                moved=round(moved, 6),
             )
             if best is None or key < best[0]:
                 best = (key, path)

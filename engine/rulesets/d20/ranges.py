@@ -52,8 +52,12 @@ def spaces_between(state: GameState, a: Unit, b: Unit, at: Point | None = None) 
 
 def adjacent(state: GameState, a: Unit, b: Unit, at: Point | None = None) -> bool:
     """Next to each other (melee range): one cell, or an edge gap of at most half a space."""
-    d = spaces_between(state, a, b, at)
-    return d <= 1.0 + EPS if state.table.grid is not None else d <= 0.5 + EPS
+    return _near(state, spaces_between(state, a, b, at))
+
+
+def _near(state: GameState, spaces: float) -> bool:
+    """Whether a distance in spaces is adjacent: one cell on a grid, half a space off it."""
+    return spaces <= 1.0 + EPS if state.table.grid is not None else spaces <= 0.5 + EPS
 
 
 def in_reach(
@@ -61,9 +65,10 @@ def in_reach(
 ) -> bool:
     """Whether the weapon reaches the target (§5.g): melee adjacent, reach up to 2 spaces,
     short up to 5 (10), long up to 12 (25) but not adjacent."""
-    if weapon.kind == "melee":
-        return adjacent(state, unit, target, at)
     d = spaces_between(state, unit, target, at)
-    if weapon.kind == "long" and adjacent(state, unit, target, at):
+    near = _near(state, d)  # ``adjacent``, from the one distance
+    if weapon.kind == "melee":
+        return near
+    if weapon.kind == "long" and near:
         return False
     return within_in(d, weapon_reach(state, weapon))
