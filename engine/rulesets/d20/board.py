@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.board import board_memo
+from engine.board import board_memo, per_state
 from engine.boards.grid import (
     GridBoard,
     GridFigures,
@@ -124,7 +124,13 @@ def occupied(state: GameState, point: Point, unit: Unit) -> str | None:
 def move_problem(state: GameState, unit: Unit, path: Sequence[Point]) -> str:
     """Why the path is not a legal move for the unit (empty when it is): within the Move Unit
     (difficult ground doubled), through no enemy and no impassable terrain, on the table,
-    ending on no other figure (§5.f)."""
+    ending on no other figure (§5.f). Remembered for the state: the AI checks the path it
+    orders and the ruleset checks it again when it validates the order."""
+    key = ("d20-move-problem", unit, tuple(tuple(p) for p in path))
+    return per_state(state, key, _move_problem, state, unit, path)
+
+
+def _move_problem(state: GameState, unit: Unit, path: Sequence[Point]) -> str:
     if len(path) < 1:
         return "a move needs a path"
     if centre_distance_in(path[0], unit.position) > 1e-3:
