@@ -137,3 +137,16 @@ def test_answers_live_in_the_game_memo_only() -> None:
     assert open_terrain(moved) is open_terrain(state)  # same game, same terrain
     other = game(ME, FOE)
     assert open_terrain(other) is not open_terrain(state)
+
+
+def test_the_move_area_is_shared_between_the_spots_the_mover_stands_on() -> None:
+    """The area reads the other bases and the mover's base, never where the mover stands: a
+    move of the mover alone finds the area already built; a move of another base does not."""
+    state = game(unit("a", "A", 12, 6), unit("b", "B", 12, 16))
+    area = open_board(state).move_area(state.units[0])
+    moved = state.with_unit(replace(state.units[0], x=16.0, y=5.0))
+    assert open_board(moved).move_area(moved.unit("a")) is area
+    assert not area.blockers.leg_blockers((16, 5), (17, 5), 0.5)
+    other = moved.with_unit(replace(moved.unit("b"), x=16.0, y=7.0))
+    fresh = open_board(other).move_area(other.unit("a"))
+    assert fresh is not area and fresh.blockers.leg_blockers((16, 5), (16, 7), 0.5)
