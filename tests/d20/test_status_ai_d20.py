@@ -186,3 +186,52 @@ def test_the_status_ai_plays_a_narrative_scenario_through_the_query_surface() ->
         attacks += sum(o.rule.startswith("alerted, priority 6") for o in ai_orders)
     assert attacks > 0
     assert find_ruleset("narrative").name == "narrative"
+
+
+def test_the_best_hit_chance_is_the_best_over_the_heroes_with_and_without_cover() -> None:
+    """The primary weapon's chance looks at cover only until a hero stands in the open: the
+    same maximum as every hero's chance (in the woods 16+, in the open 11+, melee 6+)."""
+    from engine.controllers.status_d20 import Plan
+
+    woods = {"id": "w", "name": "the woods", "polygon": [[4, 4], [8, 4], [8, 6], [4, 6]],
+             "cover": "soft"}  # fmt: skip
+    arms = [{"name": "bow", "kind": "long"}, {"name": "club", "kind": "melee"}]
+    units = [hero("h1", (6.0, 5.0)), hero("h2", (1.5, 5.0)), enemy("e1", "J1", weapons=arms)]
+    state = alerted(start(battle(units, terrain=(woods,))), "e1")
+    plan = Plan(state, "e1", ScriptedDice([]))
+    bow, club = card_of(state.unit("e1")).weapons
+    shooter = state.unit("e1").position
+    assert in_cover(state, state.unit("h1"), shooter)
+    assert not in_cover(state, state.unit("h2"), shooter)
+    for heroes in (["h1"], ["h2"], ["h1", "h2"], ["h2", "h1"]):
+        group = [state.unit(h) for h in heroes]
+        for weapon in (bow, club):
+            best = max(plan._hit_chance(weapon, h) for h in group)
+            assert plan._best_hit_chance(weapon, group) == best
+    assert plan._best_hit_chance(bow, [state.unit("h1")]) == 0.25
+    assert plan._best_hit_chance(bow, [state.unit("h1"), state.unit("h2")]) == 0.5
+
+
+def test_a_move_is_checked_once_for_the_ai_and_the_ruleset(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The AI checks the path it orders; validating the same order on the same state takes
+    that answer instead of checking the path again."""
+    from engine.rulesets.d20 import board
+    from engine.rulesets.d20.board import move_problem
+
+    checks: list[object] = []
+    original = board.occupied
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        checks.append(args)  # the last step of every full check
+        return original(*args)
+
+    monkeypatch.setattr(board, "occupied", counted)
+    units = [hero("h1", "F12"), enemy("e1", "F3")]
+    state = alerted(start(battle(units), first=ENEMIES), "e1")
+    order = decide(state, "e1")
+    assert order.action.kind == "move" and len(checks) == 1
+    assert not ruleset().validate(state, order.action)
+    assert len(checks) == 1
+    unit = state.unit("e1")
+    assert move_problem(state, unit, list(order.action.path)) == ""  # a list path: same key
+    assert len(checks) == 1
