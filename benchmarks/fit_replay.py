@@ -56,14 +56,10 @@ sample for a parameter whose events happen at the same rate early in a battle as
   towards the enemy, while later ones often fight or shoot without moving, so a cut's shares
   of activations that move no model are lower than a whole battle's.
 
-The first estimators (the tracker's missed and invented moves per reading for ``misread``,
-rolls after no move over all rolls for ``seen_step``, actions that moved no model for
-``unseen_step``) counted other events than the model prices; on the 22 training battles' first
-12 actions (``--cut 12``, renderer version 3) they gave unseen_step 0.398, seen_step 0.102,
-off_rules 0.0817, misread 0.117, pose_sigma_share 0.325. The estimators above give
-unseen_step 0.186 (29 of 158), seen_step 0.104 (16 of 158), off_rules 0.116 (19 of 167),
-misread 0.0124 (2 of 200), pose_sigma_share 0.331 (8 of 148 set-downs at least the near reach
-off, none of those the far one). With all five the bundled sample reads 5 rounds and 15
+On the 22 training battles' first 12 actions (``--cut 12``, renderer version 3) the
+estimators above give unseen_step 0.186 (29 of 158), seen_step 0.104 (16 of 158), off_rules
+0.116 (19 of 167), misread 0.0124 (2 of 200), pose_sigma_share 0.331 (8 of 148 set-downs at
+least the near reach off, none of those the far one). With all five the bundled sample reads 5 rounds and 15
 activations for 7 and 26 (``seen_step`` alone does that: a step the tray's dice vouch for
 then costs more than one nothing shows), the Dungeon Crawl's retreat cut 1 round for 3, and a
 reading at the near reach costs 2.9 nats (more than ``off_rules``' 2.2), so the model's file
