@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from vision.dice import DiceRead, read_dice, tray_view, view_of_image  # noqa: E402
 from vision.dice.learned import read_learned  # noqa: E402
-from vision.dice.realset import REALDATA, RealScore, load_photos  # noqa: E402
+from vision.dice.train.realset import REALDATA, RealScore, load_photos  # noqa: E402
 from vision.dice.types import DieFound  # noqa: E402
 from vision.render.dice_sets import (  # noqa: E402
     DiceSet,

@@ -156,7 +156,7 @@ def test_a_die_filling_its_box_is_counted_against_its_face_colour() -> None:
     the finder's box): the colour around a pixel near the face's edge takes in the table, so
     the face's rim stands apart as much as the pips and joins them; measured from the face's
     own colour only the pips and the table do, and the six is counted."""
-    from vision.dice.realset import REALDATA, load_photos
+    from vision.dice.train.realset import REALDATA, load_photos
 
     if not (REALDATA / "labels.json").is_file():
         pytest.skip(f"no labelled real dice photos at {REALDATA} (../shared/realdata is absent)")

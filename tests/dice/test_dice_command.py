@@ -15,7 +15,7 @@ from assistant.cli import main
 from calibration.profile import save_profile
 from tests.dice.test_dice_live import profile as table_profile
 from tests.dice.test_dice_live import tray_image
-from vision.dice.realset import REALDATA, load_photos, match_points
+from vision.dice.train.realset import REALDATA, load_photos, match_points
 from vision.render.dice import TRAY_SURFACES, DiceScene, random_roll, tray_beside_table
 from vision.render.dice_draw import camera_over_tray, render_dice
 

@@ -78,7 +78,7 @@ def test_the_learned_reader_on_the_held_out_real_photos() -> None:
     from tests.dice.rolls import FLOORS
     from vision.dice.agree import ALONE
     from vision.dice.learned import read_learned
-    from vision.dice.realset import REALDATA, RealScore, load_photos
+    from vision.dice.train.realset import REALDATA, RealScore, load_photos
 
     if not (REALDATA / "labels.json").is_file():
         pytest.skip(f"no labelled real dice photos at {REALDATA} (../shared/realdata is absent)")
@@ -100,7 +100,7 @@ def test_a_big_die_is_given_only_where_the_pip_counter_finds_its_face() -> None:
     import pytest
 
     from vision.dice.learned import read_learned
-    from vision.dice.realset import REALDATA, load_photos, match
+    from vision.dice.train.realset import REALDATA, load_photos, match
 
     if not (REALDATA / "labels.json").is_file():
         pytest.skip(f"no labelled real dice photos at {REALDATA} (../shared/realdata is absent)")
@@ -132,7 +132,7 @@ def test_a_value_the_pip_counter_counts_at_two_thresholds_is_confirmed() -> None
     import pytest
 
     from vision.dice.learned import read_learned
-    from vision.dice.realset import REALDATA, load_photos, match
+    from vision.dice.train.realset import REALDATA, load_photos, match
 
     if not (REALDATA / "labels.json").is_file():
         pytest.skip(f"no labelled real dice photos at {REALDATA} (../shared/realdata is absent)")

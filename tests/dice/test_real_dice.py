@@ -15,7 +15,7 @@ import pytest
 
 from tests.dice.rolls import FLOORS
 from vision.dice import SURE, DiceRead, Unreadable, read_dice
-from vision.dice.realset import REALDATA, Photo, RealScore, load_photos
+from vision.dice.train.realset import REALDATA, Photo, RealScore, load_photos
 
 FOOTAGE = "sample_footage/crossroads-seed3"
 

@@ -23,7 +23,7 @@ of the other that lies nearest it (within half a die's side); then, per die:
   leans toward the camera for a second die).
 
 :data:`ALONE`, :data:`AGREE_LEARNED` and :data:`AGREE_PIPS` were chosen on the tuning half of
-the real photos (``vision.dice.realset``; the held-out half was not used): the least learned
+the real photos (``vision.dice.train.realset``; the held-out half was not used): the least learned
 confidence alone that gave no wrong value there. An unsure die carries the guess of the
 reader surer of it, its confidence kept under :data:`SURE`.
 """

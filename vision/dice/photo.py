@@ -36,7 +36,7 @@ Image = npt.NDArray[np.uint8]
 Grey = npt.NDArray[np.uint8]
 
 WEIGHTS_FILE = Path(__file__).with_name("confidence.json")
-"""The confidence model's weights, written by :mod:`vision.dice.train_confidence`."""
+"""The confidence model's weights, written by :mod:`vision.dice.train.confidence`."""
 CONFIDENCE_WEIGHTS = np.array(json.loads(WEIGHTS_FILE.read_text())["weights"], dtype=np.float64)
 """One weight per feature, then the bias."""
 
@@ -410,7 +410,7 @@ FEATURES = (
 
 def confidence(face: PhotoFace, typical: float) -> float:
     """0-1: how surely the face's value is read, the chance that a face with its features is
-    read right as fitted on the tuning photos (:mod:`vision.dice.train_confidence`)."""
+    read right as fitted on the tuning photos (:mod:`vision.dice.train.confidence`)."""
     w = CONFIDENCE_WEIGHTS
     z = float(features(face, typical) @ w[:-1] + w[-1])
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))

@@ -6,7 +6,7 @@ Three kinds of picture, each a :class:`Picture` (an image and its dice):
 - the project's own renders of a tray (:mod:`vision.render.dice_sets`) through the tray view
   the reader uses, with dice cocked against a neighbour; and of the table (mat, tags, bases,
   terrain), which holds no dice at all;
-- the *tuning* half of the hand-labelled real photos (:mod:`vision.dice.realset`); the held-out
+- the *tuning* half of the hand-labelled real photos (:mod:`vision.dice.train.realset`); the held-out
   half is never read here. Their labels give centres, not sides: :data:`PHOTO_SIDE_PX` is each
   tuning photo's typical die side, measured by eye.
 
@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.dice.net import CROP_PX, FIND_NOMINAL_PX, FIND_SIDE_PX, STRIDE, Spot, crop
-from vision.dice.realset import REALDATA, load_photos
+from vision.dice.train.realset import REALDATA, load_photos
 from vision.dice.train.scene import draw_scene
 from vision.dice.train.synth import SynthDie
 

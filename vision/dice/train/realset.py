@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from vision.dice.types import DiceRead
 
-REALDATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "realdata" / "dice"
+REALDATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "realdata" / "dice"
 """Where the set lives beside the project checkout (may be absent)."""
 MATCH_PX = 60.0
 """Largest distance, image pixels, between a reading and the labelled die it is matched to."""

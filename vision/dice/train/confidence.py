@@ -1,10 +1,10 @@
 """Fits the photo reader's confidence model: a logistic regression from a face's features
 (:func:`vision.dice.photo.features`) to the chance that its value is right.
 
-    .venv/bin/python -m vision.dice.train_confidence     # writes vision/dice/confidence.json
+    .venv/bin/python -m vision.dice.train.confidence     # writes vision/dice/confidence.json
 
 Trained on the *tuning* photos of the real set (``../shared/realdata/dice``, see
-:mod:`vision.dice.realset`) only: every face the reader finds there is an example, right when
+:mod:`vision.dice.train.realset`) only: every face the reader finds there is an example, right when
 it lies on a labelled die of its value, wrong when it lies on a die of another value or on no
 die at all (faces on dice labelled uncertain are left out). The held-out photos are never
 looked at here; ``benchmarks/dice_bench.py`` reports the model on both halves.
@@ -20,8 +20,8 @@ import numpy as np
 
 from calibration.safe_files import write_atomic
 from vision.dice.photo import FEATURES, WEIGHTS_FILE, features, photo_faces
-from vision.dice.realset import REALDATA, load_photos, match_points
 from vision.dice.size import estimate_die_side
+from vision.dice.train.realset import REALDATA, load_photos, match_points
 from vision.dice.view import image_view
 
 F64 = np.ndarray
@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     w = fit(x, y)
     weights = {
         "about": "weights of vision.dice.photo's confidence (logistic regression), "
-        "written by python -m vision.dice.train_confidence from the tuning photos",
+        "written by python -m vision.dice.train.confidence from the tuning photos",
         "features": list(FEATURES),
         "weights": [round(float(v), 5) for v in w],
         "examples": {"faces": len(y), "right": int(y.sum())},
